@@ -1,0 +1,107 @@
+package canonical
+
+import (
+	"slices"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/gowebpki/jcs"
+)
+
+// AppendJCS appends the RFC 8785 (JSON Canonicalization Scheme) form of v to
+// b: no white space, object members sorted by the UTF-16 code units of their
+// keys, strings escaped minimally, numbers in the shortest form that
+// ECMAScript gives the IEEE 754 double they denote (so 1.0 and 1 are the same,
+// as JCS requires). A number outside the range of a double, which JCS cannot
+// express, keeps its literal text.
+func (v *Value) AppendJCS(b []byte) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	switch v.Kind {
+	case Null:
+		return append(b, "null"...)
+	case Bool:
+		return strconv.AppendBool(b, v.Bool)
+	case Number:
+		return append(b, jcsNumber(v.Text)...)
+	case String:
+		return AppendString(b, v.Text)
+	case Array:
+		b = append(b, '[')
+		for i, it := range v.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = it.AppendJCS(b)
+		}
+		return append(b, ']')
+	case Object:
+		ms := slices.Clone(v.Members)
+		slices.SortFunc(ms, func(x, y Member) int { return compareUTF16(x.Key, y.Key) })
+		b = append(b, '{')
+		for i, m := range ms {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendString(b, m.Key)
+			b = append(b, ':')
+			b = m.Value.AppendJCS(b)
+		}
+		return append(b, '}')
+	}
+	return append(b, "null"...)
+}
+
+func jcsNumber(lit string) string {
+	f, err := strconv.ParseFloat(lit, 64)
+	if err != nil {
+		return lit
+	}
+	s, err := jcs.NumberToJSON(f)
+	if err != nil {
+		return lit
+	}
+	return s
+}
+
+// compareUTF16 compares two strings by their UTF-16 code units, as RFC 8785
+// sorts keys. It differs from byte order only for characters above U+FFFF
+// against characters in U+E000..U+FFFF.
+func compareUTF16(a, b string) int {
+	for i, j := 0, 0; ; {
+		if i == len(a) || j == len(b) {
+			return (len(a) - i) - (len(b) - j) // shorter first; 0 when both done
+		}
+		if a[i] < 0x80 && b[j] < 0x80 {
+			if a[i] != b[j] {
+				return int(a[i]) - int(b[j])
+			}
+			i++
+			j++
+			continue
+		}
+		ra, na := utf8.DecodeRuneInString(a[i:])
+		rb, nb := utf8.DecodeRuneInString(b[j:])
+		ua, ub := utf16Units(ra), utf16Units(rb)
+		for k := 0; k < len(ua) && k < len(ub); k++ {
+			if ua[k] != ub[k] {
+				return int(ua[k]) - int(ub[k])
+			}
+		}
+		if len(ua) != len(ub) {
+			return len(ua) - len(ub)
+		}
+		i += na
+		j += nb
+	}
+}
+
+func utf16Units(r rune) []uint16 {
+	if r >= 0x10000 {
+		r1, r2 := utf16.EncodeRune(r)
+		return []uint16{uint16(r1), uint16(r2)}
+	}
+	return []uint16{uint16(r)}
+}

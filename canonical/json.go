@@ -1,0 +1,529 @@
+package canonical
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// MaxDepth is the deepest nesting of arrays and objects that ParseJSON
+// accepts. Real schemas stay far below it; the limit keeps hostile input from
+// exhausting the stack.
+const MaxDepth = 10000
+
+// SyntaxError is a JSON syntax error at a position in the input.
+type SyntaxError struct {
+	Pos Pos
+	Msg string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
+}
+
+// ParseJSON parses one JSON text (RFC 8259) into a Value that records the
+// position of every value and key. It rejects invalid UTF-8, duplicate keys in
+// an object (their meaning differs between JSON parsers) and trailing data. A
+// leading UTF-8 byte order mark is skipped.
+func ParseJSON(data []byte) (*Value, error) {
+	p := &parser{data: data, line: 1}
+	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		p.i, p.lineStart = 3, 3
+	}
+	p.space()
+	v, err := p.value()
+	if err != nil {
+		return nil, err
+	}
+	p.space()
+	if p.i < len(p.data) {
+		return nil, p.errorf("unexpected %s after the JSON value", p.describe())
+	}
+	return v, nil
+}
+
+type parser struct {
+	data      []byte
+	i         int
+	line      int
+	lineStart int
+	depth     int
+}
+
+func (p *parser) pos() Pos { return Pos{Line: p.line, Column: p.i - p.lineStart + 1} }
+
+func (p *parser) errorf(format string, args ...any) error {
+	return &SyntaxError{Pos: p.pos(), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (p *parser) describe() string {
+	if p.i >= len(p.data) {
+		return "end of input"
+	}
+	r, _ := utf8.DecodeRune(p.data[p.i:])
+	if r == utf8.RuneError {
+		return fmt.Sprintf("byte %#x", p.data[p.i])
+	}
+	return fmt.Sprintf("%q", r)
+}
+
+func (p *parser) space() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\r':
+			p.i++
+		case '\n':
+			p.i++
+			p.line++
+			p.lineStart = p.i
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) value() (*Value, error) {
+	if p.i >= len(p.data) {
+		return nil, p.errorf("unexpected end of input, want a JSON value")
+	}
+	pos := p.pos()
+	switch c := p.data[p.i]; {
+	case c == '{':
+		return p.object(pos)
+	case c == '[':
+		return p.array(pos)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return &Value{Kind: String, Text: s, Pos: pos}, nil
+	case c == '-' || c >= '0' && c <= '9':
+		lit, err := p.number()
+		if err != nil {
+			return nil, err
+		}
+		return &Value{Kind: Number, Text: lit, Pos: pos}, nil
+	default:
+		for _, lit := range []struct {
+			text string
+			v    Value
+		}{{"true", Value{Kind: Bool, Bool: true}}, {"false", Value{Kind: Bool}}, {"null", Value{Kind: Null}}} {
+			if strings.HasPrefix(string(p.data[p.i:min(len(p.data), p.i+len(lit.text))]), lit.text) {
+				p.i += len(lit.text)
+				v := lit.v
+				v.Pos = pos
+				return &v, nil
+			}
+		}
+		return nil, p.errorf("unexpected %s, want a JSON value", p.describe())
+	}
+}
+
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > MaxDepth {
+		return p.errorf("nesting deeper than %d levels", MaxDepth)
+	}
+	return nil
+}
+
+func (p *parser) object(pos Pos) (*Value, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	p.i++ // {
+	v := &Value{Kind: Object, Members: []Member{}, Pos: pos}
+	var seen map[string]struct{}
+	p.space()
+	if p.i < len(p.data) && p.data[p.i] == '}' {
+		p.i++
+		p.depth--
+		return v, nil
+	}
+	for {
+		p.space()
+		if p.i >= len(p.data) || p.data[p.i] != '"' {
+			return nil, p.errorf("unexpected %s, want a string key", p.describe())
+		}
+		keyPos := p.pos()
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		if len(v.Members) >= 8 && seen == nil {
+			seen = make(map[string]struct{}, 16)
+			for _, m := range v.Members {
+				seen[m.Key] = struct{}{}
+			}
+		}
+		dup := false
+		if seen != nil {
+			_, dup = seen[key]
+			seen[key] = struct{}{}
+		} else {
+			dup = v.Index(key) >= 0
+		}
+		if dup {
+			return nil, &SyntaxError{Pos: keyPos, Msg: fmt.Sprintf("duplicate key %q", key)}
+		}
+		p.space()
+		if p.i >= len(p.data) || p.data[p.i] != ':' {
+			return nil, p.errorf("unexpected %s, want ':' after object key", p.describe())
+		}
+		p.i++
+		p.space()
+		val, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		v.Members = append(v.Members, Member{Key: key, Value: val, KeyPos: keyPos})
+		p.space()
+		if p.i >= len(p.data) {
+			return nil, p.errorf("unexpected end of input, want ',' or '}'")
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			p.depth--
+			return v, nil
+		default:
+			return nil, p.errorf("unexpected %s, want ',' or '}'", p.describe())
+		}
+	}
+}
+
+func (p *parser) array(pos Pos) (*Value, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	p.i++ // [
+	v := &Value{Kind: Array, Items: []*Value{}, Pos: pos}
+	p.space()
+	if p.i < len(p.data) && p.data[p.i] == ']' {
+		p.i++
+		p.depth--
+		return v, nil
+	}
+	for {
+		p.space()
+		item, err := p.value()
+		if err != nil {
+			return nil, err
+		}
+		v.Items = append(v.Items, item)
+		p.space()
+		if p.i >= len(p.data) {
+			return nil, p.errorf("unexpected end of input, want ',' or ']'")
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			p.depth--
+			return v, nil
+		default:
+			return nil, p.errorf("unexpected %s, want ',' or ']'", p.describe())
+		}
+	}
+}
+
+func (p *parser) number() (string, error) {
+	start := p.i
+	digits := func() int {
+		n := 0
+		for p.i < len(p.data) && p.data[p.i] >= '0' && p.data[p.i] <= '9' {
+			p.i++
+			n++
+		}
+		return n
+	}
+	if p.data[p.i] == '-' {
+		p.i++
+	}
+	switch {
+	case p.i < len(p.data) && p.data[p.i] == '0':
+		p.i++
+	case digits() == 0:
+		return "", p.errorf("invalid number: want a digit, got %s", p.describe())
+	}
+	if p.i < len(p.data) && p.data[p.i] == '.' {
+		p.i++
+		if digits() == 0 {
+			return "", p.errorf("invalid number: want a digit after '.', got %s", p.describe())
+		}
+	}
+	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.data) && (p.data[p.i] == '+' || p.data[p.i] == '-') {
+			p.i++
+		}
+		if digits() == 0 {
+			return "", p.errorf("invalid number: want a digit in the exponent, got %s", p.describe())
+		}
+	}
+	return string(p.data[start:p.i]), nil
+}
+
+// str parses a JSON string starting at the opening quote.
+func (p *parser) str() (string, error) {
+	p.i++ // opening quote
+	start := p.i
+	// Fast path: no escapes, all ASCII or valid UTF-8.
+	for p.i < len(p.data) {
+		c := p.data[p.i]
+		if c == '"' {
+			s := p.data[start:p.i]
+			if !utf8.Valid(s) {
+				return "", p.invalidUTF8(start)
+			}
+			p.i++
+			return string(s), nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		p.i++
+	}
+	var b strings.Builder
+	b.Write(p.data[start:p.i])
+	for {
+		if p.i >= len(p.data) {
+			return "", p.errorf("unexpected end of input in string")
+		}
+		c := p.data[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			s := b.String()
+			if !utf8.ValidString(s) {
+				return "", p.invalidUTF8(start)
+			}
+			return s, nil
+		case c < 0x20:
+			return "", p.errorf("control character %#x in string; escape it", c)
+		case c != '\\':
+			b.WriteByte(c)
+			p.i++
+			continue
+		}
+		p.i++ // backslash
+		if p.i >= len(p.data) {
+			return "", p.errorf("unexpected end of input in string escape")
+		}
+		e := p.data[p.i]
+		p.i++
+		switch e {
+		case '"', '\\', '/':
+			b.WriteByte(e)
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			r, err := p.hex4()
+			if err != nil {
+				return "", err
+			}
+			if utf16.IsSurrogate(r) {
+				r2 := rune(-1)
+				if p.i+1 < len(p.data) && p.data[p.i] == '\\' && p.data[p.i+1] == 'u' {
+					save := p.i
+					p.i += 2
+					if r2, err = p.hex4(); err != nil {
+						return "", err
+					}
+					if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
+						r = dec
+					} else {
+						p.i = save // lone surrogate followed by another escape
+						r = utf8.RuneError
+					}
+				} else {
+					r = utf8.RuneError
+				}
+			}
+			b.WriteRune(r)
+		default:
+			p.i -= 2 // point at the backslash
+			return "", p.errorf("invalid escape '\\%c' in string", e)
+		}
+	}
+}
+
+func (p *parser) hex4() (rune, error) {
+	if p.i+4 > len(p.data) {
+		return 0, p.errorf("unexpected end of input in \\u escape")
+	}
+	n, err := strconv.ParseUint(string(p.data[p.i:p.i+4]), 16, 32)
+	if err != nil {
+		return 0, p.errorf("invalid \\u escape %q", p.data[p.i:p.i+4])
+	}
+	p.i += 4
+	return rune(n), nil
+}
+
+func (p *parser) invalidUTF8(start int) error {
+	for i := start; i < len(p.data); {
+		r, size := utf8.DecodeRune(p.data[i:])
+		if r == utf8.RuneError && size == 1 {
+			p.i = i
+			return p.errorf("invalid UTF-8 in string")
+		}
+		i += size
+	}
+	return p.errorf("invalid UTF-8 in string")
+}
+
+// MarshalJSON encodes v compactly, keys in order. It implements json.Marshaler
+// so a Value can sit inside types encoded with encoding/json.
+func (v *Value) MarshalJSON() ([]byte, error) {
+	return v.AppendJSON(nil, ""), nil
+}
+
+// UnmarshalJSON parses data into v (positions are relative to data).
+func (v *Value) UnmarshalJSON(data []byte) error {
+	w, err := ParseJSON(data)
+	if err != nil {
+		return err
+	}
+	*v = *w
+	return nil
+}
+
+// Indent returns v encoded with two-space indentation and a final newline:
+// the form of every file toolc writes.
+func (v *Value) Indent() []byte {
+	b := v.AppendJSON(nil, "  ")
+	return append(b, '\n')
+}
+
+// AppendJSON appends the JSON encoding of v to b. With a non-empty indent,
+// each array element and object member goes on its own line, indented; empty
+// arrays and objects stay "[]" and "{}". Strings are escaped minimally (quote,
+// backslash, control characters) so non-ASCII text stays readable.
+func (v *Value) AppendJSON(b []byte, indent string) []byte {
+	return appendValue(b, v, indent, 0)
+}
+
+func appendValue(b []byte, v *Value, indent string, depth int) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	switch v.Kind {
+	case Null:
+		return append(b, "null"...)
+	case Bool:
+		return strconv.AppendBool(b, v.Bool)
+	case Number:
+		return append(b, v.Text...)
+	case String:
+		return AppendString(b, v.Text)
+	case Array:
+		if len(v.Items) == 0 {
+			return append(b, "[]"...)
+		}
+		b = append(b, '[')
+		for i, it := range v.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, indent, depth+1)
+			b = appendValue(b, it, indent, depth+1)
+		}
+		b = newline(b, indent, depth)
+		return append(b, ']')
+	case Object:
+		if len(v.Members) == 0 {
+			return append(b, "{}"...)
+		}
+		b = append(b, '{')
+		for i, m := range v.Members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, indent, depth+1)
+			b = AppendString(b, m.Key)
+			b = append(b, ':')
+			if indent != "" {
+				b = append(b, ' ')
+			}
+			b = appendValue(b, m.Value, indent, depth+1)
+		}
+		b = newline(b, indent, depth)
+		return append(b, '}')
+	}
+	return append(b, "null"...)
+}
+
+func newline(b []byte, indent string, depth int) []byte {
+	if indent == "" {
+		return b
+	}
+	b = append(b, '\n')
+	for range depth {
+		b = append(b, indent...)
+	}
+	return b
+}
+
+const hexDigits = "0123456789abcdef"
+
+// AppendString appends s as a JSON string: '"' and '\\' escaped, control
+// characters as \b \t \n \f \r or \u00xx, invalid UTF-8 as U+FFFD, everything
+// else as is. This is also the string form of RFC 8785.
+func AppendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, s[start:i]...)
+				b = append(b, "\ufffd"...)
+				i += size
+				start = i
+				continue
+			}
+			i += size
+			continue
+		}
+		b = append(b, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			b = append(b, '\\', c)
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\t':
+			b = append(b, '\\', 't')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\r':
+			b = append(b, '\\', 'r')
+		default:
+			b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

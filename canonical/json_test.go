@@ -1,0 +1,172 @@
+package canonical
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolc-dev/toolc/internal/corpus"
+)
+
+// sameTokens reports whether two JSON texts have the same token stream: same
+// member order, same number text, same string values. It is stricter than
+// JSON equality, which ignores member order.
+func sameTokens(a, b []byte) error {
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	for i := 0; ; i++ {
+		ta, ea := da.Token()
+		tb, eb := db.Token()
+		if ea == io.EOF && eb == io.EOF {
+			return nil
+		}
+		if ea != nil || eb != nil {
+			return fmt.Errorf("token %d: errors %v / %v", i, ea, eb)
+		}
+		if fmt.Sprintf("%T %v", ta, ta) != fmt.Sprintf("%T %v", tb, tb) {
+			return fmt.Errorf("token %d: %T %v != %T %v", i, ta, ta, tb, tb)
+		}
+	}
+}
+
+func TestParseEncodeRoundTripCorpus(t *testing.T) {
+	for _, dialect := range []string{"draft2020-12", "draft7"} {
+		files := corpus.Glob(t, filepath.Join("jsonschema-test-suite", dialect, "*.json"))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := ParseJSON(data)
+			if err != nil {
+				t.Errorf("ParseJSON(%s) = %v", f, err)
+				continue
+			}
+			for _, indent := range []string{"", "  "} {
+				out := v.AppendJSON(nil, indent)
+				if err := sameTokens(data, out); err != nil {
+					t.Errorf("%s: round trip with indent %q differs: %v\n%s", f, indent, err, out)
+				}
+			}
+		}
+	}
+}
+
+func TestParseKeepsNumberTextAndOrder(t *testing.T) {
+	in := `{"z":1.0,"a":[1e2,-0,12345678901234567890123],"m":{"b":true,"a":null}}`
+	v, err := ParseJSON([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(v.AppendJSON(nil, "")); got != in {
+		t.Errorf("AppendJSON = %s, want %s", got, in)
+	}
+}
+
+func TestIndentFormat(t *testing.T) {
+	v, _ := ParseJSON([]byte(`{"a":[],"b":{},"c":[1,{"d":"é\u0001"}]}`))
+	want := "{\n  \"a\": [],\n  \"b\": {},\n  \"c\": [\n    1,\n    {\n      \"d\": \"é\\u0001\"\n    }\n  ]\n}\n"
+	if got := string(v.Indent()); got != want {
+		t.Errorf("Indent = %q, want %q", got, want)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		pos  Pos
+		want string
+	}{
+		{``, Pos{1, 1}, "unexpected end of input"},
+		{`{"a":1,}`, Pos{1, 8}, "want a string key"},
+		{"{\n  \"a\": 1,\n  \"a\": 2\n}", Pos{3, 3}, `duplicate key "a"`},
+		{`[1 2]`, Pos{1, 4}, "want ',' or ']'"},
+		{`01`, Pos{1, 2}, "after the JSON value"},
+		{`1.`, Pos{1, 3}, "digit after '.'"},
+		{`"a` + "\x01" + `"`, Pos{1, 3}, "control character"},
+		{`"\x"`, Pos{1, 2}, "invalid escape"},
+		{"\"\xff\"", Pos{1, 2}, "invalid UTF-8"},
+		{`tru`, Pos{1, 1}, "want a JSON value"},
+		{`{"a" 1}`, Pos{1, 6}, "want ':'"},
+		{strings.Repeat("[", MaxDepth+1), Pos{1, MaxDepth + 1}, "nesting deeper"},
+	} {
+		_, err := ParseJSON([]byte(tc.in))
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("ParseJSON(%q) = %v, want a SyntaxError", tc.in, err)
+			continue
+		}
+		if se.Pos != tc.pos || !strings.Contains(se.Msg, tc.want) {
+			t.Errorf("ParseJSON(%q) = %v at %v, want %q at %v", tc.in, se.Msg, se.Pos, tc.want, tc.pos)
+		}
+	}
+}
+
+func TestParseStrings(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`"a\"b\\c\/d"`, `a"b\c/d`},
+		{`"\u00e9\ud83d\ude00"`, "é😀"},
+		{`"\ud800x"`, "\ufffdx"},
+		{`"\ud800\u0041"`, "\ufffdA"},
+		{`"\b\f\n\r\t"`, "\b\f\n\r\t"},
+	} {
+		v, err := ParseJSON([]byte(tc.in))
+		if err != nil || v.Text != tc.want {
+			t.Errorf("ParseJSON(%s) = %q, %v; want %q", tc.in, v.Text, err, tc.want)
+		}
+	}
+}
+
+func TestPositions(t *testing.T) {
+	in := "{\n  \"a\": {\n    \"b\": [10, 20]\n  },\n  \"c~/\": 1\n}"
+	v, err := ParseJSON([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		p    Pointer
+		want Pos
+	}{
+		{"", Pos{1, 1}},
+		{"/a", Pos{2, 3}},
+		{"/a/b", Pos{3, 5}},
+		{"/a/b/1", Pos{3, 15}},
+		{"/c~0~1", Pos{5, 3}},
+		{"/a/missing", Pos{2, 3}},
+	} {
+		if got := v.PosOf(tc.p); got != tc.want {
+			t.Errorf("PosOf(%q) = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+}
+
+func FuzzParseJSON(f *testing.F) {
+	for _, s := range []string{`{}`, `[1,2]`, `{"a":{"b":[true,null,"x",-1.5e3]}}`, `"\ud83d\ude00"`, "\xef\xbb\xbf{}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := ParseJSON(data)
+		if err != nil {
+			if json.Valid(data) && !strings.Contains(err.Error(), "duplicate key") && !strings.Contains(err.Error(), "UTF-8") && !bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) && !strings.Contains(err.Error(), "nesting") {
+				t.Fatalf("ParseJSON rejected valid JSON %q: %v", data, err)
+			}
+			return
+		}
+		out := v.AppendJSON(nil, "  ")
+		w, err := ParseJSON(out)
+		if err != nil {
+			t.Fatalf("re-parse of %q: %v", out, err)
+		}
+		if !v.Equal(w) {
+			t.Fatalf("round trip changed %q into %q", data, out)
+		}
+		_ = v.AppendJCS(nil)
+	})
+}

@@ -1,0 +1,119 @@
+package canonical
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Pointer is an RFC 6901 JSON Pointer: "" for the whole document, otherwise a
+// sequence of "/token" with '~' written "~0" and '/' written "~1".
+type Pointer string
+
+var (
+	tokenEscaper   = strings.NewReplacer("~", "~0", "/", "~1")
+	tokenUnescaper = strings.NewReplacer("~1", "/", "~0", "~")
+)
+
+// Append returns p extended by one reference token per element of tokens,
+// escaped as RFC 6901 says.
+func (p Pointer) Append(tokens ...string) Pointer {
+	var b strings.Builder
+	b.WriteString(string(p))
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(tokenEscaper.Replace(t))
+	}
+	return Pointer(b.String())
+}
+
+// Index returns p extended by an array index.
+func (p Pointer) Index(i int) Pointer { return p + "/" + Pointer(strconv.Itoa(i)) }
+
+// Join returns p followed by q, which is relative to the value at p.
+func (p Pointer) Join(q Pointer) Pointer { return p + q }
+
+// Tokens returns the unescaped reference tokens of p. It returns an error when
+// p is neither empty nor starts with '/'.
+func (p Pointer) Tokens() ([]string, error) {
+	if p == "" {
+		return nil, nil
+	}
+	if p[0] != '/' {
+		return nil, fmt.Errorf("JSON pointer %q does not start with '/'", string(p))
+	}
+	parts := strings.Split(string(p[1:]), "/")
+	for i, t := range parts {
+		parts[i] = tokenUnescaper.Replace(t)
+	}
+	return parts, nil
+}
+
+// String returns p as written.
+func (p Pointer) String() string { return string(p) }
+
+// Resolve returns the value that p points to inside v, or nil when there is
+// none.
+func (v *Value) Resolve(p Pointer) *Value {
+	toks, err := p.Tokens()
+	if err != nil {
+		return nil
+	}
+	cur := v
+	for _, t := range toks {
+		cur = cur.child(t)
+		if cur == nil {
+			return nil
+		}
+	}
+	return cur
+}
+
+func (v *Value) child(token string) *Value {
+	if v == nil {
+		return nil
+	}
+	switch v.Kind {
+	case Object:
+		return v.Get(token)
+	case Array:
+		i, err := strconv.Atoi(token)
+		if err != nil || i < 0 || i >= len(v.Items) || (len(token) > 1 && token[0] == '0') {
+			return nil
+		}
+		return v.Items[i]
+	}
+	return nil
+}
+
+// PosOf returns the source position of what p points to inside v. For an
+// object member it is the position of the member's key, so that a diagnostic
+// about a keyword points at the keyword. When p does not resolve all the way,
+// it returns the position of the deepest value that it reaches.
+func (v *Value) PosOf(p Pointer) Pos {
+	toks, err := p.Tokens()
+	if err != nil || v == nil {
+		return Pos{}
+	}
+	cur, pos := v, v.Pos
+	for _, t := range toks {
+		if cur.Kind == Object {
+			i := cur.Index(t)
+			if i < 0 {
+				return pos
+			}
+			pos = cur.Members[i].KeyPos
+			if !pos.IsValid() {
+				pos = cur.Members[i].Value.Pos
+			}
+			cur = cur.Members[i].Value
+			continue
+		}
+		next := cur.child(t)
+		if next == nil {
+			return pos
+		}
+		cur, pos = next, next.Pos
+	}
+	return pos
+}

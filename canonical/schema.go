@@ -1,0 +1,227 @@
+package canonical
+
+import (
+	"iter"
+)
+
+// Schema is a JSON Schema (2020-12, 2019-09, draft-07 or draft-04). It is the
+// JSON value itself, so nothing is lost: every keyword (unknown ones and x-
+// extensions too) keeps its place and its exact value, and the boolean schemas
+// true and false are schemas. Typed accessors read the common keywords; the
+// walker visits every subschema under every applicator keyword.
+//
+// A *Schema and a *Value are two views of the same node and convert freely:
+// (*Value)(s) and AsSchema(v).
+type Schema Value
+
+// AsSchema views the JSON value v as a schema.
+func AsSchema(v *Value) *Schema { return (*Schema)(v) }
+
+// JSON returns the schema as a JSON value (the same node).
+func (s *Schema) JSON() *Value { return (*Value)(s) }
+
+// ParseSchema parses JSON text as a schema.
+func ParseSchema(data []byte) (*Schema, error) {
+	v, err := ParseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return AsSchema(v), nil
+}
+
+// IsBool reports whether s is the boolean schema true or false.
+func (s *Schema) IsBool() bool { return s != nil && s.Kind == Bool }
+
+// IsObject reports whether s is a JSON object (a schema with keywords).
+func (s *Schema) IsObject() bool { return s != nil && s.Kind == Object }
+
+// Keyword returns the value of keyword k, or nil.
+func (s *Schema) Keyword(k string) *Value { return s.JSON().Get(k) }
+
+// Sub returns the subschema under a single-schema keyword such as "items",
+// "not" or "additionalProperties", or nil when the keyword is absent or holds
+// no schema.
+func (s *Schema) Sub(k string) *Schema {
+	v := s.Keyword(k)
+	if v == nil || (v.Kind != Object && v.Kind != Bool) {
+		return nil
+	}
+	return AsSchema(v)
+}
+
+// Types returns the "type" keyword as a list: ["object"] for "object",
+// the array's strings for ["string","null"], nil when absent or malformed.
+func (s *Schema) Types() []string {
+	v := s.Keyword("type")
+	if v == nil {
+		return nil
+	}
+	if t, ok := v.StringValue(); ok {
+		return []string{t}
+	}
+	ts, _ := v.Strings()
+	return ts
+}
+
+// HasType reports whether the "type" keyword allows t.
+func (s *Schema) HasType(t string) bool {
+	for _, x := range s.Types() {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Description returns the "description" keyword, or "".
+func (s *Schema) Description() string {
+	d, _ := s.Keyword("description").StringValue()
+	return d
+}
+
+// Required returns the "required" keyword's property names.
+func (s *Schema) Required() []string {
+	r, _ := s.Keyword("required").Strings()
+	return r
+}
+
+// Properties yields each property name and its schema in order.
+func (s *Schema) Properties() iter.Seq2[string, *Schema] {
+	return func(yield func(string, *Schema) bool) {
+		props := s.Keyword("properties")
+		if props == nil || props.Kind != Object {
+			return
+		}
+		for _, m := range props.Members {
+			if m.Value.Kind != Object && m.Value.Kind != Bool {
+				continue
+			}
+			if !yield(m.Key, AsSchema(m.Value)) {
+				return
+			}
+		}
+	}
+}
+
+// DeepCopy returns a copy of s that shares no memory with s.
+func (s *Schema) DeepCopy() *Schema { return AsSchema(s.JSON().DeepCopy()) }
+
+// Equal reports whether s and t are the same JSON.
+func (s *Schema) Equal(t *Schema) bool { return s.JSON().Equal(t.JSON()) }
+
+// applicator says how a keyword holds subschemas.
+type applicator uint8
+
+const (
+	single       applicator = iota + 1 // one schema
+	list                               // an array of schemas
+	named                              // an object whose values are schemas
+	singleOrList                       // "items": a schema (2020-12) or an array of schemas (draft-07, 2019-09)
+	namedMixed                         // "dependencies": values are schemas or arrays of property names
+)
+
+// Applicators maps every keyword that holds subschemas, in any of 2020-12,
+// 2019-09, draft-07 and draft-04, to how it holds them. Keywords not in the
+// table are annotations or assertions whose values are not schemas (unknown
+// keywords included, as the specifications say).
+var applicators = map[string]applicator{
+	"additionalItems":       single,
+	"additionalProperties":  single,
+	"contains":              single,
+	"contentSchema":         single,
+	"else":                  single,
+	"if":                    single,
+	"not":                   single,
+	"propertyNames":         single,
+	"then":                  single,
+	"unevaluatedItems":      single,
+	"unevaluatedProperties": single,
+	"items":                 singleOrList,
+	"allOf":                 list,
+	"anyOf":                 list,
+	"oneOf":                 list,
+	"prefixItems":           list,
+	"$defs":                 named,
+	"definitions":           named,
+	"dependentSchemas":      named,
+	"patternProperties":     named,
+	"properties":            named,
+	"dependencies":          namedMixed,
+}
+
+// IsApplicator reports whether keyword k holds subschemas.
+func IsApplicator(k string) bool { return applicators[k] != 0 }
+
+func isSchemaValue(v *Value) bool { return v != nil && (v.Kind == Object || v.Kind == Bool) }
+
+// Subschemas yields the direct subschemas of s in keyword order, each with its
+// pointer relative to s ("/properties/name", "/items", "/anyOf/0" …). A
+// keyword whose value has the wrong shape for a schema holder is skipped, so
+// malformed input never panics a walk.
+func (s *Schema) Subschemas() iter.Seq2[Pointer, *Schema] {
+	return func(yield func(Pointer, *Schema) bool) {
+		if !s.IsObject() {
+			return
+		}
+		for _, m := range s.Members {
+			kind := applicators[m.Key]
+			if kind == 0 {
+				continue
+			}
+			base := Pointer("").Append(m.Key)
+			v := m.Value
+			switch {
+			case (kind == single || kind == singleOrList) && isSchemaValue(v):
+				if !yield(base, AsSchema(v)) {
+					return
+				}
+			case (kind == list || kind == singleOrList) && v.Kind == Array:
+				for i, it := range v.Items {
+					if isSchemaValue(it) && !yield(base.Index(i), AsSchema(it)) {
+						return
+					}
+				}
+			case (kind == named || kind == namedMixed) && v.Kind == Object:
+				for _, nm := range v.Members {
+					if isSchemaValue(nm.Value) && !yield(base.Append(nm.Key), AsSchema(nm.Value)) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// Walk calls fn for s and then, depth first in keyword order, for every
+// subschema of s under every applicator keyword, with its pointer relative to
+// s. If fn returns false, Walk does not descend into that schema's
+// subschemas. Walk does not follow $ref.
+func Walk(s *Schema, fn func(p Pointer, s *Schema) bool) {
+	walk("", s, fn)
+}
+
+func walk(p Pointer, s *Schema, fn func(Pointer, *Schema) bool) {
+	if s == nil || !fn(p, s) {
+		return
+	}
+	for rel, sub := range s.Subschemas() {
+		walk(p.Join(rel), sub, fn)
+	}
+}
+
+// All yields every schema in s (s first), depth first, with its pointer.
+func (s *Schema) All() iter.Seq2[Pointer, *Schema] {
+	return func(yield func(Pointer, *Schema) bool) {
+		stop := false
+		Walk(s, func(p Pointer, sub *Schema) bool {
+			if stop {
+				return false
+			}
+			if !yield(p, sub) {
+				stop = true
+				return false
+			}
+			return true
+		})
+	}
+}

@@ -1,0 +1,336 @@
+// Package canonical is toolc's intermediate representation: the lossless form
+// that every source format decodes to and every target encodes from.
+//
+// It holds Tool (a tool with its input and output schemas and metadata),
+// Schema (a JSON Schema that keeps every keyword, member order and exact
+// numbers), Value (the ordered JSON value both are made of), JSON Pointers,
+// one walker over every applicator keyword, and content hashing with RFC 8785
+// (JCS). It imports nothing else of toolc and does no I/O: reading files,
+// detecting formats and writing bundles belong to other packages.
+package canonical
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Tool is one tool of a catalog in canonical form.
+type Tool struct {
+	Namespace   string       // optional; with Name it makes the ID "namespace:name"
+	Name        string       // required
+	Title       string       // human-readable display name
+	Version     string       // the tool's own version, if it has one
+	Description string       // what the tool does, for the model
+	Category    string       // a free-form grouping
+	Tags        []string     // normalised with NormalizeTags
+	Input       *Schema      // required; an object schema
+	Output      *Schema      // optional; an object schema for structured results
+	Annotations *Annotations // MCP tool annotations; nil when absent
+	Examples    []*Value     // input examples: argument objects that the input schema accepts
+	Timeout     time.Duration
+	Scopes      []string // OAuth scopes the tool needs
+	Icons       []Icon
+	Meta        *Value // MCP _meta, an object
+
+	// Extensions keeps, per format name, the fields of that format that have
+	// no canonical meaning (OpenAI strict, Anthropic cache_control, MCP
+	// execution, unknown fields …) as an object in source order, so that a
+	// round trip through the same format loses nothing.
+	Extensions map[string]*Value
+
+	// Source says where the tool was read from. It is provenance, not
+	// content: it takes no part in Hash or Equal.
+	Source Source
+}
+
+// Annotations are MCP tool annotations. The hints are pointers because absent
+// and false differ: destructiveHint and openWorldHint default to true.
+type Annotations struct {
+	Title           string
+	ReadOnlyHint    *bool
+	DestructiveHint *bool
+	IdempotentHint  *bool
+	OpenWorldHint   *bool
+	Extra           []Member // annotation keys that MCP does not define (yet), in order
+}
+
+// Icon is an MCP icon.
+type Icon struct {
+	Src      string
+	MIMEType string
+	Sizes    []string
+	Theme    string // "light", "dark" or ""
+}
+
+// Source is where a tool came from.
+type Source struct {
+	File    string  // manifest-relative path with '/' separators
+	Format  string  // format name, e.g. "mcp"
+	Pointer Pointer // the tool inside the file
+
+	// Fields maps a pointer into the tool's canonical JSON form (ToValue),
+	// such as "/input" or "/extensions/anthropic/cache_control", to the
+	// pointer of the same thing in the file. Locate uses it.
+	Fields map[Pointer]Pointer
+}
+
+// Locate translates a pointer into the tool's canonical form into a pointer
+// into the source file, using the longest matching entry of Fields. A pointer
+// with no entry maps to the tool itself.
+func (s *Source) Locate(p Pointer) Pointer {
+	for q := p; ; {
+		if fp, ok := s.Fields[q]; ok {
+			return fp + p[len(q):]
+		}
+		i := strings.LastIndexByte(string(q), '/')
+		if i < 0 {
+			return s.Pointer
+		}
+		q = q[:i]
+	}
+}
+
+// ID returns "namespace:name", or the name when there is no namespace.
+func (t *Tool) ID() string {
+	if t.Namespace == "" {
+		return t.Name
+	}
+	return t.Namespace + ":" + t.Name
+}
+
+// FieldError is a problem with one field of a tool, at a pointer into its
+// canonical form.
+type FieldError struct {
+	Pointer Pointer
+	Msg     string
+	NotObj  bool // the problem is a schema that is not an object schema
+}
+
+func (e FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Pointer, e.Msg) }
+
+// Validate checks what the canonical form requires of every tool: a name, a
+// namespace without ':', an input schema that is an object schema, and an
+// output schema, if any, that is one too.
+func (t *Tool) Validate() []FieldError {
+	var errs []FieldError
+	if t.Name == "" {
+		errs = append(errs, FieldError{Pointer: "/name", Msg: "the tool has no name"})
+	} else if strings.IndexFunc(t.Name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
+		errs = append(errs, FieldError{Pointer: "/name", Msg: fmt.Sprintf("tool name %q contains white space or control characters", t.Name)})
+	}
+	if strings.Contains(t.Namespace, ":") {
+		errs = append(errs, FieldError{Pointer: "/namespace", Msg: fmt.Sprintf("namespace %q contains ':', which separates namespace and name in IDs", t.Namespace)})
+	}
+	for _, f := range []struct {
+		p        Pointer
+		s        *Schema
+		required bool
+	}{{"/input", t.Input, true}, {"/output", t.Output, false}} {
+		switch {
+		case f.s == nil && f.required:
+			errs = append(errs, FieldError{Pointer: f.p, Msg: "the tool has no input schema", NotObj: true})
+		case f.s == nil:
+		case !f.s.IsObject():
+			errs = append(errs, FieldError{Pointer: f.p, Msg: fmt.Sprintf("%s schema is %s, not an object schema", f.p[1:], f.s.Kind), NotObj: true})
+		case f.s.Keyword("type") == nil:
+			errs = append(errs, FieldError{Pointer: f.p, Msg: fmt.Sprintf(`%s schema has no "type": "object"`, f.p[1:]), NotObj: true})
+		case !slices.Equal(f.s.Types(), []string{"object"}):
+			errs = append(errs, FieldError{Pointer: f.p.Append("type"), Msg: fmt.Sprintf(`%s schema has "type" %s, want "object"`, f.p[1:], f.s.Keyword("type").AppendJSON(nil, "")), NotObj: true})
+		}
+	}
+	return errs
+}
+
+// NormalizeTags returns tags trimmed of white space, in Unicode NFC, in lower
+// case, without empty or duplicate entries, first occurrence kept in order.
+func NormalizeTags(tags []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range tags {
+		t = strings.ToLower(norm.NFC.String(strings.TrimSpace(t)))
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// DeepCopy returns a copy of t that shares no memory with t.
+func (t *Tool) DeepCopy() *Tool {
+	c := *t
+	c.Tags = slices.Clone(t.Tags)
+	c.Scopes = slices.Clone(t.Scopes)
+	if t.Input != nil {
+		c.Input = t.Input.DeepCopy()
+	}
+	if t.Output != nil {
+		c.Output = t.Output.DeepCopy()
+	}
+	if t.Annotations != nil {
+		a := *t.Annotations
+		a.ReadOnlyHint = cloneBool(a.ReadOnlyHint)
+		a.DestructiveHint = cloneBool(a.DestructiveHint)
+		a.IdempotentHint = cloneBool(a.IdempotentHint)
+		a.OpenWorldHint = cloneBool(a.OpenWorldHint)
+		a.Extra = cloneMembers(a.Extra)
+		c.Annotations = &a
+	}
+	if t.Examples != nil {
+		c.Examples = make([]*Value, len(t.Examples))
+		for i, e := range t.Examples {
+			c.Examples[i] = e.DeepCopy()
+		}
+	}
+	if t.Icons != nil {
+		c.Icons = make([]Icon, len(t.Icons))
+		for i, ic := range t.Icons {
+			ic.Sizes = slices.Clone(ic.Sizes)
+			c.Icons[i] = ic
+		}
+	}
+	c.Meta = t.Meta.DeepCopy()
+	if t.Extensions != nil {
+		c.Extensions = make(map[string]*Value, len(t.Extensions))
+		for k, v := range t.Extensions {
+			c.Extensions[k] = v.DeepCopy()
+		}
+	}
+	c.Source.Fields = maps.Clone(t.Source.Fields)
+	return &c
+}
+
+func cloneBool(b *bool) *bool {
+	if b == nil {
+		return nil
+	}
+	v := *b
+	return &v
+}
+
+func cloneMembers(ms []Member) []Member {
+	if ms == nil {
+		return nil
+	}
+	out := make([]Member, len(ms))
+	for i, m := range ms {
+		out[i] = Member{Key: m.Key, Value: m.Value.DeepCopy(), KeyPos: m.KeyPos}
+	}
+	return out
+}
+
+// ToValue returns the canonical JSON form of t: the fields that are set, in
+// the order of the Tool struct, with extensions sorted by format. Source is
+// not part of it.
+func (t *Tool) ToValue() *Value {
+	o := NewObject()
+	str := func(k, s string) {
+		if s != "" {
+			o.Set(k, NewString(s))
+		}
+	}
+	str("namespace", t.Namespace)
+	str("name", t.Name)
+	str("title", t.Title)
+	str("version", t.Version)
+	str("description", t.Description)
+	str("category", t.Category)
+	if len(t.Tags) > 0 {
+		o.Set("tags", NewStrings(t.Tags))
+	}
+	if t.Input != nil {
+		o.Set("input", t.Input.JSON())
+	}
+	if t.Output != nil {
+		o.Set("output", t.Output.JSON())
+	}
+	if t.Annotations != nil {
+		o.Set("annotations", t.Annotations.ToValue())
+	}
+	if len(t.Examples) > 0 {
+		o.Set("examples", NewArray(t.Examples...))
+	}
+	if t.Timeout != 0 {
+		o.Set("timeout", NewString(t.Timeout.String()))
+	}
+	if len(t.Scopes) > 0 {
+		o.Set("scopes", NewStrings(t.Scopes))
+	}
+	if len(t.Icons) > 0 {
+		icons := NewArray()
+		for _, ic := range t.Icons {
+			icons.Items = append(icons.Items, ic.ToValue())
+		}
+		o.Set("icons", icons)
+	}
+	if t.Meta != nil {
+		o.Set("meta", t.Meta)
+	}
+	if len(t.Extensions) > 0 {
+		ext := NewObject()
+		for _, k := range slices.Sorted(maps.Keys(t.Extensions)) {
+			ext.Set(k, t.Extensions[k])
+		}
+		o.Set("extensions", ext)
+	}
+	return o
+}
+
+// ToValue returns the annotations as an MCP annotations object: the set
+// fields in the order of the MCP specification, then the extra keys.
+func (a *Annotations) ToValue() *Value {
+	o := NewObject()
+	if a.Title != "" {
+		o.Set("title", NewString(a.Title))
+	}
+	for _, h := range []struct {
+		k string
+		b *bool
+	}{{"readOnlyHint", a.ReadOnlyHint}, {"destructiveHint", a.DestructiveHint}, {"idempotentHint", a.IdempotentHint}, {"openWorldHint", a.OpenWorldHint}} {
+		if h.b != nil {
+			o.Set(h.k, NewBool(*h.b))
+		}
+	}
+	for _, m := range a.Extra {
+		o.Set(m.Key, m.Value)
+	}
+	return o
+}
+
+// ToValue returns the icon as an MCP Icon object.
+func (ic Icon) ToValue() *Value {
+	o := NewObject()
+	o.Set("src", NewString(ic.Src))
+	if ic.MIMEType != "" {
+		o.Set("mimeType", NewString(ic.MIMEType))
+	}
+	if len(ic.Sizes) > 0 {
+		o.Set("sizes", NewStrings(ic.Sizes))
+	}
+	if ic.Theme != "" {
+		o.Set("theme", NewString(ic.Theme))
+	}
+	return o
+}
+
+// Hash returns the content hash of t: "sha256:" and the hex SHA-256 of the
+// RFC 8785 canonical JSON of ToValue. Formatting and key order in the source
+// do not change it; Source does not take part.
+func (t *Tool) Hash() string {
+	sum := sha256.Sum256(t.ToValue().AppendJCS(nil))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// Equal reports whether t and u have the same canonical form.
+func (t *Tool) Equal(u *Tool) bool {
+	return string(t.ToValue().AppendJCS(nil)) == string(u.ToValue().AppendJCS(nil))
+}

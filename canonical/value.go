@@ -1,0 +1,232 @@
+package canonical
+
+import (
+	"slices"
+)
+
+// Kind is the JSON type of a Value.
+type Kind uint8
+
+// The kinds of JSON value. The zero Kind is Null.
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+var kindNames = [...]string{"null", "boolean", "number", "string", "array", "object"}
+
+// String returns the JSON name of the kind ("null", "boolean", …).
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "invalid"
+}
+
+// Pos is a position in a source file: 1-based line and 1-based byte column.
+// The zero Pos means "unknown", as for values built in code.
+type Pos struct {
+	Line, Column int
+}
+
+// IsValid reports whether p is a known position.
+func (p Pos) IsValid() bool { return p.Line > 0 }
+
+// Value is a JSON value that loses nothing of its source: object members keep
+// their order, numbers keep their exact text (1.0 stays 1.0, integers beyond
+// 2^53 stay exact), and every value and member key remembers where it was in
+// the source file.
+//
+// The zero Value is JSON null. Positions take no part in equality or hashing.
+type Value struct {
+	Kind    Kind
+	Bool    bool     // for Bool
+	Text    string   // the string for String; the exact literal for Number
+	Items   []*Value // for Array
+	Members []Member // for Object, in source order
+	Pos     Pos      // where the value starts in its source
+}
+
+// Member is one "key": value pair of an object.
+type Member struct {
+	Key    string
+	Value  *Value
+	KeyPos Pos // where the key starts in its source
+}
+
+// NewString returns a JSON string.
+func NewString(s string) *Value { return &Value{Kind: String, Text: s} }
+
+// NewNumber returns a JSON number with the literal text lit. The caller
+// guarantees that lit is a valid JSON number.
+func NewNumber(lit string) *Value { return &Value{Kind: Number, Text: lit} }
+
+// NewBool returns true or false.
+func NewBool(b bool) *Value { return &Value{Kind: Bool, Bool: b} }
+
+// NewNull returns JSON null.
+func NewNull() *Value { return &Value{Kind: Null} }
+
+// NewArray returns an array of items.
+func NewArray(items ...*Value) *Value { return &Value{Kind: Array, Items: items} }
+
+// NewObject returns an empty object.
+func NewObject() *Value { return &Value{Kind: Object} }
+
+// NewStrings returns an array of JSON strings.
+func NewStrings(ss []string) *Value {
+	a := &Value{Kind: Array, Items: make([]*Value, len(ss))}
+	for i, s := range ss {
+		a.Items[i] = NewString(s)
+	}
+	return a
+}
+
+// Index returns the position of key in the object v, or -1. It returns -1
+// when v is not an object.
+func (v *Value) Index(key string) int {
+	if v == nil || v.Kind != Object {
+		return -1
+	}
+	for i := range v.Members {
+		if v.Members[i].Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key in the object v, or nil when v is not an object
+// or has no such key.
+func (v *Value) Get(key string) *Value {
+	if i := v.Index(key); i >= 0 {
+		return v.Members[i].Value
+	}
+	return nil
+}
+
+// Has reports whether the object v has key.
+func (v *Value) Has(key string) bool { return v.Index(key) >= 0 }
+
+// Set sets key to val in the object v, in place if the key exists and at the
+// end otherwise. It panics if v is not an object.
+func (v *Value) Set(key string, val *Value) {
+	if v.Kind != Object {
+		panic("canonical: Set on " + v.Kind.String())
+	}
+	if i := v.Index(key); i >= 0 {
+		v.Members[i].Value = val
+		return
+	}
+	v.Members = append(v.Members, Member{Key: key, Value: val})
+}
+
+// Delete removes key from the object v and reports whether it was there.
+func (v *Value) Delete(key string) bool {
+	i := v.Index(key)
+	if i < 0 {
+		return false
+	}
+	v.Members = slices.Delete(v.Members, i, i+1)
+	return true
+}
+
+// Keys returns the keys of the object v in order.
+func (v *Value) Keys() []string {
+	if v == nil || v.Kind != Object {
+		return nil
+	}
+	keys := make([]string, len(v.Members))
+	for i, m := range v.Members {
+		keys[i] = m.Key
+	}
+	return keys
+}
+
+// StringValue returns the string and true when v is a JSON string.
+func (v *Value) StringValue() (string, bool) {
+	if v == nil || v.Kind != String {
+		return "", false
+	}
+	return v.Text, true
+}
+
+// BoolValue returns the boolean and true when v is true or false.
+func (v *Value) BoolValue() (b, ok bool) {
+	if v == nil || v.Kind != Bool {
+		return false, false
+	}
+	return v.Bool, true
+}
+
+// Strings returns the elements of an array of strings, and false when v is not
+// an array or an element is not a string.
+func (v *Value) Strings() ([]string, bool) {
+	if v == nil || v.Kind != Array {
+		return nil, false
+	}
+	out := make([]string, len(v.Items))
+	for i, it := range v.Items {
+		s, ok := it.StringValue()
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
+}
+
+// DeepCopy returns a copy of v that shares no memory with v, positions
+// included. DeepCopy of nil is nil.
+func (v *Value) DeepCopy() *Value {
+	if v == nil {
+		return nil
+	}
+	c := &Value{Kind: v.Kind, Bool: v.Bool, Text: v.Text, Pos: v.Pos}
+	if v.Items != nil {
+		c.Items = make([]*Value, len(v.Items))
+		for i, it := range v.Items {
+			c.Items[i] = it.DeepCopy()
+		}
+	}
+	if v.Members != nil {
+		c.Members = make([]Member, len(v.Members))
+		for i, m := range v.Members {
+			c.Members[i] = Member{Key: m.Key, Value: m.Value.DeepCopy(), KeyPos: m.KeyPos}
+		}
+	}
+	return c
+}
+
+// Equal reports whether v and w are the same JSON, member order and number
+// text included; positions are ignored. nil equals JSON null.
+func (v *Value) Equal(w *Value) bool {
+	if v == nil {
+		v = &Value{}
+	}
+	if w == nil {
+		w = &Value{}
+	}
+	if v.Kind != w.Kind {
+		return false
+	}
+	switch v.Kind {
+	case Null:
+		return true
+	case Bool:
+		return v.Bool == w.Bool
+	case Number, String:
+		return v.Text == w.Text
+	case Array:
+		return slices.EqualFunc(v.Items, w.Items, (*Value).Equal)
+	case Object:
+		return slices.EqualFunc(v.Members, w.Members, func(a, b Member) bool {
+			return a.Key == b.Key && a.Value.Equal(b.Value)
+		})
+	}
+	return false
+}

@@ -1,0 +1,110 @@
+package diag
+
+import (
+	"slices"
+	"strings"
+)
+
+// Code describes one diagnostic code: the row of the table that `toolc rules`
+// prints, that the policy checks names against, and that later feeds SARIF
+// rules and the README.
+type Code struct {
+	Code        string   // "category.name"
+	Severity    Severity // default severity, before the policy
+	Summary     string   // one line
+	Explanation string   // what it means, why it matters, how to fix or silence it
+}
+
+// Category returns the part of the code before the first dot.
+func (c Code) Category() string {
+	cat, _, _ := strings.Cut(c.Code, ".")
+	return cat
+}
+
+// codes is the table of every code toolc reports, sorted by code. Errors
+// cannot be downgraded by a policy; warnings and infos can be denied, warned
+// or ignored.
+var codes = []Code{
+	{"catalog.duplicate-id", Error, "two tools in the catalog have the same ID",
+		"Tool IDs (namespace:name, or name without a namespace) must be unique in a catalog. The message names both sources. Give one of the sources a namespace, or rename one tool."},
+	{"catalog.empty", Warning, "the catalog has no tools",
+		"No source file yielded a tool, so every bundle is empty. Check the include globs of [[sources]]."},
+
+	{"loss.annotations", Warning, "the target cannot carry the tool's annotations",
+		"MCP tool annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title) have no place in this target's tool format and are left out of its bundle. Clients of this target will not see the hints. Ignore the code for the target if that is expected."},
+	{"loss.examples", Warning, "the target cannot carry the tool's input examples",
+		"Input examples (Anthropic input_examples) have no place in this target's tool format and are left out of its bundle."},
+	{"loss.extension", Warning, "a field specific to another format is left out",
+		"The source format had fields with no canonical meaning (strict, cache_control, defer_loading, execution, unknown fields …). They are kept for a bundle of the same format and left out of bundles of other formats."},
+	{"loss.icons", Warning, "the target cannot carry the tool's icons",
+		"MCP icons have no place in this target's tool format and are left out of its bundle."},
+	{"loss.meta", Warning, "the target cannot carry the tool's _meta",
+		"MCP _meta has no place in this target's tool format and is left out of its bundle."},
+	{"loss.metadata", Warning, "the target cannot carry the tool's catalog metadata",
+		"version, category, timeout and scopes are kept in toolc.lock and canonical bundles; provider formats have no field for them."},
+	{"loss.output-schema", Warning, "the target cannot carry the tool's output schema",
+		"Only MCP carries an output schema (for structuredContent). Other targets drop it: a model using them will not know the shape of the result."},
+	{"loss.title", Warning, "the target cannot carry the tool's title",
+		"The human-readable title has no place in this target's tool format. The description is kept."},
+
+	{"manifest.invalid", Error, "a value in toolc.toml is not valid",
+		"A manifest value is out of range or inconsistent with another (an unknown format, two targets with one out path, an output that is also a source). The message names the key and its line."},
+	{"manifest.path-escape", Error, "a path in toolc.toml leaves the manifest's folder",
+		"Paths in the manifest are relative to its folder and must stay inside it: no '..', no absolute paths, no symlink that points outside. This keeps builds reproducible and stops a manifest from reading or writing files it does not own."},
+	{"manifest.syntax", Error, "toolc.toml is not valid TOML",
+		"The manifest could not be parsed. The message gives the line and column of the first syntax error."},
+	{"manifest.type", Error, "a key in toolc.toml has the wrong type",
+		"A manifest key has a value of the wrong TOML type, e.g. a string where a list of strings is expected."},
+	{"manifest.unknown-code", Error, "a policy names an unknown code or category",
+		"[policy] and per-target policy entries must be codes or categories that toolc reports; `toolc rules` lists them. A typo would otherwise silently deny or ignore nothing."},
+	{"manifest.unknown-key", Error, "toolc.toml has a key that toolc does not know",
+		"Manifest decoding is strict so that a misspelt key is not silently ignored. Target options are per format: an option that the target's format does not take is unknown too."},
+	{"manifest.version", Error, "toolc.toml has a missing or unsupported version",
+		"The manifest must start with `version = 1`."},
+
+	{"name.collision", Error, "two tools map to the same name in a target",
+		"After mapping IDs to the target's legal names, two tools would have one name, and a model's tool call could not be routed back. Rename one tool or change its namespace."},
+	{"name.invalid", Error, "a tool's name is not legal for a target",
+		"Each provider accepts a different set of characters and length for tool names (OpenAI, Anthropic and Bedrock: ^[a-zA-Z0-9_-]{1,64}$; MCP: ^[A-Za-z0-9_.-]{1,128}$). Rename the tool."},
+
+	{"schema.not-object", Error, "a tool's input or output schema is not an object schema",
+		"Every provider requires the input schema to be an object schema (\"type\": \"object\"), and MCP requires the same of the output schema. A tool with no parameters has {\"type\": \"object\", \"additionalProperties\": false}."},
+
+	{"source.ignored-field", Warning, "a field of a source file that toolc does not read",
+		"A field outside any tool (such as the server description in a tools/list dump) has no place in the catalog and is not carried into any bundle."},
+	{"source.invalid", Error, "a source file does not have the shape of its format",
+		"A required field is missing or has the wrong JSON type (a tool without a name, input_schema that is a string …). The message says what was expected."},
+	{"source.no-match", Warning, "an include glob matches no file",
+		"A [[sources]] include pattern matched nothing, which is usually a typo or a moved folder."},
+	{"source.parse", Error, "a source file is not valid JSON",
+		"The file could not be parsed; the position is that of the first syntax error."},
+	{"source.read", Error, "a source file cannot be read",
+		"The file named by the manifest could not be opened or read."},
+	{"source.unknown-format", Error, "the format of a source file cannot be detected",
+		"With format = \"auto\", toolc scores every format on the file's shape. When no format fits, or two fit equally well, set format = \"…\" on the source."},
+	{"source.unsupported-tool-type", Warning, "a provider-defined tool without a schema is skipped",
+		"Provider-defined tools (Anthropic computer_*, bash_*, text_editor_*, web_search_*; OpenAI file_search …) are configured by the provider, not by a JSON Schema, and cannot be converted. They are skipped."},
+}
+
+// Lookup returns the row of the table for code.
+func Lookup(code string) (Code, bool) {
+	i, ok := slices.BinarySearchFunc(codes, code, func(c Code, code string) int { return strings.Compare(c.Code, code) })
+	if !ok {
+		return Code{}, false
+	}
+	return codes[i], true
+}
+
+// Codes returns every code, sorted.
+func Codes() []Code { return slices.Clone(codes) }
+
+// IsCategory reports whether name is the category of at least one code.
+func IsCategory(name string) bool {
+	return slices.ContainsFunc(codes, func(c Code) bool { return c.Category() == name })
+}
+
+// Known reports whether entry is a code or a category, as a policy entry may be.
+func Known(entry string) bool {
+	_, ok := Lookup(entry)
+	return ok || IsCategory(entry)
+}

@@ -1,0 +1,118 @@
+package diag
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Action is what a policy does with a diagnostic.
+type Action int8
+
+// The actions. Default leaves the diagnostic at its default severity.
+const (
+	Default Action = iota
+	Deny           // the diagnostic becomes an error and fails the build
+	Warn           // the diagnostic is reported as a warning and the build passes
+	Ignore         // the diagnostic is dropped
+)
+
+// Policy lists codes or categories to deny, warn or ignore, as the manifest's
+// [policy] table and a target's policy do.
+type Policy struct {
+	Deny   []string `toml:"deny"`
+	Warn   []string `toml:"warn"`
+	Ignore []string `toml:"ignore"`
+}
+
+// Lookup returns the action this policy sets for code, and how specific the
+// entry that set it is: 2 for the code itself, 1 for its category, 0 when the
+// policy does not mention it.
+func (p *Policy) Lookup(code string) (Action, int) {
+	if p == nil {
+		return Default, 0
+	}
+	cat := Code{Code: code}.Category()
+	best, spec := Default, 0
+	for _, l := range []struct {
+		a       Action
+		entries []string
+	}{{Deny, p.Deny}, {Warn, p.Warn}, {Ignore, p.Ignore}} {
+		for _, e := range l.entries {
+			switch {
+			case e == code && spec < 2:
+				best, spec = l.a, 2
+			case e == cat && spec < 1:
+				best, spec = l.a, 1
+			}
+		}
+	}
+	return best, spec
+}
+
+// Check returns an error for each entry that is not a known code or category
+// and for each entry listed under two actions.
+func (p *Policy) Check() []error {
+	if p == nil {
+		return nil
+	}
+	var errs []error
+	seen := map[string]string{}
+	for _, l := range []struct {
+		name    string
+		entries []string
+	}{{"deny", p.Deny}, {"warn", p.Warn}, {"ignore", p.Ignore}} {
+		for _, e := range l.entries {
+			if !Known(e) {
+				errs = append(errs, fmt.Errorf("%s: unknown code or category %q", l.name, e))
+				continue
+			}
+			if prev, ok := seen[e]; ok && prev != l.name {
+				errs = append(errs, fmt.Errorf("%s: %q is also listed in %s", l.name, e, prev))
+			}
+			seen[e] = l.name
+		}
+	}
+	return errs
+}
+
+// Apply applies the policies to ds and returns the diagnostics that remain.
+// The policies are given most specific first (a target's policy, then the
+// manifest's [policy]): the first policy that mentions a code decides, and
+// inside a policy an entry for the code beats an entry for its category.
+// Errors are never changed.
+func Apply(ds []Diagnostic, policies ...*Policy) []Diagnostic {
+	out := ds[:0:0]
+	for _, d := range ds {
+		if d.Severity != Error {
+			switch action(d.Code, policies) {
+			case Deny:
+				d.Severity = Error
+			case Warn:
+				d.Severity = Warning
+			case Ignore:
+				continue
+			}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+func action(code string, policies []*Policy) Action {
+	for _, p := range policies {
+		if a, spec := p.Lookup(code); spec > 0 {
+			return a
+		}
+	}
+	return Default
+}
+
+// Categories returns the sorted list of categories of the table.
+func Categories() []string {
+	var cats []string
+	for _, c := range codes {
+		cats = append(cats, c.Category())
+	}
+	slices.Sort(cats)
+	return slices.Compact(cats)
+}

@@ -1,0 +1,64 @@
+// Package corpus locates the shared corpus of real tool definitions
+// (../shared/corpus beside the repository) for tests and benchmarks.
+// It is for tests only: the compiler never reads the corpus.
+package corpus
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Dir returns the corpus folder: $TOOLC_CORPUS if set, else ../shared/corpus
+// next to the module root. When it does not exist, the test is skipped with a
+// message saying where it was looked for.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	dir, err := find()
+	if err != nil {
+		tb.Skipf("shared corpus not found (%v): set TOOLC_CORPUS or place ../shared/corpus beside the repository", err)
+	}
+	return dir
+}
+
+// Path returns the corpus path joined with elem, skipping the test as Dir does.
+func Path(tb testing.TB, elem ...string) string {
+	tb.Helper()
+	return filepath.Join(append([]string{Dir(tb)}, elem...)...)
+}
+
+func find() (string, error) {
+	if d := os.Getenv("TOOLC_CORPUS"); d != "" {
+		if _, err := os.Stat(d); err != nil {
+			return "", err
+		}
+		return d, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			c := filepath.Join(dir, "..", "shared", "corpus")
+			if _, err := os.Stat(c); err != nil {
+				return "", err
+			}
+			return c, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", os.ErrNotExist
+		}
+	}
+}
+
+// Glob returns the corpus files matching pattern (relative to the corpus),
+// failing the test when the pattern matches nothing.
+func Glob(tb testing.TB, pattern string) []string {
+	tb.Helper()
+	files, err := filepath.Glob(filepath.Join(Dir(tb), pattern))
+	if err != nil || len(files) == 0 {
+		tb.Fatalf("corpus glob %q matched nothing (err %v)", pattern, err)
+	}
+	return files
+}
