@@ -1,0 +1,475 @@
+package adapters
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/corpus"
+)
+
+// corpusDoc is one corpus document with the format it is in.
+type corpusDoc struct {
+	name   string
+	format string
+	doc    *canonical.Value
+}
+
+func parse(t testing.TB, data []byte) *canonical.Value {
+	t.Helper()
+	v, err := canonical.ParseJSON(data)
+	if err != nil {
+		t.Fatalf("ParseJSON: %v", err)
+	}
+	return v
+}
+
+// corpusDocs loads every MCP, OpenAI and Anthropic tool document of the
+// corpus. The JSON-lines files become one document per line (the "function"
+// member, a legacy OpenAI function).
+func corpusDocs(t testing.TB) []corpusDoc {
+	var docs []corpusDoc
+	add := func(format string, patterns ...string) {
+		for _, pat := range patterns {
+			for _, f := range corpus.Glob(t, pat) {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				docs = append(docs, corpusDoc{name: f, format: format, doc: parse(t, data)})
+			}
+		}
+	}
+	add("mcp", "mcp/github-mcp-server/current/*.json", "mcp/reference-servers-py/*.json", "mcp/spec/schema/*/examples/Tool/*.json")
+	add("openai", "openai/cookbook/*.json")
+	add("anthropic", "anthropic/*/*.json")
+	for _, f := range []string{"openai/bfcl/all_functions.distinct.jsonl", "openai/toolbench/answer_functions.distinct.jsonl"} {
+		fh, err := os.Open(corpus.Path(t, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(nil, 1<<24)
+		for i := 1; sc.Scan(); i++ {
+			line := parse(t, sc.Bytes())
+			docs = append(docs, corpusDoc{name: f + ":" + string(rune('0'+i%10)), format: "openai", doc: line.Get("function")})
+		}
+		fh.Close()
+	}
+	return docs
+}
+
+// jsonEqual compares two JSON texts as JSON values (member order ignored,
+// number text kept).
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	da, db := json.NewDecoder(bytes.NewReader(a)), json.NewDecoder(bytes.NewReader(b))
+	da.UseNumber()
+	db.UseNumber()
+	if da.Decode(&x) != nil || db.Decode(&y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
+}
+
+// sourceTools returns the tool objects of a document as the format's encoder
+// writes them (for OpenAI legacy functions: wrapped as Chat tools).
+func sourceTools(format string, doc *canonical.Value) []*canonical.Value {
+	items, _ := toolList(doc)
+	var out []*canonical.Value
+	for _, it := range items {
+		switch s := shapeOf(it); {
+		case s == shapeAnthropicDef || s == shapeOpenAIHosted:
+			continue
+		case format == "openai" && s != shapeChat:
+			w := canonical.NewObject()
+			w.Set("type", canonical.NewString("function"))
+			w.Set("function", it)
+			out = append(out, w)
+		default:
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+func TestSameFormatRoundTripCorpus(t *testing.T) {
+	reg := Default()
+	counts := map[string]int{}
+	for _, cd := range corpusDocs(t) {
+		a, _ := reg.Get(cd.format)
+		tools, ds := a.Decode(cd.doc, cd.name)
+		if diag.HasErrors(ds) {
+			// BFCL's non-standard types ("dict") are for repair (a later
+			// feature); they must fail as schema.not-object, nothing else.
+			for _, d := range ds {
+				if d.Severity == diag.Error && d.Code != "schema.not-object" {
+					t.Errorf("%s: %s", cd.name, d)
+				}
+			}
+			continue
+		}
+		lowered, _, lds := a.Profile.Lower(tools, cd.format)
+		for _, d := range lds {
+			if d.Code != "name.invalid" { // BFCL has dotted names, illegal for OpenAI
+				t.Errorf("%s: same-format lowering reported %s", cd.name, d)
+			}
+		}
+		bundle := a.Encode(lowered, EncodeOptions{})
+		got, _ := toolList(bundle)
+		want := sourceTools(cd.format, cd.doc)
+		if len(got) != len(want) {
+			t.Errorf("%s: %d tools out, want %d", cd.name, len(got), len(want))
+			continue
+		}
+		for i := range got {
+			// An empty description is no description in canonical form
+			// (providers treat both alike), so it is not written back.
+			if d, ok := want[i].Get("description").StringValue(); ok && d == "" {
+				want[i] = want[i].DeepCopy()
+				want[i].Delete("description")
+			}
+			g, w := got[i].AppendJSON(nil, ""), want[i].AppendJSON(nil, "")
+			if cd.format == "openai" && !want[i].Get("function").Has("parameters") {
+				continue // parameters are made explicit; checked in TestOpenAIMissingParameters
+			}
+			if !jsonEqual(g, w) {
+				t.Errorf("%s: tool %d changed in a round trip:\n got %s\nwant %s", cd.name, i, g, w)
+			}
+		}
+		for i, tool := range tools {
+			// Schemas keep member order exactly.
+			if !tool.Input.Equal(lowered[i].Input) {
+				t.Errorf("%s: input schema of %s changed", cd.name, tool.Name)
+			}
+		}
+		counts[cd.format] += len(tools)
+	}
+	t.Logf("round-tripped tools: %v", counts)
+	// OpenAI: cookbook and ToolBench; BFCL's "type": "dict" schemas wait for
+	// repair and fail above as schema.not-object.
+	if counts["mcp"] < 117 || counts["anthropic"] < 25 || counts["openai"] < 58 {
+		t.Errorf("too few tools round-tripped: %v", counts)
+	}
+}
+
+func TestDetectCorpus(t *testing.T) {
+	reg := Default()
+	for _, cd := range corpusDocs(t) {
+		d := reg.Detect(cd.doc)
+		if d.Err != nil || d.Format != cd.format {
+			t.Errorf("Detect(%s) = %q, %v; want %s (scores %v)", cd.name, d.Format, d.Err, cd.format, d.Scores)
+		}
+	}
+}
+
+func TestDetectAmbiguous(t *testing.T) {
+	reg := Default()
+	for _, in := range []string{`[]`, `{}`, `"x"`, `[{"foo": 1}]`, `[{"inputSchema": {}}, {"input_schema": {}}]`} {
+		d := reg.Detect(parse(t, []byte(in)))
+		if !errors.Is(d.Err, ErrAmbiguous) {
+			t.Errorf("Detect(%s) = %q, %v; want ErrAmbiguous", in, d.Format, d.Err)
+		}
+	}
+	for in, want := range map[string]string{
+		`{"tools": []}`: "mcp",
+		`{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}}`: "mcp",
+		`{"model": "gpt", "tools": [{"type": "function", "function": {"name": "a"}}]}`:                            "openai",
+		`[{"name": "a", "description": "only"}]`:                                                                   "openai",
+		`{"tools": [{"name": "a", "input_schema": {"type": "object"}}]}`:                                          "anthropic",
+	} {
+		if d := reg.Detect(parse(t, []byte(in))); d.Format != want {
+			t.Errorf("Detect(%s) = %q, %v; want %s", in, d.Format, d.Err, want)
+		}
+	}
+}
+
+// TestMCPBundleAcceptedBySDK checks the MCP bundle of every corpus tool
+// against the official Go SDK: it must unmarshal as a ListToolsResult, and
+// every tool must be accepted by Server.AddTool (which panics on a bad input
+// schema).
+func TestMCPBundleAcceptedBySDK(t *testing.T) {
+	reg := Default()
+	var all []*canonical.Tool
+	for _, cd := range corpusDocs(t) {
+		a, _ := reg.Get(cd.format)
+		tools, ds := a.Decode(cd.doc, cd.name)
+		if !diag.HasErrors(ds) {
+			all = append(all, tools...)
+		}
+	}
+	mcpProfile, _ := ProfileOf("mcp")
+	lowered, _, _ := mcpProfile.Lower(all, "mcp")
+	var clean []*canonical.Tool
+	for _, tl := range lowered {
+		if mcpProfile.Name.Match(tl.Name) {
+			clean = append(clean, tl)
+		}
+	}
+	// Tools from several files share names; keep one per name as a server would.
+	seen := map[string]bool{}
+	clean = slices.DeleteFunc(clean, func(tl *canonical.Tool) bool { d := seen[tl.Name]; seen[tl.Name] = true; return d })
+	bundle := encodeMCP(clean, EncodeOptions{Catalog: Catalog{Name: "corpus", Version: "1.0.0"}})
+	var res mcp.ListToolsResult
+	if err := json.Unmarshal(bundle.Indent(), &res); err != nil {
+		t.Fatalf("the SDK cannot read the MCP bundle: %v", err)
+	}
+	if len(res.Tools) != len(clean) {
+		t.Fatalf("SDK read %d tools, want %d", len(res.Tools), len(clean))
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "corpus", Version: "1.0.0"}, nil)
+	for _, tl := range clean {
+		st, err := SDKTool(tl)
+		if err != nil {
+			t.Fatalf("SDKTool(%s): %v", tl.Name, err)
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("Server.AddTool(%s) panicked: %v", tl.Name, r)
+				}
+			}()
+			server.AddTool(st, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil })
+		}()
+		back, _, err := FromSDKTool(st, "sdk")
+		if err != nil || !back.Input.Equal(tl.Input) || back.Name != tl.Name {
+			t.Errorf("FromSDKTool(SDKTool(%s)) = %v, input equal %v", tl.Name, err, back != nil && back.Input.Equal(tl.Input))
+		}
+	}
+	t.Logf("%d tools accepted by the MCP Go SDK", len(clean))
+}
+
+const mcpSample = `{
+  "tools": [
+    {
+      "name": "create_issue",
+      "title": "Create issue",
+      "description": "Create an issue.",
+      "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]},
+      "outputSchema": {"type": "object", "properties": {"number": {"type": "integer"}}},
+      "annotations": {"destructiveHint": false, "readOnlyHint": false},
+      "icons": [{"src": "https://example.com/i.png", "sizes": ["48x48"]}],
+      "_meta": {"example.com/x": 1},
+      "execution": {"taskSupport": "optional"}
+    }
+  ],
+  "nextCursor": "abc",
+  "server": {"name": "gh"}
+}`
+
+func TestConvertMCPToOpenAIReportsEveryLoss(t *testing.T) {
+	reg := Default()
+	doc := parse(t, []byte(mcpSample))
+	before := string(doc.AppendJSON(nil, ""))
+	res, err := reg.Convert(doc, "tools.json", "auto", "openai", EncodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(doc.AppendJSON(nil, "")) != before {
+		t.Error("Convert modified its input")
+	}
+	type loc struct {
+		code    string
+		pointer string
+		line    int
+	}
+	var got []loc
+	for _, d := range res.Diagnostics {
+		got = append(got, loc{d.Code, d.Pointer, doc.PosOf(canonical.Pointer(d.Pointer)).Line})
+	}
+	want := []loc{
+		{"loss.annotations", "/tools/0/annotations", 9},
+		{"loss.extension", "/tools/0/execution", 12},
+		{"loss.icons", "/tools/0/icons", 10},
+		{"loss.meta", "/tools/0/_meta", 11},
+		{"loss.output-schema", "/tools/0/outputSchema", 8},
+		{"loss.title", "/tools/0/title", 5},
+		{"source.ignored-field", "/server", 16},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics:\n%v\nwant\n%v", got, want)
+	}
+	out := string(res.Bundle.AppendJSON(nil, ""))
+	wantOut := `[{"type":"function","function":{"name":"create_issue","description":"Create an issue.","parameters":{"type":"object","properties":{"title":{"type":"string"}},"required":["title"]}}}]`
+	if out != wantOut {
+		t.Errorf("bundle = %s\nwant %s", out, wantOut)
+	}
+}
+
+func TestConvertKeepsAnthropicExtensions(t *testing.T) {
+	in := `[{"type":"custom","name":"n","description":"d","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral"},"strict":true,"input_examples":[{"a":1}],"defer_loading":true}]`
+	res, err := Default().Convert(parse(t, []byte(in)), "a.json", "anthropic", "anthropic", EncodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !jsonEqual(res.Bundle.AppendJSON(nil, ""), []byte(in)) {
+		t.Errorf("round trip = %s", res.Bundle.AppendJSON(nil, ""))
+	}
+	res, err = Default().Convert(parse(t, []byte(in)), "a.json", "anthropic", "mcp", EncodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, d := range res.Diagnostics {
+		codes = append(codes, d.Code+" "+d.Pointer)
+	}
+	want := []string{"loss.examples /0/input_examples", "loss.extension /0/cache_control", "loss.extension /0/defer_loading", "loss.extension /0/strict", "loss.extension /0/type"}
+	slices.Sort(codes)
+	if !slices.Equal(codes, want) {
+		t.Errorf("codes = %q, want %q", codes, want)
+	}
+}
+
+func TestStrictOptionOverridesSource(t *testing.T) {
+	in := `[{"type":"function","function":{"name":"n","parameters":{"type":"object"},"strict":true}}]`
+	f := false
+	res, err := Default().Convert(parse(t, []byte(in)), "a.json", "openai", "openai", EncodeOptions{Strict: &f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(res.Bundle.AppendJSON(nil, "")); !strings.Contains(got, `"strict":false`) || strings.Count(got, "strict") != 1 {
+		t.Errorf("bundle = %s, want one strict:false", got)
+	}
+}
+
+func TestOpenAIMissingParameters(t *testing.T) {
+	res, err := Default().Convert(parse(t, []byte(`[{"name":"ping","description":"Ping."}]`)), "f.json", "openai", "openai", EncodeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"type":"function","function":{"name":"ping","description":"Ping.","parameters":{"type":"object","properties":{}}}}]`
+	if got := string(res.Bundle.AppendJSON(nil, "")); got != want {
+		t.Errorf("bundle = %s, want %s", got, want)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for _, tc := range []struct {
+		format, in string
+		want       []string // "code pointer"
+	}{
+		{"mcp", `{"tools": {"name": "x"}}`, []string{"source.invalid /tools"}},
+		{"mcp", `[{"name": 3, "inputSchema": {"type": "object"}}]`, []string{"source.invalid /0/name"}},
+		{"mcp", `[{"inputSchema": {"type": "object"}}]`, []string{"source.invalid /0"}},
+		{"mcp", `[{"name": "x", "inputSchema": "object"}]`, []string{"source.invalid /0/inputSchema"}},
+		{"mcp", `[{"name": "x", "inputSchema": {"type": "string"}}]`, []string{"schema.not-object /0/inputSchema/type"}},
+		{"mcp", `[{"name": "x", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": "yes"}}]`, []string{"source.invalid /0/annotations"}},
+		{"mcp", `{"jsonrpc": "2.0", "id": 1, "error": {"code": -1}}`, []string{"source.invalid /error"}},
+		{"openai", `[{"type": "file_search"}, {"type": "function", "function": {"name": "a b"}}]`, []string{"source.invalid /1/function/name", "source.unsupported-tool-type /0/type"}},
+		{"openai", `[{"type": "function", "function": {"name": "a", "parameters": {"type": "dict"}}}]`, []string{"schema.not-object /0/function/parameters/type"}},
+		{"anthropic", `[{"type": "bash_20250124", "name": "bash"}, {"name": "x"}]`, []string{"schema.not-object /1", "source.unsupported-tool-type /0/type"}},
+	} {
+		a, _ := Default().Get(tc.format)
+		_, ds := a.Decode(parse(t, []byte(tc.in)), "f.json")
+		var got []string
+		for _, d := range diag.Sort(ds) {
+			got = append(got, d.Code+" "+d.Pointer)
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s.Decode(%s) = %q, want %q", tc.format, tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestNamesAndCollisions(t *testing.T) {
+	obj, _ := canonical.ParseSchema([]byte(`{"type":"object"}`))
+	tools := []*canonical.Tool{
+		{Namespace: "gh", Name: "list", Input: obj, Source: canonical.Source{File: "a.json", Pointer: "/0"}},
+		{Name: "gh__list", Input: obj, Source: canonical.Source{File: "b.json", Pointer: "/0"}},
+		{Name: "list.repos", Input: obj, Source: canonical.Source{File: "b.json", Pointer: "/1"}},
+	}
+	p, _ := ProfileOf("openai")
+	_, names, ds := p.Lower(tools, "openai")
+	if names["gh:list"] != "gh__list" || names["list.repos"] != "list.repos" {
+		t.Errorf("names = %v", names)
+	}
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.Code+" "+d.File+d.Pointer)
+	}
+	want := []string{"name.collision b.json/0", "name.invalid b.json/1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics = %q, want %q", got, want)
+	}
+	if !strings.Contains(ds[0].Message, "a.json#/0") {
+		t.Errorf("collision message %q does not name the first source", ds[0].Message)
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	r := NewRegistry(MCP())
+	if err := r.Register(MCP()); !errors.Is(err, ErrDuplicate) {
+		t.Errorf("Register twice = %v", err)
+	}
+	if _, err := r.Convert(parse(t, []byte(`[]`)), "f", "mcp", "openai", EncodeOptions{}); !errors.Is(err, ErrUnknownFormat) {
+		t.Errorf("Convert to unregistered = %v", err)
+	}
+	var ae *Error
+	_, err := r.Convert(parse(t, []byte(`[{"name":"x","inputSchema":1}]`)), "f", "mcp", "mcp", EncodeOptions{})
+	if !errors.As(err, &ae) || ae.Direction != Decoding || ae.Adapter != "mcp" || !errors.Is(err, ErrInvalidInput) {
+		t.Errorf("Convert of invalid input = %v", err)
+	}
+	if !r.Unregister("mcp") || r.Unregister("mcp") || len(r.List()) != 0 {
+		t.Error("Unregister")
+	}
+	// Concurrent use is safe (run with -race).
+	r = Default()
+	done := make(chan bool)
+	for i := 0; i < 4; i++ {
+		go func() {
+			for j := 0; j < 50; j++ {
+				a := &Adapter{Name: "x" + string(rune('a'+i))}
+				_ = r.Register(a)
+				r.List()
+				r.Get("mcp")
+				r.Unregister(a.Name)
+			}
+			done <- true
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		<-done
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(mcpSample))
+	for _, pat := range []string{"mcp/spec/schema/draft/examples/Tool/*.json", "anthropic/quickstarts/*.json", "openai/cookbook/*.json"} {
+		files, _ := filepath.Glob(filepath.Join(os.Getenv("TOOLC_CORPUS"), pat))
+		for _, file := range files {
+			if data, err := os.ReadFile(file); err == nil {
+				f.Add(data)
+			}
+		}
+	}
+	f.Add([]byte(`[{"type":"function","function":{"name":"a","parameters":{"type":"object"}}}]`))
+	f.Add([]byte(`{"jsonrpc":"2.0","result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"annotations":{"title":1}}]}}`))
+	reg := Default()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, err := canonical.ParseJSON(data)
+		if err != nil {
+			return
+		}
+		reg.Detect(doc)
+		for _, a := range reg.List() {
+			tools, _ := a.Decode(doc, "fuzz.json")
+			for _, b := range reg.List() {
+				lowered, _, _ := b.Profile.Lower(tools, b.Name)
+				b.Encode(lowered, EncodeOptions{})
+			}
+		}
+	})
+}

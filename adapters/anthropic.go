@@ -1,0 +1,104 @@
+package adapters
+
+import (
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// Anthropic returns the adapter of Anthropic Messages API custom tools,
+// {name, description, input_schema, input_examples, strict, cache_control,
+// defer_loading}. It reads an array of them, one of them, or a request body
+// with "tools"; it writes an array. Server and client tools that Anthropic
+// defines (computer_*, bash_*, text_editor_*, web_search_* …) have no schema
+// and are skipped with a warning.
+func Anthropic() *Adapter {
+	return &Adapter{
+		Name:    "anthropic",
+		Detect:  detectAnthropic,
+		Decode:  decodeAnthropic,
+		Encode:  encodeAnthropic,
+		Profile: profiles["anthropic"],
+	}
+}
+
+func decodeAnthropic(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
+	d := &decoder{file: file, format: "anthropic"}
+	var tools []*canonical.Tool
+	switch {
+	case doc.Kind == canonical.Array:
+		tools = d.list(doc, "", d.anthropicTool)
+	case doc.Kind == canonical.Object && doc.Has("tools") && !doc.Has("name"):
+		tools = d.list(doc.Get("tools"), "/tools", d.anthropicTool)
+	default:
+		if t := d.anthropicTool(doc, ""); t != nil {
+			tools = []*canonical.Tool{t}
+		}
+	}
+	return tools, d.diags
+}
+
+// anthropicDefined reports whether a tool type is one that Anthropic defines
+// itself (anything but "custom").
+func anthropicDefined(typ string) bool { return typ != "" && typ != "custom" }
+
+func (d *decoder) anthropicTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
+	if v.Kind == canonical.Object && !v.Has("input_schema") {
+		if typ, ok := v.Get("type").StringValue(); ok && anthropicDefined(typ) {
+			d.report("source.unsupported-tool-type", p.Append("type"), "skipping Anthropic-defined tool %q of type %q: it has no input_schema to convert", nameOf(v), typ)
+			return nil
+		}
+	}
+	f := d.newTool(v, p, p)
+	if f == nil {
+		return nil
+	}
+	t := f.tool
+	t.Name = f.string("name", "/name")
+	t.Description = f.string("description", "/description")
+	t.Input = f.schema("input_schema", "/input")
+	t.Examples = f.examples("input_examples")
+	f.rest() // type, strict, cache_control, defer_loading …
+	return f.done()
+}
+
+func nameOf(v *canonical.Value) string {
+	s, _ := v.Get("name").StringValue()
+	return s
+}
+
+func encodeAnthropic(tools []*canonical.Tool, opts EncodeOptions) *canonical.Value {
+	list := canonical.NewArray()
+	for _, t := range tools {
+		o := canonical.NewObject()
+		o.Set("name", canonical.NewString(t.Name))
+		if t.Description != "" {
+			o.Set("description", canonical.NewString(t.Description))
+		}
+		o.Set("input_schema", t.Input.JSON())
+		if len(t.Examples) > 0 {
+			o.Set("input_examples", canonical.NewArray(t.Examples...))
+		}
+		setStrict(o, opts)
+		appendExtensions(o, t, "anthropic")
+		list.Items = append(list.Items, o)
+	}
+	return list
+}
+
+// anthropicDefinedPrefixes are the type prefixes of Anthropic-defined tools,
+// used by detection.
+var anthropicDefinedPrefixes = []string{
+	"computer_", "bash_", "text_editor_", "web_search_", "web_fetch_", "code_execution_",
+	"memory_", "tool_search_", "str_replace_based_edit_tool", "str_replace_editor",
+}
+
+func isAnthropicDefinedType(typ string) bool {
+	for _, p := range anthropicDefinedPrefixes {
+		if strings.HasPrefix(typ, p) {
+			return true
+		}
+	}
+	return false
+}

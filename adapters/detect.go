@@ -1,0 +1,165 @@
+package adapters
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// Score is how well a document fits one format.
+type Score struct {
+	Format     string
+	Confidence float64 // 0 (does not fit) to 1 (certain)
+}
+
+// Detection is the outcome of Detect: every score, best first, and the
+// chosen format or an error saying why none was chosen.
+type Detection struct {
+	Format string
+	Scores []Score
+	Err    error // wraps ErrAmbiguous when no format is chosen
+}
+
+// Detection thresholds: the best format needs at least minConfidence, and a
+// lead of at least minMargin over the next, or the file is ambiguous.
+const (
+	minConfidence = 0.5
+	minMargin     = 0.25
+)
+
+// Detect scores doc against every registered format that can be detected
+// and chooses the best one when it is clear.
+func (r *Registry) Detect(doc *canonical.Value) Detection {
+	var d Detection
+	for _, a := range r.List() {
+		if a.Detect != nil {
+			d.Scores = append(d.Scores, Score{Format: a.Name, Confidence: a.Detect(doc)})
+		}
+	}
+	slices.SortStableFunc(d.Scores, func(a, b Score) int {
+		switch {
+		case a.Confidence > b.Confidence:
+			return -1
+		case a.Confidence < b.Confidence:
+			return 1
+		}
+		return 0
+	})
+	switch {
+	case len(d.Scores) == 0 || d.Scores[0].Confidence < minConfidence:
+		d.Err = fmt.Errorf("%w: the file does not look like any known tool format (%s)", ErrAmbiguous, scoresText(d.Scores))
+	case len(d.Scores) > 1 && d.Scores[0].Confidence-d.Scores[1].Confidence < minMargin:
+		d.Err = fmt.Errorf("%w: the file fits %s and %s about equally (%s)", ErrAmbiguous, d.Scores[0].Format, d.Scores[1].Format, scoresText(d.Scores))
+	default:
+		d.Format = d.Scores[0].Format
+	}
+	return d
+}
+
+func scoresText(scores []Score) string {
+	var parts []string
+	for _, s := range scores {
+		parts = append(parts, fmt.Sprintf("%s %.2f", s.Format, s.Confidence))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// shape is what one tool object looks like.
+type shape uint8
+
+const (
+	shapeOther        shape = iota
+	shapeMCP                // has inputSchema
+	shapeChat               // {"type":"function","function":{…}}
+	shapeLegacy             // {name, parameters}
+	shapeBare               // {name, description?} and nothing that decides
+	shapeAnthropic          // has input_schema
+	shapeAnthropicDef       // Anthropic-defined tool type
+	shapeOpenAIHosted       // OpenAI hosted tool type
+)
+
+func shapeOf(v *canonical.Value) shape {
+	if v == nil || v.Kind != canonical.Object {
+		return shapeOther
+	}
+	typ, _ := v.Get("type").StringValue()
+	fn := v.Get("function")
+	switch {
+	case v.Has("inputSchema"):
+		return shapeMCP
+	case v.Has("input_schema"):
+		return shapeAnthropic
+	case typ == "function" && fn != nil && fn.Kind == canonical.Object:
+		return shapeChat
+	case typ != "" && isAnthropicDefinedType(typ):
+		return shapeAnthropicDef
+	case typ != "" && contains(openAIBuiltins, typ):
+		return shapeOpenAIHosted
+	case v.Has("parameters") && v.Has("name"):
+		return shapeLegacy
+	case v.Has("name"):
+		if _, ok := v.Get("name").StringValue(); ok {
+			return shapeBare
+		}
+	}
+	return shapeOther
+}
+
+// toolList returns the list of tool objects a document holds, however it is
+// wrapped (array, {"tools": …}, JSON-RPC result, request body), and whether
+// the wrapper itself is typical of MCP.
+func toolList(doc *canonical.Value) (items []*canonical.Value, mcpEnvelope bool) {
+	switch {
+	case doc.Kind == canonical.Array:
+		return doc.Items, false
+	case doc.Kind != canonical.Object:
+		return nil, false
+	case doc.Has("jsonrpc"):
+		if tools := doc.Get("result").Get("tools"); tools != nil && tools.Kind == canonical.Array {
+			return tools.Items, true
+		}
+		return nil, false
+	case doc.Has("tools") && !doc.Has("name"):
+		if tools := doc.Get("tools"); tools.Kind == canonical.Array {
+			return tools.Items, !doc.Has("model") && !doc.Has("messages")
+		}
+		return nil, false
+	case doc.Has("functions") && !doc.Has("name"):
+		if fns := doc.Get("functions"); fns.Kind == canonical.Array {
+			return fns.Items, false
+		}
+		return nil, false
+	}
+	return []*canonical.Value{doc}, false
+}
+
+// fit is the share of items whose shape has a weight for a format: the
+// weights say how much each shape speaks for it.
+func fit(doc *canonical.Value, weights map[shape]float64, emptyEnvelope float64) float64 {
+	items, envelope := toolList(doc)
+	if len(items) == 0 {
+		if envelope {
+			return emptyEnvelope
+		}
+		return 0
+	}
+	var sum float64
+	for _, it := range items {
+		sum += weights[shapeOf(it)]
+	}
+	return sum / float64(len(items))
+}
+
+func detectMCP(doc *canonical.Value) float64 {
+	return fit(doc, map[shape]float64{shapeMCP: 1}, 0.9)
+}
+
+func detectOpenAI(doc *canonical.Value) float64 {
+	return fit(doc, map[shape]float64{shapeChat: 1, shapeLegacy: 0.9, shapeOpenAIHosted: 0.9, shapeBare: 0.6}, 0)
+}
+
+func detectAnthropic(doc *canonical.Value) float64 {
+	return fit(doc, map[shape]float64{shapeAnthropic: 1, shapeAnthropicDef: 1}, 0)
+}

@@ -1,0 +1,178 @@
+package adapters
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// MCP returns the adapter of the Model Context Protocol's Tool
+// (specification 2025-11-25). It reads one tool, an array of tools, a
+// tools/list result {"tools": […]} or a JSON-RPC response whose result is
+// one; it writes a tools/list result.
+func MCP() *Adapter {
+	return &Adapter{
+		Name:    "mcp",
+		Detect:  detectMCP,
+		Decode:  decodeMCP,
+		Encode:  encodeMCP,
+		Profile: profiles["mcp"],
+	}
+}
+
+// mcpListKeys are the members of a tools/list result besides "tools".
+var mcpListKeys = []string{"tools", "_meta", "nextCursor"}
+
+func decodeMCP(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
+	d := &decoder{file: file, format: "mcp"}
+	var tools []*canonical.Tool
+	switch {
+	case doc.Kind == canonical.Array:
+		tools = d.list(doc, "", d.mcpTool)
+	case doc.Kind == canonical.Object && doc.Has("jsonrpc"):
+		switch res := doc.Get("result"); {
+		case doc.Has("error"):
+			d.report("source.invalid", "/error", "the JSON-RPC response is an error, not a tools/list result")
+		case res == nil || res.Kind != canonical.Object || !res.Has("tools"):
+			d.report("source.invalid", "", "the JSON-RPC response has no result.tools")
+		default:
+			d.ignoreRest(doc, "", "jsonrpc", "id", "result")
+			d.ignoreRest(res, "/result", mcpListKeys...)
+			tools = d.list(res.Get("tools"), "/result/tools", d.mcpTool)
+		}
+	case doc.Kind == canonical.Object && doc.Has("tools"):
+		d.ignoreRest(doc, "", mcpListKeys...)
+		tools = d.list(doc.Get("tools"), "/tools", d.mcpTool)
+	default:
+		if t := d.mcpTool(doc, ""); t != nil {
+			tools = []*canonical.Tool{t}
+		}
+	}
+	return tools, d.diags
+}
+
+func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
+	f := d.newTool(v, p, p)
+	if f == nil {
+		return nil
+	}
+	t := f.tool
+	t.Name = f.string("name", "/name")
+	t.Title = f.string("title", "/title")
+	t.Description = f.string("description", "/description")
+	t.Input = f.schema("inputSchema", "/input")
+	t.Output = f.schema("outputSchema", "/output")
+	t.Annotations = f.annotations("annotations")
+	t.Icons = f.icons("icons")
+	t.Meta = f.object("_meta", "/meta")
+	f.rest() // execution and fields of later revisions
+	return f.done()
+}
+
+func encodeMCP(tools []*canonical.Tool, opts EncodeOptions) *canonical.Value {
+	list := canonical.NewArray()
+	for _, t := range tools {
+		list.Items = append(list.Items, mcpToolValue(t))
+	}
+	res := canonical.NewObject()
+	res.Set("tools", list)
+	if opts.Catalog.Name != "" || opts.Catalog.Version != "" {
+		cat := canonical.NewObject()
+		if opts.Catalog.Name != "" {
+			cat.Set("name", canonical.NewString(opts.Catalog.Name))
+		}
+		if opts.Catalog.Version != "" {
+			cat.Set("version", canonical.NewString(opts.Catalog.Version))
+		}
+		meta := canonical.NewObject()
+		meta.Set(CatalogMetaKey, cat)
+		res.Set("_meta", meta)
+	}
+	return res
+}
+
+// CatalogMetaKey is the _meta key under which an MCP bundle records the
+// catalog's name and version.
+const CatalogMetaKey = "dev.toolc/catalog"
+
+func mcpToolValue(t *canonical.Tool) *canonical.Value {
+	o := canonical.NewObject()
+	o.Set("name", canonical.NewString(t.Name))
+	if t.Title != "" {
+		o.Set("title", canonical.NewString(t.Title))
+	}
+	if t.Description != "" {
+		o.Set("description", canonical.NewString(t.Description))
+	}
+	o.Set("inputSchema", t.Input.JSON())
+	if t.Output != nil {
+		o.Set("outputSchema", t.Output.JSON())
+	}
+	if t.Annotations != nil {
+		o.Set("annotations", t.Annotations.ToValue())
+	}
+	if len(t.Icons) > 0 {
+		icons := canonical.NewArray()
+		for _, ic := range t.Icons {
+			icons.Items = append(icons.Items, ic.ToValue())
+		}
+		o.Set("icons", icons)
+	}
+	if t.Meta != nil {
+		o.Set("_meta", t.Meta)
+	}
+	appendExtensions(o, t, "mcp")
+	return o
+}
+
+// appendExtensions adds the tool's extension fields of format to o, after
+// the fields o already has.
+func appendExtensions(o *canonical.Value, t *canonical.Tool, format string) {
+	if ext := t.Extensions[format]; ext != nil {
+		for _, m := range ext.Members {
+			if !o.Has(m.Key) {
+				o.Set(m.Key, m.Value)
+			}
+		}
+	}
+}
+
+// SDKTool converts a canonical tool into the MCP Go SDK's tool type, for a
+// Go server that registers toolc's tools with mcp.Server.AddTool. The schemas
+// are passed as json.RawMessage so that their keyword order is kept. The
+// tool's name is used as is: lower it with the "mcp" profile first to get a
+// legal name.
+func SDKTool(t *canonical.Tool) (*mcp.Tool, error) {
+	v := mcpToolValue(t)
+	var out mcp.Tool
+	if err := json.Unmarshal(v.AppendJSON(nil, ""), &out); err != nil {
+		return nil, &Error{Adapter: "mcp", Direction: Encoding, Err: fmt.Errorf("%w: %v", ErrInvalidInput, err)}
+	}
+	out.InputSchema = json.RawMessage(t.Input.JSON().AppendJSON(nil, ""))
+	if t.Output != nil {
+		out.OutputSchema = json.RawMessage(t.Output.JSON().AppendJSON(nil, ""))
+	}
+	return &out, nil
+}
+
+// FromSDKTool converts a tool of the MCP Go SDK into a canonical tool, as if
+// it had been read from an MCP file named file.
+func FromSDKTool(t *mcp.Tool, file string) (*canonical.Tool, []diag.Diagnostic, error) {
+	data, err := json.Marshal(t)
+	if err != nil {
+		return nil, nil, &Error{Adapter: "mcp", Direction: Decoding, Err: fmt.Errorf("%w: %v", ErrInvalidInput, err)}
+	}
+	doc, err := canonical.ParseJSON(data)
+	if err != nil {
+		return nil, nil, &Error{Adapter: "mcp", Direction: Decoding, Err: fmt.Errorf("%w: %v", ErrInvalidInput, err)}
+	}
+	tools, ds := decodeMCP(doc, file)
+	if len(tools) != 1 {
+		return nil, ds, &Error{Adapter: "mcp", Direction: Decoding, Err: invalid(ds)}
+	}
+	return tools[0], ds, nil
+}

@@ -1,0 +1,116 @@
+package adapters
+
+import (
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// OpenAI returns the adapter of OpenAI Chat Completions function tools,
+// {"type": "function", "function": {name, description, parameters, strict}}.
+// It reads an array of them, one of them, the legacy "functions" form
+// ({name, description, parameters}), or a request body with "tools" or
+// "functions"; it writes an array of Chat Completions tools.
+//
+// A function without "parameters" takes no arguments; it is read as
+// {"type": "object", "properties": {}}, which is what OpenAI assumes.
+func OpenAI() *Adapter {
+	return &Adapter{
+		Name:    "openai",
+		Detect:  detectOpenAI,
+		Decode:  decodeOpenAI,
+		Encode:  encodeOpenAI,
+		Profile: profiles["openai"],
+	}
+}
+
+func decodeOpenAI(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
+	d := &decoder{file: file, format: "openai"}
+	var tools []*canonical.Tool
+	switch {
+	case doc.Kind == canonical.Array:
+		tools = d.list(doc, "", d.openAITool)
+	case doc.Kind == canonical.Object && (doc.Has("tools") || doc.Has("functions")) && !doc.Has("name"):
+		// A request body: only the tool list is read.
+		for _, key := range []string{"tools", "functions"} {
+			if v := doc.Get(key); v != nil {
+				tools = append(tools, d.list(v, canonical.Pointer("").Append(key), d.openAITool)...)
+			}
+		}
+	default:
+		if t := d.openAITool(doc, ""); t != nil {
+			tools = []*canonical.Tool{t}
+		}
+	}
+	return tools, d.diags
+}
+
+// openAIBuiltins are OpenAI's hosted tool types, configured by OpenAI rather
+// than by a JSON Schema.
+var openAIBuiltins = []string{
+	"file_search", "web_search", "web_search_preview", "code_interpreter", "computer_use_preview",
+	"image_generation", "mcp", "local_shell", "shell", "apply_patch", "custom",
+}
+
+func (d *decoder) openAITool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
+	if v.Kind == canonical.Object {
+		if typ, ok := v.Get("type").StringValue(); ok && typ != "function" {
+			d.report("source.unsupported-tool-type", p.Append("type"), "skipping OpenAI tool of type %q: it has no JSON Schema to convert", typ)
+			return nil
+		}
+	}
+	fnAt := p
+	if v.Kind == canonical.Object && v.Has("function") {
+		fnAt = p.Append("function")
+		d.ignoreRest(v, p, "type", "function")
+		v = v.Get("function")
+	}
+	f := d.newTool(v, fnAt, p)
+	if f == nil {
+		return nil
+	}
+	t := f.tool
+	t.Name = f.string("name", "/name")
+	t.Description = f.string("description", "/description")
+	if f.obj.Has("parameters") {
+		t.Input = f.schema("parameters", "/input")
+	} else {
+		f.used["parameters"] = true
+		t.Input = canonical.AsSchema(emptyObjectSchema())
+	}
+	f.rest() // strict and fields of later API versions
+	return f.done()
+}
+
+func emptyObjectSchema() *canonical.Value {
+	s := canonical.NewObject()
+	s.Set("type", canonical.NewString("object"))
+	s.Set("properties", canonical.NewObject())
+	return s
+}
+
+func encodeOpenAI(tools []*canonical.Tool, opts EncodeOptions) *canonical.Value {
+	list := canonical.NewArray()
+	for _, t := range tools {
+		fn := canonical.NewObject()
+		fn.Set("name", canonical.NewString(t.Name))
+		if t.Description != "" {
+			fn.Set("description", canonical.NewString(t.Description))
+		}
+		fn.Set("parameters", t.Input.JSON())
+		setStrict(fn, opts)
+		appendExtensions(fn, t, "openai")
+		o := canonical.NewObject()
+		o.Set("type", canonical.NewString("function"))
+		o.Set("function", fn)
+		list.Items = append(list.Items, o)
+	}
+	return list
+}
+
+// setStrict writes the target's strict option, when it has one, ahead of the
+// extension that may carry the source's own flag.
+func setStrict(o *canonical.Value, opts EncodeOptions) {
+	if opts.Strict != nil {
+		o.Set("strict", canonical.NewBool(*opts.Strict))
+	}
+}
