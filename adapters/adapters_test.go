@@ -186,9 +186,9 @@ func TestDetectAmbiguous(t *testing.T) {
 	for in, want := range map[string]string{
 		`{"tools": []}`: "mcp",
 		`{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}}`: "mcp",
-		`{"model": "gpt", "tools": [{"type": "function", "function": {"name": "a"}}]}`:                            "openai",
-		`[{"name": "a", "description": "only"}]`:                                                                   "openai",
-		`{"tools": [{"name": "a", "input_schema": {"type": "object"}}]}`:                                          "anthropic",
+		`{"model": "gpt", "tools": [{"type": "function", "function": {"name": "a"}}]}`:                         "openai",
+		`[{"name": "a", "description": "only"}]`:                                                               "openai",
+		`{"tools": [{"name": "a", "input_schema": {"type": "object"}}]}`:                                       "anthropic",
 	} {
 		if d := reg.Detect(parse(t, []byte(in))); d.Format != want {
 			t.Errorf("Detect(%s) = %q, %v; want %s", in, d.Format, d.Err, want)
