@@ -49,13 +49,28 @@ func (p *Policy) Lookup(code string) (Action, int) {
 	return best, spec
 }
 
+// PolicyError is an entry of a policy that is wrong.
+type PolicyError struct {
+	List    string // "deny", "warn" or "ignore"
+	Entry   string
+	Unknown bool   // the entry is not a known code or category
+	Also    string // else: the other list the entry is in
+}
+
+func (e PolicyError) Error() string {
+	if e.Unknown {
+		return fmt.Sprintf("%s: unknown code or category %q", e.List, e.Entry)
+	}
+	return fmt.Sprintf("%s: %q is also listed in %s", e.List, e.Entry, e.Also)
+}
+
 // Check returns an error for each entry that is not a known code or category
 // and for each entry listed under two actions.
-func (p *Policy) Check() []error {
+func (p *Policy) Check() []PolicyError {
 	if p == nil {
 		return nil
 	}
-	var errs []error
+	var errs []PolicyError
 	seen := map[string]string{}
 	for _, l := range []struct {
 		name    string
@@ -63,11 +78,11 @@ func (p *Policy) Check() []error {
 	}{{"deny", p.Deny}, {"warn", p.Warn}, {"ignore", p.Ignore}} {
 		for _, e := range l.entries {
 			if !Known(e) {
-				errs = append(errs, fmt.Errorf("%s: unknown code or category %q", l.name, e))
+				errs = append(errs, PolicyError{List: l.name, Entry: e, Unknown: true})
 				continue
 			}
 			if prev, ok := seen[e]; ok && prev != l.name {
-				errs = append(errs, fmt.Errorf("%s: %q is also listed in %s", l.name, e, prev))
+				errs = append(errs, PolicyError{List: l.name, Entry: e, Also: prev})
 			}
 			seen[e] = l.name
 		}

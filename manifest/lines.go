@@ -1,0 +1,205 @@
+package manifest
+
+import (
+	"strconv"
+	"strings"
+)
+
+// keyIndex maps key paths of a TOML document, with array-of-tables indexes
+// ("targets[1].policy.deny"), to the line and column where the key is
+// written. BurntSushi/toml does not expose key positions, so diagnostics
+// about a key (unknown, wrong type, bad value) look them up here. It is a
+// light scan of the text, not a parser: the document has already been
+// parsed successfully when it is used.
+type keyIndex map[string][2]int
+
+func indexKeys(text string) keyIndex {
+	idx := keyIndex{}
+	counts := map[string]int{} // array-of-tables name → elements so far
+	var table string
+	lines := strings.Split(text, "\n")
+	for n := 0; n < len(lines); n++ {
+		line := lines[n]
+		trimmed := strings.TrimSpace(line)
+		col := len(line) - len(strings.TrimLeft(line, " \t")) + 1
+		switch {
+		case trimmed == "" || trimmed[0] == '#':
+			continue
+		case strings.HasPrefix(trimmed, "[["):
+			name := joinKey(splitKey(strings.TrimSuffix(strings.TrimSpace(stripComment(trimmed)[2:]), "]]")))
+			i := counts[name]
+			counts[name] = i + 1
+			table = name + "[" + strconv.Itoa(i) + "]"
+			idx.add(table, n+1, col)
+			continue
+		case trimmed[0] == '[':
+			table = joinKey(splitKey(strings.TrimSuffix(strings.TrimSpace(stripComment(trimmed)[1:]), "]")))
+			idx.add(table, n+1, col)
+			continue
+		}
+		eq := indexOutsideQuotes(trimmed, '=')
+		if eq < 0 {
+			continue
+		}
+		key := joinKey(splitKey(trimmed[:eq]))
+		full := join(table, key)
+		idx.add(full, n+1, col)
+		value := strings.TrimSpace(trimmed[eq+1:])
+		if strings.HasPrefix(value, "{") {
+			idx.inline(full, value, n+1, col+len(trimmed)-len(value))
+		}
+		// Skip the continuation lines of a multi-line array or string.
+		for depth := bracketDepth(value); depth > 0 && n+1 < len(lines); {
+			n++
+			depth += bracketDepth(lines[n])
+		}
+		for _, delim := range []string{`"""`, `'''`} {
+			if strings.HasPrefix(value, delim) && !strings.Contains(value[3:], delim) {
+				for n+1 < len(lines) {
+					n++
+					if strings.Contains(lines[n], delim) {
+						break
+					}
+				}
+			}
+		}
+	}
+	return idx
+}
+
+func (idx keyIndex) add(key string, line, col int) {
+	if _, ok := idx[key]; !ok {
+		idx[key] = [2]int{line, col}
+	}
+}
+
+// inline records the keys of an inline table value {a = 1, b = [..]} that
+// starts at column col.
+func (idx keyIndex) inline(prefix, value string, line, col int) {
+	depth, start := 0, 1
+	inStr := byte(0)
+	for i := 0; i < len(value); i++ {
+		c := value[i]
+		switch {
+		case inStr != 0:
+			if c == inStr {
+				inStr = 0
+			}
+		case c == '"' || c == '\'':
+			inStr = c
+		case c == '{' || c == '[':
+			depth++
+			if depth == 1 {
+				start = i + 1
+			}
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 1:
+			start = i + 1
+		case c == '=' && depth == 1:
+			k := strings.TrimSpace(value[start:i])
+			off := start + len(value[start:i]) - len(strings.TrimLeft(value[start:i], " \t"))
+			idx.add(join(prefix, joinKey(splitKey(k))), line, col+off)
+		}
+	}
+}
+
+func bracketDepth(s string) int {
+	d := 0
+	inStr := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inStr != 0:
+			if c == '\\' && inStr == '"' {
+				i++
+			} else if c == inStr {
+				inStr = 0
+			}
+		case c == '#':
+			return d
+		case c == '"' || c == '\'':
+			inStr = c
+		case c == '[' || c == '{':
+			d++
+		case c == ']' || c == '}':
+			d--
+		}
+	}
+	return d
+}
+
+func stripComment(s string) string {
+	if i := indexOutsideQuotes(s, '#'); i >= 0 {
+		return strings.TrimSpace(s[:i])
+	}
+	return s
+}
+
+func indexOutsideQuotes(s string, b byte) int {
+	inStr := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inStr != 0:
+			if c == inStr {
+				inStr = 0
+			}
+		case c == '"' || c == '\'':
+			inStr = c
+		case c == b:
+			return i
+		}
+	}
+	return -1
+}
+
+// splitKey splits a dotted TOML key into its parts, unquoting quoted parts.
+func splitKey(s string) []string {
+	var parts []string
+	var cur strings.Builder
+	inStr := byte(0)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inStr != 0:
+			if c == inStr {
+				inStr = 0
+			} else {
+				cur.WriteByte(c)
+			}
+		case c == '"' || c == '\'':
+			inStr = c
+		case c == '.':
+			parts = append(parts, strings.TrimSpace(cur.String()))
+			cur.Reset()
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	return append(parts, strings.TrimSpace(cur.String()))
+}
+
+func joinKey(parts []string) string { return strings.Join(parts, ".") }
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "." + b
+}
+
+// pos returns the position of key, or of its nearest written ancestor.
+func (idx keyIndex) pos(key string) (line, col int) {
+	for k := key; k != ""; {
+		if p, ok := idx[k]; ok {
+			return p[0], p[1]
+		}
+		i := strings.LastIndexAny(k, ".[")
+		if i < 0 {
+			break
+		}
+		k = k[:i]
+	}
+	return 0, 0
+}

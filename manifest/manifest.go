@@ -1,0 +1,321 @@
+// Package manifest reads toolc.toml: which source files make the catalog,
+// which bundles to build from it, and the policy that decides which
+// diagnostics fail the build.
+//
+// Decoding is strict and versioned: the version is read first, the document is
+// decoded into that version's types, and every unknown key, wrong type,
+// unknown policy code or path that leaves the manifest's folder is an error
+// with the key path, line and column. The package does no I/O; it decodes the
+// bytes it is given.
+package manifest
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// Version is the manifest format version this package reads.
+const Version = 1
+
+// Manifest is a decoded toolc.toml.
+type Manifest struct {
+	Version int
+	Catalog Catalog
+	Sources []Source
+	Targets []Target
+	Policy  diag.Policy
+}
+
+// Catalog names and versions the catalog.
+type Catalog struct {
+	Name    string `toml:"name"`
+	Version string `toml:"version"` // semantic version, or ""
+}
+
+// Source is one [[sources]] entry: a set of files in one format.
+type Source struct {
+	Include   []string `toml:"include"`   // globs relative to the manifest; ** allowed
+	Exclude   []string `toml:"exclude"`   // globs removed from Include's matches
+	Format    string   `toml:"format"`    // a format name or "auto" (the default)
+	Namespace string   `toml:"namespace"` // sets every tool's namespace when not empty
+	Tags      []string `toml:"tags"`      // added to every tool's tags
+	Line      int      `toml:"-"`         // where the entry starts in the manifest
+}
+
+// Target is one [[targets]] entry: one bundle to write.
+type Target struct {
+	Name   string       `toml:"name"`   // unique among targets; defaults to the format
+	Format string       `toml:"format"` // a target format name
+	Out    string       `toml:"out"`    // output path relative to the manifest
+	Strict *bool        `toml:"strict"` // strict mode, for formats that take it
+	Policy *diag.Policy `toml:"policy"` // overrides [policy] for this target
+	Line   int          `toml:"-"`
+}
+
+// Formats says which formats and target options the caller supports, so that
+// the manifest can reject others with a position.
+type Formats struct {
+	Sources []string            // source formats, besides "auto"
+	Targets map[string][]string // target format → the options it takes
+}
+
+// ErrInvalid is wrapped by the error Decode returns.
+var ErrInvalid = errors.New("invalid manifest")
+
+// v1 is the document of manifest version 1.
+type v1 struct {
+	Version int         `toml:"version"`
+	Catalog Catalog     `toml:"catalog"`
+	Sources []Source    `toml:"sources"`
+	Targets []Target    `toml:"targets"`
+	Policy  diag.Policy `toml:"policy"`
+}
+
+type decoder struct {
+	file  string
+	keys  keyIndex
+	diags []diag.Diagnostic
+}
+
+func (d *decoder) errorAt(code, key, format string, args ...any) {
+	line, col := d.keys.pos(key)
+	msg := fmt.Sprintf(format, args...)
+	if key != "" {
+		msg = key + ": " + msg
+	}
+	d.diags = append(d.diags, diag.Diagnostic{Code: code, Severity: diag.Error, Message: msg, File: d.file, Line: line, Column: col})
+}
+
+// Decode decodes the manifest text data, named file in diagnostics. It
+// returns the manifest, or the errors found, every one located.
+func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagnostic) {
+	text := string(data)
+	d := &decoder{file: file}
+	var head struct {
+		Version any `toml:"version"`
+	}
+	if _, err := toml.Decode(text, &head); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, []diag.Diagnostic{{Code: "manifest.syntax", Severity: diag.Error, Message: pe.Message, File: file, Line: pe.Position.Line, Column: pe.Position.Col}}
+		}
+		return nil, []diag.Diagnostic{{Code: "manifest.syntax", Severity: diag.Error, Message: err.Error(), File: file}}
+	}
+	d.keys = indexKeys(text)
+	switch v, ok := head.Version.(int64); {
+	case head.Version == nil:
+		d.errorAt("manifest.version", "", "the manifest has no version; write `version = %d` on its first line", Version)
+		return nil, d.diags
+	case !ok || v != Version:
+		d.errorAt("manifest.version", "version", "unsupported manifest version %v; this toolc reads version %d", head.Version, Version)
+		return nil, d.diags
+	}
+	var doc v1
+	md, err := toml.Decode(text, &doc)
+	if err != nil {
+		d.typeError(err)
+		return nil, d.diags
+	}
+	for _, k := range md.Undecoded() {
+		d.unknownKey(k)
+	}
+	m := &Manifest{Version: doc.Version, Catalog: doc.Catalog, Sources: doc.Sources, Targets: doc.Targets, Policy: doc.Policy}
+	d.check(m, formats)
+	if len(d.diags) > 0 {
+		return nil, diag.Sort(d.diags)
+	}
+	return m, nil
+}
+
+var typeErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
+
+// typeError turns the decoder's type mismatch into a located diagnostic.
+func (d *decoder) typeError(err error) {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		d.diags = append(d.diags, diag.Diagnostic{Code: "manifest.type", Severity: diag.Error, Message: fmt.Sprintf("%s: %s", pe.LastKey, pe.Message), File: d.file, Line: pe.Position.Line, Column: pe.Position.Col})
+		return
+	}
+	if m := typeErrorRE.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		msg := strings.Replace(m[3], "incompatible types: TOML value has type", "wrong type: the value is a TOML", 1)
+		msg = strings.Replace(msg, "; destination has type", ", want", 1)
+		d.diags = append(d.diags, diag.Diagnostic{Code: "manifest.type", Severity: diag.Error, Message: fmt.Sprintf("%s: %s", m[2], msg), File: d.file, Line: line, Column: 1})
+		return
+	}
+	d.diags = append(d.diags, diag.Diagnostic{Code: "manifest.type", Severity: diag.Error, Message: err.Error(), File: d.file})
+}
+
+// unknownKey reports a key that no field took. Keys of arrays of tables
+// carry no index in toml.Key, so the first written occurrence is located.
+func (d *decoder) unknownKey(k toml.Key) {
+	name := k.String()
+	loc := name
+	for _, arr := range []string{"sources", "targets"} {
+		if strings.HasPrefix(name, arr+".") {
+			rest := strings.TrimPrefix(name, arr+".")
+			for i := 0; ; i++ {
+				cand := fmt.Sprintf("%s[%d].%s", arr, i, rest)
+				if _, ok := d.keys[cand]; ok {
+					loc = cand
+					break
+				}
+				if _, ok := d.keys[fmt.Sprintf("%s[%d]", arr, i)]; !ok {
+					break
+				}
+			}
+		}
+	}
+	d.errorAt("manifest.unknown-key", loc, "unknown key %q", k[len(k)-1])
+}
+
+var (
+	semverRE    = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
+	namespaceRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+	targetRE    = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+)
+
+// commonOptions are the keys every target takes.
+var commonOptions = []string{"name", "format", "out", "policy"}
+
+func (d *decoder) check(m *Manifest, formats Formats) {
+	if v := m.Catalog.Version; v != "" && !semverRE.MatchString(v) {
+		d.errorAt("manifest.invalid", "catalog.version", "%q is not a semantic version (MAJOR.MINOR.PATCH)", v)
+	}
+	if len(m.Sources) == 0 {
+		d.errorAt("manifest.invalid", "", "the manifest has no [[sources]]")
+	}
+	for i := range m.Sources {
+		s := &m.Sources[i]
+		key := fmt.Sprintf("sources[%d]", i)
+		s.Line, _ = d.keys.pos(key)
+		if s.Format == "" {
+			s.Format = "auto"
+		}
+		if s.Format != "auto" && !slices.Contains(formats.Sources, s.Format) {
+			d.errorAt("manifest.invalid", key+".format", "unknown source format %q (want auto or one of %s)", s.Format, strings.Join(formats.Sources, ", "))
+		}
+		if len(s.Include) == 0 {
+			d.errorAt("manifest.invalid", key, "a source needs include = [...] with at least one glob")
+		}
+		for _, g := range s.Include {
+			d.checkGlob(key+".include", g)
+		}
+		for _, g := range s.Exclude {
+			d.checkGlob(key+".exclude", g)
+		}
+		if s.Namespace != "" && !namespaceRE.MatchString(s.Namespace) {
+			d.errorAt("manifest.invalid", key+".namespace", "namespace %q must start with a letter or digit and hold only letters, digits, '_', '.' and '-'", s.Namespace)
+		}
+	}
+	if len(m.Targets) == 0 {
+		d.errorAt("manifest.invalid", "", "the manifest has no [[targets]]")
+	}
+	names := map[string]int{}
+	outs := map[string]int{}
+	for i := range m.Targets {
+		t := &m.Targets[i]
+		key := fmt.Sprintf("targets[%d]", i)
+		t.Line, _ = d.keys.pos(key)
+		opts, ok := formats.Targets[t.Format]
+		switch {
+		case t.Format == "":
+			d.errorAt("manifest.invalid", key, "a target needs format = \"...\"")
+		case !ok:
+			d.errorAt("manifest.invalid", key+".format", "unknown target format %q (want one of %s)", t.Format, strings.Join(sortedKeys(formats.Targets), ", "))
+		default:
+			if t.Strict != nil && !slices.Contains(opts, "strict") {
+				d.errorAt("manifest.unknown-key", key+".strict", "format %s has no option \"strict\"", t.Format)
+			}
+		}
+		if t.Name == "" {
+			t.Name = t.Format
+		} else if !targetRE.MatchString(t.Name) {
+			d.errorAt("manifest.invalid", key+".name", "target name %q must be lower-case letters, digits, '_' and '-'", t.Name)
+		}
+		if j, dup := names[t.Name]; dup {
+			d.errorAt("manifest.invalid", key, "targets[%d] and targets[%d] are both named %q; give one a name = \"...\"", j, i, t.Name)
+		}
+		names[t.Name] = i
+		switch {
+		case t.Out == "":
+			d.errorAt("manifest.invalid", key, "a target needs out = \"...\"")
+		case !d.checkPath(key+".out", t.Out):
+		default:
+			t.Out = path.Clean(t.Out)
+			if j, dup := outs[t.Out]; dup {
+				d.errorAt("manifest.invalid", key+".out", "targets[%d] and targets[%d] both write %q", j, i, t.Out)
+			}
+			outs[t.Out] = i
+			if t.Out == LockFile {
+				d.errorAt("manifest.invalid", key+".out", "%q is the lock file", t.Out)
+			}
+		}
+		d.checkPolicy(key+".policy", t.Policy)
+	}
+	d.checkPolicy("policy", &m.Policy)
+}
+
+// LockFile is the name of the lock file, beside the manifest.
+const LockFile = "toolc.lock"
+
+func sortedKeys(m map[string][]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// checkPath checks that p is a relative, slash-separated path that stays in
+// the manifest's folder.
+func (d *decoder) checkPath(key, p string) bool {
+	switch {
+	case strings.Contains(p, `\`):
+		d.errorAt("manifest.invalid", key, "path %q must use '/' as separator", p)
+	case path.IsAbs(p) || (len(p) > 1 && p[1] == ':'):
+		d.errorAt("manifest.path-escape", key, "path %q is absolute; paths are relative to the manifest's folder", p)
+	case escapes(p):
+		d.errorAt("manifest.path-escape", key, "path %q leaves the manifest's folder", p)
+	case path.Clean(p) == ".":
+		d.errorAt("manifest.invalid", key, "path %q names the manifest's folder itself", p)
+	default:
+		return true
+	}
+	return false
+}
+
+func escapes(p string) bool {
+	c := path.Clean(p)
+	return c == ".." || strings.HasPrefix(c, "../") || slices.Contains(strings.Split(p, "/"), "..")
+}
+
+func (d *decoder) checkGlob(key, g string) {
+	if d.checkPath(key, g) && !doublestar.ValidatePattern(g) {
+		d.errorAt("manifest.invalid", key, "%q is not a valid glob", g)
+	}
+}
+
+func (d *decoder) checkPolicy(key string, p *diag.Policy) {
+	if p == nil {
+		return
+	}
+	for _, e := range p.Check() {
+		if e.Unknown {
+			d.errorAt("manifest.unknown-code", key+"."+e.List, "unknown code or category %q (`toolc rules` lists them)", e.Entry)
+		} else {
+			d.errorAt("manifest.invalid", key+"."+e.List, "%q is also listed in %s", e.Entry, e.Also)
+		}
+	}
+}

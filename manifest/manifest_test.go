@@ -1,0 +1,142 @@
+package manifest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolc-dev/toolc/diag"
+)
+
+var testFormats = Formats{
+	Sources: []string{"mcp", "openai", "anthropic"},
+	Targets: map[string][]string{"mcp": nil, "openai": {"strict"}, "anthropic": {"strict"}},
+}
+
+const good = `version = 1
+
+[catalog]
+name = "acme-tools"
+version = "1.4.0"
+
+[[sources]]
+include = ["tools/github/**/*.json"]
+exclude = ["tools/github/legacy/**"]
+format = "auto"
+namespace = "github"
+tags = ["vcs"]
+
+[[targets]]
+format = "openai"
+out = "dist/openai.json"
+strict = false
+policy = { deny = ["loss"] }
+
+[[targets]]
+name = "mcp-main"
+format = "mcp"
+out = "dist/./mcp.json"
+
+[policy]
+deny = ["loss.ref"]
+warn = []
+ignore = ["lint.description-missing"]
+`
+
+func TestDecodeGood(t *testing.T) {
+	good := strings.Replace(good, `"loss.ref"`, `"loss.output-schema"`, 1)
+	good = strings.Replace(good, `"lint.description-missing"`, `"loss.title"`, 1)
+	m, ds := Decode([]byte(good), "toolc.toml", testFormats)
+	if len(ds) > 0 {
+		t.Fatalf("Decode: %v", ds)
+	}
+	if m.Catalog.Name != "acme-tools" || len(m.Sources) != 1 || m.Sources[0].Namespace != "github" || m.Sources[0].Line != 7 {
+		t.Errorf("sources = %+v", m.Sources)
+	}
+	if m.Targets[0].Name != "openai" || m.Targets[0].Strict == nil || *m.Targets[0].Strict || m.Targets[0].Policy.Deny[0] != "loss" {
+		t.Errorf("targets[0] = %+v", m.Targets[0])
+	}
+	if m.Targets[1].Name != "mcp-main" || m.Targets[1].Out != "dist/mcp.json" || m.Targets[1].Line != 20 {
+		t.Errorf("targets[1] = %+v", m.Targets[1])
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	base := func(extra string) string {
+		return "version = 1\n[[sources]]\ninclude = [\"*.json\"]\n[[targets]]\nformat = \"mcp\"\nout = \"out.json\"\n" + extra
+	}
+	for _, tc := range []struct {
+		in   string
+		want string // "line:col code substring"
+	}{
+		{"version = \n", "1:11 manifest.syntax"},
+		{"[catalog]\nname = \"x\"\n", "0:0 manifest.version no version"},
+		{"version = 2\n", "1:1 manifest.version unsupported"},
+		{"version = \"1\"\n", "1:1 manifest.version unsupported"},
+		{base("[catalog]\nnmae = \"x\"\n"), "8:1 manifest.unknown-key \"nmae\""},
+		{base("[[targets]]\nformat = \"openai\"\nout = \"b.json\"\nstirct = true\n"), "10:1 manifest.unknown-key \"stirct\""},
+		{base("[[targets]]\nformat = \"mcp\"\nout = \"b.json\"\nstrict = true\n"), "10:1 manifest.unknown-key no option \"strict\""},
+		{base("[policy]\ndeny = \"loss\"\n"), "8:1 manifest.type policy.deny"},
+		{base("[policy]\ndeny = [\"loss.nope\"]\n"), "8:1 manifest.unknown-code \"loss.nope\""},
+		{base("[policy]\ndeny = [\"loss\"]\nwarn = [\"loss\"]\n"), "9:1 manifest.invalid also listed"},
+		{base("[[sources]]\ninclude = [\"../x/*.json\"]\n"), "8:1 manifest.path-escape leaves"},
+		{base("[[sources]]\ninclude = [\"/etc/*.json\"]\n"), "8:1 manifest.path-escape absolute"},
+		{base("[[sources]]\ninclude = [\"a/[.json\"]\n"), "8:1 manifest.invalid not a valid glob"},
+		{base("[[sources]]\ninclude = [\"a\"]\nformat = \"yaml\"\n"), "9:1 manifest.invalid unknown source format"},
+		{base("[[sources]]\ninclude = [\"a\"]\nnamespace = \"a:b\"\n"), "9:1 manifest.invalid namespace"},
+		{base("[[targets]]\nformat = \"mcp\"\nout = \"c.json\"\n"), "7:1 manifest.invalid both named"},
+		{base("[[targets]]\nname = \"x\"\nformat = \"mcp\"\nout = \"out.json\"\n"), "10:1 manifest.invalid both write"},
+		{base("[[targets]]\nname = \"y\"\nformat = \"mcp\"\nout = \"sub/../../o.json\"\n"), "10:1 manifest.path-escape"},
+		{base("[[targets]]\nname = \"y\"\nformat = \"gemini3\"\nout = \"o2.json\"\n"), "9:1 manifest.invalid unknown target format"},
+		{base("[[targets]]\nname = \"z\"\nformat = \"openai\"\nout = \"o3.json\"\npolicy = { deny = [\"lossy\"] }\n"), "11:12 manifest.unknown-code \"lossy\""},
+		{base("[catalog]\nversion = \"1.0\"\n"), "8:1 manifest.invalid semantic version"},
+		{"version = 1\n", "0:0 manifest.invalid no [[sources]]"},
+	} {
+		_, ds := Decode([]byte(tc.in), "toolc.toml", testFormats)
+		if !found(ds, tc.want) {
+			t.Errorf("Decode(%q) = %v\nwant one with %q", tc.in, ds, tc.want)
+		}
+	}
+}
+
+func found(ds []diag.Diagnostic, want string) bool {
+	for _, d := range ds {
+		got := fmt.Sprintf("%d:%d %s %s", d.Line, d.Column, d.Code, d.Message)
+		pos, rest, _ := strings.Cut(want, " ")
+		code, sub, _ := strings.Cut(rest, " ")
+		if strings.HasPrefix(got, pos+" "+code) && strings.Contains(d.Message, sub) && d.Severity == diag.Error && d.File == "toolc.toml" {
+			return true
+		}
+	}
+	return false
+}
+
+func TestKeyIndex(t *testing.T) {
+	idx := indexKeys(good)
+	for key, want := range map[string][2]int{
+		"catalog.version":        {5, 1},
+		"sources[0].namespace":   {11, 1},
+		"targets[0].policy":      {18, 1},
+		"targets[0].policy.deny": {18, 12},
+		"targets[1].name":        {21, 1},
+		"policy.ignore":          {28, 1},
+	} {
+		if got := idx[key]; got != want {
+			t.Errorf("index[%q] = %v, want %v", key, got, want)
+		}
+	}
+	if l, _ := idx.pos("targets[1].policy.deny"); l != 20 {
+		t.Errorf("pos falls back to the table: %d", l)
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(good))
+	f.Add([]byte("version = 1\n[[sources]]\ninclude = [\"\"\"\na\n\"\"\"]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, ds := Decode(data, "toolc.toml", testFormats)
+		if (m == nil) == (len(ds) == 0) {
+			t.Fatalf("Decode returned manifest %v with %d diagnostics", m != nil, len(ds))
+		}
+	})
+}
