@@ -21,6 +21,9 @@ type Profile struct {
 	// format has a place for; every other field that a tool sets is dropped
 	// and reported with its field's loss code.
 	Carries []string
+	// Options lists the target options (toolc.toml keys besides name,
+	// format, out and policy) that the format takes.
+	Options []string
 	// Source cites the facts.
 	Source string
 }
@@ -50,6 +53,7 @@ func init() {
 // toolField is one optional canonical tool field that a target may not carry.
 type toolField struct {
 	name  string // member of the canonical JSON form
+	label string // what it is called in messages
 	code  string // the loss code when dropped
 	has   func(*canonical.Tool) bool
 	clear func(*canonical.Tool)
@@ -58,16 +62,16 @@ type toolField struct {
 // toolFields is the table of droppable tool fields. Name, description and the
 // input schema are carried by every target.
 var toolFields = []toolField{
-	{"title", "loss.title", func(t *canonical.Tool) bool { return t.Title != "" }, func(t *canonical.Tool) { t.Title = "" }},
-	{"version", "loss.metadata", func(t *canonical.Tool) bool { return t.Version != "" }, func(t *canonical.Tool) { t.Version = "" }},
-	{"category", "loss.metadata", func(t *canonical.Tool) bool { return t.Category != "" }, func(t *canonical.Tool) { t.Category = "" }},
-	{"output", "loss.output-schema", func(t *canonical.Tool) bool { return t.Output != nil }, func(t *canonical.Tool) { t.Output = nil }},
-	{"annotations", "loss.annotations", func(t *canonical.Tool) bool { return t.Annotations != nil }, func(t *canonical.Tool) { t.Annotations = nil }},
-	{"examples", "loss.examples", func(t *canonical.Tool) bool { return len(t.Examples) > 0 }, func(t *canonical.Tool) { t.Examples = nil }},
-	{"timeout", "loss.metadata", func(t *canonical.Tool) bool { return t.Timeout != 0 }, func(t *canonical.Tool) { t.Timeout = 0 }},
-	{"scopes", "loss.metadata", func(t *canonical.Tool) bool { return len(t.Scopes) > 0 }, func(t *canonical.Tool) { t.Scopes = nil }},
-	{"icons", "loss.icons", func(t *canonical.Tool) bool { return len(t.Icons) > 0 }, func(t *canonical.Tool) { t.Icons = nil }},
-	{"meta", "loss.meta", func(t *canonical.Tool) bool { return t.Meta != nil }, func(t *canonical.Tool) { t.Meta = nil }},
+	{"title", "title", "loss.title", func(t *canonical.Tool) bool { return t.Title != "" }, func(t *canonical.Tool) { t.Title = "" }},
+	{"version", "version", "loss.metadata", func(t *canonical.Tool) bool { return t.Version != "" }, func(t *canonical.Tool) { t.Version = "" }},
+	{"category", "category", "loss.metadata", func(t *canonical.Tool) bool { return t.Category != "" }, func(t *canonical.Tool) { t.Category = "" }},
+	{"output", "output schema", "loss.output-schema", func(t *canonical.Tool) bool { return t.Output != nil }, func(t *canonical.Tool) { t.Output = nil }},
+	{"annotations", "annotations", "loss.annotations", func(t *canonical.Tool) bool { return t.Annotations != nil }, func(t *canonical.Tool) { t.Annotations = nil }},
+	{"examples", "input examples", "loss.examples", func(t *canonical.Tool) bool { return len(t.Examples) > 0 }, func(t *canonical.Tool) { t.Examples = nil }},
+	{"timeout", "timeout", "loss.metadata", func(t *canonical.Tool) bool { return t.Timeout != 0 }, func(t *canonical.Tool) { t.Timeout = 0 }},
+	{"scopes", "scopes", "loss.metadata", func(t *canonical.Tool) bool { return len(t.Scopes) > 0 }, func(t *canonical.Tool) { t.Scopes = nil }},
+	{"icons", "icons", "loss.icons", func(t *canonical.Tool) bool { return len(t.Icons) > 0 }, func(t *canonical.Tool) { t.Icons = nil }},
+	{"meta", "_meta", "loss.meta", func(t *canonical.Tool) bool { return t.Meta != nil }, func(t *canonical.Tool) { t.Meta = nil }},
 }
 
 // profiles holds the profile of every target format, from PROVIDERS.md.
@@ -82,12 +86,14 @@ var profiles = map[string]*Profile{
 		Format:  "openai",
 		Name:    NameRule{Pattern: `^[a-zA-Z0-9_-]{1,64}$`, Source: "OpenAI API reference, FunctionDefinition.name"},
 		Carries: nil,
+		Options: []string{"strict"},
 		Source:  "OpenAI API reference, ChatCompletionTool / FunctionDefinition",
 	},
 	"anthropic": {
 		Format:  "anthropic",
 		Name:    NameRule{Pattern: `^[a-zA-Z0-9_-]{1,64}$`, Source: "Anthropic API reference, Tool.name (newer docs allow 128; toolc emits at most 64)"},
 		Carries: []string{"examples"},
+		Options: []string{"strict"},
 		Source:  "Anthropic API reference, Messages Tool (input_examples)",
 	},
 }
@@ -138,7 +144,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string) (lowered []*cano
 		c.Namespace, c.Name = "", name
 		for _, f := range toolFields {
 			if f.has(c) && !slices.Contains(p.Carries, f.name) {
-				at(f.code, canonical.Pointer("").Append(f.name), "tool %s: %s cannot carry its %s; dropped", t.ID(), p.Format, f.name)
+				at(f.code, canonical.Pointer("").Append(f.name), "tool %s: %s cannot carry its %s; dropped", t.ID(), p.Format, f.label)
 				f.clear(c)
 			}
 		}

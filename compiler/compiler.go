@@ -1,0 +1,363 @@
+// Package compiler is toolc's pipeline: it reads a manifest, reads and decodes
+// the source files it names in parallel, checks the catalog, lowers and
+// encodes every tool for each target, and returns the bundles, the lock file
+// and every diagnostic. Build writes nothing; Write and Check are separate
+// steps, so a failed build never touches the disk.
+package compiler
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/manifest"
+)
+
+// DefaultManifest is the manifest's file name.
+const DefaultManifest = "toolc.toml"
+
+// Options configure Build.
+type Options struct {
+	// Manifest is the manifest's path in the file system given to Build
+	// (default "toolc.toml"). Every path in it is relative to its folder.
+	Manifest string
+	// Jobs limits how many files are read and decoded at once (default: the
+	// number of CPUs). Outputs do not depend on it.
+	Jobs int
+	// Registry holds the formats (default adapters.Default()).
+	Registry *adapters.Registry
+}
+
+// Output is one file that a build writes.
+type Output struct {
+	Target string // the target's name; "" for the lock file
+	Path   string // relative to the manifest's folder, '/'-separated
+	Data   []byte
+}
+
+// Result is what Build produces.
+type Result struct {
+	// Outputs are the bundles in target order and then toolc.lock: the order
+	// to write them in. Empty when the build failed.
+	Outputs []Output
+	// Diagnostics are sorted, de-duplicated, located and filtered by the
+	// policy.
+	Diagnostics []diag.Diagnostic
+	// Failed is true when a diagnostic is an error.
+	Failed bool
+	// Tools, Files and Targets count the catalog's tools, its source files
+	// and the targets.
+	Tools, Files, Targets int
+}
+
+// ErrConfig is wrapped by a *ConfigError.
+var ErrConfig = errors.New("configuration error")
+
+// ConfigError is a manifest that cannot be used: the build did not start.
+type ConfigError struct {
+	Diagnostics []diag.Diagnostic
+}
+
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("configuration error")
+	for _, d := range e.Diagnostics {
+		b.WriteString("\n")
+		b.WriteString(d.String())
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrConfig.
+func (e *ConfigError) Unwrap() error { return ErrConfig }
+
+// Build compiles the manifest in fsys. It returns a *ConfigError when the
+// manifest cannot be used, and otherwise a Result whose Failed field says
+// whether the catalog built. It writes nothing and reads only the manifest
+// and the files it names.
+func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
+	if opts.Manifest == "" {
+		opts.Manifest = DefaultManifest
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if opts.Registry == nil {
+		opts.Registry = adapters.Default()
+	}
+	if dir := path.Dir(opts.Manifest); dir != "." {
+		sub, err := fs.Sub(fsys, dir)
+		if err != nil {
+			return nil, err
+		}
+		fsys, opts.Manifest = sub, path.Base(opts.Manifest)
+	}
+	b := &build{fsys: fsys, opts: opts, reg: opts.Registry, manifestFile: opts.Manifest}
+	if err := b.loadManifest(); err != nil {
+		return nil, err
+	}
+	if err := b.expandSources(); err != nil {
+		return nil, err
+	}
+	if err := b.readSources(ctx); err != nil {
+		return nil, err
+	}
+	b.collectTools()
+	if err := b.buildTargets(ctx); err != nil {
+		return nil, err
+	}
+	return b.finish(), nil
+}
+
+// build is the state of one Build call.
+type build struct {
+	fsys         fs.FS
+	opts         Options
+	reg          *adapters.Registry
+	manifestFile string
+	m            *manifest.Manifest
+
+	inputs  []input           // source files, sorted by path
+	files   []fileResult      // per input, same index
+	tools   []*canonical.Tool // the catalog, sorted by ID
+	targets []targetResult    // per manifest target
+	diags   []diag.Diagnostic // not tied to a target
+}
+
+type input struct {
+	path   string
+	source int // index in m.Sources
+}
+
+type fileResult struct {
+	format string
+	hash   string
+	doc    *canonical.Value
+	tools  []*canonical.Tool
+	diags  []diag.Diagnostic
+}
+
+type targetResult struct {
+	names map[string]string
+	data  []byte
+	diags []diag.Diagnostic
+}
+
+func (b *build) configError(ds ...diag.Diagnostic) error {
+	return &ConfigError{Diagnostics: diag.Sort(ds)}
+}
+
+// formats tells the manifest decoder what the registry supports.
+func (b *build) formats() manifest.Formats {
+	f := manifest.Formats{Targets: map[string][]string{}}
+	for _, a := range b.reg.List() {
+		if a.Decode != nil {
+			f.Sources = append(f.Sources, a.Name)
+		}
+		if a.Encode != nil && a.Profile != nil {
+			f.Targets[a.Name] = a.Profile.Options
+		}
+	}
+	return f
+}
+
+func (b *build) loadManifest() error {
+	data, err := fs.ReadFile(b.fsys, b.manifestFile)
+	if err != nil {
+		return b.configError(diag.Diagnostic{Code: "manifest.syntax", Severity: diag.Error, File: b.manifestFile,
+			Message: fmt.Sprintf("cannot read the manifest: %v", unwrapPath(err))})
+	}
+	m, ds := manifest.Decode(data, b.manifestFile, b.formats())
+	if len(ds) > 0 {
+		return b.configError(ds...)
+	}
+	var errs []diag.Diagnostic
+	for i, t := range m.Targets {
+		if t.Strict != nil && *t.Strict {
+			errs = append(errs, diag.Diagnostic{Code: "manifest.invalid", Severity: diag.Error, File: b.manifestFile, Line: t.Line, Column: 1,
+				Message: fmt.Sprintf("targets[%d].strict: strict = true needs the strict-mode transform of the schemas, which this version of toolc does not have yet; leave strict out or set it to false", i)})
+		}
+	}
+	if len(errs) > 0 {
+		return b.configError(errs...)
+	}
+	b.m = m
+	return nil
+}
+
+// unwrapPath drops the *fs.PathError wrapper, whose path is already known.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func hashBytes(data []byte) string {
+	sum := sha256.Sum256(data)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// readSources reads, parses, detects and decodes every input in parallel,
+// each into its own slot.
+func (b *build) readSources(ctx context.Context) error {
+	b.files = make([]fileResult, len(b.inputs))
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(b.opts.Jobs)
+	for i, in := range b.inputs {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			b.files[i] = b.readSource(in)
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+func (b *build) readSource(in input) fileResult {
+	src := b.m.Sources[in.source]
+	var r fileResult
+	report := func(code string, pos canonical.Pos, format string, args ...any) {
+		d := diag.New(code, format, args...).At(in.path, "")
+		d.Line, d.Column = pos.Line, pos.Column
+		r.diags = append(r.diags, d)
+	}
+	data, err := fs.ReadFile(b.fsys, in.path)
+	if err != nil {
+		report("source.read", canonical.Pos{}, "cannot read the file: %v", unwrapPath(err))
+		return r
+	}
+	r.hash = hashBytes(data)
+	doc, err := canonical.ParseJSON(data)
+	if err != nil {
+		var se *canonical.SyntaxError
+		if errors.As(err, &se) {
+			report("source.parse", se.Pos, "%s", se.Msg)
+		} else {
+			report("source.parse", canonical.Pos{}, "%v", err)
+		}
+		return r
+	}
+	r.doc = doc
+	r.format = src.Format
+	if r.format == "auto" {
+		d := b.reg.Detect(doc)
+		if d.Err != nil {
+			report("source.unknown-format", doc.Pos, "%v; set format = \"...\" on sources[%d] in %s", d.Err, in.source, b.manifestFile)
+			return r
+		}
+		r.format = d.Format
+	}
+	a, _ := b.reg.Get(r.format)
+	tools, ds := a.Decode(doc, in.path)
+	for _, t := range tools {
+		if src.Namespace != "" {
+			t.Namespace = src.Namespace
+		}
+		t.Tags = canonical.NormalizeTags(append(t.Tags, src.Tags...))
+	}
+	r.tools = tools
+	r.diags = append(r.diags, ds...)
+	return r
+}
+
+// collectTools joins the per-file tools in input order, rejects duplicate
+// IDs, and sorts the catalog by ID.
+func (b *build) collectTools() {
+	first := map[string]*canonical.Tool{}
+	for _, f := range b.files {
+		for _, t := range f.tools {
+			id := t.ID()
+			if prev, ok := first[id]; ok {
+				d := diag.New("catalog.duplicate-id", "tool ID %q is defined twice: in %s and in %s", id, where(prev), where(t)).
+					At(t.Source.File, string(t.Source.Locate("/name")))
+				b.diags = append(b.diags, d.WithFix("give one source a namespace or rename one of the tools"))
+				continue
+			}
+			first[id] = t
+			b.tools = append(b.tools, t)
+		}
+	}
+	slices.SortFunc(b.tools, func(x, y *canonical.Tool) int { return strings.Compare(x.ID(), y.ID()) })
+}
+
+func where(t *canonical.Tool) string {
+	if t.Source.Pointer == "" {
+		return t.Source.File
+	}
+	return t.Source.File + "#" + string(t.Source.Pointer)
+}
+
+// buildTargets lowers and encodes the catalog for every target in parallel.
+func (b *build) buildTargets(ctx context.Context) error {
+	b.targets = make([]targetResult, len(b.m.Targets))
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(b.opts.Jobs)
+	for i, t := range b.m.Targets {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			a, _ := b.reg.Get(t.Format)
+			lowered, names, ds := a.Profile.Lower(b.tools, t.Name)
+			bundle := a.Encode(lowered, adapters.EncodeOptions{
+				Strict:  t.Strict,
+				Catalog: adapters.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
+			})
+			b.targets[i] = targetResult{names: names, data: bundle.Indent(), diags: diag.Apply(ds, t.Policy, &b.m.Policy)}
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+// finish gathers, locates, filters and sorts the diagnostics, and produces
+// the outputs and lock when nothing failed.
+func (b *build) finish() *Result {
+	ds := diag.Apply(b.diags, &b.m.Policy)
+	docs := map[string]*canonical.Value{}
+	for i, f := range b.files {
+		ds = append(ds, diag.Apply(f.diags, &b.m.Policy)...)
+		docs[b.inputs[i].path] = f.doc
+	}
+	for _, t := range b.targets {
+		ds = append(ds, t.diags...)
+	}
+	if len(b.tools) == 0 {
+		ds = append(ds, diag.Apply([]diag.Diagnostic{diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")}, &b.m.Policy)...)
+	}
+	for i := range ds {
+		d := &ds[i]
+		if d.Line == 0 && d.Pointer != "" {
+			if doc := docs[d.File]; doc != nil {
+				pos := doc.PosOf(canonical.Pointer(d.Pointer))
+				d.Line, d.Column = pos.Line, pos.Column
+			}
+		}
+	}
+	res := &Result{Diagnostics: diag.Sort(ds), Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets)}
+	res.Failed = diag.HasErrors(res.Diagnostics)
+	if res.Failed {
+		return res
+	}
+	for i, t := range b.m.Targets {
+		res.Outputs = append(res.Outputs, Output{Target: t.Name, Path: t.Out, Data: b.targets[i].data})
+	}
+	res.Outputs = append(res.Outputs, Output{Path: manifest.LockFile, Data: b.lock(res.Outputs)})
+	return res
+}

@@ -1,0 +1,125 @@
+package compiler
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/manifest"
+)
+
+// expandSources matches every source's globs, removes its excludes, and
+// checks that no file belongs to two sources, that no output is a source,
+// and that no path leaves the manifest's folder through a symlink.
+func (b *build) expandSources() error {
+	var errs []diag.Diagnostic
+	cfgErr := func(code string, line int, format string, args ...any) {
+		errs = append(errs, diag.Diagnostic{Code: code, Severity: diag.Error, File: b.manifestFile, Line: line, Column: 1, Message: fmt.Sprintf(format, args...)})
+	}
+	owner := map[string]int{}
+	for i, src := range b.m.Sources {
+		var matched []string
+		for _, pattern := range src.Include {
+			files, err := doublestar.Glob(b.fsys, pattern, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
+			if err != nil {
+				cfgErr("manifest.invalid", src.Line, "sources[%d].include: %q: %v", i, pattern, unwrapPath(err))
+				continue
+			}
+			if len(files) == 0 {
+				d := diag.New("source.no-match", "sources[%d].include: %q matches no file", i, pattern)
+				d.File, d.Line, d.Column = b.manifestFile, src.Line, 1
+				b.diags = append(b.diags, d)
+			}
+			matched = append(matched, files...)
+		}
+		for _, f := range matched {
+			if excluded(f, src.Exclude) || f == b.manifestFile || f == manifest.LockFile {
+				continue
+			}
+			if j, ok := owner[f]; ok {
+				if j != i {
+					cfgErr("manifest.invalid", src.Line, "%s is matched by sources[%d] and sources[%d]; exclude it from one of them", f, j, i)
+				}
+				continue
+			}
+			owner[f] = i
+			b.inputs = append(b.inputs, input{path: f, source: i})
+		}
+	}
+	slices.SortFunc(b.inputs, func(x, y input) int { return strings.Compare(x.path, y.path) })
+	for i, t := range b.m.Targets {
+		if j, ok := owner[t.Out]; ok {
+			cfgErr("manifest.invalid", t.Line, "targets[%d].out: %s is also a source file (matched by sources[%d]); exclude the output folder from the source", i, t.Out, j)
+		}
+	}
+	if rl, ok := b.fsys.(fs.ReadLinkFS); ok {
+		for _, in := range b.inputs {
+			if err := checkLinks(rl, in.path); err != nil {
+				cfgErr("manifest.path-escape", b.m.Sources[in.source].Line, "%s: %v", in.path, err)
+			}
+		}
+		for i, t := range b.m.Targets {
+			if err := checkLinks(rl, t.Out); err != nil {
+				cfgErr("manifest.path-escape", t.Line, "targets[%d].out: %s: %v", i, t.Out, err)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return b.configError(errs...)
+	}
+	return nil
+}
+
+func excluded(file string, patterns []string) bool {
+	for _, p := range patterns {
+		if ok, _ := doublestar.Match(p, file); ok {
+			return true
+		}
+		// An excluded folder excludes everything below it.
+		if ok, _ := doublestar.Match(strings.TrimSuffix(p, "/")+"/**", file); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// checkLinks follows every symlink on the way to name and fails when one
+// leads outside the root of fsys.
+func checkLinks(fsys fs.ReadLinkFS, name string) error {
+	parts := strings.Split(name, "/")
+	resolved := ""
+	for hops := 0; len(parts) > 0; {
+		next := path.Join(resolved, parts[0])
+		parts = parts[1:]
+		info, err := fsys.Lstat(next)
+		if err != nil {
+			return nil // a missing output path is fine; reading reports the rest
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			resolved = next
+			continue
+		}
+		if hops++; hops > 40 {
+			return fmt.Errorf("too many levels of symbolic links")
+		}
+		target, err := fsys.ReadLink(next)
+		if err != nil {
+			return err
+		}
+		if path.IsAbs(target) || strings.HasPrefix(target, "/") {
+			return fmt.Errorf("symlink %s points to an absolute path, outside the manifest's folder", next)
+		}
+		joined := path.Join(path.Dir(next), target)
+		if joined == ".." || strings.HasPrefix(joined, "../") {
+			return fmt.Errorf("symlink %s leads outside the manifest's folder", next)
+		}
+		parts = append(strings.Split(joined, "/"), parts...)
+		resolved = ""
+	}
+	return nil
+}

@@ -1,0 +1,99 @@
+package compiler
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+)
+
+// Write writes outputs under root atomically: each goes to a temporary file in
+// its own folder first, and only when all are written are they renamed into
+// place, in order (the lock last). A file whose content is already on disk is
+// left alone, so its modification time does not change. On error, the
+// temporary files are removed and no output has been replaced.
+func Write(root *os.Root, outputs []Output) error {
+	type pending struct{ tmp, final string }
+	var todo []pending
+	cleanup := func() {
+		for _, p := range todo {
+			root.Remove(p.tmp)
+		}
+	}
+	for _, o := range outputs {
+		if old, err := root.ReadFile(o.Path); err == nil && bytes.Equal(old, o.Data) {
+			continue
+		}
+		if dir := path.Dir(o.Path); dir != "." {
+			if err := root.MkdirAll(dir, 0o755); err != nil {
+				cleanup()
+				return fmt.Errorf("writing %s: %w", o.Path, err)
+			}
+		}
+		tmp, err := writeTemp(root, o)
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w", o.Path, err)
+		}
+		todo = append(todo, pending{tmp, o.Path})
+	}
+	for i, p := range todo {
+		if err := root.Rename(p.tmp, p.final); err != nil {
+			for _, q := range todo[i:] {
+				root.Remove(q.tmp)
+			}
+			return fmt.Errorf("writing %s: %w", p.final, err)
+		}
+	}
+	return nil
+}
+
+func writeTemp(root *os.Root, o Output) (string, error) {
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return "", err
+	}
+	tmp := path.Join(path.Dir(o.Path), "."+path.Base(o.Path)+".toolc-"+hex.EncodeToString(rnd[:]))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(o.Data)
+	serr := f.Sync()
+	cerr := f.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		root.Remove(tmp)
+		return "", err
+	}
+	return tmp, nil
+}
+
+// Difference is an output that --check found missing or different on disk.
+type Difference struct {
+	Path    string
+	Missing bool   // the file does not exist
+	Old     []byte // what is on disk, when it exists
+	New     []byte // what the build would write
+}
+
+// Check compares outputs with the files in fsys and returns each one that is
+// missing or differs, in output order.
+func Check(fsys fs.FS, outputs []Output) ([]Difference, error) {
+	var diffs []Difference
+	for _, o := range outputs {
+		old, err := fs.ReadFile(fsys, o.Path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			diffs = append(diffs, Difference{Path: o.Path, Missing: true, New: o.Data})
+		case err != nil:
+			return nil, err
+		case !bytes.Equal(old, o.Data):
+			diffs = append(diffs, Difference{Path: o.Path, Old: old, New: o.Data})
+		}
+	}
+	return diffs, nil
+}
