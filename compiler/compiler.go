@@ -186,7 +186,8 @@ func (b *build) loadManifest() error {
 	var errs []diag.Diagnostic
 	for i, t := range m.Targets {
 		if t.Strict != nil && *t.Strict {
-			errs = append(errs, diag.Diagnostic{Code: "manifest.invalid", Severity: diag.Error, File: b.manifestFile, Line: t.Line, Column: 1,
+			line, col := m.Pos(fmt.Sprintf("targets[%d].strict", i))
+			errs = append(errs, diag.Diagnostic{Code: "manifest.invalid", Severity: diag.Error, File: b.manifestFile, Line: line, Column: col,
 				Message: fmt.Sprintf("targets[%d].strict: strict = true needs the strict-mode transform of the schemas, which this version of toolc does not have yet; leave strict out or set it to false", i)})
 		}
 	}

@@ -18,24 +18,43 @@ import (
 // and that no path leaves the manifest's folder through a symlink.
 func (b *build) expandSources() error {
 	var errs []diag.Diagnostic
-	cfgErr := func(code string, line int, format string, args ...any) {
-		errs = append(errs, diag.Diagnostic{Code: code, Severity: diag.Error, File: b.manifestFile, Line: line, Column: 1, Message: fmt.Sprintf(format, args...)})
+	cfgErr := func(code, key string, format string, args ...any) {
+		line, col := b.m.Pos(key)
+		errs = append(errs, diag.Diagnostic{Code: code, Severity: diag.Error, File: b.manifestFile, Line: line, Column: col, Message: fmt.Sprintf(format, args...)})
 	}
+	rl, canCheckLinks := b.fsys.(fs.ReadLinkFS)
 	owner := map[string]int{}
 	for i, src := range b.m.Sources {
+		key := fmt.Sprintf("sources[%d].include", i)
 		var matched []string
 		for _, pattern := range src.Include {
-			files, err := doublestar.Glob(b.fsys, pattern, doublestar.WithFilesOnly(), doublestar.WithFailOnIOErrors())
+			// Matches are not stat'ed by the glob: a symlink that leaves the
+			// folder must be reported as such, not as an I/O error.
+			files, err := doublestar.Glob(b.fsys, pattern)
 			if err != nil {
-				cfgErr("manifest.invalid", src.Line, "sources[%d].include: %q: %v", i, pattern, unwrapPath(err))
+				cfgErr("manifest.invalid", key, "%s: %q: %v", key, pattern, unwrapPath(err))
 				continue
 			}
-			if len(files) == 0 {
-				d := diag.New("source.no-match", "sources[%d].include: %q matches no file", i, pattern)
-				d.File, d.Line, d.Column = b.manifestFile, src.Line, 1
+			n := 0
+			for _, f := range files {
+				if canCheckLinks {
+					if err := checkLinks(rl, f); err != nil {
+						cfgErr("manifest.path-escape", key, "%s: %v", f, err)
+						continue
+					}
+				}
+				if info, err := fs.Stat(b.fsys, f); err == nil && info.IsDir() {
+					continue
+				}
+				matched = append(matched, f)
+				n++
+			}
+			if n == 0 {
+				d := diag.New("source.no-match", "%s: %q matches no file", key, pattern)
+				d.File = b.manifestFile
+				d.Line, d.Column = b.m.Pos(key)
 				b.diags = append(b.diags, d)
 			}
-			matched = append(matched, files...)
 		}
 		for _, f := range matched {
 			if excluded(f, src.Exclude) || f == b.manifestFile || f == manifest.LockFile {
@@ -43,7 +62,7 @@ func (b *build) expandSources() error {
 			}
 			if j, ok := owner[f]; ok {
 				if j != i {
-					cfgErr("manifest.invalid", src.Line, "%s is matched by sources[%d] and sources[%d]; exclude it from one of them", f, j, i)
+					cfgErr("manifest.invalid", key, "%s is matched by sources[%d] and sources[%d]; exclude it from one of them", f, j, i)
 				}
 				continue
 			}
@@ -53,19 +72,13 @@ func (b *build) expandSources() error {
 	}
 	slices.SortFunc(b.inputs, func(x, y input) int { return strings.Compare(x.path, y.path) })
 	for i, t := range b.m.Targets {
+		key := fmt.Sprintf("targets[%d].out", i)
 		if j, ok := owner[t.Out]; ok {
-			cfgErr("manifest.invalid", t.Line, "targets[%d].out: %s is also a source file (matched by sources[%d]); exclude the output folder from the source", i, t.Out, j)
+			cfgErr("manifest.invalid", key, "%s: %s is also a source file (matched by sources[%d]); exclude the output folder from the source", key, t.Out, j)
 		}
-	}
-	if rl, ok := b.fsys.(fs.ReadLinkFS); ok {
-		for _, in := range b.inputs {
-			if err := checkLinks(rl, in.path); err != nil {
-				cfgErr("manifest.path-escape", b.m.Sources[in.source].Line, "%s: %v", in.path, err)
-			}
-		}
-		for i, t := range b.m.Targets {
+		if canCheckLinks {
 			if err := checkLinks(rl, t.Out); err != nil {
-				cfgErr("manifest.path-escape", t.Line, "targets[%d].out: %s: %v", i, t.Out, err)
+				cfgErr("manifest.path-escape", key, "%s: %s: %v", key, t.Out, err)
 			}
 		}
 	}

@@ -34,7 +34,14 @@ type Manifest struct {
 	Sources []Source
 	Targets []Target
 	Policy  diag.Policy
+
+	keys keyIndex
 }
+
+// Pos returns the line and column of a key path such as "targets[1].out",
+// or of its nearest written ancestor, for diagnostics about the manifest
+// found after decoding.
+func (m *Manifest) Pos(key string) (line, col int) { return m.keys.pos(key) }
 
 // Catalog names and versions the catalog.
 type Catalog struct {
@@ -49,7 +56,6 @@ type Source struct {
 	Format    string   `toml:"format"`    // a format name or "auto" (the default)
 	Namespace string   `toml:"namespace"` // sets every tool's namespace when not empty
 	Tags      []string `toml:"tags"`      // added to every tool's tags
-	Line      int      `toml:"-"`         // where the entry starts in the manifest
 }
 
 // Target is one [[targets]] entry: one bundle to write.
@@ -59,7 +65,6 @@ type Target struct {
 	Out    string       `toml:"out"`    // output path relative to the manifest
 	Strict *bool        `toml:"strict"` // strict mode, for formats that take it
 	Policy *diag.Policy `toml:"policy"` // overrides [policy] for this target
-	Line   int          `toml:"-"`
 }
 
 // Formats says which formats and target options the caller supports, so that
@@ -129,7 +134,7 @@ func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagno
 	for _, k := range md.Undecoded() {
 		d.unknownKey(k)
 	}
-	m := &Manifest{Version: doc.Version, Catalog: doc.Catalog, Sources: doc.Sources, Targets: doc.Targets, Policy: doc.Policy}
+	m := &Manifest{Version: doc.Version, Catalog: doc.Catalog, Sources: doc.Sources, Targets: doc.Targets, Policy: doc.Policy, keys: d.keys}
 	d.check(m, formats)
 	if len(d.diags) > 0 {
 		return nil, diag.Sort(d.diags)
@@ -198,7 +203,6 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 	for i := range m.Sources {
 		s := &m.Sources[i]
 		key := fmt.Sprintf("sources[%d]", i)
-		s.Line, _ = d.keys.pos(key)
 		if s.Format == "" {
 			s.Format = "auto"
 		}
@@ -226,7 +230,6 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 	for i := range m.Targets {
 		t := &m.Targets[i]
 		key := fmt.Sprintf("targets[%d]", i)
-		t.Line, _ = d.keys.pos(key)
 		opts, ok := formats.Targets[t.Format]
 		switch {
 		case t.Format == "":

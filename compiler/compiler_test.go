@@ -1,0 +1,316 @@
+package compiler
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/toolc-dev/toolc/diag"
+)
+
+const mcpTools = `{"tools": [
+  {"name": "list", "title": "List", "description": "List things.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
+   "outputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}},
+  {"name": "create", "description": "Create a thing.", "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}
+]}`
+
+const openaiTools = `[{"type": "function", "function": {"name": "ping", "description": "Ping.", "parameters": {"type": "object", "properties": {}}}}]`
+
+func baseFS(manifest string) fstest.MapFS {
+	return fstest.MapFS{
+		"toolc.toml":          {Data: []byte(manifest)},
+		"tools/a/mcp.json":    {Data: []byte(mcpTools)},
+		"tools/b/openai.json": {Data: []byte(openaiTools)},
+	}
+}
+
+const baseManifest = `version = 1
+[catalog]
+name = "test"
+version = "1.0.0"
+
+[[sources]]
+include = ["tools/a/*.json"]
+namespace = "a"
+tags = ["Alpha", " alpha "]
+
+[[sources]]
+include = ["tools/b/**/*.json"]
+
+[[targets]]
+format = "mcp"
+out = "dist/mcp.json"
+
+[[targets]]
+format = "openai"
+out = "dist/openai.json"
+
+[[targets]]
+format = "anthropic"
+out = "dist/anthropic.json"
+`
+
+func mustBuild(t *testing.T, fsys fstest.MapFS, jobs int) *Result {
+	t.Helper()
+	res, err := Build(context.Background(), fsys, Options{Jobs: jobs})
+	if err != nil {
+		t.Fatalf("Build: %v", err)
+	}
+	return res
+}
+
+func codes(ds []diag.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, fmt.Sprintf("%s %s %s:%d", d.Severity, d.Code, d.File, d.Line))
+	}
+	return out
+}
+
+func TestBuildOutputsAndLock(t *testing.T) {
+	res := mustBuild(t, baseFS(baseManifest), 0)
+	if res.Failed || res.Tools != 3 || res.Files != 2 || res.Targets != 3 {
+		t.Fatalf("result = %+v\n%s", res, strings.Join(codes(res.Diagnostics), "\n"))
+	}
+	var paths []string
+	for _, o := range res.Outputs {
+		paths = append(paths, o.Path)
+		if !bytes.HasSuffix(o.Data, []byte("\n")) || bytes.Contains(o.Data, []byte("\r")) {
+			t.Errorf("%s does not end in one \\n", o.Path)
+		}
+	}
+	if want := []string{"dist/mcp.json", "dist/openai.json", "dist/anthropic.json", "toolc.lock"}; !slices.Equal(paths, want) {
+		t.Errorf("outputs = %q, want %q", paths, want)
+	}
+	lock, err := DecodeLock(res.Outputs[3].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(res.Outputs[3].Data), LockHeader+"version = 1\n") {
+		t.Errorf("lock starts %q", res.Outputs[3].Data[:60])
+	}
+	var ids []string
+	for _, tl := range lock.Tools {
+		ids = append(ids, tl.ID)
+		if !strings.HasPrefix(tl.Hash, "sha256:") || len(tl.Names) != 3 {
+			t.Errorf("lock tool %+v", tl)
+		}
+	}
+	if want := []string{"a:create", "a:list", "ping"}; !slices.Equal(ids, want) {
+		t.Errorf("lock tools = %q, want %q (sorted by ID)", ids, want)
+	}
+	if lock.Tools[1].Names["openai"] != "a__list" || lock.Sources[0].Format != "mcp" || lock.Sources[1].Format != "openai" {
+		t.Errorf("lock = %+v", lock)
+	}
+	if len(lock.Outputs) != 3 || lock.Outputs[0].Path != "dist/anthropic.json" || lock.Catalog.Version != "1.0.0" {
+		t.Errorf("lock outputs = %+v", lock.Outputs)
+	}
+	mcp := string(res.Outputs[0].Data)
+	if !strings.Contains(mcp, `"name": "a__list"`) || !strings.Contains(mcp, `"dev.toolc/catalog"`) {
+		t.Errorf("mcp bundle:\n%s", mcp)
+	}
+	// Diagnostics: what OpenAI and Anthropic lose, located in the file.
+	got := codes(res.Diagnostics)
+	want := []string{
+		"warning loss.title tools/a/mcp.json:2",
+		"warning loss.title tools/a/mcp.json:2",
+		"warning loss.output-schema tools/a/mcp.json:3",
+		"warning loss.output-schema tools/a/mcp.json:3",
+		"warning loss.annotations tools/a/mcp.json:3",
+		"warning loss.annotations tools/a/mcp.json:3",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestBuildIsDeterministic(t *testing.T) {
+	// Many files so that parallel reads finish in varying order.
+	fsys := baseFS(baseManifest)
+	for i := range 40 {
+		fsys[fmt.Sprintf("tools/b/gen/%02d.json", i)] = &fstest.MapFile{Data: []byte(strings.ReplaceAll(openaiTools, "ping", fmt.Sprintf("ping%02d", i)))}
+	}
+	want := mustBuild(t, fsys, 1)
+	for _, jobs := range []int{2, 3, 8, 64} {
+		for range 3 {
+			got := mustBuild(t, fsys, jobs)
+			if len(got.Outputs) != len(want.Outputs) {
+				t.Fatalf("jobs=%d: %d outputs", jobs, len(got.Outputs))
+			}
+			for i := range got.Outputs {
+				if !bytes.Equal(got.Outputs[i].Data, want.Outputs[i].Data) {
+					t.Errorf("jobs=%d: %s differs", jobs, got.Outputs[i].Path)
+				}
+			}
+			if !slices.Equal(codes(got.Diagnostics), codes(want.Diagnostics)) {
+				t.Errorf("jobs=%d: diagnostics differ", jobs)
+			}
+		}
+	}
+	// Formatting and key order of a source change its hash but not the tools'.
+	fsys["tools/b/openai.json"] = &fstest.MapFile{Data: []byte("[\n {\"function\": {\"parameters\": {\"properties\": {}, \"type\": \"object\"}, \"description\": \"Ping.\", \"name\": \"ping\"}, \"type\": \"function\"}\n]\n")}
+	again := mustBuild(t, fsys, 4)
+	l1, _ := DecodeLock(want.Outputs[len(want.Outputs)-1].Data)
+	l2, _ := DecodeLock(again.Outputs[len(again.Outputs)-1].Data)
+	for i := range l1.Tools {
+		if l1.Tools[i].Hash != l2.Tools[i].Hash {
+			t.Errorf("tool %s: hash changed with formatting", l1.Tools[i].ID)
+		}
+	}
+}
+
+func TestBuildFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edit  func(fstest.MapFS)
+		want  string // a "severity code file:line" that must be reported
+		fails bool
+	}{
+		{"duplicate ID", func(f fstest.MapFS) {
+			f["tools/b/dup.json"] = &fstest.MapFile{Data: []byte(openaiTools)}
+		}, "error catalog.duplicate-id tools/b/openai.json:1", true},
+		{"parse error", func(f fstest.MapFS) {
+			f["tools/b/bad.json"] = &fstest.MapFile{Data: []byte("[\n  {\"name\": }\n]")}
+		}, "error source.parse tools/b/bad.json:2", true},
+		{"ambiguous", func(f fstest.MapFS) {
+			f["tools/b/empty.json"] = &fstest.MapFile{Data: []byte("[]")}
+		}, "error source.unknown-format tools/b/empty.json:1", true},
+		{"not an object schema", func(f fstest.MapFS) {
+			f["tools/b/dict.json"] = &fstest.MapFile{Data: []byte(`[{"name": "bmi", "parameters": {"type": "dict"}}]`)}
+		}, "error schema.not-object tools/b/dict.json:1", true},
+		{"illegal name", func(f fstest.MapFS) {
+			f["tools/b/dotted.json"] = &fstest.MapFile{Data: []byte(`[{"name": "math.sum", "parameters": {"type": "object"}}]`)}
+		}, "error name.invalid tools/b/dotted.json:1", true},
+		{"deny a category", func(f fstest.MapFS) {
+			f["toolc.toml"] = &fstest.MapFile{Data: []byte(baseManifest + "[policy]\ndeny = [\"loss\"]\n")}
+		}, "error loss.title tools/a/mcp.json:2", true},
+		{"target policy overrides", func(f fstest.MapFS) {
+			m := strings.Replace(baseManifest, "out = \"dist/openai.json\"\n", "out = \"dist/openai.json\"\npolicy = { warn = [\"loss.title\"] }\n", 1)
+			f["toolc.toml"] = &fstest.MapFile{Data: []byte(m + "[policy]\ndeny = [\"loss.title\"]\nignore = [\"loss.output-schema\", \"loss.annotations\"]\n")}
+		}, "warning loss.title tools/a/mcp.json:2", true},
+		{"ignore", func(f fstest.MapFS) {
+			f["toolc.toml"] = &fstest.MapFile{Data: []byte(baseManifest + "[policy]\nignore = [\"loss\"]\n")}
+		}, "", false},
+		{"no match warns", func(f fstest.MapFS) {
+			f["toolc.toml"] = &fstest.MapFile{Data: []byte(baseManifest + "[[sources]]\ninclude = [\"nothing/*.json\"]\n")}
+		}, "warning source.no-match toolc.toml:26", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fsys := baseFS(baseManifest)
+			tc.edit(fsys)
+			res := mustBuild(t, fsys, 2)
+			got := codes(res.Diagnostics)
+			if res.Failed != tc.fails || (tc.want != "" && !slices.Contains(got, tc.want)) {
+				t.Errorf("Failed = %v, diagnostics:\n%s\nwant failed=%v with %q", res.Failed, strings.Join(got, "\n"), tc.fails, tc.want)
+			}
+			if tc.want == "" && len(got) > 0 {
+				t.Errorf("diagnostics %q, want none", got)
+			}
+			if res.Failed && len(res.Outputs) > 0 {
+				t.Errorf("a failed build has %d outputs", len(res.Outputs))
+			}
+		})
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, manifest string
+		want           string
+	}{
+		{"output is a source", strings.Replace(baseManifest, `out = "dist/mcp.json"`, `out = "tools/a/mcp.json"`, 1), "manifest.invalid toolc.toml:16"},
+		{"overlapping sources", baseManifest + "[[sources]]\ninclude = [\"tools/**/*.json\"]\n", "manifest.invalid toolc.toml:26"},
+		{"strict not yet", strings.Replace(baseManifest, `out = "dist/openai.json"`, "out = \"dist/openai.json\"\nstrict = true", 1), "manifest.invalid toolc.toml:21"},
+		{"unknown key", baseManifest + "[policy]\ndenny = []\n", "manifest.unknown-key toolc.toml:26"},
+	} {
+		_, err := Build(context.Background(), baseFS(tc.manifest), Options{})
+		var ce *ConfigError
+		if !errors.As(err, &ce) || !errors.Is(err, ErrConfig) {
+			t.Errorf("%s: Build = %v, want a ConfigError", tc.name, err)
+			continue
+		}
+		var got []string
+		for _, d := range ce.Diagnostics {
+			got = append(got, fmt.Sprintf("%s %s:%d", d.Code, d.File, d.Line))
+		}
+		if !slices.Contains(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if _, err := Build(context.Background(), fstest.MapFS{}, Options{}); !errors.Is(err, ErrConfig) {
+		t.Errorf("Build without a manifest = %v", err)
+	}
+}
+
+func TestSymlinkEscapeAndWrite(t *testing.T) {
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret.json"), []byte(openaiTools), 0o644)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tools/a"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "tools/b"), 0o755)
+	os.WriteFile(filepath.Join(dir, "toolc.toml"), []byte(baseManifest), 0o644)
+	os.WriteFile(filepath.Join(dir, "tools/a/mcp.json"), []byte(mcpTools), 0o644)
+	if err := os.Symlink(filepath.Join(outside, "secret.json"), filepath.Join(dir, "tools/b/link.json")); err != nil {
+		t.Skip("symlinks not supported:", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	_, err = Build(context.Background(), root.FS(), Options{})
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Diagnostics[0].Code != "manifest.path-escape" {
+		t.Fatalf("Build with an escaping symlink = %v", err)
+	}
+
+	// Without the link the build succeeds; Write writes every output, and a
+	// second Write of the same outputs leaves the files untouched.
+	os.Remove(filepath.Join(dir, "tools/b/link.json"))
+	res, err := Build(context.Background(), root.FS(), Options{})
+	if err != nil || res.Failed {
+		t.Fatalf("Build = %v, %+v", err, res)
+	}
+	if diffs, _ := Check(root.FS(), res.Outputs); len(diffs) != 4 || !diffs[0].Missing {
+		t.Errorf("Check before writing = %+v, want 4 missing", diffs)
+	}
+	if err := Write(root, res.Outputs); err != nil {
+		t.Fatal(err)
+	}
+	info1, _ := os.Stat(filepath.Join(dir, "toolc.lock"))
+	if diffs, _ := Check(root.FS(), res.Outputs); len(diffs) != 0 {
+		t.Errorf("Check after writing = %+v", diffs)
+	}
+	os.WriteFile(filepath.Join(dir, "dist/mcp.json"), []byte("{}\n"), 0o644)
+	if diffs, _ := Check(root.FS(), res.Outputs); len(diffs) != 1 || diffs[0].Path != "dist/mcp.json" || diffs[0].Missing {
+		t.Errorf("Check after an edit = %+v", diffs)
+	}
+	if err := Write(root, res.Outputs); err != nil {
+		t.Fatal(err)
+	}
+	info2, _ := os.Stat(filepath.Join(dir, "toolc.lock"))
+	if !info1.ModTime().Equal(info2.ModTime()) {
+		t.Error("an unchanged lock was rewritten")
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "dist"))
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".toolc-") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestBuildCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Build(ctx, baseFS(baseManifest), Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Build with a cancelled context = %v", err)
+	}
+}
