@@ -1,0 +1,96 @@
+package diag
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestCodeTable(t *testing.T) {
+	re := regexp.MustCompile(`^[a-z]+\.[a-z0-9]+(-[a-z0-9]+)*$`)
+	for i, c := range codes {
+		if !re.MatchString(c.Code) {
+			t.Errorf("code %q is not category.kebab-name", c.Code)
+		}
+		if i > 0 && codes[i-1].Code >= c.Code {
+			t.Errorf("table not sorted at %q", c.Code)
+		}
+		if c.Summary == "" || c.Explanation == "" || strings.HasSuffix(c.Summary, ".") {
+			t.Errorf("code %q: summary %q / explanation missing", c.Code, c.Summary)
+		}
+		if got, ok := Lookup(c.Code); !ok || got.Code != c.Code {
+			t.Errorf("Lookup(%q) = %v, %v", c.Code, got, ok)
+		}
+	}
+	if _, ok := Lookup("loss.nope"); ok {
+		t.Error("Lookup of an unknown code succeeded")
+	}
+	if !Known("loss") || !Known("loss.title") || Known("los") || Known("") {
+		t.Error("Known")
+	}
+}
+
+func TestPolicyPrecedence(t *testing.T) {
+	ds := func() []Diagnostic {
+		return []Diagnostic{
+			{Code: "loss.title", Severity: Warning},
+			{Code: "loss.icons", Severity: Warning},
+			{Code: "name.invalid", Severity: Error},
+			{Code: "source.ignored-field", Severity: Warning},
+		}
+	}
+	for _, tc := range []struct {
+		name     string
+		policies []*Policy
+		want     []string
+	}{
+		{"none", nil, []string{"warning loss.title", "warning loss.icons", "error name.invalid", "warning source.ignored-field"}},
+		{"deny category", []*Policy{{Deny: []string{"loss"}}}, []string{"error loss.title", "error loss.icons", "error name.invalid", "warning source.ignored-field"}},
+		{"code beats category", []*Policy{{Deny: []string{"loss"}, Ignore: []string{"loss.icons"}}}, []string{"error loss.title", "error name.invalid", "warning source.ignored-field"}},
+		{"errors stay", []*Policy{{Ignore: []string{"name", "name.invalid"}}}, []string{"warning loss.title", "warning loss.icons", "error name.invalid", "warning source.ignored-field"}},
+		{"target overrides global", []*Policy{{Warn: []string{"loss"}}, {Deny: []string{"loss.title"}, Ignore: []string{"source"}}}, []string{"warning loss.title", "warning loss.icons", "error name.invalid"}},
+		{"nil target policy", []*Policy{nil, {Ignore: []string{"loss.title"}}}, []string{"warning loss.icons", "error name.invalid", "warning source.ignored-field"}},
+	} {
+		var got []string
+		for _, d := range Apply(ds(), tc.policies...) {
+			got = append(got, d.Severity.String()+" "+d.Code)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: Apply = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestPolicyCheck(t *testing.T) {
+	p := &Policy{Deny: []string{"loss", "nope"}, Warn: []string{"loss"}, Ignore: []string{"lint.x"}}
+	var got []string
+	for _, e := range p.Check() {
+		got = append(got, e.Error())
+	}
+	want := []string{`deny: unknown code or category "nope"`, `warn: "loss" is also listed in deny`, `ignore: unknown code or category "lint.x"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("Check = %q, want %q", got, want)
+	}
+}
+
+func TestSortAndString(t *testing.T) {
+	ds := []Diagnostic{
+		{Code: "b", File: "b.json", Line: 1, Message: "m"},
+		{Code: "a", File: "a.json", Line: 10, Column: 2, Message: "m"},
+		{Code: "a", File: "a.json", Line: 2, Message: "m"},
+		{Code: "a", File: "a.json", Line: 10, Column: 2, Message: "m"},
+	}
+	ds = Sort(ds)
+	var got []string
+	for _, d := range ds {
+		got = append(got, d.String())
+	}
+	want := []string{"a.json:2: info a: m", "a.json:10:2: info a: m", "b.json:1: info b: m"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Sort/String = %q, want %q", got, want)
+	}
+	if s := (Diagnostic{Code: "x.y", Severity: Error, Message: "m", Target: "openai"}).String(); s != "error x.y: m [target openai]" {
+		t.Errorf("String = %q", s)
+	}
+}
