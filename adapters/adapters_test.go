@@ -367,6 +367,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"mcp", `[{"name": "x", "inputSchema": {"type": "string"}}]`, []string{"schema.not-object /0/inputSchema/type"}},
 		{"mcp", `[{"name": "x", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": "yes"}}]`, []string{"source.invalid /0/annotations"}},
 		{"mcp", `{"jsonrpc": "2.0", "id": 1, "error": {"code": -1}}`, []string{"source.invalid /error"}},
+		{"mcp", `{"name": "get_me", "inputSchema": null}`, []string{"schema.not-object /inputSchema"}},
 		{"openai", `[{"type": "file_search"}, {"type": "function", "function": {"name": "a b"}}]`, []string{"source.invalid /1/function/name", "source.unsupported-tool-type /0/type"}},
 		{"openai", `[{"type": "function", "function": {"name": "a", "parameters": {"type": "dict"}}}]`, []string{"schema.not-object /0/function/parameters/type"}},
 		{"anthropic", `[{"type": "bash_20250124", "name": "bash"}, {"name": "x"}]`, []string{"schema.not-object /1", "source.unsupported-tool-type /0/type"}},

@@ -111,7 +111,14 @@ func (f *fields) string(key string, field canonical.Pointer) string {
 // schema reads a schema-valued key: a JSON object or boolean.
 func (f *fields) schema(key string, field canonical.Pointer) *canonical.Schema {
 	v := f.take(key, field)
-	if v == nil || v.Kind == canonical.Null {
+	if v == nil {
+		return nil
+	}
+	if v.Kind == canonical.Null {
+		f.bad = true
+		f.reported[f.at.Append(key)] = true
+		f.d.diags = append(f.d.diags, diag.New("schema.not-object", "%q is null; a tool without parameters has {\"type\": \"object\", \"additionalProperties\": false}", key).
+			At(f.d.file, string(f.at.Append(key))).WithFix(`write {"type": "object", "additionalProperties": false}`))
 		return nil
 	}
 	if v.Kind != canonical.Object && v.Kind != canonical.Bool {

@@ -140,12 +140,15 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string) (lowered []*cano
 		} else {
 			byName[name] = t
 		}
-		c := t.DeepCopy()
+		// A shallow copy: only top-level fields change here, and encoders do
+		// not modify schemas. A pass that rewrites a schema copies it first.
+		c := *t
+		c.Extensions = maps.Clone(t.Extensions)
 		c.Namespace, c.Name = "", name
 		for _, f := range toolFields {
-			if f.has(c) && !slices.Contains(p.Carries, f.name) {
+			if f.has(&c) && !slices.Contains(p.Carries, f.name) {
 				at(f.code, canonical.Pointer("").Append(f.name), "tool %s: %s cannot carry its %s; dropped", t.ID(), p.Format, f.label)
-				f.clear(c)
+				f.clear(&c)
 			}
 		}
 		for _, format := range slices.Sorted(maps.Keys(c.Extensions)) {
@@ -158,7 +161,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string) (lowered []*cano
 			}
 			delete(c.Extensions, format)
 		}
-		lowered = append(lowered, c)
+		lowered = append(lowered, &c)
 	}
 	return lowered, names, ds
 }

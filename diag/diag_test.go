@@ -1,6 +1,7 @@
 package diag
 
 import (
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -92,5 +93,19 @@ func TestSortAndString(t *testing.T) {
 	}
 	if s := (Diagnostic{Code: "x.y", Severity: Error, Message: "m", Target: "openai"}).String(); s != "error x.y: m [target openai]" {
 		t.Errorf("String = %q", s)
+	}
+}
+
+// TestREADMEListsEveryCode keeps the README's diagnostics table true.
+func TestREADMEListsEveryCode(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range codes {
+		row := "| `" + c.Code + "` | " + c.Severity.String() + " |"
+		if !strings.Contains(string(data), row) {
+			t.Errorf("README.md has no row %q", row)
+		}
 	}
 }

@@ -1,0 +1,107 @@
+package compiler
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/corpus"
+)
+
+// corpusCatalog generates a catalog of n MCP tools from the GitHub MCP
+// server's tools in the corpus (current and history), renamed to be unique,
+// 100 tools to a file, with a manifest that builds the three targets.
+func corpusCatalog(b *testing.B, n int) fstest.MapFS {
+	var seeds []*canonical.Value
+	for _, pat := range []string{"mcp/github-mcp-server/current/*.json", "mcp/github-mcp-server/history/*.json"} {
+		files, _ := filepath.Glob(filepath.Join(corpus.Dir(b), pat))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Two historical get_me versions have "inputSchema": null, an
+			// error; the benchmark builds valid catalogs only.
+			if v, err := canonical.ParseJSON(data); err == nil && v.Get("inputSchema").Kind == canonical.Object {
+				seeds = append(seeds, v)
+			}
+		}
+	}
+	if len(seeds) == 0 {
+		b.Skip("no MCP tools in the corpus")
+	}
+	fsys := fstest.MapFS{"toolc.toml": {Data: []byte(`version = 1
+[[sources]]
+include = ["tools/**/*.json"]
+[[targets]]
+format = "mcp"
+out = "dist/mcp.json"
+[[targets]]
+format = "openai"
+out = "dist/openai.json"
+[[targets]]
+format = "anthropic"
+out = "dist/anthropic.json"
+[policy]
+ignore = ["loss"]
+`)}}
+	for file := 0; file*100 < n; file++ {
+		list := canonical.NewArray()
+		for i := file * 100; i < min(n, (file+1)*100); i++ {
+			t := seeds[i%len(seeds)].DeepCopy()
+			name, _ := t.Get("name").StringValue()
+			t.Set("name", canonical.NewString(fmt.Sprintf("%s_%d", name, i)))
+			list.Items = append(list.Items, t)
+		}
+		doc := canonical.NewObject()
+		doc.Set("tools", list)
+		fsys[fmt.Sprintf("tools/%03d/tools.json", file)] = &fstest.MapFile{Data: doc.Indent()}
+	}
+	return fsys
+}
+
+// BenchmarkBuild builds generated catalogs to three targets. The 100k case
+// runs only when asked for: go test -bench 'Build/100000' -run '^$' ./compiler
+func BenchmarkBuild(b *testing.B) {
+	sizes := []int{1000, 10000}
+	if testing.Short() {
+		sizes = sizes[:1]
+	}
+	for _, n := range append(sizes, 100000) {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			if n == 100000 && !bytes.Contains([]byte(benchFlag()), []byte("100000")) {
+				b.Skip("run with -bench 'Build/100000'")
+			}
+			fsys := corpusCatalog(b, n)
+			var size int
+			for _, f := range fsys {
+				size += len(f.Data)
+			}
+			b.SetBytes(int64(size))
+			b.ResetTimer()
+			for b.Loop() {
+				res, err := Build(context.Background(), fsys, Options{})
+				if err != nil || res.Failed || res.Tools != n {
+					b.Fatalf("Build: %v, failed %v, %d tools: %v", err, res != nil && res.Failed, res.Tools, res.Diagnostics[:min(3, len(res.Diagnostics))])
+				}
+			}
+		})
+	}
+}
+
+func benchFlag() string {
+	for i, a := range os.Args {
+		if a == "-test.bench" && i+1 < len(os.Args) {
+			return os.Args[i+1]
+		}
+		if len(a) > 12 && a[:12] == "-test.bench=" {
+			return a[12:]
+		}
+	}
+	return ""
+}

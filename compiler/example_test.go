@@ -1,0 +1,47 @@
+package compiler_test
+
+import (
+	"context"
+	"fmt"
+	"testing/fstest"
+
+	"github.com/toolc-dev/toolc/compiler"
+)
+
+// Build a catalog from an in-memory file system; nothing is written.
+func ExampleBuild() {
+	fsys := fstest.MapFS{
+		"toolc.toml": {Data: []byte(`version = 1
+[[sources]]
+include = ["tools/*.json"]
+namespace = "demo"
+[[targets]]
+format = "anthropic"
+out = "dist/anthropic.json"
+`)},
+		"tools/ping.json": {Data: []byte(`[{"type": "function", "function": {"name": "ping", "description": "Ping."}}]`)},
+	}
+	res, err := compiler.Build(context.Background(), fsys, compiler.Options{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Failed, res.Tools)
+	for _, o := range res.Outputs {
+		fmt.Println(o.Path)
+	}
+	fmt.Print(string(res.Outputs[0].Data))
+	// Output:
+	// false 1
+	// dist/anthropic.json
+	// toolc.lock
+	// [
+	//   {
+	//     "name": "demo__ping",
+	//     "description": "Ping.",
+	//     "input_schema": {
+	//       "type": "object",
+	//       "properties": {}
+	//     }
+	//   }
+	// ]
+}
