@@ -116,11 +116,7 @@ func mcpToolValue(t *canonical.Tool) *canonical.Value {
 		o.Set("annotations", t.Annotations.ToValue())
 	}
 	if len(t.Icons) > 0 {
-		icons := canonical.NewArray()
-		for _, ic := range t.Icons {
-			icons.Items = append(icons.Items, ic.ToValue())
-		}
-		o.Set("icons", icons)
+		o.Set("icons", canonical.IconsValue(t.Icons))
 	}
 	if t.Meta != nil {
 		o.Set("_meta", t.Meta)

@@ -266,11 +266,7 @@ func (t *Tool) ToValue() *Value {
 		o.Set("scopes", NewStrings(t.Scopes))
 	}
 	if len(t.Icons) > 0 {
-		icons := NewArray()
-		for _, ic := range t.Icons {
-			icons.Items = append(icons.Items, ic.ToValue())
-		}
-		o.Set("icons", icons)
+		o.Set("icons", IconsValue(t.Icons))
 	}
 	if t.Meta != nil {
 		o.Set("meta", t.Meta)
@@ -304,6 +300,15 @@ func (a *Annotations) ToValue() *Value {
 		o.Set(m.Key, m.Value)
 	}
 	return o
+}
+
+// IconsValue returns icons as a JSON array of MCP Icon objects.
+func IconsValue(icons []Icon) *Value {
+	a := NewArray()
+	for _, ic := range icons {
+		a.Items = append(a.Items, ic.ToValue())
+	}
+	return a
 }
 
 // ToValue returns the icon as an MCP Icon object.
