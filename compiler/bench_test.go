@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/validate"
 )
 
 // corpusCatalog generates a catalog of n MCP tools from the GitHub MCP
@@ -18,6 +19,7 @@ import (
 // 100 tools to a file, with a manifest that builds the three targets.
 func corpusCatalog(b *testing.B, n int) fstest.MapFS {
 	var seeds []*canonical.Value
+	v := validate.New()
 	for _, pat := range []string{"mcp/github-mcp-server/current/*.json", "mcp/github-mcp-server/history/*.json"} {
 		files, _ := filepath.Glob(filepath.Join(corpus.Dir(b), pat))
 		for _, f := range files {
@@ -25,11 +27,13 @@ func corpusCatalog(b *testing.B, n int) fstest.MapFS {
 			if err != nil {
 				b.Fatal(err)
 			}
-			// Two historical get_me versions have "inputSchema": null, an
-			// error; the benchmark builds valid catalogs only.
-			if v, err := canonical.ParseJSON(data); err == nil && v.Get("inputSchema").Kind == canonical.Object {
-				seeds = append(seeds, v)
+			// The history holds a few invalid schemas ("inputSchema": null,
+			// "type": "Number"); the benchmark builds valid catalogs only.
+			t, err := canonical.ParseJSON(data)
+			if err != nil || t.Get("inputSchema").Kind != canonical.Object || len(v.Schema(canonical.AsSchema(t.Get("inputSchema")))) > 0 {
+				continue
 			}
+			seeds = append(seeds, t)
 		}
 	}
 	if len(seeds) == 0 {
@@ -68,7 +72,7 @@ ignore = ["loss"]
 // BenchmarkBuild builds generated catalogs to three targets. The 100k case
 // runs only when asked for: go test -bench 'Build/100000' -run '^$' ./compiler
 func BenchmarkBuild(b *testing.B) {
-	sizes := []int{1000, 10000}
+	sizes := []int{1000, 10000, 20000}
 	if testing.Short() {
 		sizes = sizes[:1]
 	}

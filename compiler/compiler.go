@@ -1,5 +1,6 @@
 // Package compiler is toolc's pipeline: it reads a manifest, reads and decodes
-// the source files it names in parallel, checks the catalog, lowers and
+// the source files it names in parallel, validates every schema, checks the
+// catalog, lowers and
 // encodes every tool for each target, and returns the bundles, the lock file
 // and every diagnostic. Build writes nothing; Write and Check are separate
 // steps, so a failed build never touches the disk.
@@ -23,6 +24,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/manifest"
+	"github.com/toolc-dev/toolc/validate"
 )
 
 // DefaultManifest is the manifest's file name.
@@ -104,7 +106,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
 		}
 		fsys, opts.Manifest = sub, path.Base(opts.Manifest)
 	}
-	b := &build{fsys: fsys, opts: opts, reg: opts.Registry, manifestFile: opts.Manifest}
+	b := &build{fsys: fsys, opts: opts, reg: opts.Registry, manifestFile: opts.Manifest, validator: validate.New()}
 	if err := b.loadManifest(); err != nil {
 		return nil, err
 	}
@@ -128,6 +130,7 @@ type build struct {
 	reg          *adapters.Registry
 	manifestFile string
 	m            *manifest.Manifest
+	validator    *validate.Validator // shared by the workers; caches by content
 
 	inputs  []input           // source files, sorted by path
 	files   []fileResult      // per input, same index
@@ -271,6 +274,7 @@ func (b *build) readSource(in input) fileResult {
 			t.Namespace = src.Namespace
 		}
 		t.Tags = canonical.NormalizeTags(append(t.Tags, src.Tags...))
+		ds = append(ds, b.validator.Tool(t)...)
 	}
 	r.tools = tools
 	r.diags = append(r.diags, ds...)

@@ -185,6 +185,12 @@ func TestBuildFailures(t *testing.T) {
 		{"not an object schema", func(f fstest.MapFS) {
 			f["tools/b/dict.json"] = &fstest.MapFile{Data: []byte(`[{"name": "bmi", "parameters": {"type": "dict"}}]`)}
 		}, "error schema.not-object tools/b/dict.json:1", true},
+		{"invalid schema", func(f fstest.MapFS) {
+			f["tools/b/gh.json"] = &fstest.MapFile{Data: []byte("[{\"name\": \"gists\", \"parameters\": {\"type\": \"object\",\n \"properties\": {\"page\": {\"type\": \"Number\"}}}}]")}
+		}, "error schema.invalid tools/b/gh.json:2", true},
+		{"dangling ref", func(f fstest.MapFS) {
+			f["tools/b/ref.json"] = &fstest.MapFile{Data: []byte("[{\"name\": \"r\", \"parameters\": {\"type\": \"object\",\n \"properties\": {\"a\": {\"$ref\": \"#/definitions/a\"}}}}]")}
+		}, "error schema.dangling-ref tools/b/ref.json:2", true},
 		{"illegal name", func(f fstest.MapFS) {
 			f["tools/b/dotted.json"] = &fstest.MapFile{Data: []byte(`[{"name": "math.sum", "parameters": {"type": "object"}}]`)}
 		}, "error name.invalid tools/b/dotted.json:1", true},

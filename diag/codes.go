@@ -67,8 +67,17 @@ var codes = []Code{
 	{"name.invalid", Error, "a tool's name is not legal for a target",
 		"Each provider accepts a different set of characters and length for tool names (OpenAI, Anthropic and Bedrock: ^[a-zA-Z0-9_-]{1,64}$; MCP: ^[A-Za-z0-9_.-]{1,128}$). Rename the tool."},
 
+	{"schema.dangling-ref", Error, "a local $ref points to nothing",
+		"A $ref inside the schema (#/$defs/…, #/definitions/…, an anchor) names a place the schema does not have. Providers reject such schemas, and lowering cannot inline them. Fix the pointer or add the definition."},
+	{"schema.external-ref", Warning, "a $ref points outside the schema",
+		"toolc never fetches a URL or reads a file because a schema says so, so a remote or file reference stays unresolved: no provider will resolve it either. Copy the referenced schema into $defs."},
+	{"schema.invalid", Error, "a schema is not valid against its dialect's meta-schema",
+		"Every input and output schema is checked against the meta-schema of its dialect (2020-12 unless $schema says draft-07, 2019-09, draft-06 or draft-04). The message gives the keyword and the meta-schema's reason."},
 	{"schema.not-object", Error, "a tool's input or output schema is not an object schema",
 		"Every provider requires the input schema to be an object schema (\"type\": \"object\"), and MCP requires the same of the output schema. A tool with no parameters has {\"type\": \"object\", \"additionalProperties\": false}."},
+
+	{"schema.unknown-dialect", Error, "a schema's $schema names a dialect toolc does not know",
+		"Without a known dialect a schema cannot be validated or lowered soundly. Use a JSON Schema dialect URI (2020-12, 2019-09, draft-07, draft-06, draft-04) or remove $schema for 2020-12, MCP's default."},
 
 	{"source.ignored-field", Warning, "a field of a source file that toolc does not read",
 		"A field outside any tool (such as the server description in a tools/list dump) has no place in the catalog and is not carried into any bundle."},

@@ -1,0 +1,371 @@
+// Package validate checks the JSON Schemas of canonical tools: each schema
+// against its dialect's meta-schema (with github.com/santhosh-tekuri/jsonschema/v6),
+// every $ref for what it points to, without reading or fetching anything.
+//
+// It works on canonical tools and returns diagnostics located by JSON Pointer;
+// it does no I/O. A Validator is safe for concurrent use and reuses the result
+// for schemas it has seen before (by content hash), so large catalogs with
+// shared schemas stay fast.
+package validate
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// baseURL is the invented absolute URL given to every schema that has no $id
+// of its own: no working directory or machine path appears in messages.
+const baseURL = "toolc:///schema.json"
+
+// ErrRefused is what the loader answers to every URL: toolc never reads a
+// file or fetches a URL because a schema says so.
+var ErrRefused = errors.New("toolc does not load referenced schemas")
+
+// Validator validates schemas. The zero value is not usable; call New.
+type Validator struct {
+	cache sync.Map // [32]byte → []finding
+
+	// Loader, when set, replaces the loader that refuses every URL. It
+	// exists for tests that prove no URL is ever loaded.
+	Loader jsonschema.URLLoader
+}
+
+// New returns a Validator.
+func New() *Validator { return &Validator{} }
+
+// finding is one problem in a schema, at a pointer relative to its root.
+type finding struct {
+	code string
+	ptr  canonical.Pointer
+	msg  string
+	fix  string
+}
+
+type refuse struct{}
+
+func (refuse) Load(string) (any, error) { return nil, ErrRefused }
+
+// dialects maps the $schema URIs toolc knows (without a trailing '#', with
+// http or https) to jsonschema drafts.
+var dialects = map[string]*jsonschema.Draft{
+	"json-schema.org/draft/2020-12/schema": jsonschema.Draft2020,
+	"json-schema.org/draft/2019-09/schema": jsonschema.Draft2019,
+	"json-schema.org/draft-07/schema":      jsonschema.Draft7,
+	"json-schema.org/draft-06/schema":      jsonschema.Draft6,
+	"json-schema.org/draft-04/schema":      jsonschema.Draft4,
+}
+
+// Dialect returns the draft that a schema's $schema declares, 2020-12 when it
+// declares none (MCP's rule), and false when $schema names a dialect toolc
+// does not know.
+func Dialect(s *canonical.Schema) (*jsonschema.Draft, bool) {
+	uri, ok := s.Keyword("$schema").StringValue()
+	if !ok {
+		return jsonschema.Draft2020, true
+	}
+	u := strings.TrimSuffix(uri, "#")
+	u = strings.TrimPrefix(strings.TrimPrefix(u, "https://"), "http://")
+	d, ok := dialects[u]
+	return d, ok
+}
+
+// Tool validates the input and output schemas of t. Diagnostics are located
+// in t's source file.
+func (v *Validator) Tool(t *canonical.Tool) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	for _, f := range []struct {
+		field canonical.Pointer
+		s     *canonical.Schema
+	}{{"/input", t.Input}, {"/output", t.Output}} {
+		if f.s == nil {
+			continue
+		}
+		for _, fd := range v.schema(f.s) {
+			d := diag.New(fd.code, "%s", fd.msg).At(t.Source.File, string(t.Source.Locate(f.field.Join(fd.ptr))))
+			ds = append(ds, d.WithFix(fd.fix))
+		}
+	}
+	return ds
+}
+
+// Schema validates one schema and returns its problems as diagnostics whose
+// pointers are relative to the schema (no file).
+func (v *Validator) Schema(s *canonical.Schema) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	for _, fd := range v.schema(s) {
+		ds = append(ds, diag.New(fd.code, "%s", fd.msg).At("", string(fd.ptr)).WithFix(fd.fix))
+	}
+	return ds
+}
+
+func (v *Validator) schema(s *canonical.Schema) []finding {
+	key := sha256.Sum256(append(s.JSON().AppendJCS(nil), s.Keyword("$schema").AppendJSON(nil, "")...))
+	if fs, ok := v.cache.Load(key); ok {
+		return fs.([]finding)
+	}
+	fs := v.check(s)
+	v.cache.Store(key, fs)
+	return fs
+}
+
+var printer = message.NewPrinter(language.English)
+
+func (v *Validator) check(s *canonical.Schema) []finding {
+	if s.IsBool() {
+		return nil
+	}
+	draft, ok := Dialect(s)
+	if !ok {
+		uri, _ := s.Keyword("$schema").StringValue()
+		return []finding{{code: "schema.unknown-dialect", ptr: "/$schema",
+			msg: fmt.Sprintf("unknown $schema %q: toolc validates 2020-12, 2019-09, draft-07, draft-06 and draft-04", uri),
+			fix: "declare one of the known dialects, or remove $schema for 2020-12"}}
+	}
+	fs, external := checkRefs(s)
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(draft)
+	c.UseRegexpEngine(lenientRegexp)
+	for _, u := range external {
+		// A stand-in, so the compiler never asks the loader for it: the
+		// reference was reported by checkRefs and is never resolved.
+		_ = c.AddResource(u, true)
+	}
+	if v.Loader != nil {
+		c.UseLoader(v.Loader)
+	} else {
+		c.UseLoader(refuse{})
+	}
+	if err := c.AddResource(baseURL, ToAny(s.JSON())); err != nil {
+		return append(fs, finding{code: "schema.invalid", msg: err.Error()})
+	}
+	_, err := c.Compile(baseURL)
+	var sve *jsonschema.SchemaValidationError
+	switch {
+	case err == nil:
+	case errors.As(err, &sve):
+		var ve *jsonschema.ValidationError
+		if errors.As(sve.Err, &ve) {
+			fs = append(fs, leaves(ve)...)
+		} else {
+			fs = append(fs, finding{code: "schema.invalid", msg: sve.Err.Error()})
+		}
+	case len(fs) > 0 && isRefError(err):
+		// Already reported, with a location, by checkRefs.
+	default:
+		fs = append(fs, finding{code: "schema.invalid", msg: compileMessage(err)})
+	}
+	return fs
+}
+
+func isRefError(err error) bool {
+	var le *jsonschema.LoadURLError
+	var pe *jsonschema.JSONPointerNotFoundError
+	var ae *jsonschema.AnchorNotFoundError
+	return errors.As(err, &le) || errors.As(err, &pe) || errors.As(err, &ae)
+}
+
+// compileMessage shortens the library's message: it names our invented URL.
+func compileMessage(err error) string {
+	return strings.ReplaceAll(err.Error(), baseURL, "the schema")
+}
+
+// leaves turns the innermost causes of a meta-schema validation error into
+// one finding per keyword. Where an anyOf of the meta-schema fails (a "type"
+// that is neither a type name nor an array of them) the first alternative's
+// reason is kept: it is the one written for the common case.
+func leaves(ve *jsonschema.ValidationError) []finding {
+	var order []canonical.Pointer
+	msgs := map[canonical.Pointer][]string{}
+	var collect func(*jsonschema.ValidationError)
+	collect = func(e *jsonschema.ValidationError) {
+		for _, c := range e.Causes {
+			collect(c)
+		}
+		if len(e.Causes) > 0 {
+			return
+		}
+		p := canonical.Pointer("").Append(e.InstanceLocation...)
+		if _, ok := msgs[p]; !ok {
+			order = append(order, p)
+		}
+		if len(msgs[p]) == 0 {
+			msgs[p] = append(msgs[p], e.ErrorKind.LocalizedString(printer))
+		}
+	}
+	collect(ve)
+	var fs []finding
+	for _, p := range order {
+		where := string(p)
+		if where == "" {
+			where = "the schema root"
+		}
+		fs = append(fs, finding{code: "schema.invalid", ptr: p,
+			msg: fmt.Sprintf("%s: %s (checked against the meta-schema)", where, msgs[p][0])})
+	}
+	return fs
+}
+
+// ToAny converts a Value to the any form of encoding/json with UseNumber
+// (map[string]any, []any, json.Number …), which jsonschema validates.
+func ToAny(v *canonical.Value) any {
+	if v == nil {
+		return nil
+	}
+	switch v.Kind {
+	case canonical.Bool:
+		return v.Bool
+	case canonical.Number:
+		return json.Number(v.Text)
+	case canonical.String:
+		return v.Text
+	case canonical.Array:
+		a := make([]any, len(v.Items))
+		for i, it := range v.Items {
+			a[i] = ToAny(it)
+		}
+		return a
+	case canonical.Object:
+		m := make(map[string]any, len(v.Members))
+		for _, mb := range v.Members {
+			m[mb.Key] = ToAny(mb.Value)
+		}
+		return m
+	}
+	return nil
+}
+
+// checkRefs finds every $ref, $dynamicRef and $recursiveRef, resolves it
+// against the base URI in force ($id), and reports what points outside the
+// schema (schema.external-ref) or to nothing inside it (schema.dangling-ref).
+func checkRefs(root *canonical.Schema) (fs []finding, external []string) {
+	type res struct {
+		s  *canonical.Schema
+		at canonical.Pointer
+	}
+	resources := map[string]res{}
+	anchors := map[string]bool{}
+	type ref struct {
+		at       canonical.Pointer // the keyword
+		value    string
+		resolved *url.URL
+	}
+	var refs []ref
+	base, _ := url.Parse(baseURL)
+	var walk func(p canonical.Pointer, s *canonical.Schema, base *url.URL)
+	walk = func(p canonical.Pointer, s *canonical.Schema, base *url.URL) {
+		if !s.IsObject() {
+			return
+		}
+		if id, ok := s.Keyword("$id").StringValue(); ok {
+			if strings.HasPrefix(id, "#") { // draft-07 and earlier: a plain-name anchor
+				anchors[withoutFragment(base)+id] = true
+			} else if u, err := base.Parse(id); err == nil {
+				base = u
+				resources[withoutFragment(base)] = res{s, p}
+				if u.Fragment != "" {
+					anchors[withoutFragment(base)+"#"+u.Fragment] = true
+				}
+			}
+		}
+		for _, k := range []string{"$anchor", "$dynamicAnchor"} {
+			if a, ok := s.Keyword(k).StringValue(); ok {
+				anchors[withoutFragment(base)+"#"+a] = true
+			}
+		}
+		for _, k := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
+			if r, ok := s.Keyword(k).StringValue(); ok {
+				if u, err := base.Parse(r); err == nil {
+					refs = append(refs, ref{at: p.Append(k), value: r, resolved: u})
+				} else {
+					refs = append(refs, ref{at: p.Append(k), value: r})
+				}
+			}
+		}
+		for rel, sub := range s.Subschemas() {
+			walk(p.Join(rel), sub, base)
+		}
+	}
+	resources[baseURL] = res{root, ""}
+	walk("", root, base)
+
+	for _, r := range refs {
+		if r.resolved == nil {
+			fs = append(fs, finding{code: "schema.invalid", ptr: r.at, msg: fmt.Sprintf("%q is not a valid URI reference", r.value)})
+			continue
+		}
+		doc := withoutFragment(r.resolved)
+		target, ok := resources[doc]
+		if _, meta := dialects[strings.TrimPrefix(strings.TrimPrefix(doc, "https://"), "http://")]; !ok && meta {
+			continue // a dialect's meta-schema: built into the validator, nothing is read
+		}
+		if !ok {
+			if !slices.Contains(external, doc) {
+				external = append(external, doc)
+			}
+			fs = append(fs, finding{code: "schema.external-ref", ptr: r.at,
+				msg: fmt.Sprintf("%q refers to a schema outside this one; toolc never reads or fetches it", r.value),
+				fix: "copy the referenced schema into $defs and refer to it with #/$defs/…"})
+			continue
+		}
+		frag := r.resolved.Fragment
+		switch {
+		case frag == "":
+		case strings.HasPrefix(frag, "/"):
+			if target.s.JSON().Resolve(canonical.Pointer(frag)) == nil {
+				fs = append(fs, finding{code: "schema.dangling-ref", ptr: r.at,
+					msg: fmt.Sprintf("%q points to nothing: there is no %s in the schema", r.value, target.at.Join(canonical.Pointer(frag)))})
+			}
+		default:
+			if !anchors[doc+"#"+frag] {
+				fs = append(fs, finding{code: "schema.dangling-ref", ptr: r.at,
+					msg: fmt.Sprintf("%q points to nothing: no $anchor %q in the schema", r.value, frag)})
+			}
+		}
+	}
+	return fs, external
+}
+
+func withoutFragment(u *url.URL) string {
+	c := *u
+	c.Fragment, c.RawFragment = "", ""
+	return c.String()
+}
+
+// lenientRegexp compiles "pattern" and "patternProperties" with Go's RE2 but
+// accepts what RE2 cannot express and ECMA-262, the dialect JSON Schema
+// specifies, can: lookaround, backreferences and escapes such as \cC. Those
+// patterns are kept as written and match everything when toolc itself
+// validates a value; a pattern that is broken in any dialect (an unclosed
+// group, a dangling quantifier) is still an error.
+func lenientRegexp(pattern string) (jsonschema.Regexp, error) {
+	re, err := regexp.Compile(pattern)
+	if err == nil {
+		return re, nil
+	}
+	var se *syntax.Error
+	if errors.As(err, &se) && (se.Code == syntax.ErrInvalidEscape || se.Code == syntax.ErrInvalidPerlOp || se.Code == syntax.ErrInvalidNamedCapture) {
+		return ecmaOnly(pattern), nil
+	}
+	return nil, err
+}
+
+// ecmaOnly is a pattern that only an ECMA-262 engine can run.
+type ecmaOnly string
+
+func (ecmaOnly) MatchString(string) bool { return true }
+func (p ecmaOnly) String() string        { return string(p) }

@@ -1,0 +1,221 @@
+package validate
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/corpus"
+)
+
+// failLoader fails the test if the validator ever asks for a URL: toolc
+// must not read or fetch anything because a schema says so.
+type failLoader struct{ t *testing.T }
+
+func (l failLoader) Load(url string) (any, error) {
+	l.t.Errorf("the validator tried to load %q", url)
+	return nil, ErrRefused
+}
+
+func schemaOf(t *testing.T, s string) *canonical.Schema {
+	t.Helper()
+	sc, err := canonical.ParseSchema([]byte(s))
+	if err != nil {
+		t.Fatalf("ParseSchema(%s): %v", s, err)
+	}
+	return sc
+}
+
+func found(ds []diag.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Code+" "+d.Pointer)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestSchemaTable(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema string
+		want         []string
+	}{
+		{"valid 2020-12", `{"type": "object", "properties": {"a": {"type": "string", "minLength": 1}}}`, nil},
+		{"draft-07 items array", `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"t": {"items": [{"type": "string"}], "additionalItems": false}}}`, nil},
+		{"draft-04 exclusiveMinimum boolean", `{"$schema": "http://json-schema.org/draft-04/schema#", "type": "object", "properties": {"n": {"minimum": 0, "exclusiveMinimum": true}}}`, nil},
+		{"2020-12 rejects boolean exclusiveMinimum", `{"type": "object", "properties": {"n": {"minimum": 0, "exclusiveMinimum": true}}}`, []string{"schema.invalid /properties/n/exclusiveMinimum"}},
+		{"2019-09", `{"$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object", "$defs": {"a": {"type": "string"}}, "properties": {"x": {"$ref": "#/$defs/a"}}}`, nil},
+		{"unknown dialect", `{"$schema": "https://example.com/my-dialect", "type": "object"}`, []string{"schema.unknown-dialect /$schema"}},
+		{"non-standard type", `{"type": "object", "properties": {"a": {"type": "dict"}}}`, []string{"schema.invalid /properties/a/type"}},
+		{"required not an array", `{"type": "object", "required": "a"}`, []string{"schema.invalid /required"}},
+		{"dangling definitions ref", `{"type": "object", "properties": {"a": {"$ref": "#/definitions/missing"}}}`, []string{"schema.dangling-ref /properties/a/$ref"}},
+		{"dangling anchor", `{"type": "object", "properties": {"a": {"$ref": "#nowhere"}}}`, []string{"schema.dangling-ref /properties/a/$ref"}},
+		{"anchor and pointer refs", `{"type": "object", "$defs": {"a b": {"$anchor": "ab", "type": "string"}}, "properties": {"x": {"$ref": "#ab"}, "y": {"$ref": "#/$defs/a%20b"}, "z": {"$ref": "#"}}}`, nil},
+		{"remote ref", `{"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}, "b": {"$ref": "other.json#/x"}}}`, []string{"schema.external-ref /properties/a/$ref", "schema.external-ref /properties/b/$ref"}},
+		{"embedded resource", `{"$id": "https://example.com/root.json", "type": "object", "$defs": {"n": {"$id": "node.json", "type": "string"}}, "properties": {"a": {"$ref": "node.json"}, "b": {"$ref": "https://example.com/root.json#/$defs/n"}}}`, nil},
+		{"meta-schema ref", `{"type": "object", "properties": {"s": {"$ref": "https://json-schema.org/draft/2020-12/schema"}}}`, nil},
+		{"draft-07 id anchor", `{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "definitions": {"a": {"$id": "#foo", "type": "integer"}}, "properties": {"x": {"$ref": "#foo"}}}`, nil},
+		{"bad regex", `{"type": "object", "properties": {"a": {"type": "string", "pattern": "(["}}}`, []string{"schema.invalid /properties/a/pattern"}},
+		{"ECMA-only regex", `{"type": "object", "properties": {"a": {"type": "string", "pattern": "^(?!x)\\cC\\1$"}}}`, nil},
+	} {
+		v := New()
+		v.Loader = failLoader{t}
+		got := found(v.Schema(schemaOf(t, tc.schema)))
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: Schema(%s) = %q, want %q", tc.name, tc.schema, got, tc.want)
+		}
+	}
+}
+
+func TestMessagesInWords(t *testing.T) {
+	ds := New().Schema(schemaOf(t, `{"type": "object", "properties": {"a": {"type": "dict"}}}`))
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "/properties/a/type") || strings.Contains(ds[0].Message, "toolc:///") {
+		t.Errorf("message = %v", ds)
+	}
+}
+
+func TestToolLocatesInSource(t *testing.T) {
+	doc, _ := canonical.ParseJSON([]byte(`[{"type": "function", "function": {"name": "x", "parameters": {"type": "object", "properties": {"a": {"$ref": "#/$defs/b"}}}}}]`))
+	tool := &canonical.Tool{Name: "x", Input: canonical.AsSchema(doc.Items[0].Get("function").Get("parameters")),
+		Source: canonical.Source{File: "f.json", Pointer: "/0", Fields: map[canonical.Pointer]canonical.Pointer{"/input": "/0/function/parameters"}}}
+	ds := New().Tool(tool)
+	if len(ds) != 1 || ds[0].File != "f.json" || ds[0].Pointer != "/0/function/parameters/properties/a/$ref" {
+		t.Errorf("Tool = %v", ds)
+	}
+}
+
+// corpusSchemas yields every tool schema of the MCP, Anthropic and LangChain
+// corpus, and every JSON-Schema-Test-Suite schema.
+func corpusSchemas(t *testing.T) map[string]*canonical.Schema {
+	out := map[string]*canonical.Schema{}
+	load := func(f string) *canonical.Value {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := canonical.ParseJSON(data)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		return v
+	}
+	add := func(name string, v *canonical.Value) {
+		if v != nil && (v.Kind == canonical.Object || v.Kind == canonical.Bool) {
+			out[name] = canonical.AsSchema(v)
+		}
+	}
+	for _, pat := range []string{"mcp/github-mcp-server/current/*.json", "mcp/github-mcp-server/history/*.json", "mcp/spec/schema/*/examples/Tool/*.json"} {
+		for _, f := range corpus.Glob(t, pat) {
+			v := load(f)
+			add(f+"#input", v.Get("inputSchema"))
+			add(f+"#output", v.Get("outputSchema"))
+		}
+	}
+	for _, f := range corpus.Glob(t, "mcp/reference-servers-py/*.json") {
+		for i, tool := range load(f).Get("tools").Items {
+			add(f+"#"+string(rune('a'+i)), tool.Get("inputSchema"))
+		}
+	}
+	for _, f := range corpus.Glob(t, "anthropic/*/*.json") {
+		v := load(f)
+		items := []*canonical.Value{v}
+		if v.Kind == canonical.Array {
+			items = v.Items
+		}
+		for i, it := range items {
+			add(f+"#"+string(rune('a'+i)), it.Get("input_schema"))
+		}
+	}
+	for i, tool := range load(corpus.Path(t, "langchain/langchainjs-community-tools.json")).Get("tools").Items {
+		add("langchain#"+string(rune('A'+i)), tool.Get("args_json_schema"))
+	}
+	for _, f := range corpus.Glob(t, "jsonschema-test-suite/*/*.json") {
+		v := load(f)
+		if strings.Contains(f, "draft7") && v.Kind == canonical.Object && !v.Has("$schema") {
+			// The suite's draft-07 files are draft-07 by folder; give them the
+			// $schema a catalog would have to write.
+			v = v.DeepCopy()
+			v.Members = append([]canonical.Member{{Key: "$schema", Value: canonical.NewString("http://json-schema.org/draft-07/schema#")}}, v.Members...)
+		}
+		add(f, v)
+	}
+	return out
+}
+
+func TestCorpusHasNoFalseErrors(t *testing.T) {
+	v := New()
+	v.Loader = failLoader{t}
+	schemas := corpusSchemas(t)
+	// Real mistakes in the GitHub MCP server's history, which toolc must
+	// report: "type": "Number", "int" and "any" are not JSON Schema types.
+	trueErrors := []string{
+		"list_gists@2025-11-18-acfc4e69.json#input /properties/page/type",
+		"list_gists@2025-11-18-acfc4e69.json#input /properties/perPage/type",
+		"update_project_item@2025-10-01-697691f3.json#input /properties/fields/items/properties/id/type",
+		"update_project_item@2025-10-01-697691f3.json#input /properties/fields/items/properties/value/type",
+	}
+	var warnings int
+	var errs []string
+	for name, s := range schemas {
+		for _, d := range v.Schema(s) {
+			if d.Severity != diag.Error {
+				warnings++
+				continue
+			}
+			errs = append(errs, filepath.Base(name)+" "+d.Pointer)
+			if d.Code != "schema.invalid" {
+				t.Errorf("%s: %s", name, d)
+			}
+		}
+	}
+	slices.Sort(errs)
+	if !slices.Equal(errs, trueErrors) {
+		t.Errorf("errors on the corpus:\n%s\nwant exactly\n%s", strings.Join(errs, "\n"), strings.Join(trueErrors, "\n"))
+	}
+	t.Logf("%d corpus schemas validated: %d true errors, %d warnings", len(schemas), len(errs), warnings)
+	if len(schemas) < 1700 {
+		t.Errorf("only %d corpus schemas", len(schemas))
+	}
+}
+
+func TestCacheReusesResults(t *testing.T) {
+	v := New()
+	s := schemaOf(t, `{"type": "object", "properties": {"a": {"type": "dict"}}}`)
+	first := v.Schema(s)
+	same := schemaOf(t, `{"properties": {"a": {"type": "dict"}}, "type": "object"}`)
+	if !slices.Equal(found(v.Schema(same)), found(first)) {
+		t.Error("cached result differs")
+	}
+	n := 0
+	v.cache.Range(func(any, any) bool { n++; return true })
+	if n != 1 {
+		t.Errorf("cache holds %d entries for one schema content, want 1", n)
+	}
+}
+
+func BenchmarkValidateCorpus(b *testing.B) {
+	var schemas []*canonical.Schema
+	for _, f := range mustGlob(b, "mcp/github-mcp-server/history/*.json") {
+		data, _ := os.ReadFile(f)
+		if v, err := canonical.ParseJSON(data); err == nil && v.Get("inputSchema").Kind == canonical.Object {
+			schemas = append(schemas, canonical.AsSchema(v.Get("inputSchema")))
+		}
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		v := New() // no cache between iterations: the cost of a cold build
+		for _, s := range schemas {
+			v.Schema(s)
+		}
+	}
+	b.ReportMetric(float64(len(schemas)), "schemas/op")
+}
+
+func mustGlob(b *testing.B, pat string) []string {
+	files, _ := filepath.Glob(filepath.Join(corpus.Dir(b), pat))
+	return files
+}
