@@ -19,6 +19,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
@@ -84,10 +85,16 @@ func Dialect(s *canonical.Schema) (*jsonschema.Draft, bool) {
 	return d, ok
 }
 
-// Tool validates the input and output schemas of t. Diagnostics are located
-// in t's source file.
+// Tool validates the input and output schemas of t, checks its input
+// examples against the input schema, and applies the lint rules. Diagnostics
+// are located in t's source file.
 func (v *Validator) Tool(t *canonical.Tool) []diag.Diagnostic {
 	var ds []diag.Diagnostic
+	report := func(fd finding, field canonical.Pointer) {
+		d := diag.New(fd.code, "%s", fd.msg).At(t.Source.File, string(t.Source.Locate(field.Join(fd.ptr))))
+		ds = append(ds, d.WithFix(fd.fix))
+	}
+	valid := true
 	for _, f := range []struct {
 		field canonical.Pointer
 		s     *canonical.Schema
@@ -96,11 +103,57 @@ func (v *Validator) Tool(t *canonical.Tool) []diag.Diagnostic {
 			continue
 		}
 		for _, fd := range v.schema(f.s) {
-			d := diag.New(fd.code, "%s", fd.msg).At(t.Source.File, string(t.Source.Locate(f.field.Join(fd.ptr))))
-			ds = append(ds, d.WithFix(fd.fix))
+			valid = valid && !strings.HasPrefix(fd.code, "schema.")
+			report(fd, f.field)
+		}
+		for _, fd := range lintSchema(f.s, f.field == "/input") {
+			report(fd, f.field)
+		}
+	}
+	for _, fd := range lintTool(t) {
+		report(fd, "")
+	}
+	if valid && len(t.Examples) > 0 && t.Input != nil {
+		for _, fd := range v.examples(t.Input, t.Examples) {
+			report(fd, "")
 		}
 	}
 	return ds
+}
+
+// examples validates a tool's input examples against its input schema.
+func (v *Validator) examples(input *canonical.Schema, examples []*canonical.Value) []finding {
+	draft, _ := Dialect(input)
+	_, external := checkRefs(input)
+	c := v.newCompiler(draft, input, external)
+	sch, err := c.Compile(baseURL)
+	if err != nil {
+		return nil // reported by schema()
+	}
+	var fs []finding
+	for i, ex := range examples {
+		if err := sch.Validate(ToAny(ex)); err != nil {
+			fs = append(fs, finding{code: "lint.example-invalid", ptr: canonical.Pointer("/examples").Index(i),
+				msg: fmt.Sprintf("input example %d is not valid against the input schema: %s", i, reason(err)),
+				fix: "fix the example or the schema so they agree"})
+		}
+	}
+	return fs
+}
+
+// lintTool applies the rules about a tool's own fields.
+func lintTool(t *canonical.Tool) []finding {
+	switch n := utf8.RuneCountInString(t.Description); {
+	case n == 0:
+		return []finding{{code: "lint.description-missing", ptr: "/name",
+			msg: fmt.Sprintf("tool %s has no description: the model has only its name to decide when to call it", t.ID()),
+			fix: "add a description that says what the tool does and when to use it"}}
+	case n > MaxDescription:
+		return []finding{{code: "lint.description-too-long", ptr: "/description",
+			msg: fmt.Sprintf("tool %s has a description of %d characters; OpenAI has rejected more than %d", t.ID(), n, MaxDescription),
+			fix: "move details into parameter descriptions or shorten it"}}
+	}
+	return nil
 }
 
 // Schema validates one schema and returns its problems as diagnostics whose
@@ -137,26 +190,12 @@ func (v *Validator) check(s *canonical.Schema) []finding {
 			fix: "declare one of the known dialects, or remove $schema for 2020-12"}}
 	}
 	fs, external := checkRefs(s)
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(draft)
-	c.UseRegexpEngine(lenientRegexp)
-	for _, u := range external {
-		// A stand-in, so the compiler never asks the loader for it: the
-		// reference was reported by checkRefs and is never resolved.
-		_ = c.AddResource(u, true)
-	}
-	if v.Loader != nil {
-		c.UseLoader(v.Loader)
-	} else {
-		c.UseLoader(refuse{})
-	}
-	if err := c.AddResource(baseURL, ToAny(s.JSON())); err != nil {
-		return append(fs, finding{code: "schema.invalid", msg: err.Error()})
-	}
+	c := v.newCompiler(draft, s, external)
 	_, err := c.Compile(baseURL)
 	var sve *jsonschema.SchemaValidationError
 	switch {
 	case err == nil:
+		fs = append(fs, checkValues(c, s)...)
 	case errors.As(err, &sve):
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
@@ -170,6 +209,26 @@ func (v *Validator) check(s *canonical.Schema) []finding {
 		fs = append(fs, finding{code: "schema.invalid", msg: compileMessage(err)})
 	}
 	return fs
+}
+
+// newCompiler returns a compiler that holds s at baseURL, refuses every URL,
+// and knows the schema's external documents as stand-ins, so the loader is
+// never even asked: those references are reported by checkRefs and never
+// resolved.
+func (v *Validator) newCompiler(draft *jsonschema.Draft, s *canonical.Schema, external []string) *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(draft)
+	c.UseRegexpEngine(lenientRegexp)
+	if v.Loader != nil {
+		c.UseLoader(v.Loader)
+	} else {
+		c.UseLoader(refuse{})
+	}
+	for _, u := range external {
+		_ = c.AddResource(u, true)
+	}
+	_ = c.AddResource(baseURL, ToAny(s.JSON())) // fails only for a duplicate URL, which cannot happen here
+	return c
 }
 
 func isRefError(err error) bool {

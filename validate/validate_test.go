@@ -80,7 +80,7 @@ func TestMessagesInWords(t *testing.T) {
 
 func TestToolLocatesInSource(t *testing.T) {
 	doc, _ := canonical.ParseJSON([]byte(`[{"type": "function", "function": {"name": "x", "parameters": {"type": "object", "properties": {"a": {"$ref": "#/$defs/b"}}}}}]`))
-	tool := &canonical.Tool{Name: "x", Input: canonical.AsSchema(doc.Items[0].Get("function").Get("parameters")),
+	tool := &canonical.Tool{Name: "x", Description: "X.", Input: canonical.AsSchema(doc.Items[0].Get("function").Get("parameters")),
 		Source: canonical.Source{File: "f.json", Pointer: "/0", Fields: map[canonical.Pointer]canonical.Pointer{"/input": "/0/function/parameters"}}}
 	ds := New().Tool(tool)
 	if len(ds) != 1 || ds[0].File != "f.json" || ds[0].Pointer != "/0/function/parameters/properties/a/$ref" {
@@ -218,4 +218,56 @@ func BenchmarkValidateCorpus(b *testing.B) {
 func mustGlob(b *testing.B, pat string) []string {
 	files, _ := filepath.Glob(filepath.Join(corpus.Dir(b), pat))
 	return files
+}
+
+func TestLintAndValues(t *testing.T) {
+	for _, tc := range []struct {
+		name, schema string
+		want         []string
+	}{
+		{"clean", `{"type": "object", "properties": {"a": {"type": "string", "description": "A.", "default": "x", "enum": ["x", "y"], "examples": ["y"]}}}`, nil},
+		{"default invalid", `{"type": "object", "properties": {"n": {"type": "integer", "description": "N.", "minimum": 1, "default": 0}}}`, []string{"lint.default-invalid /properties/n/default"}},
+		{"const invalid", `{"type": "object", "properties": {"n": {"type": "string", "description": "N.", "const": 3}}}`, []string{"lint.const-invalid /properties/n/const"}},
+		{"enum invalid and duplicate", `{"type": "object", "properties": {"n": {"type": "integer", "description": "N.", "enum": [1, "two", 1.0, 1]}}}`, []string{"lint.enum-duplicate /properties/n/enum/2", "lint.enum-duplicate /properties/n/enum/3", "lint.enum-invalid /properties/n/enum/1"}},
+		{"examples invalid", `{"type": "object", "properties": {"s": {"type": "string", "description": "S.", "pattern": "^a", "examples": ["ab", "b"]}}}`, []string{"lint.example-invalid /properties/s/examples/1"}},
+		{"value through $ref", `{"type": "object", "$defs": {"pos": {"type": "integer", "minimum": 1}}, "properties": {"p": {"$ref": "#/$defs/pos", "default": -1}}}`, []string{"lint.default-invalid /properties/p/default"}},
+		{"parameter description", `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"title": "B"}, "c": {"type": "object", "description": "C.", "properties": {"d": {"type": "number"}}}}}`, []string{"lint.parameter-description-missing /properties/a", "lint.parameter-description-missing /properties/c/properties/d"}},
+		{"array items", `{"type": "object", "properties": {"a": {"type": ["array", "null"], "description": "A."}}}`, []string{"lint.array-items-missing /properties/a"}},
+		{"required unknown", `{"type": "object", "properties": {"a": {"description": "A."}}, "required": ["a", "b"], "allOf": [{"required": ["c"], "properties": {"c": {"description": "C."}}}]}`, []string{"lint.required-unknown-property /required/1"}},
+		{"unused def", `{"type": "object", "properties": {"a": {"$ref": "#/definitions/used"}}, "definitions": {"used": {"description": "U."}, "unused": {}, "chained": {"$anchor": "c"}}}`, []string{"lint.def-unused /definitions/unused"}},
+	} {
+		v := New()
+		s := schemaOf(t, tc.schema)
+		ds := v.Schema(s)
+		tool := &canonical.Tool{Name: "t", Description: "T.", Input: s, Source: canonical.Source{Fields: map[canonical.Pointer]canonical.Pointer{"/input": ""}}}
+		ds = append(ds, New().Tool(tool)...)
+		got := found(ds)
+		got = slices.Compact(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestLintTool(t *testing.T) {
+	obj := schemaOf(t, `{"type": "object", "properties": {"q": {"type": "string", "description": "Q.", "minLength": 2}}}`)
+	tool := &canonical.Tool{Name: "t", Input: obj, Examples: []*canonical.Value{canonical.NewObject(), mustValue(t, `{"q": "x"}`)},
+		Source: canonical.Source{File: "a.json", Pointer: "/0", Fields: map[canonical.Pointer]canonical.Pointer{"/input": "/0/input_schema", "/examples": "/0/input_examples", "/name": "/0/name"}}}
+	got := found(New().Tool(tool))
+	want := []string{"lint.description-missing /0/name", "lint.example-invalid /0/input_examples/1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Tool = %q, want %q", got, want)
+	}
+	tool.Description = strings.Repeat("é", MaxDescription+1)
+	if got := found(New().Tool(tool)); !slices.Contains(got, "lint.description-too-long /0") {
+		t.Errorf("Tool with a long description = %q", got)
+	}
+}
+
+func mustValue(t *testing.T, s string) *canonical.Value {
+	v, err := canonical.ParseJSON([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }

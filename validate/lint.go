@@ -1,0 +1,231 @@
+package validate
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// MaxDescription is the tool description length past which
+// lint.description-too-long warns: OpenAI has rejected longer function
+// descriptions (PROVIDERS.md, unverified whether it still does).
+const MaxDescription = 1024
+
+// valueKeywords are the keywords whose values must be valid against the
+// schema they sit in, with the code reported when one is not.
+var valueKeywords = []struct {
+	keyword, code string
+	list          bool // the keyword holds a list of values
+}{
+	{"default", "lint.default-invalid", false},
+	{"const", "lint.const-invalid", false},
+	{"enum", "lint.enum-invalid", true},
+	{"examples", "lint.example-invalid", true},
+}
+
+// checkValues validates every default, const, enum value and examples entry
+// against the (compiled) schema it sits in.
+func checkValues(c *jsonschema.Compiler, root *canonical.Schema) []finding {
+	var fs []finding
+	for p, s := range root.All() {
+		if !s.IsObject() {
+			continue
+		}
+		var sch *jsonschema.Schema
+		for _, vk := range valueKeywords {
+			v := s.Keyword(vk.keyword)
+			if v == nil || (vk.list && v.Kind != canonical.Array) {
+				continue
+			}
+			if sch == nil {
+				var err error
+				if sch, err = c.Compile(baseURL + "#" + fragment(p)); err != nil {
+					return fs // the schema did not compile; that is reported elsewhere
+				}
+			}
+			values, at := []*canonical.Value{v}, []canonical.Pointer{p.Append(vk.keyword)}
+			if vk.list {
+				values, at = v.Items, nil
+				for i := range v.Items {
+					at = append(at, p.Append(vk.keyword).Index(i))
+				}
+			}
+			for i, val := range values {
+				if err := sch.Validate(ToAny(val)); err != nil {
+					fs = append(fs, finding{code: vk.code, ptr: at[i],
+						msg: fmt.Sprintf("%s %s is not valid against its own schema: %s", vk.keyword, short(val), reason(err)),
+						fix: fmt.Sprintf("change the %s value or the schema so they agree", vk.keyword)})
+				}
+			}
+		}
+	}
+	return fs
+}
+
+// fragment writes a JSON Pointer as a URI fragment.
+func fragment(p canonical.Pointer) string {
+	return (&url.URL{Fragment: string(p)}).EscapedFragment()
+}
+
+// reason is the innermost messages of a validation error, joined.
+func reason(err error) string {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return err.Error()
+	}
+	var msgs []string
+	var walk func(*jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			at := strings.Join(e.InstanceLocation, "/")
+			m := e.ErrorKind.LocalizedString(printer)
+			if at != "" {
+				m = "at /" + at + ": " + m
+			}
+			msgs = append(msgs, m)
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	if len(msgs) > 3 {
+		msgs = append(msgs[:3], fmt.Sprintf("and %d more", len(msgs)-3))
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// short is v as compact JSON, cut to a readable length.
+func short(v *canonical.Value) string {
+	s := string(v.AppendJSON(nil, ""))
+	if utf8.RuneCountInString(s) > 40 {
+		r := []rune(s)
+		s = string(r[:37]) + "..."
+	}
+	return s
+}
+
+// lintSchema applies the schema rules that do not need validation.
+func lintSchema(root *canonical.Schema, input bool) []finding {
+	var fs []finding
+	used := usedDefs(root)
+	for p, s := range root.All() {
+		if !s.IsObject() {
+			continue
+		}
+		if input {
+			for name, prop := range s.Properties() {
+				if prop.IsObject() && prop.Description() == "" && !prop.JSON().Has("$ref") && !prop.JSON().Has("title") {
+					fs = append(fs, finding{code: "lint.parameter-description-missing", ptr: p.Append("properties", name),
+						msg: fmt.Sprintf("parameter %q has no description: the model has only its name to go on", name),
+						fix: "add a description that says what the parameter is and which values make sense"})
+				}
+			}
+		}
+		if enum := s.Keyword("enum"); enum != nil && enum.Kind == canonical.Array {
+			seen := map[string]int{}
+			for i, v := range enum.Items {
+				k := string(v.AppendJCS(nil))
+				if j, dup := seen[k]; dup {
+					fs = append(fs, finding{code: "lint.enum-duplicate", ptr: p.Append("enum").Index(i),
+						msg: fmt.Sprintf("enum value %s repeats value %d", short(v), j), fix: "remove the repeated value"})
+					continue
+				}
+				seen[k] = i
+			}
+		}
+		if s.HasType("array") && !s.JSON().Has("items") && !s.JSON().Has("prefixItems") && !s.JSON().Has("$ref") {
+			fs = append(fs, finding{code: "lint.array-items-missing", ptr: p,
+				msg: "array without items: the model cannot know what goes in it, and strict modes and Gemini reject it",
+				fix: `add "items" with the schema of the elements`})
+		}
+		if req := s.Keyword("required"); req != nil && s.JSON().Has("properties") {
+			for i, name := range s.Required() {
+				if !declares(s, name) {
+					fs = append(fs, finding{code: "lint.required-unknown-property", ptr: p.Append("required").Index(i),
+						msg: fmt.Sprintf("required property %q is not in properties", name),
+						fix: fmt.Sprintf("add %q to properties or remove it from required", name)})
+				}
+			}
+		}
+		for _, k := range []string{"$defs", "definitions"} {
+			defs := s.Keyword(k)
+			if defs == nil || defs.Kind != canonical.Object {
+				continue
+			}
+			for _, m := range defs.Members {
+				at := p.Append(k, m.Key)
+				if !used[at] {
+					fs = append(fs, finding{code: "lint.def-unused", ptr: at,
+						msg: fmt.Sprintf("definition %q is never referenced", m.Key), fix: "remove it, or refer to it with $ref"})
+				}
+			}
+		}
+	}
+	return fs
+}
+
+// declares reports whether s, or a schema it is composed with (allOf, anyOf,
+// oneOf, then/else), declares the property name.
+func declares(s *canonical.Schema, name string) bool {
+	if props := s.Keyword("properties"); props.Has(name) {
+		return true
+	}
+	if pp := s.Keyword("patternProperties"); pp != nil && len(pp.Members) > 0 {
+		return true // a pattern may declare it; not worth a false warning
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		if list := s.Keyword(k); list != nil && list.Kind == canonical.Array {
+			for _, sub := range list.Items {
+				if declares(canonical.AsSchema(sub), name) {
+					return true
+				}
+			}
+		}
+	}
+	for _, k := range []string{"then", "else"} {
+		if sub := s.Sub(k); sub != nil && declares(sub, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// usedDefs returns the pointers of the $defs and definitions entries that a
+// local $ref points into or that hold an anchor or $id (which a reference may
+// use by name).
+func usedDefs(root *canonical.Schema) map[canonical.Pointer]bool {
+	used := map[canonical.Pointer]bool{}
+	for p, s := range root.All() {
+		if !s.IsObject() {
+			continue
+		}
+		if s.JSON().Has("$anchor") || s.JSON().Has("$dynamicAnchor") || s.JSON().Has("$id") {
+			markPrefixes(used, p)
+		}
+		for _, k := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
+			r, ok := s.Keyword(k).StringValue()
+			if !ok || !strings.HasPrefix(r, "#/") {
+				continue
+			}
+			if dec, err := url.PathUnescape(r[1:]); err == nil {
+				markPrefixes(used, canonical.Pointer(dec))
+			}
+		}
+	}
+	return used
+}
+
+func markPrefixes(used map[canonical.Pointer]bool, p canonical.Pointer) {
+	for q := p; q != ""; {
+		used[q] = true
+		i := strings.LastIndexByte(string(q), '/')
+		q = q[:i]
+	}
+}
