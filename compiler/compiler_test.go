@@ -16,9 +16,9 @@ import (
 )
 
 const mcpTools = `{"tools": [
-  {"name": "list", "title": "List", "description": "List things.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}},
+  {"name": "list", "title": "List", "description": "List things.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "description": "Query."}}},
    "outputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}},
-  {"name": "create", "description": "Create a thing.", "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}
+  {"name": "create", "description": "Create a thing.", "inputSchema": {"type": "object", "properties": {"name": {"type": "string", "description": "Name."}}, "required": ["name"]}}
 ]}`
 
 const openaiTools = `[{"type": "function", "function": {"name": "ping", "description": "Ping.", "parameters": {"type": "object", "properties": {}}}}]`
