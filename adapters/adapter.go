@@ -185,6 +185,7 @@ func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts Enc
 		return nil, &Error{Adapter: to, Direction: Encoding, Err: ErrNotSupported}
 	}
 	tools, ds := src.Decode(doc.DeepCopy(), file)
+	ds = append(ds, CheckSchemas(tools)...)
 	if diag.HasErrors(ds) {
 		return &Result{Tools: tools, Diagnostics: diag.Sort(ds)}, &Error{Adapter: from, Direction: Decoding, Err: invalid(ds)}
 	}
@@ -196,6 +197,21 @@ func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts Enc
 	}
 	res.Bundle = dst.Encode(lowered, opts)
 	return res, nil
+}
+
+// CheckSchemas reports, as schema.not-object errors, each tool whose input
+// or output schema is not an object schema, which every target requires.
+func CheckSchemas(tools []*canonical.Tool) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	for _, t := range tools {
+		for _, e := range t.Validate() {
+			if e.NotObj {
+				d := diag.New("schema.not-object", "tool %s: %s", describe(t), e.Msg).At(t.Source.File, string(t.Source.Locate(e.Pointer)))
+				ds = append(ds, d.WithFix(`make it {"type": "object", "properties": {…}}`))
+			}
+		}
+	}
+	return ds
 }
 
 func invalid(ds []diag.Diagnostic) error {

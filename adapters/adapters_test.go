@@ -111,9 +111,10 @@ func TestSameFormatRoundTripCorpus(t *testing.T) {
 	for _, cd := range corpusDocs(t) {
 		a, _ := reg.Get(cd.format)
 		tools, ds := a.Decode(cd.doc, cd.name)
+		ds = append(ds, CheckSchemas(tools)...)
 		if diag.HasErrors(ds) {
-			// BFCL's non-standard types ("dict") are for repair (a later
-			// feature); they must fail as schema.not-object, nothing else.
+			// BFCL's non-standard types ("dict") need repair = true; without
+			// it they must fail as schema.not-object, nothing else.
 			for _, d := range ds {
 				if d.Severity == diag.Error && d.Code != "schema.not-object" {
 					t.Errorf("%s: %s", cd.name, d)
@@ -206,7 +207,7 @@ func TestMCPBundleAcceptedBySDK(t *testing.T) {
 	for _, cd := range corpusDocs(t) {
 		a, _ := reg.Get(cd.format)
 		tools, ds := a.Decode(cd.doc, cd.name)
-		if !diag.HasErrors(ds) {
+		if !diag.HasErrors(append(ds, CheckSchemas(tools)...)) {
 			all = append(all, tools...)
 		}
 	}
@@ -373,7 +374,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"anthropic", `[{"type": "bash_20250124", "name": "bash"}, {"name": "x"}]`, []string{"schema.not-object /1", "source.unsupported-tool-type /0/type"}},
 	} {
 		a, _ := Default().Get(tc.format)
-		_, ds := a.Decode(parse(t, []byte(tc.in)), "f.json")
+		tools, ds := a.Decode(parse(t, []byte(tc.in)), "f.json")
+		// Object-ness is checked after decoding (a repair may still fix it).
+		ds = append(ds, CheckSchemas(tools)...)
 		var got []string
 		for _, d := range diag.Sort(ds) {
 			got = append(got, d.Code+" "+d.Pointer)

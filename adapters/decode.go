@@ -270,10 +270,16 @@ func (f *fields) examples(key string) []*canonical.Value {
 }
 
 // done checks the tool as the canonical form requires and returns it, or nil
-// when it has errors.
+// when it has errors. Whether the schemas are object schemas is not checked
+// here: a repair may still make them so (the compiler checks after repair,
+// Convert checks right after decoding). A tool without an input schema at all
+// is dropped, since no stage could give it one.
 func (f *fields) done() *canonical.Tool {
 	t := f.tool
 	for _, e := range t.Validate() {
+		if e.NotObj && !(e.Pointer == "/input" && t.Input == nil) {
+			continue
+		}
 		f.bad = true
 		p := t.Source.Locate(e.Pointer)
 		if f.reported[p] {

@@ -274,6 +274,9 @@ func (b *build) readSource(in input) fileResult {
 			t.Namespace = src.Namespace
 		}
 		t.Tags = canonical.NormalizeTags(append(t.Tags, src.Tags...))
+	}
+	ds = append(ds, adapters.CheckSchemas(tools)...)
+	for _, t := range tools {
 		ds = append(ds, b.validator.Tool(t)...)
 	}
 	r.tools = tools
