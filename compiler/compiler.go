@@ -274,6 +274,9 @@ func (b *build) readSource(in input) fileResult {
 			t.Namespace = src.Namespace
 		}
 		t.Tags = canonical.NormalizeTags(append(t.Tags, src.Tags...))
+		if src.Repair {
+			ds = append(ds, validate.Repair(t)...)
+		}
 	}
 	ds = append(ds, adapters.CheckSchemas(tools)...)
 	for _, t := range tools {

@@ -90,6 +90,17 @@ var codes = []Code{
 	{"name.invalid", Error, "a tool's name is not legal for a target",
 		"Each provider accepts a different set of characters and length for tool names (OpenAI, Anthropic and Bedrock: ^[a-zA-Z0-9_-]{1,64}$; MCP: ^[A-Za-z0-9_.-]{1,128}$). Rename the tool."},
 
+	{"repair.exclusive-bound", Warning, "a boolean exclusiveMinimum/exclusiveMaximum was rewritten",
+		"draft-04 and OpenAPI 3.0 write \"exclusiveMinimum\": true next to \"minimum\"; later dialects take the bound itself. With repair = true toolc rewrites it; without, it is schema.invalid."},
+	{"repair.nullable", Warning, "OpenAPI 3.0 nullable was rewritten as a JSON Schema type",
+		"\"nullable\": true is OpenAPI 3.0, not JSON Schema: every validator ignores it. With repair = true toolc adds \"null\" to the type (and to the enum)."},
+	{"repair.optional", Warning, "a non-standard optional list or flag was rewritten",
+		"ToolBench and others mark optional parameters with \"optional\"; JSON Schema uses the parent's \"required\" list. With repair = true toolc moves the information there."},
+	{"repair.required-flag", Warning, "a draft-03 required flag was rewritten",
+		"\"required\": true on a property is draft-03; later dialects list required names in the parent. With repair = true toolc moves it there."},
+	{"repair.type", Warning, "a non-standard type name was rewritten",
+		"Catalogs written for Python or Java (the BFCL benchmark, some MCP servers) use type names such as dict, float, tuple, any, str, String, HashMap or long. With repair = true toolc rewrites them to JSON Schema types (any: no type keyword); without, they are schema.invalid."},
+
 	{"schema.dangling-ref", Error, "a local $ref points to nothing",
 		"A $ref inside the schema (#/$defs/…, #/definitions/…, an anchor) names a place the schema does not have. Providers reject such schemas, and lowering cannot inline them. Fix the pointer or add the definition."},
 	{"schema.external-ref", Warning, "a $ref points outside the schema",

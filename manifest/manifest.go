@@ -56,6 +56,7 @@ type Source struct {
 	Format    string   `toml:"format"`    // a format name or "auto" (the default)
 	Namespace string   `toml:"namespace"` // sets every tool's namespace when not empty
 	Tags      []string `toml:"tags"`      // added to every tool's tags
+	Repair    bool     `toml:"repair"`    // rewrite non-standard schemas to JSON Schema
 }
 
 // Target is one [[targets]] entry: one bundle to write.

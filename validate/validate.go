@@ -199,7 +199,7 @@ func (v *Validator) check(s *canonical.Schema) []finding {
 	case errors.As(err, &sve):
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
-			fs = append(fs, leaves(ve)...)
+			fs = append(fs, leaves(ve, s)...)
 		} else {
 			fs = append(fs, finding{code: "schema.invalid", msg: sve.Err.Error()})
 		}
@@ -247,7 +247,7 @@ func compileMessage(err error) string {
 // one finding per keyword. Where an anyOf of the meta-schema fails (a "type"
 // that is neither a type name nor an array of them) the first alternative's
 // reason is kept: it is the one written for the common case.
-func leaves(ve *jsonschema.ValidationError) []finding {
+func leaves(ve *jsonschema.ValidationError, root *canonical.Schema) []finding {
 	var order []canonical.Pointer
 	msgs := map[canonical.Pointer][]string{}
 	var collect func(*jsonschema.ValidationError)
@@ -273,10 +273,38 @@ func leaves(ve *jsonschema.ValidationError) []finding {
 		if where == "" {
 			where = "the schema root"
 		}
-		fs = append(fs, finding{code: "schema.invalid", ptr: p,
-			msg: fmt.Sprintf("%s: %s (checked against the meta-schema)", where, msgs[p][0])})
+		fd := finding{code: "schema.invalid", ptr: p,
+			msg: fmt.Sprintf("%s: %s (checked against the meta-schema)", where, msgs[p][0])}
+		if hint := repairHint(root, p); hint != "" {
+			fd.msg += "; " + hint
+			fd.fix = "set repair = true on the source"
+		}
+		fs = append(fs, fd)
 	}
 	return fs
+}
+
+// repairHint says what repair = true would do about the invalid keyword at p,
+// or "" when repair does not handle it.
+func repairHint(root *canonical.Schema, p canonical.Pointer) string {
+	v := root.JSON().Resolve(p)
+	toks, _ := p.Tokens()
+	if v == nil || len(toks) == 0 {
+		return ""
+	}
+	last := toks[len(toks)-1]
+	if len(toks) >= 2 && toks[len(toks)-2] == "type" { // an element of a type array
+		last = "type"
+	}
+	switch {
+	case last == "type" && v.Kind == canonical.String:
+		if to, ok := repairType(v.Text); ok {
+			return fmt.Sprintf("repair = true on the source rewrites %q as %q", v.Text, cmpOr(to, "any type"))
+		}
+	case (last == "exclusiveMinimum" || last == "exclusiveMaximum") && v.Kind == canonical.Bool:
+		return "repair = true on the source rewrites the boolean form as the numeric one"
+	}
+	return ""
 }
 
 // ToAny converts a Value to the any form of encoding/json with UseNumber
