@@ -17,7 +17,10 @@ import (
 // corpusCatalog generates a catalog of n MCP tools from the GitHub MCP
 // server's tools in the corpus (current and history), renamed to be unique,
 // 100 tools to a file, with a manifest that builds the three targets.
-func corpusCatalog(b *testing.B, n int) fstest.MapFS {
+//
+// With unique set, every tool's input schema gets a distinct $comment, so no
+// two schemas are alike and validation cannot reuse a result.
+func corpusCatalog(b *testing.B, n int, unique bool) fstest.MapFS {
 	var seeds []*canonical.Value
 	v := validate.New()
 	for _, pat := range []string{"mcp/github-mcp-server/current/*.json", "mcp/github-mcp-server/history/*.json"} {
@@ -60,6 +63,9 @@ ignore = ["loss"]
 			t := seeds[i%len(seeds)].DeepCopy()
 			name, _ := t.Get("name").StringValue()
 			t.Set("name", canonical.NewString(fmt.Sprintf("%s_%d", name, i)))
+			if unique {
+				t.Get("inputSchema").Set("$comment", canonical.NewString(fmt.Sprint("variant ", i)))
+			}
 			list.Items = append(list.Items, t)
 		}
 		doc := canonical.NewObject()
@@ -70,18 +76,25 @@ ignore = ["loss"]
 }
 
 // BenchmarkBuild builds generated catalogs to three targets. The 100k case
-// runs only when asked for: go test -bench 'Build/100000' -run '^$' ./compiler
+// runs only when asked for: go test -bench 'Build/100000' -run '^$' ./compiler.
+// The generated catalogs repeat about 1,100 distinct schemas; the
+// 20000-unique-schemas case makes every schema distinct, the worst case for
+// validation, which caches by content.
 func BenchmarkBuild(b *testing.B) {
 	sizes := []int{1000, 10000, 20000}
 	if testing.Short() {
 		sizes = sizes[:1]
 	}
-	for _, n := range append(sizes, 100000) {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
+	for _, n := range append(sizes, 100000, -20000) {
+		name, unique := fmt.Sprint(n), n < 0
+		if unique {
+			n, name = -n, fmt.Sprintf("%d-unique-schemas", -n)
+		}
+		b.Run(name, func(b *testing.B) {
 			if n == 100000 && !bytes.Contains([]byte(benchFlag()), []byte("100000")) {
 				b.Skip("run with -bench 'Build/100000'")
 			}
-			fsys := corpusCatalog(b, n)
+			fsys := corpusCatalog(b, n, unique)
 			var size int
 			for _, f := range fsys {
 				size += len(f.Data)
