@@ -1,11 +1,11 @@
 package adapters
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -56,17 +56,9 @@ func corpusDocs(t testing.TB) []corpusDoc {
 	add("openai", "openai/cookbook/*.json")
 	add("anthropic", "anthropic/*/*.json")
 	for _, f := range []string{"openai/bfcl/all_functions.distinct.jsonl", "openai/toolbench/answer_functions.distinct.jsonl"} {
-		fh, err := os.Open(corpus.Path(t, f))
-		if err != nil {
-			t.Fatal(err)
+		for i, l := range corpus.Lines(t, f) {
+			docs = append(docs, corpusDoc{name: fmt.Sprintf("%s:%d", f, i+1), format: "openai", doc: parse(t, l).Get("function")})
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 1<<24)
-		for i := 1; sc.Scan(); i++ {
-			line := parse(t, sc.Bytes())
-			docs = append(docs, corpusDoc{name: f + ":" + string(rune('0'+i%10)), format: "openai", doc: line.Get("function")})
-		}
-		fh.Close()
 	}
 	return docs
 }

@@ -1,8 +1,6 @@
 package validate
 
 import (
-	"bufio"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -84,14 +82,9 @@ func TestBFCLImportsWithRepair(t *testing.T) {
 	var tools, repaired int
 	counts := map[string]int{}
 	for _, f := range []string{"openai/bfcl/all_functions.distinct.jsonl", "openai/toolbench/answer_functions.distinct.jsonl"} {
-		fh, err := os.Open(corpus.Path(t, f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 1<<24)
-		for line := 1; sc.Scan(); line++ {
-			doc, err := canonical.ParseJSON(sc.Bytes())
+		for i, l := range corpus.Lines(t, f) {
+			line := i + 1
+			doc, err := canonical.ParseJSON(l)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +106,6 @@ func TestBFCLImportsWithRepair(t *testing.T) {
 			}
 			tools++
 		}
-		fh.Close()
 	}
 	t.Logf("%d functions imported, %d repaired; warnings after repair: %v", tools, repaired, counts)
 	if tools < 3526+56 {

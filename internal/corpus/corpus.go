@@ -4,6 +4,7 @@
 package corpus
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -61,4 +62,21 @@ func Glob(tb testing.TB, pattern string) []string {
 		tb.Fatalf("corpus glob %q matched nothing (err %v)", pattern, err)
 	}
 	return files
+}
+
+// Lines returns the lines of a JSON-lines corpus file (relative to the
+// corpus), each a separate slice, skipping the test as Dir does.
+func Lines(tb testing.TB, rel string) [][]byte {
+	tb.Helper()
+	data, err := os.ReadFile(Path(tb, rel))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var lines [][]byte
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) > 0 {
+			lines = append(lines, l)
+		}
+	}
+	return lines
 }
