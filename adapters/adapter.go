@@ -81,6 +81,7 @@ type Error struct {
 	Err       error
 }
 
+// Error says which adapter failed in which direction, and why.
 func (e *Error) Error() string {
 	return fmt.Sprintf("%s %s: %v", e.Adapter, e.Direction, e.Err)
 }

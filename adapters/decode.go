@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
@@ -36,19 +37,10 @@ func (d *decoder) list(v *canonical.Value, p canonical.Pointer, one func(*canoni
 // ignoreRest warns about the keys of an envelope object that are not in known.
 func (d *decoder) ignoreRest(v *canonical.Value, p canonical.Pointer, known ...string) {
 	for _, m := range v.Members {
-		if !contains(known, m.Key) {
+		if !slices.Contains(known, m.Key) {
 			d.report("source.ignored-field", p.Append(m.Key), "field %q is not part of any tool and is not carried into bundles", m.Key)
 		}
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // fields reads the members of one tool object, records where each canonical
@@ -150,13 +142,6 @@ func (f *fields) array(key string, field canonical.Pointer) *canonical.Value {
 		return nil
 	}
 	return v
-}
-
-// extension keeps key, if present, as an extension of the format.
-func (f *fields) extension(key string) {
-	if v := f.take(key, ""); v != nil {
-		f.keep(key, v)
-	}
 }
 
 func (f *fields) keep(key string, v *canonical.Value) {

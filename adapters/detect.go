@@ -95,7 +95,7 @@ func shapeOf(v *canonical.Value) shape {
 		return shapeChat
 	case typ != "" && isAnthropicDefinedType(typ):
 		return shapeAnthropicDef
-	case typ != "" && contains(openAIBuiltins, typ):
+	case typ != "" && slices.Contains(openAIBuiltins, typ):
 		return shapeOpenAIHosted
 	case v.Has("parameters") && v.Has("name"):
 		return shapeLegacy

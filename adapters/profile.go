@@ -1,7 +1,6 @@
 package adapters
 
 import (
-	"fmt"
 	"maps"
 	"regexp"
 	"slices"
@@ -136,7 +135,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string) (lowered []*cano
 		}
 		if prev, ok := byName[name]; ok {
 			at("name.collision", "/name", "tools %s (%s) and %s (%s) both map to the name %q in %s",
-				prev.ID(), location(prev), t.ID(), location(t), name, target)
+				prev.ID(), prev.Source.String(), t.ID(), t.Source.String(), name, target)
 		} else {
 			byName[name] = t
 		}
@@ -164,11 +163,4 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string) (lowered []*cano
 		lowered = append(lowered, &c)
 	}
 	return lowered, names, ds
-}
-
-func location(t *canonical.Tool) string {
-	if t.Source.Pointer == "" {
-		return t.Source.File
-	}
-	return fmt.Sprintf("%s#%s", t.Source.File, t.Source.Pointer)
 }

@@ -19,6 +19,7 @@ type SyntaxError struct {
 	Msg string
 }
 
+// Error returns "line:column: message".
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("%d:%d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
 }

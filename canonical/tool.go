@@ -82,6 +82,15 @@ type Source struct {
 	Fields map[Pointer]Pointer
 }
 
+// String returns "file#pointer", or the file alone for a tool that is the
+// whole file: how messages name where a tool is.
+func (s *Source) String() string {
+	if s.Pointer == "" {
+		return s.File
+	}
+	return s.File + "#" + string(s.Pointer)
+}
+
 // Locate translates a pointer into the tool's canonical form into a pointer
 // into the source file, using the longest matching entry of Fields. A pointer
 // with no entry maps to the tool itself.
@@ -114,6 +123,7 @@ type FieldError struct {
 	NotObj  bool // the problem is a schema that is not an object schema
 }
 
+// Error returns "pointer: message".
 func (e FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Pointer, e.Msg) }
 
 // Validate checks what the canonical form requires of every tool: a name, a

@@ -72,6 +72,7 @@ type ConfigError struct {
 	Diagnostics []diag.Diagnostic
 }
 
+// Error lists the diagnostics, one a line.
 func (e *ConfigError) Error() string {
 	var b strings.Builder
 	b.WriteString("configuration error")
@@ -295,7 +296,7 @@ func (b *build) collectTools() {
 		for _, t := range f.tools {
 			id := t.ID()
 			if prev, ok := first[id]; ok {
-				d := diag.New("catalog.duplicate-id", "tool ID %q is defined twice: in %s and in %s", id, where(prev), where(t)).
+				d := diag.New("catalog.duplicate-id", "tool ID %q is defined twice: in %s and in %s", id, prev.Source.String(), t.Source.String()).
 					At(t.Source.File, string(t.Source.Locate("/name")))
 				b.diags = append(b.diags, d.WithFix("give one source a namespace or rename one of the tools"))
 				continue
@@ -305,13 +306,6 @@ func (b *build) collectTools() {
 		}
 	}
 	slices.SortFunc(b.tools, func(x, y *canonical.Tool) int { return strings.Compare(x.ID(), y.ID()) })
-}
-
-func where(t *canonical.Tool) string {
-	if t.Source.Pointer == "" {
-		return t.Source.File
-	}
-	return t.Source.File + "#" + string(t.Source.Pointer)
 }
 
 // buildTargets lowers and encodes the catalog for every target in parallel.

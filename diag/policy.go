@@ -57,6 +57,7 @@ type PolicyError struct {
 	Also    string // else: the other list the entry is in
 }
 
+// Error says which entry of which list is wrong.
 func (e PolicyError) Error() string {
 	if e.Unknown {
 		return fmt.Sprintf("%s: unknown code or category %q", e.List, e.Entry)

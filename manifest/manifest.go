@@ -12,6 +12,7 @@ package manifest
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"regexp"
 	"slices"
@@ -191,9 +192,6 @@ var (
 	targetRE    = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
 )
 
-// commonOptions are the keys every target takes.
-var commonOptions = []string{"name", "format", "out", "policy"}
-
 func (d *decoder) check(m *Manifest, formats Formats) {
 	if v := m.Catalog.Version; v != "" && !semverRE.MatchString(v) {
 		d.errorAt("manifest.invalid", "catalog.version", "%q is not a semantic version (MAJOR.MINOR.PATCH)", v)
@@ -236,7 +234,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		case t.Format == "":
 			d.errorAt("manifest.invalid", key, "a target needs format = \"...\"")
 		case !ok:
-			d.errorAt("manifest.invalid", key+".format", "unknown target format %q (want one of %s)", t.Format, strings.Join(sortedKeys(formats.Targets), ", "))
+			d.errorAt("manifest.invalid", key+".format", "unknown target format %q (want one of %s)", t.Format, strings.Join(slices.Sorted(maps.Keys(formats.Targets)), ", "))
 		default:
 			if t.Strict != nil && !slices.Contains(opts, "strict") {
 				d.errorAt("manifest.unknown-key", key+".strict", "format %s has no option \"strict\"", t.Format)
@@ -272,15 +270,6 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 
 // LockFile is the name of the lock file, beside the manifest.
 const LockFile = "toolc.lock"
-
-func sortedKeys(m map[string][]string) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
-}
 
 // checkPath checks that p is a relative, slash-separated path that stays in
 // the manifest's folder.

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -181,7 +182,7 @@ func repairTypeKeyword(p canonical.Pointer, v, typ *canonical.Value) []finding {
 			default:
 				out = append(out, canonical.NewString(to))
 			}
-			fs = append(fs, finding{code: "repair.type", ptr: at.Index(i), msg: fmt.Sprintf("type %q rewritten as %q", name, cmpOr(to, "any"))})
+			fs = append(fs, finding{code: "repair.type", ptr: at.Index(i), msg: fmt.Sprintf("type %q rewritten as %q", name, cmp.Or(to, "any"))})
 		}
 		if anyType {
 			v.Delete("type")
@@ -191,13 +192,6 @@ func repairTypeKeyword(p canonical.Pointer, v, typ *canonical.Value) []finding {
 		return fs
 	}
 	return nil
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // addNull makes the schema v admit null: "null" joins its type, and its enum

@@ -9,6 +9,7 @@
 package validate
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
@@ -299,7 +300,7 @@ func repairHint(root *canonical.Schema, p canonical.Pointer) string {
 	switch {
 	case last == "type" && v.Kind == canonical.String:
 		if to, ok := repairType(v.Text); ok {
-			return fmt.Sprintf("repair = true on the source rewrites %q as %q", v.Text, cmpOr(to, "any type"))
+			return fmt.Sprintf("repair = true on the source rewrites %q as %q", v.Text, cmp.Or(to, "any type"))
 		}
 	case (last == "exclusiveMinimum" || last == "exclusiveMaximum") && v.Kind == canonical.Bool:
 		return "repair = true on the source rewrites the boolean form as the numeric one"
