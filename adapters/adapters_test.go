@@ -469,3 +469,30 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestContainers checks where each decoder finds tools: arrays, request
+// bodies and tools/list results, a single tool, and that an object with a
+// "name" is a tool in every format.
+func TestContainers(t *testing.T) {
+	for _, tc := range []struct {
+		format, in string
+		want       []string // "name@pointer"
+	}{
+		{"openai", `{"model": "m", "tools": [{"type": "function", "function": {"name": "a"}}], "functions": [{"name": "b"}]}`, []string{"a@/tools/0", "b@/functions/0"}},
+		{"openai", `{"name": "c", "parameters": {"type": "object"}}`, []string{"c@"}},
+		{"anthropic", `{"model": "m", "tools": [{"name": "a", "input_schema": {"type": "object"}}]}`, []string{"a@/tools/0"}},
+		{"anthropic", `[{"name": "a", "input_schema": {"type": "object"}}, {"name": "b", "input_schema": {"type": "object"}}]`, []string{"a@/0", "b@/1"}},
+		{"mcp", `{"tools": [{"name": "a", "inputSchema": {"type": "object"}}], "nextCursor": "x"}`, []string{"a@/tools/0"}},
+		{"mcp", `{"name": "t", "inputSchema": {"type": "object"}, "tools": 1}`, []string{"t@"}},
+	} {
+		a, _ := Default().Get(tc.format)
+		tools, ds := a.Decode(parse(t, []byte(tc.in)), "f.json")
+		var got []string
+		for _, tl := range tools {
+			got = append(got, tl.Name+"@"+string(tl.Source.Pointer))
+		}
+		if !slices.Equal(got, tc.want) || diag.HasErrors(ds) {
+			t.Errorf("%s.Decode(%s) = %q, %v; want %q", tc.format, tc.in, got, ds, tc.want)
+		}
+	}
+}

@@ -25,17 +25,7 @@ func Anthropic() *Adapter {
 
 func decodeAnthropic(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
 	d := &decoder{file: file, format: "anthropic"}
-	var tools []*canonical.Tool
-	switch {
-	case doc.Kind == canonical.Array:
-		tools = d.list(doc, "", d.anthropicTool)
-	case doc.Kind == canonical.Object && doc.Has("tools") && !doc.Has("name"):
-		tools = d.list(doc.Get("tools"), "/tools", d.anthropicTool)
-	default:
-		if t := d.anthropicTool(doc, ""); t != nil {
-			tools = []*canonical.Tool{t}
-		}
-	}
+	tools := d.all(doc, d.anthropicTool, "tools")
 	return tools, d.diags
 }
 
@@ -71,11 +61,7 @@ func nameOf(v *canonical.Value) string {
 func encodeAnthropic(tools []*canonical.Tool, opts EncodeOptions) *canonical.Value {
 	list := canonical.NewArray()
 	for _, t := range tools {
-		o := canonical.NewObject()
-		o.Set("name", canonical.NewString(t.Name))
-		if t.Description != "" {
-			o.Set("description", canonical.NewString(t.Description))
-		}
+		o := toolObject(t)
 		o.Set("input_schema", t.Input.JSON())
 		if len(t.Examples) > 0 {
 			o.Set("input_examples", canonical.NewArray(t.Examples...))

@@ -34,6 +34,29 @@ func (d *decoder) list(v *canonical.Value, p canonical.Pointer, one func(*canoni
 	return tools
 }
 
+// all decodes the tools of doc with one, wherever the format keeps them: an
+// array of tools, an object (a request body or a tools/list result) whose
+// listKeys members are arrays of tools, or a single tool object. An object
+// with a "name" is a tool, whatever else it holds.
+func (d *decoder) all(doc *canonical.Value, one func(*canonical.Value, canonical.Pointer) *canonical.Tool, listKeys ...string) []*canonical.Tool {
+	switch {
+	case doc.Kind == canonical.Array:
+		return d.list(doc, "", one)
+	case doc.Kind == canonical.Object && !doc.Has("name") && slices.ContainsFunc(listKeys, doc.Has):
+		var tools []*canonical.Tool
+		for _, key := range listKeys {
+			if v := doc.Get(key); v != nil {
+				tools = append(tools, d.list(v, canonical.Pointer("").Append(key), one)...)
+			}
+		}
+		return tools
+	}
+	if t := one(doc, ""); t != nil {
+		return []*canonical.Tool{t}
+	}
+	return nil
+}
+
 // ignoreRest warns about the keys of an envelope object that are not in known.
 func (d *decoder) ignoreRest(v *canonical.Value, p canonical.Pointer, known ...string) {
 	for _, m := range v.Members {
@@ -120,25 +143,15 @@ func (f *fields) schema(key string, field canonical.Pointer) *canonical.Schema {
 	return canonical.AsSchema(v)
 }
 
-func (f *fields) object(key string, field canonical.Pointer) *canonical.Value {
+// typed reads key, which must hold a JSON value of kind; it returns nil when
+// the key is absent or has another kind (reported).
+func (f *fields) typed(key string, field canonical.Pointer, kind canonical.Kind) *canonical.Value {
 	v := f.take(key, field)
 	if v == nil {
 		return nil
 	}
-	if v.Kind != canonical.Object {
-		f.invalid(key, "%q must be an object, got %s", key, v.Kind)
-		return nil
-	}
-	return v
-}
-
-func (f *fields) array(key string, field canonical.Pointer) *canonical.Value {
-	v := f.take(key, field)
-	if v == nil {
-		return nil
-	}
-	if v.Kind != canonical.Array {
-		f.invalid(key, "%q must be an array, got %s", key, v.Kind)
+	if v.Kind != kind {
+		f.invalid(key, "%q must be an %s, got %s", key, kind, v.Kind)
 		return nil
 	}
 	return v
@@ -170,7 +183,7 @@ func (f *fields) rest() {
 
 // annotations reads MCP tool annotations.
 func (f *fields) annotations(key string) *canonical.Annotations {
-	v := f.object(key, "/annotations")
+	v := f.typed(key, "/annotations", canonical.Object)
 	if v == nil {
 		return nil
 	}
@@ -203,7 +216,7 @@ func (f *fields) annotations(key string) *canonical.Annotations {
 
 // icons reads MCP icons.
 func (f *fields) icons(key string) []canonical.Icon {
-	v := f.array(key, "/icons")
+	v := f.typed(key, "/icons", canonical.Array)
 	if v == nil {
 		return nil
 	}
@@ -247,7 +260,7 @@ func (f *fields) icons(key string) []canonical.Icon {
 
 // examples reads an array of input examples.
 func (f *fields) examples(key string) []*canonical.Value {
-	v := f.array(key, "/examples")
+	v := f.typed(key, "/examples", canonical.Array)
 	if v == nil {
 		return nil
 	}

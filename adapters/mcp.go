@@ -29,30 +29,24 @@ var mcpListKeys = []string{"tools", "_meta", "nextCursor"}
 
 func decodeMCP(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
 	d := &decoder{file: file, format: "mcp"}
-	var tools []*canonical.Tool
-	switch {
-	case doc.Kind == canonical.Array:
-		tools = d.list(doc, "", d.mcpTool)
-	case doc.Kind == canonical.Object && doc.Has("jsonrpc"):
-		switch res := doc.Get("result"); {
-		case doc.Has("error"):
-			d.report("source.invalid", "/error", "the JSON-RPC response is an error, not a tools/list result")
-		case res == nil || res.Kind != canonical.Object || !res.Has("tools"):
-			d.report("source.invalid", "", "the JSON-RPC response has no result.tools")
-		default:
-			d.ignoreRest(doc, "", "jsonrpc", "id", "result")
-			d.ignoreRest(res, "/result", mcpListKeys...)
-			tools = d.list(res.Get("tools"), "/result/tools", d.mcpTool)
+	if doc.Kind != canonical.Object || !doc.Has("jsonrpc") {
+		if doc.Kind == canonical.Object && doc.Has("tools") && !doc.Has("name") {
+			d.ignoreRest(doc, "", mcpListKeys...)
 		}
-	case doc.Kind == canonical.Object && doc.Has("tools"):
-		d.ignoreRest(doc, "", mcpListKeys...)
-		tools = d.list(doc.Get("tools"), "/tools", d.mcpTool)
-	default:
-		if t := d.mcpTool(doc, ""); t != nil {
-			tools = []*canonical.Tool{t}
-		}
+		return d.all(doc, d.mcpTool, "tools"), d.diags
 	}
-	return tools, d.diags
+	switch res := doc.Get("result"); {
+	case doc.Has("error"):
+		d.report("source.invalid", "/error", "the JSON-RPC response is an error, not a tools/list result")
+		return nil, d.diags
+	case res == nil || res.Kind != canonical.Object || !res.Has("tools"):
+		d.report("source.invalid", "", "the JSON-RPC response has no result.tools")
+		return nil, d.diags
+	default:
+		d.ignoreRest(doc, "", "jsonrpc", "id", "result")
+		d.ignoreRest(res, "/result", mcpListKeys...)
+		return d.list(res.Get("tools"), "/result/tools", d.mcpTool), d.diags
+	}
 }
 
 func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
@@ -68,7 +62,7 @@ func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.To
 	t.Output = f.schema("outputSchema", "/output")
 	t.Annotations = f.annotations("annotations")
 	t.Icons = f.icons("icons")
-	t.Meta = f.object("_meta", "/meta")
+	t.Meta = f.typed("_meta", "/meta", canonical.Object)
 	f.rest() // execution and fields of later revisions
 	return f.done()
 }
@@ -105,9 +99,7 @@ func mcpToolValue(t *canonical.Tool) *canonical.Value {
 	if t.Title != "" {
 		o.Set("title", canonical.NewString(t.Title))
 	}
-	if t.Description != "" {
-		o.Set("description", canonical.NewString(t.Description))
-	}
+	setDescription(o, t)
 	o.Set("inputSchema", t.Input.JSON())
 	if t.Output != nil {
 		o.Set("outputSchema", t.Output.JSON())
@@ -122,6 +114,22 @@ func mcpToolValue(t *canonical.Tool) *canonical.Value {
 		o.Set("_meta", t.Meta)
 	}
 	appendExtensions(o, t, "mcp")
+	return o
+}
+
+// setDescription writes the tool's description, if it has one: every
+// format's member is "description".
+func setDescription(o *canonical.Value, t *canonical.Tool) {
+	if t.Description != "" {
+		o.Set("description", canonical.NewString(t.Description))
+	}
+}
+
+// toolObject starts the object of one tool with its name and description.
+func toolObject(t *canonical.Tool) *canonical.Value {
+	o := canonical.NewObject()
+	o.Set("name", canonical.NewString(t.Name))
+	setDescription(o, t)
 	return o
 }
 

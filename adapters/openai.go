@@ -25,22 +25,7 @@ func OpenAI() *Adapter {
 
 func decodeOpenAI(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
 	d := &decoder{file: file, format: "openai"}
-	var tools []*canonical.Tool
-	switch {
-	case doc.Kind == canonical.Array:
-		tools = d.list(doc, "", d.openAITool)
-	case doc.Kind == canonical.Object && (doc.Has("tools") || doc.Has("functions")) && !doc.Has("name"):
-		// A request body: only the tool list is read.
-		for _, key := range []string{"tools", "functions"} {
-			if v := doc.Get(key); v != nil {
-				tools = append(tools, d.list(v, canonical.Pointer("").Append(key), d.openAITool)...)
-			}
-		}
-	default:
-		if t := d.openAITool(doc, ""); t != nil {
-			tools = []*canonical.Tool{t}
-		}
-	}
+	tools := d.all(doc, d.openAITool, "tools", "functions") // of a request body, only the tool lists are read
 	return tools, d.diags
 }
 
@@ -91,11 +76,7 @@ func emptyObjectSchema() *canonical.Value {
 func encodeOpenAI(tools []*canonical.Tool, opts EncodeOptions) *canonical.Value {
 	list := canonical.NewArray()
 	for _, t := range tools {
-		fn := canonical.NewObject()
-		fn.Set("name", canonical.NewString(t.Name))
-		if t.Description != "" {
-			fn.Set("description", canonical.NewString(t.Description))
-		}
+		fn := toolObject(t)
 		fn.Set("parameters", t.Input.JSON())
 		setStrict(fn, opts)
 		appendExtensions(fn, t, "openai")
