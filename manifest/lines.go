@@ -73,20 +73,36 @@ func (idx keyIndex) add(key string, line, col int) {
 	}
 }
 
-// inline records the keys of an inline table value {a = 1, b = [..]} that
-// starts at column col.
-func (idx keyIndex) inline(prefix, value string, line, col int) {
-	depth, start := 0, 1
+// scan calls fn for each byte of s that is outside a quoted string, with its
+// index, until fn returns false. Basic strings ("…") may hold \-escapes,
+// literal strings ('…') may not.
+func scan(s string, fn func(i int, c byte) bool) {
 	inStr := byte(0)
-	for i := 0; i < len(value); i++ {
-		c := value[i]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
+		case inStr == '"' && c == '\\':
+			i++
 		case inStr != 0:
 			if c == inStr {
 				inStr = 0
 			}
 		case c == '"' || c == '\'':
 			inStr = c
+		default:
+			if !fn(i, c) {
+				return
+			}
+		}
+	}
+}
+
+// inline records the keys of an inline table value {a = 1, b = [..]} that
+// starts at column col.
+func (idx keyIndex) inline(prefix, value string, line, col int) {
+	depth, start := 0, 1
+	scan(value, func(i int, c byte) bool {
+		switch {
 		case c == '{' || c == '[':
 			depth++
 			if depth == 1 {
@@ -101,31 +117,25 @@ func (idx keyIndex) inline(prefix, value string, line, col int) {
 			off := start + len(value[start:i]) - len(strings.TrimLeft(value[start:i], " \t"))
 			idx.add(join(prefix, joinKey(splitKey(k))), line, col+off)
 		}
-	}
+		return true
+	})
 }
 
+// bracketDepth is how many brackets and braces s opens but does not close,
+// up to a comment.
 func bracketDepth(s string) int {
 	d := 0
-	inStr := byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inStr != 0:
-			if c == '\\' && inStr == '"' {
-				i++
-			} else if c == inStr {
-				inStr = 0
-			}
-		case c == '#':
-			return d
-		case c == '"' || c == '\'':
-			inStr = c
-		case c == '[' || c == '{':
+	scan(s, func(_ int, c byte) bool {
+		switch c {
+		case '#':
+			return false
+		case '[', '{':
 			d++
-		case c == ']' || c == '}':
+		case ']', '}':
 			d--
 		}
-	}
+		return true
+	})
 	return d
 }
 
@@ -137,21 +147,15 @@ func stripComment(s string) string {
 }
 
 func indexOutsideQuotes(s string, b byte) int {
-	inStr := byte(0)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case inStr != 0:
-			if c == inStr {
-				inStr = 0
-			}
-		case c == '"' || c == '\'':
-			inStr = c
-		case c == b:
-			return i
+	at := -1
+	scan(s, func(i int, c byte) bool {
+		if c == b {
+			at = i
+			return false
 		}
-	}
-	return -1
+		return true
+	})
+	return at
 }
 
 // splitKey splits a dotted TOML key into its parts, unquoting quoted parts.

@@ -133,6 +133,20 @@ func TestKeyIndex(t *testing.T) {
 	}
 }
 
+func TestKeyIndexQuotes(t *testing.T) {
+	text := "version = 1\n[[targets]]\npolicy = { deny = [\"a\\\" , b = 2\"], warn = ['c = \\'] }\nout = \"x#y\" # a = 1\n"
+	idx := indexKeys(text)
+	if got := idx["targets[0].policy.warn"]; got != [2]int{3, 36} {
+		t.Errorf("warn at %v, want [3 36] (an escaped quote must not end the string)", got)
+	}
+	if _, ok := idx["targets[0].policy.b"]; ok {
+		t.Error("a key inside a string was indexed")
+	}
+	if got := idx["targets[0].out"]; got != [2]int{4, 1} {
+		t.Errorf("out at %v", got)
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(good))
 	f.Add([]byte("version = 1\n[[sources]]\ninclude = [\"\"\"\na\n\"\"\"]\n"))
