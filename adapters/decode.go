@@ -275,7 +275,7 @@ func (f *fields) examples(key string) []*canonical.Value {
 func (f *fields) done() *canonical.Tool {
 	t := f.tool
 	for _, e := range t.Validate() {
-		if e.NotObj && !(e.Pointer == "/input" && t.Input == nil) {
+		if e.NotObj && !e.Missing {
 			continue
 		}
 		f.bad = true

@@ -121,6 +121,7 @@ type FieldError struct {
 	Pointer Pointer
 	Msg     string
 	NotObj  bool // the problem is a schema that is not an object schema
+	Missing bool // the schema is not there at all (NotObj is set too)
 }
 
 // Error returns "pointer: message".
@@ -146,7 +147,7 @@ func (t *Tool) Validate() []FieldError {
 	}{{"/input", t.Input, true}, {"/output", t.Output, false}} {
 		switch {
 		case f.s == nil && f.required:
-			errs = append(errs, FieldError{Pointer: f.p, Msg: "the tool has no input schema", NotObj: true})
+			errs = append(errs, FieldError{Pointer: f.p, Msg: "the tool has no input schema", NotObj: true, Missing: true})
 		case f.s == nil:
 		case !f.s.IsObject():
 			errs = append(errs, FieldError{Pointer: f.p, Msg: fmt.Sprintf("%s schema is %s, not an object schema", f.p[1:], f.s.Kind), NotObj: true})

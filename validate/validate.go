@@ -104,7 +104,9 @@ func (v *Validator) Tool(t *canonical.Tool) []diag.Diagnostic {
 			continue
 		}
 		for _, fd := range v.schema(f.s) {
-			valid = valid && !strings.HasPrefix(fd.code, "schema.")
+			if c, _ := diag.Lookup(fd.code); c.Severity == diag.Error {
+				valid = false // examples cannot be checked against a broken schema
+			}
 			report(fd, f.field)
 		}
 		for _, fd := range lintSchema(f.s, f.field == "/input") {
@@ -168,7 +170,7 @@ func (v *Validator) Schema(s *canonical.Schema) []diag.Diagnostic {
 }
 
 func (v *Validator) schema(s *canonical.Schema) []finding {
-	key := sha256.Sum256(append(s.JSON().AppendJCS(nil), s.Keyword("$schema").AppendJSON(nil, "")...))
+	key := sha256.Sum256(s.JSON().AppendJCS(nil)) // $schema, and so the dialect, is part of it
 	if fs, ok := v.cache.Load(key); ok {
 		return fs.([]finding)
 	}

@@ -258,6 +258,12 @@ func TestLintTool(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("Tool = %q, want %q", got, want)
 	}
+	// An external reference is a warning: the examples are still checked.
+	ext := schemaOf(t, `{"type": "object", "properties": {"q": {"type": "string", "description": "Q."}, "r": {"$ref": "https://example.com/r.json"}}}`)
+	withRef := &canonical.Tool{Name: "t", Description: "T.", Input: ext, Examples: []*canonical.Value{mustValue(t, `{"q": 1}`)}}
+	if got := found(New().Tool(withRef)); !slices.Contains(got, "lint.example-invalid ") {
+		t.Errorf("Tool with an external ref = %q, want the invalid example reported", got)
+	}
 	tool.Description = strings.Repeat("é", MaxDescription+1)
 	if got := found(New().Tool(tool)); !slices.Contains(got, "lint.description-too-long /0") {
 		t.Errorf("Tool with a long description = %q", got)
