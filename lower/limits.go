@@ -1,0 +1,199 @@
+package lower
+
+import (
+	"slices"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// LimitCheck is one kind of budget that a target's Rules may set.
+type LimitCheck struct {
+	Name string // the key in Rules.Limits and in a manifest's limits override
+	Code string // the diagnostic reported past the limit
+	Doc  string
+	// Scope is "schema" (checked on each lowered schema by Schema),
+	// "tool" or "bundle" (checked by the caller, which sees tools and
+	// bundles).
+	Scope string
+	// measure returns the schema's size in the limit's unit and where the
+	// largest part is; nil outside the schema scope.
+	measure func(root *canonical.Value) (int, canonical.Pointer)
+}
+
+// Limits is the table of budgets.
+var Limits = []LimitCheck{
+	{"inline-size", "limit.inline-size", "schema nodes (JSON values) that inlining $refs may grow a schema to", "schema", nil},
+	{"properties", "limit.strict-properties", "object properties (all objects, $defs included)", "schema", countProperties},
+	{"depth", "limit.strict-depth", "levels of nested objects", "schema", nestingDepth},
+	{"enum-values", "limit.strict-enum-values", "enum values in all", "schema", countEnumValues},
+	{"enum-chars", "limit.strict-enum-chars", "characters in a string enum of more than 250 values", "schema", longEnumChars},
+	{"name-chars", "limit.strict-name-chars", "characters of property names, definition names and string enum and const values", "schema", nameChars},
+	{"description", "limit.description", "characters of a tool's description", "tool", nil},
+	{"strict-tools", "limit.strict-tools", "strict tools in one request (one bundle)", "bundle", nil},
+	{"optional", "limit.strict-optional", "optional parameters in one request, counted after $ref expansion", "bundle", nil},
+	{"unions", "limit.strict-unions", "union-typed parameters (anyOf or a type array) in one request, counted after $ref expansion", "bundle", nil},
+}
+
+// LimitNamed returns the check of the budget name.
+func LimitNamed(name string) (LimitCheck, bool) {
+	for _, c := range Limits {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return LimitCheck{}, false
+}
+
+func checkLimits(u *Unit) {
+	for _, l := range u.Rules.Limits {
+		c, ok := LimitNamed(l.Name)
+		if !ok || c.measure == nil {
+			continue
+		}
+		if n, at := c.measure(u.root); n > l.Max {
+			node := u.root.Resolve(at)
+			u.Report(c.Code, at, node, "", "the schema has %d %s; the target takes at most %d", n, c.Doc, l.Max)
+		}
+	}
+}
+
+func countProperties(root *canonical.Value) (int, canonical.Pointer) {
+	n := 0
+	for _, s := range allSchemas(root) {
+		if p := s.node.Get("properties"); p != nil && p.Kind == canonical.Object {
+			n += len(p.Members)
+		}
+	}
+	return n, ""
+}
+
+func nestingDepth(root *canonical.Value) (int, canonical.Pointer) {
+	best, at := 0, canonical.Pointer("")
+	var walk func(v *canonical.Value, p canonical.Pointer, depth int)
+	walk = func(v *canonical.Value, p canonical.Pointer, depth int) {
+		if v.Kind != canonical.Object {
+			return
+		}
+		if isObjectSchema(v) {
+			depth++
+		}
+		if depth > best {
+			best, at = depth, p
+		}
+		for rel, sub := range canonical.AsSchema(v).Subschemas() {
+			walk(sub.JSON(), p.Join(rel), depth)
+		}
+	}
+	walk(root, "", 0)
+	return best, at
+}
+
+func countEnumValues(root *canonical.Value) (int, canonical.Pointer) {
+	n := 0
+	for _, s := range allSchemas(root) {
+		if e := s.node.Get("enum"); e != nil && e.Kind == canonical.Array {
+			n += len(e.Items)
+		}
+	}
+	return n, ""
+}
+
+// longEnumChars returns the characters of the longest string enum that has
+// more than 250 values.
+func longEnumChars(root *canonical.Value) (int, canonical.Pointer) {
+	best, at := 0, canonical.Pointer("")
+	for _, s := range allSchemas(root) {
+		e := s.node.Get("enum")
+		if e == nil || e.Kind != canonical.Array || len(e.Items) <= 250 {
+			continue
+		}
+		n := 0
+		for _, it := range e.Items {
+			n += len(it.Text)
+		}
+		if n > best {
+			best, at = n, s.at.Append("enum")
+		}
+	}
+	return best, at
+}
+
+func nameChars(root *canonical.Value) (int, canonical.Pointer) {
+	n := 0
+	for _, s := range allSchemas(root) {
+		for _, k := range []string{"properties", "$defs", "definitions"} {
+			if p := s.node.Get(k); p != nil && p.Kind == canonical.Object {
+				for _, m := range p.Members {
+					n += len(m.Key)
+				}
+			}
+		}
+		if e := s.node.Get("enum"); e != nil && e.Kind == canonical.Array {
+			for _, it := range e.Items {
+				if it.Kind == canonical.String {
+					n += len(it.Text)
+				}
+			}
+		}
+		if c := s.node.Get("const"); c != nil && c.Kind == canonical.String {
+			n += len(c.Text)
+		}
+	}
+	return n, ""
+}
+
+// Budget counts, in a lowered schema with its local $refs expanded, the
+// optional parameters (properties the strict transform made nullable, or
+// that are not required) and the union-typed ones (anyOf, or a type array
+// of more than one type besides what the strict transform added), as
+// Anthropic counts them for its per-request limits.
+func Budget(r *Result) (optional, unions int) {
+	made := map[canonical.Pointer]bool{}
+	for _, p := range r.Optional {
+		made[p] = true
+	}
+	root := r.Schema.JSON()
+	var walk func(v *canonical.Value, p canonical.Pointer, stack []canonical.Pointer)
+	walk = func(v *canonical.Value, p canonical.Pointer, stack []canonical.Pointer) {
+		if v.Kind != canonical.Object || len(stack) > 64 {
+			return
+		}
+		if ref, ok := refOf(v); ok && len(ref) > 0 && ref[0] == '#' {
+			t := canonical.Pointer(ref[1:])
+			if def := root.Resolve(t); def != nil && !slices.Contains(stack, t) {
+				walk(def, t, append(stack[:len(stack):len(stack)], t))
+			}
+		}
+		if props := v.Get("properties"); props != nil && props.Kind == canonical.Object {
+			req, _ := v.Get("required").Strings()
+			for _, m := range props.Members {
+				at := p.Append("properties", m.Key)
+				switch {
+				case made[at] || !slices.Contains(req, m.Key):
+					optional++
+				case isUnion(m.Value):
+					unions++
+				}
+			}
+		}
+		for rel, sub := range canonical.AsSchema(v).Subschemas() {
+			if k := firstToken(rel); k == "$defs" || k == "definitions" {
+				continue
+			}
+			walk(sub.JSON(), p.Join(rel), stack)
+		}
+	}
+	walk(root, "", nil)
+	return optional, unions
+}
+
+func isUnion(v *canonical.Value) bool {
+	if v.Kind != canonical.Object {
+		return false
+	}
+	if v.Has("anyOf") || v.Has("oneOf") {
+		return true
+	}
+	ts, ok := v.Get("type").Strings()
+	return ok && len(ts) > 1
+}

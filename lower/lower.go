@@ -1,0 +1,377 @@
+// Package lower rewrites a JSON Schema into what one target accepts: it
+// inlines references, turns oneOf into anyOf and const into enum, merges
+// allOf where that is sound, spells nullable types the OpenAPI way, applies
+// the strict-mode transform, and last drops what the target cannot carry.
+//
+// What a target accepts is data, a Rules value: one Row per schema feature
+// (a keyword or a family of keywords) saying what the target does with it,
+// and one Limit per size budget. The passes read the rows, so what is
+// changed and what is reported cannot drift apart. Every change is a Change
+// with a diagnostic code, the JSON Pointer where it happened in the lowered
+// schema and the pointer of the node it came from in the original schema.
+//
+// Lowering never modifies its input, is deterministic, never adds a
+// constraint that the input did not have, and is idempotent: lowering its
+// own output again with the same rules changes nothing. The package does no
+// I/O and knows no target by name; the per-target tables live in package
+// adapters.
+package lower
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// Action is what a target does with a schema feature.
+type Action string
+
+// The actions. Which ones a feature takes is in its Feature row.
+const (
+	Keep     Action = "keep"     // carried as written
+	Drop     Action = "drop"     // removed, reported as loss.<feature>
+	Inline   Action = "inline"   // $ref: every local reference inlined
+	Acyclic  Action = "acyclic"  // $ref: kept, but a recursive one is cut
+	AnyOf    Action = "any-of"   // oneOf written as anyOf
+	Enum     Action = "enum"     // const written as a one-value enum
+	Merge    Action = "merge"    // allOf merged into its schema where sound, dropped where not
+	Nullable Action = "nullable" // type arrays and null branches written as "nullable": true
+	Tuple    Action = "tuple"    // prefixItems written as items: {anyOf}
+	Only     Action = "only"     // kept when its value is one of Row.Values
+	Simple   Action = "simple"   // pattern: kept unless it uses lookaround
+	Close    Action = "close"    // additionalProperties: false on every object (strict)
+	Require  Action = "require"  // optional properties made required and nullable (strict)
+	Upper    Action = "upper"    // type names in upper case (OpenAPI as Gemini spells it)
+)
+
+// Feature is one row of the table of schema features that targets differ on.
+type Feature struct {
+	// Name is the row's key in profiles and in a manifest's profile
+	// override: the keyword itself where the feature is one keyword.
+	Name string
+	// Keywords are the schema keywords of the feature.
+	Keywords []string
+	// Loss is the code reported when the feature is dropped.
+	Loss string
+	// Actions are what a target may do with the feature; Keep is always one.
+	Actions []Action
+	// Doc says what the feature is, for listings.
+	Doc string
+}
+
+// Features is the table of schema features, in the order they are listed.
+// A keyword in no row and not structural belongs to the "other" row.
+var Features = []Feature{
+	{"$ref", []string{"$ref"}, "loss.ref", []Action{Keep, Inline, Acyclic}, "local references and the $defs/definitions they point into"},
+	{"anyOf", []string{"anyOf"}, "loss.any-of", []Action{Keep, Drop}, "anyOf"},
+	{"oneOf", []string{"oneOf"}, "loss.one-of", []Action{Keep, Drop, AnyOf}, "oneOf"},
+	{"allOf", []string{"allOf"}, "loss.all-of", []Action{Keep, Drop, Merge}, "allOf"},
+	{"not", []string{"not"}, "loss.not", []Action{Keep, Drop}, "not"},
+	{"conditional", []string{"if", "then", "else"}, "loss.conditional", []Action{Keep, Drop}, "if, then, else"},
+	{"dependent", []string{"dependentRequired", "dependentSchemas", "dependencies"}, "loss.dependent", []Action{Keep, Drop}, "dependentRequired, dependentSchemas and draft-07 dependencies"},
+	{"type-array", nil, "loss.type-union", []Action{Keep, Nullable}, `"type" written as an array, such as ["string", "null"]`},
+	{"type", nil, "", []Action{Keep, Upper}, `the spelling of "type" names`},
+	{"const", []string{"const"}, "loss.const", []Action{Keep, Drop, Enum}, "const"},
+	{"enum", []string{"enum"}, "loss.enum", []Action{Keep, Drop, Only}, "enum; with only, the JSON types its values may have"},
+	{"pattern", []string{"pattern"}, "loss.pattern", []Action{Keep, Drop, Simple}, "pattern"},
+	{"format", []string{"format"}, "loss.format", []Action{Keep, Drop, Only}, "format; with only, the formats accepted"},
+	{"minimum", []string{"minimum"}, "loss.minimum", []Action{Keep, Drop}, "minimum"},
+	{"maximum", []string{"maximum"}, "loss.maximum", []Action{Keep, Drop}, "maximum"},
+	{"exclusiveMinimum", []string{"exclusiveMinimum"}, "loss.exclusive-minimum", []Action{Keep, Drop}, "exclusiveMinimum"},
+	{"exclusiveMaximum", []string{"exclusiveMaximum"}, "loss.exclusive-maximum", []Action{Keep, Drop}, "exclusiveMaximum"},
+	{"multipleOf", []string{"multipleOf"}, "loss.multiple-of", []Action{Keep, Drop}, "multipleOf"},
+	{"minLength", []string{"minLength"}, "loss.min-length", []Action{Keep, Drop}, "minLength"},
+	{"maxLength", []string{"maxLength"}, "loss.max-length", []Action{Keep, Drop}, "maxLength"},
+	{"minItems", []string{"minItems"}, "loss.min-items", []Action{Keep, Drop, Only}, "minItems; with only, the values accepted"},
+	{"maxItems", []string{"maxItems"}, "loss.max-items", []Action{Keep, Drop}, "maxItems"},
+	{"uniqueItems", []string{"uniqueItems"}, "loss.unique-items", []Action{Keep, Drop}, "uniqueItems"},
+	{"contains", []string{"contains", "minContains", "maxContains"}, "loss.contains", []Action{Keep, Drop}, "contains, minContains, maxContains"},
+	{"prefixItems", []string{"prefixItems", "additionalItems"}, "loss.prefix-items", []Action{Keep, Drop, Tuple}, "tuples: prefixItems, and items as an array (draft-07) with additionalItems"},
+	{"patternProperties", []string{"patternProperties"}, "loss.pattern-properties", []Action{Keep, Drop}, "patternProperties"},
+	{"propertyNames", []string{"propertyNames"}, "loss.property-names", []Action{Keep, Drop}, "propertyNames"},
+	{"minProperties", []string{"minProperties"}, "loss.min-properties", []Action{Keep, Drop}, "minProperties"},
+	{"maxProperties", []string{"maxProperties"}, "loss.max-properties", []Action{Keep, Drop}, "maxProperties"},
+	{"unevaluated", []string{"unevaluatedItems", "unevaluatedProperties"}, "loss.unevaluated", []Action{Keep, Drop}, "unevaluatedItems, unevaluatedProperties"},
+	{"additionalProperties", []string{"additionalProperties"}, "loss.additional-properties", []Action{Keep, Drop, Close}, "additionalProperties; with close, false on every object"},
+	{"optional", nil, "", []Action{Keep, Require}, "optional properties; with require, every property required and the optional ones nullable"},
+	{"default", []string{"default"}, "loss.default", []Action{Keep, Drop}, "default"},
+	{"examples", []string{"examples"}, "loss.examples", []Action{Keep, Drop}, "examples"},
+	{"title", []string{"title"}, "loss.title", []Action{Keep, Drop}, "title"},
+	{"core", []string{"$schema", "$id", "$anchor", "$dynamicAnchor", "$comment", "$vocabulary"}, "loss.core", []Action{Keep, Drop}, "$schema, $id, $anchor, $comment and the like"},
+	{"other", nil, "loss.keyword", []Action{Keep, Drop}, "every keyword in no other row: x- extensions, readOnly, deprecated, contentMediaType …"},
+}
+
+// structural keywords are carried by every target; they are in no row.
+var structural = map[string]bool{
+	"type": true, "properties": true, "required": true, "items": true, "description": true,
+	"$defs": true, "definitions": true,
+}
+
+var featureOf = func() map[string]*Feature {
+	m := map[string]*Feature{}
+	for i := range Features {
+		for _, k := range Features[i].Keywords {
+			m[k] = &Features[i]
+		}
+	}
+	return m
+}()
+
+// FeatureNamed returns the row of the feature name.
+func FeatureNamed(name string) (*Feature, bool) {
+	for i := range Features {
+		if Features[i].Name == name {
+			return &Features[i], true
+		}
+	}
+	return nil, false
+}
+
+// keywordFeature returns the feature of keyword k, or nil for structural
+// keywords.
+func keywordFeature(k string) *Feature {
+	if f := featureOf[k]; f != nil {
+		return f
+	}
+	if structural[k] {
+		return nil
+	}
+	return other
+}
+
+var other, _ = FeatureNamed("other")
+
+// Row says what a target does with one feature.
+type Row struct {
+	Feature string
+	Action  Action
+	// Values are what Only accepts: formats for "format", JSON types of the
+	// values for "enum", values for "minItems".
+	Values []string
+	// Source cites where the fact comes from.
+	Source string
+}
+
+// Limit is one size budget of a target.
+type Limit struct {
+	Name   string // "depth", "properties" …: the key in a manifest's limits override
+	Max    int
+	Source string
+}
+
+// Rules is what one target, in one mode, accepts.
+type Rules struct {
+	Rows   []Row
+	Limits []Limit
+}
+
+// Row returns the row of feature; a feature without a row is kept.
+func (r *Rules) Row(feature string) Row {
+	for _, row := range r.Rows {
+		if row.Feature == feature {
+			return row
+		}
+	}
+	return Row{Feature: feature, Action: Keep}
+}
+
+// Action returns what the target does with feature.
+func (r *Rules) Action(feature string) Action { return r.Row(feature).Action }
+
+// Limit returns the budget named name and whether the target has it.
+func (r *Rules) Limit(name string) (int, bool) {
+	for _, l := range r.Limits {
+		if l.Name == name {
+			return l.Max, true
+		}
+	}
+	return 0, false
+}
+
+// Clone returns a copy of r that shares no slices with it.
+func (r *Rules) Clone() *Rules {
+	c := &Rules{Rows: slices.Clone(r.Rows), Limits: slices.Clone(r.Limits)}
+	for i := range c.Rows {
+		c.Rows[i].Values = slices.Clone(c.Rows[i].Values)
+	}
+	return c
+}
+
+// Set replaces the row of feature, as a manifest override does: action is
+// one of the feature's actions, and values (for Only) what it accepts.
+func (r *Rules) Set(feature string, action Action, values []string, source string) error {
+	f, ok := FeatureNamed(feature)
+	if !ok {
+		return fmt.Errorf("unknown schema feature %q (one of %s)", feature, featureNames())
+	}
+	if !slices.Contains(f.Actions, action) {
+		return fmt.Errorf("feature %q cannot be %q (one of %s)", feature, action, joinActions(f.Actions))
+	}
+	if (action == Only) != (len(values) > 0) {
+		if action == Only {
+			return fmt.Errorf("feature %q: only needs the list of accepted values", feature)
+		}
+		return fmt.Errorf("feature %q: a list of values goes with only", feature)
+	}
+	row := Row{Feature: feature, Action: action, Values: values, Source: source}
+	for i := range r.Rows {
+		if r.Rows[i].Feature == feature {
+			r.Rows[i] = row
+			return nil
+		}
+	}
+	r.Rows = append(r.Rows, row)
+	return nil
+}
+
+// SetLimit replaces the budget name.
+func (r *Rules) SetLimit(name string, max int, source string) error {
+	if !slices.ContainsFunc(Limits, func(c LimitCheck) bool { return c.Name == name }) {
+		var names []string
+		for _, c := range Limits {
+			names = append(names, c.Name)
+		}
+		return fmt.Errorf("unknown limit %q (one of %s)", name, strings.Join(names, ", "))
+	}
+	if max < 0 {
+		return fmt.Errorf("limit %q: %d is negative", name, max)
+	}
+	for i := range r.Limits {
+		if r.Limits[i].Name == name {
+			r.Limits[i] = Limit{name, max, source}
+			return nil
+		}
+	}
+	r.Limits = append(r.Limits, Limit{name, max, source})
+	return nil
+}
+
+func featureNames() string {
+	var names []string
+	for _, f := range Features {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+func joinActions(as []Action) string {
+	var s []string
+	for _, a := range as {
+		s = append(s, string(a))
+	}
+	return strings.Join(s, ", ")
+}
+
+// Options change how a schema is lowered, besides its rules.
+type Options struct {
+	// Describe moves each dropped constraint into the description of its
+	// schema ("minLength: 3") instead of only dropping it.
+	Describe bool
+}
+
+// Change is one change that lowering made to a schema.
+type Change struct {
+	Code    string            // a diag code: lower.*, loss.*, limit.*
+	Pointer canonical.Pointer // where, in the lowered schema
+	Origin  canonical.Pointer // where the changed node came from, in the original schema
+	Message string
+}
+
+// Result is a lowered schema and what was done to it.
+type Result struct {
+	Schema  *canonical.Schema
+	Changes []Change
+	// Optional lists, for the strict transform, the properties that were
+	// optional and are now required and nullable, as pointers into the
+	// lowered schema ("/properties/limit"): a null value there means the
+	// caller left the argument out.
+	Optional []canonical.Pointer
+}
+
+// Schema lowers s for rules. s is not modified.
+func Schema(s *canonical.Schema, rules *Rules, opts Options) *Result {
+	u := newUnit(s, rules, opts)
+	for _, p := range plan(rules) {
+		u.pass = p
+		p.Run(u)
+	}
+	checkLimits(u)
+	return &Result{Schema: canonical.AsSchema(u.root), Changes: u.changes, Optional: u.optional}
+}
+
+// Unit is the state of lowering one schema, given to each pass.
+type Unit struct {
+	Rules   *Rules
+	Options Options
+
+	orig     *canonical.Value // the input, never modified
+	root     *canonical.Value // the copy being lowered
+	origins  map[*canonical.Value]canonical.Pointer
+	changes  []Change
+	optional []canonical.Pointer
+	pass     *Pass
+}
+
+func newUnit(s *canonical.Schema, rules *Rules, opts Options) *Unit {
+	u := &Unit{Rules: rules, Options: opts, orig: s.JSON(), origins: map[*canonical.Value]canonical.Pointer{}}
+	u.root = u.copyFrom(s.JSON(), "")
+	return u
+}
+
+// copyFrom deep-copies v, which is at p in the original schema, remembering
+// where each copied node came from.
+func (u *Unit) copyFrom(v *canonical.Value, p canonical.Pointer) *canonical.Value {
+	c := &canonical.Value{Kind: v.Kind, Bool: v.Bool, Text: v.Text, Pos: v.Pos}
+	u.origins[c] = p
+	if v.Items != nil {
+		c.Items = make([]*canonical.Value, len(v.Items))
+		for i, it := range v.Items {
+			c.Items[i] = u.copyFrom(it, p.Index(i))
+		}
+	}
+	if v.Members != nil {
+		c.Members = make([]canonical.Member, len(v.Members))
+		for i, m := range v.Members {
+			c.Members[i] = canonical.Member{Key: m.Key, Value: u.copyFrom(m.Value, p.Append(m.Key)), KeyPos: m.KeyPos}
+		}
+	}
+	return c
+}
+
+// Root returns the schema being lowered.
+func (u *Unit) Root() *canonical.Value { return u.root }
+
+// Origin returns the pointer in the original schema that node came from, or
+// "" for a node that lowering made.
+func (u *Unit) Origin(node *canonical.Value) canonical.Pointer { return u.origins[node] }
+
+// Report records a change at the lowered pointer at, made to node (its
+// keyword keyword, or the node itself when keyword is "").
+func (u *Unit) Report(code string, at canonical.Pointer, node *canonical.Value, keyword string, format string, args ...any) {
+	origin := u.origins[node]
+	if keyword != "" {
+		at, origin = at.Append(keyword), origin.Append(keyword)
+	}
+	u.changes = append(u.changes, Change{Code: code, Pointer: at, Origin: origin, Message: fmt.Sprintf(format, args...)})
+}
+
+// Pass is one named lowering step, in the manner of a go/analysis Analyzer.
+type Pass struct {
+	Name string
+	Doc  string
+	// Requires lists passes whose output this one expects when the target
+	// needs them too; they run first.
+	Requires []*Pass
+	// When reports whether the target's rules need the pass.
+	When func(*Rules) bool
+	// Run rewrites u's schema, reporting each change through u.Report.
+	Run func(u *Unit)
+}
+
+func (p *Pass) String() string { return p.Name }
+
+func needs(feature string, actions ...Action) func(*Rules) bool {
+	return func(r *Rules) bool { return slices.Contains(actions, r.Action(feature)) }
+}

@@ -1,0 +1,170 @@
+package lower
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// parseRules reads "feature action [value...]" and "limit name max" lines.
+func parseRules(t *testing.T, text string) (*Rules, Options) {
+	t.Helper()
+	r := &Rules{}
+	var opts Options
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
+		case f[0] == "describe":
+			opts.Describe = true
+		case f[0] == "limit" && len(f) == 3:
+			var n int
+			fmt.Sscan(f[2], &n)
+			if err := r.SetLimit(f[1], n, "test"); err != nil {
+				t.Fatal(err)
+			}
+		case len(f) >= 2:
+			if err := r.Set(f[0], Action(f[1]), f[2:], "test"); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			t.Fatalf("bad rules line %q", line)
+		}
+	}
+	return r, opts
+}
+
+func render(res *Result) string {
+	var b strings.Builder
+	b.Write(res.Schema.JSON().Indent())
+	for _, c := range res.Changes {
+		from := ""
+		if c.Origin != c.Pointer {
+			from = fmt.Sprintf(" (from %q)", c.Origin)
+		}
+		fmt.Fprintf(&b, "%s %q%s: %s\n", c.Code, c.Pointer, from, c.Message)
+	}
+	for _, p := range res.Optional {
+		fmt.Fprintf(&b, "optional %q\n", p)
+	}
+	return b.String()
+}
+
+// TestPasses runs the golden cases of testdata/passes: in each archive, the
+// "rules" file applies to every NAME.json, whose lowered schema, changes and
+// optional record are in NAME.golden.
+func TestPasses(t *testing.T) {
+	files, _ := filepath.Glob("testdata/passes/*.txtar")
+	if len(files) == 0 {
+		t.Fatal("no golden cases")
+	}
+	for _, file := range files {
+		ar, err := txtar.ParseFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rulesText string
+		golden := map[string]int{}
+		for i, f := range ar.Files {
+			if f.Name == "rules" {
+				rulesText = string(f.Data)
+			}
+			if name, ok := strings.CutSuffix(f.Name, ".golden"); ok {
+				golden[name] = i
+			}
+		}
+		rules, opts := parseRules(t, rulesText)
+		var out []txtar.File
+		for _, f := range ar.Files {
+			name, ok := strings.CutSuffix(f.Name, ".json")
+			if strings.HasSuffix(f.Name, ".golden") {
+				continue
+			}
+			out = append(out, f)
+			if !ok {
+				continue
+			}
+			t.Run(filepath.Base(file)+"/"+name, func(t *testing.T) {
+				s, err := canonical.ParseSchema(f.Data)
+				if err != nil {
+					t.Fatal(err)
+				}
+				before := s.DeepCopy()
+				res := Schema(s, rules, opts)
+				got := render(res)
+				if !s.Equal(before) {
+					t.Errorf("Schema modified its input")
+				}
+				again := Schema(res.Schema, rules, opts)
+				if !again.Schema.Equal(res.Schema) {
+					t.Errorf("lowering is not idempotent: lowering the output again gives\n%s", again.Schema.JSON().Indent())
+				}
+				for _, c := range again.Changes {
+					if !strings.HasPrefix(c.Code, "limit.") {
+						t.Errorf("lowering the output again reports %s %s: %s", c.Code, c.Pointer, c.Message)
+					}
+				}
+				if i, ok := golden[name]; ok && !*update {
+					if want := string(ar.Files[i].Data); got != want {
+						t.Errorf("Schema(%s) =\n%s\nwant\n%s", name, got, want)
+					}
+				} else if !*update {
+					t.Errorf("no golden %s.golden; run go test ./lower -update", name)
+				}
+				out = append(out, txtar.File{Name: name + ".golden", Data: []byte(got)})
+			})
+		}
+		if *update {
+			ar.Files = out
+			if err := os.WriteFile(file, txtar.Format(ar), 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
+// TestPassOrder checks that every pass runs after the passes it requires.
+func TestPassOrder(t *testing.T) {
+	index := map[*Pass]int{}
+	for i, p := range Passes {
+		index[p] = i
+	}
+	for _, p := range Passes {
+		for _, q := range p.Requires {
+			if index[q] >= index[p] {
+				t.Errorf("pass %s runs before %s, which it requires", p, q)
+			}
+		}
+	}
+}
+
+// TestFeatureTable checks that the table of features is consistent.
+func TestFeatureTable(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range Features {
+		if seen[f.Name] {
+			t.Errorf("feature %q listed twice", f.Name)
+		}
+		seen[f.Name] = true
+		if f.Actions[0] != Keep {
+			t.Errorf("feature %q: first action %q, want keep", f.Name, f.Actions[0])
+		}
+		if len(f.Keywords) > 0 && !strings.HasPrefix(f.Loss, "loss.") {
+			t.Errorf("feature %q: loss code %q", f.Name, f.Loss)
+		}
+	}
+	for k := range structural {
+		if featureOf[k] != nil {
+			t.Errorf("keyword %q is both structural and in a feature", k)
+		}
+	}
+}

@@ -1,0 +1,358 @@
+package lower
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// DefaultInlineSize is the most schema nodes (JSON values) that inlining
+// may grow a schema to when the target's rules set no "inline-size" limit.
+const DefaultInlineSize = 10000
+
+// annotation keywords: a sibling of $ref with one of these overrides the
+// definition's, as openai-python and Pydantic merge them.
+var annotation = map[string]bool{
+	"title": true, "description": true, "default": true, "examples": true,
+	"$comment": true, "deprecated": true, "readOnly": true, "writeOnly": true,
+}
+
+// identifiers name a schema for references; an inlined copy drops them.
+var identifiers = []string{"$id", "$anchor", "$dynamicAnchor"}
+
+// resolver finds and copies the targets of local references.
+type resolver struct {
+	u       *Unit
+	anchors map[string]canonical.Pointer // $anchor and draft-07 "#name" ids
+	size    int                          // nodes in the schema, as it grows
+	max     int
+	capped  bool // limit.inline-size was reported
+}
+
+func newResolver(u *Unit) *resolver {
+	r := &resolver{u: u, anchors: map[string]canonical.Pointer{}, max: DefaultInlineSize}
+	if n, ok := u.Rules.Limit("inline-size"); ok {
+		r.max = n
+	}
+	r.size = count(u.orig)
+	for p, s := range canonical.AsSchema(u.orig).All() {
+		if a, ok := s.Keyword("$anchor").StringValue(); ok {
+			r.anchors[a] = p
+		}
+		if id, ok := s.Keyword("$id").StringValue(); ok && strings.HasPrefix(id, "#") && len(id) > 1 {
+			r.anchors[id[1:]] = p
+		}
+	}
+	return r
+}
+
+// count returns the number of JSON values in v.
+func count(v *canonical.Value) int {
+	n := 1
+	for _, it := range v.Items {
+		n += count(it)
+	}
+	for _, m := range v.Members {
+		n += count(m.Value)
+	}
+	return n
+}
+
+// resolve returns the pointer, in the original schema, of a local reference
+// ("#", "#/$defs/x", "#/definitions/x", "#anchor"), and whether it names a
+// schema there. References to other documents are not local.
+func (r *resolver) resolve(ref string) (canonical.Pointer, bool) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return "", false
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	var p canonical.Pointer
+	switch {
+	case frag == "" || frag[0] == '/':
+		p = canonical.Pointer(frag)
+	default:
+		if p, ok = r.anchors[frag]; !ok {
+			return "", false
+		}
+	}
+	v := r.u.orig.Resolve(p)
+	return p, v != nil && (v.Kind == canonical.Object || v.Kind == canonical.Bool)
+}
+
+// within reports whether p is q or inside it.
+func within(p, q canonical.Pointer) bool {
+	return p == q || strings.HasPrefix(string(p), string(q)+"/")
+}
+
+func refOf(node *canonical.Value) (string, bool) {
+	if node == nil || node.Kind != canonical.Object {
+		return "", false
+	}
+	return node.Get("$ref").StringValue()
+}
+
+// refStatus says what became of one reference.
+type refStatus int
+
+const (
+	refInlined refStatus = iota
+	refExternal
+	refDangling
+	refRecursive
+	refTooBig
+)
+
+var refWhy = map[refStatus]string{
+	refExternal:  "the reference to another document",
+	refDangling:  "the dangling reference",
+	refRecursive: "the recursive reference",
+	refTooBig:    "past the inline-size limit, the reference",
+}
+
+// expand replaces the $ref of node, at the lowered pointer at, by a copy of
+// its target merged with node's other keywords. stack holds the targets
+// being expanded around node. It says why when it cannot.
+func (r *resolver) expand(node *canonical.Value, at canonical.Pointer, stack []canonical.Pointer) (canonical.Pointer, refStatus) {
+	ref, _ := refOf(node)
+	u := r.u
+	if !strings.HasPrefix(ref, "#") {
+		return "", refExternal
+	}
+	target, ok := r.resolve(ref)
+	switch origin := u.Origin(node); {
+	case !ok:
+		return "", refDangling
+	case target == "" || containsPtr(stack, target) || origin != "" && within(origin, target):
+		return target, refRecursive
+	}
+	def := u.orig.Resolve(target)
+	n := count(def)
+	if r.size+n > r.max {
+		if !r.capped {
+			r.capped = true
+			u.Report("limit.inline-size", at, node, "$ref", "inlining %s would grow the schema past %d nodes (the inline-size limit); it and later references are not inlined", ref, r.max)
+		}
+		return target, refTooBig
+	}
+	r.size += n
+	c := u.copyFrom(def, target)
+	for _, k := range identifiers {
+		c.Delete(k) // the copy is not the resource the identifier names
+	}
+	node.Members = mergeRef(node, c)
+	u.Report("lower.ref-inlined", at, node, "$ref", "inlined %s", ref)
+	return target, refInlined
+}
+
+func containsPtr(ps []canonical.Pointer, p canonical.Pointer) bool {
+	for _, q := range ps {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// mergeRef returns the members of node with its $ref replaced by def: the
+// definition's keywords where the $ref was, each overridden by a sibling
+// annotation of the same name. When a sibling assertion disagrees with the
+// definition, the definition becomes a member of allOf instead, which is
+// what a $ref with siblings means in 2020-12.
+func mergeRef(node, def *canonical.Value) []canonical.Member {
+	if def.Kind == canonical.Bool {
+		if def.Bool {
+			return without(node.Members, "$ref")
+		}
+		def = canonical.NewObject()
+		def.Set("not", canonical.NewObject())
+	}
+	for _, m := range node.Members {
+		if m.Key == "$ref" || annotation[m.Key] {
+			continue
+		}
+		if d := def.Get(m.Key); d != nil && !d.Equal(m.Value) {
+			out := without(node.Members, "$ref")
+			if i := indexOf(out, "allOf"); i >= 0 && out[i].Value.Kind == canonical.Array {
+				out[i].Value.Items = append([]*canonical.Value{def}, out[i].Value.Items...)
+				return out
+			}
+			return append(out, canonical.Member{Key: "allOf", Value: canonical.NewArray(def)})
+		}
+	}
+	var out []canonical.Member
+	for _, m := range node.Members {
+		if m.Key != "$ref" {
+			out = append(out, m)
+			continue
+		}
+		for _, dm := range def.Members {
+			if !node.Has(dm.Key) {
+				out = append(out, dm)
+			}
+		}
+	}
+	return out
+}
+
+func without(ms []canonical.Member, key string) []canonical.Member {
+	var out []canonical.Member
+	for _, m := range ms {
+		if m.Key != key {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func indexOf(ms []canonical.Member, key string) int {
+	for i, m := range ms {
+		if m.Key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// cut replaces the reference of node by what a target without it can still
+// check: the type of its target, if it has one.
+func (r *resolver) cut(node *canonical.Value, at canonical.Pointer, target canonical.Pointer, st refStatus) {
+	ref, _ := refOf(node)
+	u := r.u
+	var typ *canonical.Value
+	if st == refRecursive || st == refTooBig {
+		if def := u.orig.Resolve(target); def != nil && def.Kind == canonical.Object && !node.Has("type") {
+			typ = def.Get("type")
+		}
+	}
+	i := indexOf(node.Members, "$ref")
+	if typ != nil {
+		node.Members[i] = canonical.Member{Key: "type", Value: u.copyFrom(typ, target.Append("type"))}
+		u.Report("loss.ref", at, node, "", "%s %s cannot be inlined; replaced by its type %s", refWhy[st], ref, compact(typ))
+		return
+	}
+	node.Members = append(node.Members[:i], node.Members[i+1:]...)
+	u.Report("loss.ref", at, node, "", "%s %s cannot be inlined; dropped", refWhy[st], ref)
+}
+
+func compact(v *canonical.Value) string { return string(v.AppendJSON(nil, "")) }
+
+// inline expands every reference in node and below, depth first.
+func (r *resolver) inline(node *canonical.Value, at canonical.Pointer, stack []canonical.Pointer) {
+	if node.Kind != canonical.Object {
+		return
+	}
+	for {
+		if _, ok := refOf(node); !ok {
+			break
+		}
+		target, st := r.expand(node, at, stack)
+		if st != refInlined {
+			r.cut(node, at, target, st)
+			break
+		}
+		stack = append(stack[:len(stack):len(stack)], target)
+	}
+	for rel, sub := range canonical.AsSchema(node).Subschemas() {
+		if k := firstToken(rel); k == "$defs" || k == "definitions" {
+			continue
+		}
+		r.inline(sub.JSON(), at.Join(rel), stack)
+	}
+}
+
+func firstToken(p canonical.Pointer) string {
+	s := strings.TrimPrefix(string(p), "/")
+	s, _, _ = strings.Cut(s, "/")
+	return s
+}
+
+// runRefs is the refs pass.
+func runRefs(u *Unit) {
+	r := newResolver(u)
+	switch u.Rules.Action("$ref") {
+	case Inline:
+		r.inline(u.root, "", nil)
+		for _, s := range allSchemas(u.root) {
+			s.node.Delete("$defs")
+			s.node.Delete("definitions")
+		}
+	case Acyclic:
+		r.cutCycles()
+	}
+}
+
+// cutCycles breaks every cycle of references, and nothing else, by cutting
+// the references that close them in a depth-first walk from the root.
+func (r *resolver) cutCycles() {
+	type refAt struct {
+		at     canonical.Pointer
+		node   *canonical.Value
+		target canonical.Pointer
+		local  bool
+	}
+	var refs []refAt
+	for _, s := range allSchemas(r.u.root) {
+		if ref, ok := refOf(s.node); ok {
+			t, local := r.resolve(ref)
+			refs = append(refs, refAt{s.at, s.node, t, local})
+		}
+	}
+	state := map[canonical.Pointer]int{} // 1 on the walk's path, 2 done
+	cut := map[int]bool{}
+	seen := map[int]bool{}
+	var visit func(t canonical.Pointer)
+	visit = func(t canonical.Pointer) {
+		state[t] = 1
+		for i, ref := range refs {
+			if seen[i] || !ref.local || !within(ref.at, t) {
+				continue
+			}
+			seen[i] = true
+			switch state[ref.target] {
+			case 1:
+				cut[i] = true
+			case 0:
+				visit(ref.target)
+			}
+		}
+		state[t] = 2
+	}
+	visit("")
+	// Cut from the deepest, so the pointers of the others stay right.
+	for i := len(refs) - 1; i >= 0; i-- {
+		if cut[i] {
+			r.cut(refs[i].node, refs[i].at, refs[i].target, refRecursive)
+		}
+	}
+}
+
+// located is a schema node with its pointer.
+type located struct {
+	at   canonical.Pointer
+	node *canonical.Value
+}
+
+// allSchemas lists every object schema under root, depth first.
+func allSchemas(root *canonical.Value) []located {
+	var out []located
+	for p, s := range canonical.AsSchema(root).All() {
+		if s.IsObject() {
+			out = append(out, located{p, s.JSON()})
+		}
+	}
+	return out
+}
+
+// quote renders a keyword value for a message or a description.
+func quote(v *canonical.Value) string {
+	if v.Kind == canonical.String {
+		b, _ := json.Marshal(v.Text)
+		return string(b)
+	}
+	return compact(v)
+}
