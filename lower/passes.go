@@ -49,8 +49,8 @@ var (
 		Run:  runTuple,
 	}
 	StrictMode = &Pass{
-		Name:     "strict",
-		Doc:      "the strict-mode transform: additionalProperties: false on every object (lower.strict-closed), every property required and each optional one made nullable (lower.strict-optional), recording which were optional",
+		Name: "strict",
+		Doc:  "the strict-mode transform: additionalProperties: false on every object (lower.strict-closed), every property required and each optional one made nullable (lower.strict-optional), recording which were optional",
 		When: func(r *Rules) bool {
 			return r.Action("additionalProperties") == Close || r.Action("optional") == Require
 		},
