@@ -34,20 +34,29 @@ type Adapter struct {
 	Decode func(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic)
 	// Encode writes tools, already lowered for this format by its Profile,
 	// as one bundle.
-	Encode func(tools []*canonical.Tool, opts EncodeOptions) *canonical.Value
+	Encode func(tools []*canonical.Tool, opts TargetOptions) *canonical.Value
 	// Profile is what the format accepts as a target. Nil for source-only
 	// formats.
 	Profile *Profile
 }
 
-// EncodeOptions are the target options that shape a bundle.
-type EncodeOptions struct {
-	// Strict, when set, is written as each tool's "strict" flag by formats
-	// that have one; when nil, a tool keeps the flag of its source, if the
-	// source was of the same format.
+// TargetOptions are the target options that shape a bundle.
+type TargetOptions struct {
+	// Strict, when set, lowers every tool for strict mode (or for none) in
+	// formats that have one, and writes the tool's "strict" flag; when nil,
+	// each tool keeps the strict flag of its source, if the source was of a
+	// format the target writes back, and is lowered accordingly.
 	Strict *bool
+	// Schema is the schema mode of formats that have several: "" (or
+	// "json-schema") or "openapi" for Gemini.
+	Schema string
+	// Names is the template of emitted names (default DefaultNames).
+	Names string
+	// Describe moves constraints that lowering drops into the description
+	// of their schema.
+	Describe bool
 	// Catalog names the catalog in formats that have room for it (MCP
-	// _meta); empty fields are left out.
+	// _meta, canonical, jsonschema); empty fields are left out.
 	Catalog Catalog
 }
 
@@ -148,14 +157,17 @@ func (r *Registry) List() []*Adapter {
 
 // Default returns a new registry with every format toolc knows.
 func Default() *Registry {
-	return NewRegistry(MCP(), OpenAI(), Anthropic())
+	return NewRegistry(MCP(), OpenAI(), OpenAIResponses(), Anthropic(), Gemini(), Bedrock(), Canonical(), JSONSchema())
 }
 
 // Result is the outcome of Convert.
 type Result struct {
-	Tools       []*canonical.Tool // the decoded canonical tools
-	Bundle      *canonical.Value  // the encoded bundle
-	Names       map[string]string // tool ID → emitted name
+	Tools  []*canonical.Tool // the decoded canonical tools
+	Bundle *canonical.Value  // the encoded bundle
+	Names  map[string]string // tool ID → emitted name
+	// Optional maps tool IDs to the properties the strict transform made
+	// required and nullable (see Lowered.Optional).
+	Optional    map[string][]canonical.Pointer
 	Diagnostics []diag.Diagnostic // sorted
 }
 
@@ -163,7 +175,7 @@ type Result struct {
 // encodes the tools to the format to, lowering them for to's profile. The
 // result carries every diagnostic; a failure is an *Error naming the adapter
 // and direction. doc is never modified.
-func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts EncodeOptions) (*Result, error) {
+func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts TargetOptions) (*Result, error) {
 	if from == "" || from == "auto" {
 		d := r.Detect(doc)
 		if d.Err != nil {
@@ -190,13 +202,13 @@ func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts Enc
 	if diag.HasErrors(ds) {
 		return &Result{Tools: tools, Diagnostics: diag.Sort(ds)}, &Error{Adapter: from, Direction: Decoding, Err: invalid(ds)}
 	}
-	lowered, names, lds := dst.Profile.Lower(tools, to)
-	ds = append(ds, lds...)
-	res := &Result{Tools: tools, Names: names, Diagnostics: diag.Sort(ds)}
-	if diag.HasErrors(lds) {
-		return res, &Error{Adapter: to, Direction: Encoding, Err: invalid(lds)}
+	low := dst.Profile.Lower(tools, to, opts)
+	ds = append(ds, low.Diagnostics...)
+	res := &Result{Tools: tools, Names: low.Names, Optional: low.Optional, Diagnostics: diag.Sort(ds)}
+	if diag.HasErrors(low.Diagnostics) {
+		return res, &Error{Adapter: to, Direction: Encoding, Err: invalid(low.Diagnostics)}
 	}
-	res.Bundle = dst.Encode(lowered, opts)
+	res.Bundle = dst.Encode(low.Tools, opts)
 	return res, nil
 }
 

@@ -114,13 +114,14 @@ func TestSameFormatRoundTripCorpus(t *testing.T) {
 			}
 			continue
 		}
-		lowered, _, lds := a.Profile.Lower(tools, cd.format)
-		for _, d := range lds {
-			if d.Code != "name.invalid" { // BFCL has dotted names, illegal for OpenAI
+		low := a.Profile.Lower(tools, cd.format, TargetOptions{})
+		for _, d := range low.Diagnostics {
+			// BFCL has dotted names, illegal for OpenAI; limits change nothing.
+			if d.Code != "name.rewritten" && !strings.HasPrefix(d.Code, "limit.") {
 				t.Errorf("%s: same-format lowering reported %s", cd.name, d)
 			}
 		}
-		bundle := a.Encode(lowered, EncodeOptions{})
+		bundle := a.Encode(low.Tools, TargetOptions{})
 		got, _ := toolList(bundle)
 		want := sourceTools(cd.format, cd.doc)
 		if len(got) != len(want) {
@@ -144,7 +145,7 @@ func TestSameFormatRoundTripCorpus(t *testing.T) {
 		}
 		for i, tool := range tools {
 			// Schemas keep member order exactly.
-			if !tool.Input.Equal(lowered[i].Input) {
+			if !tool.Input.Equal(low.Tools[i].Input) {
 				t.Errorf("%s: input schema of %s changed", cd.name, tool.Name)
 			}
 		}
@@ -204,9 +205,8 @@ func TestMCPBundleAcceptedBySDK(t *testing.T) {
 		}
 	}
 	mcpProfile, _ := ProfileOf("mcp")
-	lowered, _, _ := mcpProfile.Lower(all, "mcp")
 	var clean []*canonical.Tool
-	for _, tl := range lowered {
+	for _, tl := range mcpProfile.Lower(all, "mcp", TargetOptions{}).Tools {
 		if mcpProfile.Name.Match(tl.Name) {
 			clean = append(clean, tl)
 		}
@@ -214,7 +214,7 @@ func TestMCPBundleAcceptedBySDK(t *testing.T) {
 	// Tools from several files share names; keep one per name as a server would.
 	seen := map[string]bool{}
 	clean = slices.DeleteFunc(clean, func(tl *canonical.Tool) bool { d := seen[tl.Name]; seen[tl.Name] = true; return d })
-	bundle := encodeMCP(clean, EncodeOptions{Catalog: Catalog{Name: "corpus", Version: "1.0.0"}})
+	bundle := encodeMCP(clean, TargetOptions{Catalog: Catalog{Name: "corpus", Version: "1.0.0"}})
 	var res mcp.ListToolsResult
 	if err := json.Unmarshal(bundle.Indent(), &res); err != nil {
 		t.Fatalf("the SDK cannot read the MCP bundle: %v", err)
@@ -266,7 +266,7 @@ func TestConvertMCPToOpenAIReportsEveryLoss(t *testing.T) {
 	reg := Default()
 	doc := parse(t, []byte(mcpSample))
 	before := string(doc.AppendJSON(nil, ""))
-	res, err := reg.Convert(doc, "tools.json", "auto", "openai", EncodeOptions{})
+	res, err := reg.Convert(doc, "tools.json", "auto", "openai", TargetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -302,15 +302,17 @@ func TestConvertMCPToOpenAIReportsEveryLoss(t *testing.T) {
 }
 
 func TestConvertKeepsAnthropicExtensions(t *testing.T) {
-	in := `[{"type":"custom","name":"n","description":"d","input_schema":{"type":"object"},"cache_control":{"type":"ephemeral"},"strict":true,"input_examples":[{"a":1}],"defer_loading":true}]`
-	res, err := Default().Convert(parse(t, []byte(in)), "a.json", "anthropic", "anthropic", EncodeOptions{})
+	// strict: true lowers the schema for strict mode, which this one is
+	// already (TestSourceStrictIsLowered covers the other case).
+	in := `[{"type":"custom","name":"n","description":"d","input_schema":{"type":"object","additionalProperties":false},"cache_control":{"type":"ephemeral"},"strict":true,"input_examples":[{"a":1}],"defer_loading":true}]`
+	res, err := Default().Convert(parse(t, []byte(in)), "a.json", "anthropic", "anthropic", TargetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !jsonEqual(res.Bundle.AppendJSON(nil, ""), []byte(in)) {
 		t.Errorf("round trip = %s", res.Bundle.AppendJSON(nil, ""))
 	}
-	res, err = Default().Convert(parse(t, []byte(in)), "a.json", "anthropic", "mcp", EncodeOptions{})
+	res, err = Default().Convert(parse(t, []byte(in)), "a.json", "anthropic", "mcp", TargetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,10 +327,34 @@ func TestConvertKeepsAnthropicExtensions(t *testing.T) {
 	}
 }
 
+func TestSourceStrictIsLowered(t *testing.T) {
+	in := `[{"name":"n","input_schema":{"type":"object","properties":{"q":{"type":"string","minLength":1}}},"strict":true}]`
+	res, err := Default().Convert(parse(t, []byte(in)), "a.json", "anthropic", "anthropic", TargetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"name":"n","input_schema":{"type":"object","properties":{"q":{"type":["string","null"]}},"additionalProperties":false,"required":["q"]},"strict":true}]`
+	if got := string(res.Bundle.AppendJSON(nil, "")); got != want {
+		t.Errorf("bundle = %s\nwant %s", got, want)
+	}
+	if got := res.Optional["n"]; !slices.Equal(got, []canonical.Pointer{"/properties/q"}) {
+		t.Errorf("optional = %q", got)
+	}
+	var codes []string
+	for _, d := range res.Diagnostics {
+		codes = append(codes, d.Code+" "+d.Pointer)
+	}
+	wantCodes := []string{"loss.min-length /0/input_schema/properties/q/minLength", "lower.strict-closed /0/input_schema", "lower.strict-optional /0/input_schema/properties/q"}
+	slices.Sort(codes)
+	if !slices.Equal(codes, wantCodes) {
+		t.Errorf("codes = %q, want %q", codes, wantCodes)
+	}
+}
+
 func TestStrictOptionOverridesSource(t *testing.T) {
 	in := `[{"type":"function","function":{"name":"n","parameters":{"type":"object"},"strict":true}}]`
 	f := false
-	res, err := Default().Convert(parse(t, []byte(in)), "a.json", "openai", "openai", EncodeOptions{Strict: &f})
+	res, err := Default().Convert(parse(t, []byte(in)), "a.json", "openai", "openai", TargetOptions{Strict: &f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +364,7 @@ func TestStrictOptionOverridesSource(t *testing.T) {
 }
 
 func TestOpenAIMissingParameters(t *testing.T) {
-	res, err := Default().Convert(parse(t, []byte(`[{"name":"ping","description":"Ping."}]`)), "f.json", "openai", "openai", EncodeOptions{})
+	res, err := Default().Convert(parse(t, []byte(`[{"name":"ping","description":"Ping."}]`)), "f.json", "openai", "openai", TargetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,20 +414,20 @@ func TestNamesAndCollisions(t *testing.T) {
 		{Name: "list.repos", Input: obj, Source: canonical.Source{File: "b.json", Pointer: "/1"}},
 	}
 	p, _ := ProfileOf("openai")
-	_, names, ds := p.Lower(tools, "openai")
-	if names["gh:list"] != "gh__list" || names["list.repos"] != "list.repos" {
+	low := p.Lower(tools, "openai", TargetOptions{})
+	if names := low.Names; names["gh:list"] != "gh__list" || names["list.repos"] != "list_repos" {
 		t.Errorf("names = %v", names)
 	}
 	var got []string
-	for _, d := range ds {
+	for _, d := range low.Diagnostics {
 		got = append(got, d.Code+" "+d.File+d.Pointer)
 	}
-	want := []string{"name.collision b.json/0", "name.invalid b.json/1"}
+	want := []string{"name.collision b.json/0", "name.rewritten b.json/1"}
 	if !slices.Equal(got, want) {
 		t.Errorf("diagnostics = %q, want %q", got, want)
 	}
-	if !strings.Contains(ds[0].Message, "a.json#/0") {
-		t.Errorf("collision message %q does not name the first source", ds[0].Message)
+	if !strings.Contains(low.Diagnostics[0].Message, "a.json#/0") {
+		t.Errorf("collision message %q does not name the first source", low.Diagnostics[0].Message)
 	}
 }
 
@@ -410,11 +436,11 @@ func TestRegistry(t *testing.T) {
 	if err := r.Register(MCP()); !errors.Is(err, ErrDuplicate) {
 		t.Errorf("Register twice = %v", err)
 	}
-	if _, err := r.Convert(parse(t, []byte(`[]`)), "f", "mcp", "openai", EncodeOptions{}); !errors.Is(err, ErrUnknownFormat) {
+	if _, err := r.Convert(parse(t, []byte(`[]`)), "f", "mcp", "openai", TargetOptions{}); !errors.Is(err, ErrUnknownFormat) {
 		t.Errorf("Convert to unregistered = %v", err)
 	}
 	var ae *Error
-	_, err := r.Convert(parse(t, []byte(`[{"name":"x","inputSchema":1}]`)), "f", "mcp", "mcp", EncodeOptions{})
+	_, err := r.Convert(parse(t, []byte(`[{"name":"x","inputSchema":1}]`)), "f", "mcp", "mcp", TargetOptions{})
 	if !errors.As(err, &ae) || ae.Direction != Decoding || ae.Adapter != "mcp" || !errors.Is(err, ErrInvalidInput) {
 		t.Errorf("Convert of invalid input = %v", err)
 	}
@@ -460,11 +486,16 @@ func FuzzDecode(f *testing.F) {
 			return
 		}
 		reg.Detect(doc)
+		strict := true
 		for _, a := range reg.List() {
+			if a.Decode == nil {
+				continue
+			}
 			tools, _ := a.Decode(doc, "fuzz.json")
 			for _, b := range reg.List() {
-				lowered, _, _ := b.Profile.Lower(tools, b.Name)
-				b.Encode(lowered, EncodeOptions{})
+				for _, opts := range []TargetOptions{{}, {Strict: &strict, Schema: "openapi", Describe: true}} {
+					b.Encode(b.Profile.Lower(tools, b.Name, opts).Tools, opts)
+				}
 			}
 		}
 	})

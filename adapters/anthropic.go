@@ -58,7 +58,7 @@ func nameOf(v *canonical.Value) string {
 	return s
 }
 
-func encodeAnthropic(tools []*canonical.Tool, opts EncodeOptions) *canonical.Value {
+func encodeAnthropic(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
 	list := canonical.NewArray()
 	for _, t := range tools {
 		o := toolObject(t)
@@ -66,7 +66,6 @@ func encodeAnthropic(tools []*canonical.Tool, opts EncodeOptions) *canonical.Val
 		if len(t.Examples) > 0 {
 			o.Set("input_examples", canonical.NewArray(t.Examples...))
 		}
-		setStrict(o, opts)
 		appendExtensions(o, t, "anthropic")
 		list.Items = append(list.Items, o)
 	}

@@ -301,3 +301,25 @@ func describe(t *canonical.Tool) string {
 	}
 	return fmt.Sprintf("%q", t.Name)
 }
+
+// strings reads an array of strings.
+func (f *fields) strings(key string, field canonical.Pointer) []string {
+	v := f.typed(key, field, canonical.Array)
+	if v == nil {
+		return nil
+	}
+	ss, ok := v.Strings()
+	if !ok {
+		f.invalid(key, "%q must be an array of strings", key)
+	}
+	return ss
+}
+
+// usedKeys lists the keys read so far.
+func (f *fields) usedKeys() []string {
+	var keys []string
+	for k := range f.used {
+		keys = append(keys, k)
+	}
+	return keys
+}

@@ -18,7 +18,7 @@ func ExampleRegistry_Convert() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := adapters.Default().Convert(doc, "tools.json", "auto", "openai", adapters.EncodeOptions{})
+	res, err := adapters.Default().Convert(doc, "tools.json", "auto", "openai", adapters.TargetOptions{})
 	if err != nil {
 		panic(err)
 	}

@@ -67,7 +67,7 @@ func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.To
 	return f.done()
 }
 
-func encodeMCP(tools []*canonical.Tool, opts EncodeOptions) *canonical.Value {
+func encodeMCP(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
 	list := canonical.NewArray()
 	for _, t := range tools {
 		list.Items = append(list.Items, mcpToolValue(t))

@@ -73,12 +73,11 @@ func emptyObjectSchema() *canonical.Value {
 	return s
 }
 
-func encodeOpenAI(tools []*canonical.Tool, opts EncodeOptions) *canonical.Value {
+func encodeOpenAI(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
 	list := canonical.NewArray()
 	for _, t := range tools {
 		fn := toolObject(t)
 		fn.Set("parameters", t.Input.JSON())
-		setStrict(fn, opts)
 		appendExtensions(fn, t, "openai")
 		o := canonical.NewObject()
 		o.Set("type", canonical.NewString("function"))
@@ -88,10 +87,33 @@ func encodeOpenAI(tools []*canonical.Tool, opts EncodeOptions) *canonical.Value 
 	return list
 }
 
-// setStrict writes the target's strict option, when it has one, ahead of the
-// extension that may carry the source's own flag.
-func setStrict(o *canonical.Value, opts EncodeOptions) {
-	if opts.Strict != nil {
-		o.Set("strict", canonical.NewBool(*opts.Strict))
+// OpenAIResponses returns the adapter of OpenAI Responses API function
+// tools, which are flat: {"type": "function", name, description, parameters,
+// strict}, with "strict" always written (the API's default is true, so
+// toolc says what it lowered for).
+func OpenAIResponses() *Adapter {
+	return &Adapter{Name: "openai-responses", Encode: encodeResponses, Profile: profiles["openai-responses"]}
+}
+
+func encodeResponses(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+	list := canonical.NewArray()
+	for _, t := range tools {
+		o := canonical.NewObject()
+		o.Set("type", canonical.NewString("function"))
+		o.Set("name", canonical.NewString(t.Name))
+		setDescription(o, t)
+		o.Set("parameters", t.Input.JSON())
+		strict := canonical.NewBool(false)
+		for _, f := range []string{"openai-responses", "openai"} {
+			if b, ok := t.Extensions[f].Get("strict").BoolValue(); ok {
+				strict = canonical.NewBool(b)
+				break
+			}
+		}
+		o.Set("strict", strict)
+		appendExtensions(o, t, "openai-responses")
+		appendExtensions(o, t, "openai")
+		list.Items = append(list.Items, o)
 	}
+	return list
 }

@@ -1,12 +1,17 @@
 package adapters
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
+	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/lower"
 )
 
 // Profile is what one target accepts, as data: the one table that both the
@@ -21,32 +26,136 @@ type Profile struct {
 	// and reported with its field's loss code.
 	Carries []string
 	// Options lists the target options (toolc.toml keys besides name,
-	// format, out and policy) that the format takes.
+	// format, out, policy and the options every target takes) that the
+	// format takes.
 	Options []string
+	// Extensions names the formats whose format-specific fields the target
+	// writes back; every other format's are dropped and reported. "*" keeps
+	// them all.
+	Extensions []string
+	// Schema holds the schema rules per mode: "" by default, "strict" for
+	// strict = true, "openapi" for Gemini's schema = "openapi".
+	Schema map[string]*lower.Rules
 	// Source cites the facts.
 	Source string
 }
 
-// NameRule is a target's rule for tool names.
+// NameRule is a target's rule for tool names: which characters, which may
+// come first, and how many. A zero rule keeps every tool's namespace and
+// name as they are (the canonical and jsonschema targets).
 type NameRule struct {
-	Pattern string // a regular expression that a whole name must match
-	re      *regexp.Regexp
-	Source  string
+	Chars  string // a regular-expression character class body: "A-Za-z0-9_-"
+	First  string // the class of the first character; "" for Chars
+	Max    int    // the most characters
+	Source string
+	re     *regexp.Regexp
+}
+
+// Pattern is the rule as one regular expression.
+func (r *NameRule) Pattern() string {
+	if r.Max == 0 {
+		return ""
+	}
+	if r.First == "" {
+		return fmt.Sprintf("^[%s]{1,%d}$", r.Chars, r.Max)
+	}
+	return fmt.Sprintf("^[%s][%s]{0,%d}$", r.First, r.Chars, r.Max-1)
 }
 
 // Match reports whether name is legal.
 func (r *NameRule) Match(name string) bool {
+	if r.Max == 0 {
+		return name != ""
+	}
 	re := r.re
 	if re == nil { // a rule built outside the table; compiled per call
-		re = regexp.MustCompile(r.Pattern)
+		re = regexp.MustCompile(r.Pattern())
 	}
 	return re.MatchString(name)
 }
 
 func init() {
 	for _, p := range profiles {
-		p.Name.re = regexp.MustCompile(p.Name.Pattern)
+		if p.Name.Max > 0 {
+			p.Name.re = regexp.MustCompile(p.Name.Pattern())
+		}
 	}
+}
+
+// DefaultNames is the default name template of a target.
+const DefaultNames = "{namespace}__{name}"
+
+// CheckNames reports what is wrong with a name template, or nil.
+func CheckNames(tmpl string) error {
+	rest := tmpl
+	seen := false
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return fmt.Errorf("name template %q has an unclosed {", tmpl)
+		}
+		switch ph := rest[i+1 : i+j]; ph {
+		case "name":
+			seen = true
+		case "namespace":
+		default:
+			return fmt.Errorf("name template %q: unknown placeholder {%s} (want {namespace} and {name})", tmpl, ph)
+		}
+		rest = rest[i+j+1:]
+	}
+	if !seen {
+		return fmt.Errorf("name template %q has no {name}, so every tool would get the same name", tmpl)
+	}
+	return nil
+}
+
+// render fills a name template. Without a namespace, {namespace} and the
+// text between it and the next placeholder (or, when it comes last, the text
+// before it) are left out: "{namespace}__{name}" gives "name".
+func render(tmpl string, t *canonical.Tool) string {
+	if t.Namespace == "" {
+		if i := strings.Index(tmpl, "{namespace}"); i >= 0 {
+			after := tmpl[i+len("{namespace}"):]
+			if j := strings.IndexByte(after, '{'); j >= 0 {
+				tmpl = tmpl[:i] + after[j:]
+			} else {
+				k := strings.LastIndexByte(tmpl[:i], '}')
+				tmpl = tmpl[:k+1]
+			}
+		}
+	}
+	return strings.NewReplacer("{namespace}", t.Namespace, "{name}", t.Name).Replace(tmpl)
+}
+
+// legalize makes name legal under r: each character outside the rule
+// becomes '_', a leading one the rule forbids gets a '_' before it, and a
+// name that is too long keeps its start and gets a stable hash of id.
+func (r *NameRule) legalize(name, id string) string {
+	if r.Max == 0 || r.Match(name) {
+		return name
+	}
+	chars := regexp.MustCompile("^[" + r.Chars + "]$")
+	var b strings.Builder
+	for _, c := range name {
+		if chars.MatchString(string(c)) {
+			b.WriteRune(c)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	out := b.String()
+	if r.First != "" && out != "" && !regexp.MustCompile("^["+r.First+"]").MatchString(out) {
+		out = "_" + out
+	}
+	if len(out) > r.Max {
+		sum := sha256.Sum256([]byte(id))
+		out = out[:r.Max-9] + "_" + hex.EncodeToString(sum[:4])
+	}
+	return out
 }
 
 // toolField is one optional canonical tool field that a target may not carry.
@@ -73,27 +182,202 @@ var toolFields = []toolField{
 	{"meta", "_meta", "loss.meta", func(t *canonical.Tool) bool { return t.Meta != nil }, func(t *canonical.Tool) { t.Meta = nil }},
 }
 
+// Sources of the facts in the tables below.
+const (
+	srcProviders = "PROVIDERS.md, schema keywords each target accepts"
+	srcOpenAI    = "OpenAI structured outputs: supported schemas and limits (PROVIDERS.md)"
+	srcAnthro    = "Anthropic strict tool use (PROVIDERS.md)"
+	srcGemini    = "Gemini FunctionDeclaration.parameters, OpenAPI 3.0 subset; go-genai Schema (PROVIDERS.md)"
+	srcGeminiJS  = "Gemini FunctionDeclaration.parametersJsonSchema (PROVIDERS.md)"
+	srcBedrock   = "Bedrock Converse ToolSpecification: unverified, so treated as conservatively as Anthropic non-strict with $ref inlined (PROVIDERS.md)"
+)
+
+func rows(src string, spec ...any) []lower.Row {
+	var out []lower.Row
+	for i := 0; i < len(spec); i += 2 {
+		row := lower.Row{Feature: spec[i].(string), Source: src}
+		switch a := spec[i+1].(type) {
+		case lower.Action:
+			row.Action = a
+		case []string:
+			row.Action, row.Values = lower.Only, a
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+var (
+	strictFormatsOpenAI    = []string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+	strictFormatsAnthropic = []string{"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
+)
+
+// openAIStrict are the schema rules of OpenAI strict mode (Chat
+// Completions and Responses).
+var openAIStrict = &lower.Rules{
+	Rows: rows(srcOpenAI,
+		"$ref", lower.Keep, // recursion included
+		"oneOf", lower.AnyOf,
+		"allOf", lower.Merge,
+		"not", lower.Drop, "conditional", lower.Drop, "dependent", lower.Drop,
+		"pattern", lower.Simple, // no lookaround
+		"format", strictFormatsOpenAI,
+		"minLength", lower.Drop, "maxLength", lower.Drop,
+		"uniqueItems", lower.Drop, "contains", lower.Drop, "prefixItems", lower.Tuple,
+		"patternProperties", lower.Drop, "propertyNames", lower.Drop,
+		"minProperties", lower.Drop, "maxProperties", lower.Drop, "unevaluated", lower.Drop,
+		"additionalProperties", lower.Close, "optional", lower.Require,
+		"default", lower.Drop, "examples", lower.Drop,
+		"core", lower.Drop, "other", lower.Drop,
+	),
+	Limits: []lower.Limit{
+		{Name: "properties", Max: 5000, Source: srcOpenAI},
+		{Name: "depth", Max: 10, Source: srcOpenAI},
+		{Name: "enum-values", Max: 1000, Source: srcOpenAI},
+		{Name: "enum-chars", Max: 15000, Source: srcOpenAI},
+		{Name: "name-chars", Max: 120000, Source: srcOpenAI},
+		{Name: "description", Max: 1024, Source: "OpenAI function description, 1,024 characters (unverified whether still; PROVIDERS.md)"},
+	},
+}
+
+var openAIDefault = &lower.Rules{
+	Limits: []lower.Limit{{Name: "description", Max: 1024, Source: "OpenAI function description, 1,024 characters (unverified whether still; PROVIDERS.md)"}},
+}
+
+var anthropicStrict = &lower.Rules{
+	Rows: rows(srcAnthro,
+		"$ref", lower.Acyclic,
+		"oneOf", lower.AnyOf,
+		"allOf", lower.Merge, // allowed, but not with $ref: merged where sound
+		"not", lower.Drop, "conditional", lower.Drop, "dependent", lower.Drop,
+		"format", strictFormatsAnthropic,
+		"minimum", lower.Drop, "maximum", lower.Drop, "exclusiveMinimum", lower.Drop, "exclusiveMaximum", lower.Drop, "multipleOf", lower.Drop,
+		"minLength", lower.Drop, "maxLength", lower.Drop,
+		"minItems", []string{"0", "1"}, "maxItems", lower.Drop,
+		"uniqueItems", lower.Drop, "contains", lower.Drop, "prefixItems", lower.Tuple,
+		"patternProperties", lower.Drop, "propertyNames", lower.Drop,
+		"minProperties", lower.Drop, "maxProperties", lower.Drop, "unevaluated", lower.Drop,
+		"additionalProperties", lower.Close, "optional", lower.Require,
+		"core", lower.Drop, "other", lower.Drop,
+	),
+	Limits: []lower.Limit{
+		{Name: "strict-tools", Max: 20, Source: srcAnthro + ", from secondary sources"},
+		{Name: "optional", Max: 24, Source: srcAnthro + ", from secondary sources"},
+		{Name: "unions", Max: 16, Source: srcAnthro + ", from secondary sources"},
+	},
+}
+
+var geminiOpenAPI = &lower.Rules{
+	Rows: rows(srcGemini,
+		"$ref", lower.Inline, // Vertex only
+		"oneOf", lower.AnyOf,
+		"allOf", lower.Merge,
+		"not", lower.Drop, "conditional", lower.Drop, "dependent", lower.Drop,
+		"type-array", lower.Nullable, "type", lower.Upper,
+		"const", lower.Enum,
+		"enum", []string{"string"},
+		"format", []string{"enum", "date-time"},
+		"exclusiveMinimum", lower.Drop, "exclusiveMaximum", lower.Drop, "multipleOf", lower.Drop,
+		"uniqueItems", lower.Drop, "contains", lower.Drop, "prefixItems", lower.Tuple,
+		"patternProperties", lower.Drop, "propertyNames", lower.Drop, "unevaluated", lower.Drop,
+		"additionalProperties", lower.Drop,
+		"examples", lower.Drop,
+		"core", lower.Drop, "other", lower.Drop,
+	),
+	Limits: []lower.Limit{{Name: "inline-size", Max: lower.DefaultInlineSize, Source: "toolc: a cap on the growth that inlining can cause"}},
+}
+
+var geminiJSONSchema = &lower.Rules{
+	Rows: rows(srcGeminiJS,
+		"oneOf", lower.AnyOf, // treated as anyOf: said so
+		"allOf", lower.Merge,
+		"not", lower.Drop, "conditional", lower.Drop, "dependent", lower.Drop,
+		"const", lower.Enum,
+		"enum", []string{"string", "number"},
+		"pattern", lower.Drop,
+		"exclusiveMinimum", lower.Drop, "exclusiveMaximum", lower.Drop, "multipleOf", lower.Drop,
+		"minLength", lower.Drop, "maxLength", lower.Drop,
+		"uniqueItems", lower.Drop, "contains", lower.Drop,
+		"patternProperties", lower.Drop, "propertyNames", lower.Drop,
+		"minProperties", lower.Drop, "maxProperties", lower.Drop, "unevaluated", lower.Drop,
+		"default", lower.Drop, "examples", lower.Drop,
+		"other", lower.Drop,
+	),
+}
+
+var bedrockRules = &lower.Rules{
+	Rows:   rows(srcBedrock, "$ref", lower.Inline),
+	Limits: []lower.Limit{{Name: "inline-size", Max: lower.DefaultInlineSize, Source: "toolc: a cap on the growth that inlining can cause"}},
+}
+
+// keepAll is the rules of targets that carry JSON Schema as it is.
+var keepAll = &lower.Rules{}
+
+var (
+	nameOpenAI = NameRule{Chars: "a-zA-Z0-9_-", Max: 64, Source: "OpenAI API reference, FunctionDefinition.name"}
+	// common options of every target but canonical and jsonschema
+	namedOptions = []string{"names", "describe", "profile", "limits"}
+)
+
 // profiles holds the profile of every target format, from PROVIDERS.md.
 var profiles = map[string]*Profile{
 	"mcp": {
 		Format:  "mcp",
-		Name:    NameRule{Pattern: `^[A-Za-z0-9_.-]{1,128}$`, Source: "MCP specification 2025-11-25, Tool names (SHOULD)"},
+		Name:    NameRule{Chars: "A-Za-z0-9_.-", Max: 128, Source: "MCP specification 2025-11-25, Tool names (SHOULD)"},
 		Carries: []string{"title", "output", "annotations", "icons", "meta"},
+		Options: namedOptions,
+		Schema:  map[string]*lower.Rules{"": keepAll},
 		Source:  "MCP specification 2025-11-25, schema.json Tool",
 	},
 	"openai": {
 		Format:  "openai",
-		Name:    NameRule{Pattern: `^[a-zA-Z0-9_-]{1,64}$`, Source: "OpenAI API reference, FunctionDefinition.name"},
-		Carries: nil,
-		Options: []string{"strict"},
+		Name:    nameOpenAI,
+		Options: append([]string{"strict"}, namedOptions...),
+		Schema:  map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
 		Source:  "OpenAI API reference, ChatCompletionTool / FunctionDefinition",
+	},
+	"openai-responses": {
+		Format:     "openai-responses",
+		Name:       nameOpenAI,
+		Options:    append([]string{"strict"}, namedOptions...),
+		Extensions: []string{"openai-responses", "openai"},
+		Schema:     map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
+		Source:     "OpenAI API reference, Responses FunctionTool",
 	},
 	"anthropic": {
 		Format:  "anthropic",
-		Name:    NameRule{Pattern: `^[a-zA-Z0-9_-]{1,64}$`, Source: "Anthropic API reference, Tool.name (newer docs allow 128; toolc emits at most 64)"},
+		Name:    NameRule{Chars: "a-zA-Z0-9_-", Max: 64, Source: "Anthropic API reference, Tool.name (newer docs allow 128; toolc emits at most 64)"},
 		Carries: []string{"examples"},
-		Options: []string{"strict"},
+		Options: append([]string{"strict"}, namedOptions...),
+		Schema:  map[string]*lower.Rules{"": keepAll, "strict": anthropicStrict},
 		Source:  "Anthropic API reference, Messages Tool (input_examples)",
+	},
+	"gemini": {
+		Format:  "gemini",
+		Name:    NameRule{Chars: "A-Za-z0-9_.:-", First: "A-Za-z_", Max: 128, Source: "Gemini FunctionDeclaration.name (64 characters and no ':' before December 2025)"},
+		Carries: []string{"output"},
+		Options: append([]string{"schema"}, namedOptions...),
+		Schema:  map[string]*lower.Rules{"": geminiJSONSchema, "openapi": geminiOpenAPI},
+		Source:  "Gemini API reference, FunctionDeclaration",
+	},
+	"bedrock": {
+		Format:  "bedrock",
+		Name:    NameRule{Chars: "a-zA-Z0-9_-", Max: 64, Source: "Bedrock Converse ToolSpecification.name"},
+		Options: namedOptions,
+		Schema:  map[string]*lower.Rules{"": bedrockRules},
+		Source:  "Bedrock Converse API reference, ToolSpecification",
+	},
+	"canonical": {
+		Format:     "canonical",
+		Carries:    []string{"title", "version", "category", "output", "annotations", "examples", "timeout", "scopes", "icons", "meta"},
+		Extensions: []string{"*"},
+		Schema:     map[string]*lower.Rules{"": keepAll},
+		Source:     "toolc's canonical form: lossless",
+	},
+	"jsonschema": {
+		Format: "jsonschema",
+		Schema: map[string]*lower.Rules{"": keepAll},
+		Source: "JSON Schema 2020-12: one $defs entry per tool's input schema",
 	},
 }
 
@@ -103,64 +387,227 @@ func ProfileOf(format string) (*Profile, bool) {
 	return p, ok
 }
 
-// EmittedName maps a tool ID to the name a target gets: the name, prefixed
-// with "namespace__" when the tool has a namespace (':' is legal in no
-// target's names but Gemini's).
-func EmittedName(t *canonical.Tool) string {
-	if t.Namespace == "" {
-		return t.Name
+// Override returns a copy of p whose schema rules have the rows and limits
+// of a manifest's profile and limits tables in every mode: features maps a
+// feature to an action ("keep", "drop" …) or to the list of values that
+// "only" accepts.
+func (p *Profile) Override(features map[string]any, limits map[string]int) (*Profile, error) {
+	c := *p
+	c.Schema = map[string]*lower.Rules{}
+	for mode, r := range p.Schema {
+		r = r.Clone()
+		for _, f := range slices.Sorted(maps.Keys(features)) {
+			var err error
+			switch v := features[f].(type) {
+			case string:
+				err = r.Set(f, lower.Action(v), nil, "toolc.toml")
+			case []any:
+				var vals []string
+				for _, x := range v {
+					vals = append(vals, fmt.Sprint(x))
+				}
+				err = r.Set(f, lower.Only, vals, "toolc.toml")
+			default:
+				err = fmt.Errorf("feature %q: want an action or a list of accepted values, not %T", f, v)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		for _, l := range slices.Sorted(maps.Keys(limits)) {
+			if err := r.SetLimit(l, limits[l], "toolc.toml"); err != nil {
+				return nil, err
+			}
+		}
+		c.Schema[mode] = r
 	}
-	return t.Namespace + "__" + t.Name
+	return &c, nil
+}
+
+// Lowered is a catalog lowered for one target.
+type Lowered struct {
+	Tools []*canonical.Tool
+	// Names maps every tool ID to its emitted name.
+	Names map[string]string
+	// Optional maps the ID of each tool that the strict transform changed
+	// to the pointers, in its emitted input schema, of the properties that
+	// were optional: a null there means the argument was left out.
+	Optional    map[string][]canonical.Pointer
+	Diagnostics []diag.Diagnostic
+}
+
+// strictOf returns whether t is lowered in strict mode: the target's option
+// when set, else the strict flag of t's source if it is of a format the
+// target writes back.
+func (p *Profile) strictOf(t *canonical.Tool, opts TargetOptions) bool {
+	if opts.Strict != nil {
+		return *opts.Strict
+	}
+	for _, f := range p.extensionFormats() {
+		if b, ok := t.Extensions[f].Get("strict").BoolValue(); ok {
+			return b
+		}
+	}
+	return false
+}
+
+func (p *Profile) extensionFormats() []string {
+	if p.Extensions == nil {
+		return []string{p.Format}
+	}
+	return p.Extensions
 }
 
 // Lower prepares tools for the profile's target, named target in
-// diagnostics: each tool is copied (the input is never modified), given its
-// emitted name, checked against the name rule, and stripped of the fields and
-// foreign extensions the target cannot carry, each drop reported at the
-// field's location. Names maps every tool ID to its emitted name. Two tools
-// on one name are a name.collision error.
-func (p *Profile) Lower(tools []*canonical.Tool, target string) (lowered []*canonical.Tool, names map[string]string, ds []diag.Diagnostic) {
-	names = make(map[string]string, len(tools))
+// diagnostics. Each tool is copied (the input is never modified), given its
+// emitted name, stripped of the fields and foreign extensions the target
+// cannot carry, and its schemas lowered by the target's rules (package
+// lower); every change is a diagnostic located in the tool's source. Two
+// tools on one name are a name.collision error. Limits of a whole bundle
+// are reported without a file, for the caller to place.
+func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptions) *Lowered {
+	out := &Lowered{Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}}
 	byName := make(map[string]*canonical.Tool, len(tools))
+	tmpl := opts.Names
+	if tmpl == "" {
+		tmpl = DefaultNames
+	}
+	strictTools, optional, unions := 0, 0, 0
+	var strictRules *lower.Rules
 	for _, t := range tools {
 		at := func(code string, field canonical.Pointer, format string, args ...any) {
 			d := diag.New(code, format, args...).At(t.Source.File, string(t.Source.Locate(field)))
 			d.Target = target
-			ds = append(ds, d)
+			out.Diagnostics = append(out.Diagnostics, d)
 		}
-		name := EmittedName(t)
-		names[t.ID()] = name
-		if !p.Name.Match(name) {
-			at("name.invalid", "/name", "tool %s: name %q is not legal for %s (want %s)", t.ID(), name, p.Format, p.Name.Pattern)
+		c := *t
+		c.Extensions = maps.Clone(t.Extensions)
+		id := t.ID()
+		if p.Name.Max > 0 {
+			want := render(tmpl, t)
+			name := p.Name.legalize(want, id)
+			if name != want {
+				at("name.rewritten", "/name", "tool %s: name %q is not legal for %s (%s); emitted as %q", id, want, p.Format, p.Name.Pattern(), name)
+			}
+			if !p.Name.Match(name) {
+				at("name.invalid", "/name", "tool %s: name %q is not legal for %s (want %s)", id, name, p.Format, p.Name.Pattern())
+			}
+			c.Namespace, c.Name = "", name
 		}
+		name := EmittedName(&c)
+		out.Names[id] = name
 		if prev, ok := byName[name]; ok {
 			at("name.collision", "/name", "tools %s (%s) and %s (%s) both map to the name %q in %s",
-				prev.ID(), prev.Source.String(), t.ID(), t.Source.String(), name, target)
+				prev.ID(), prev.Source.String(), id, t.Source.String(), name, target)
 		} else {
 			byName[name] = t
 		}
-		// A shallow copy: only top-level fields change here, and encoders do
-		// not modify schemas. A pass that rewrites a schema copies it first.
-		c := *t
-		c.Extensions = maps.Clone(t.Extensions)
-		c.Namespace, c.Name = "", name
 		for _, f := range toolFields {
 			if f.has(&c) && !slices.Contains(p.Carries, f.name) {
-				at(f.code, canonical.Pointer("").Append(f.name), "tool %s: %s cannot carry its %s; dropped", t.ID(), p.Format, f.label)
+				at(f.code, canonical.Pointer("").Append(f.name), "tool %s: %s cannot carry its %s; dropped", id, p.Format, f.label)
 				f.clear(&c)
 			}
 		}
+		keepExt := p.extensionFormats()
 		for _, format := range slices.Sorted(maps.Keys(c.Extensions)) {
-			if format == p.Format {
+			if slices.Contains(keepExt, format) || slices.Contains(keepExt, "*") {
 				continue
 			}
 			for _, m := range c.Extensions[format].Members {
 				at("loss.extension", canonical.Pointer("").Append("extensions", format, m.Key),
-					"tool %s: the %s field %q has no place in %s; dropped", t.ID(), format, m.Key, p.Format)
+					"tool %s: the %s field %q has no place in %s; dropped", id, format, m.Key, p.Format)
 			}
 			delete(c.Extensions, format)
 		}
-		lowered = append(lowered, &c)
+		strict := slices.Contains(p.Options, "strict") && p.strictOf(t, opts)
+		mode := opts.Schema
+		if mode == "json-schema" {
+			mode = ""
+		}
+		rules := p.rules(mode)
+		if strict {
+			rules = p.rules("strict")
+			strictTools++
+			strictRules = rules
+		}
+		if slices.Contains(p.Options, "strict") && opts.Strict != nil {
+			setExtension(&c, p.Format, "strict", canonical.NewBool(strict))
+		}
+		lowerSchema := func(s **canonical.Schema, base canonical.Pointer, r *lower.Rules) *lower.Result {
+			if *s == nil || len(r.Rows) == 0 && len(r.Limits) == 0 {
+				return nil
+			}
+			res := lower.Schema(*s, r, lower.Options{Describe: opts.Describe})
+			for _, ch := range res.Changes {
+				msg := ch.Message
+				if ch.Pointer != ch.Origin {
+					msg += fmt.Sprintf(" (at %s of the emitted schema)", base.Join(ch.Pointer))
+				}
+				at(ch.Code, base.Join(ch.Origin), "tool %s: %s", id, msg)
+			}
+			*s = res.Schema
+			return res
+		}
+		if res := lowerSchema(&c.Input, "/input", rules); res != nil {
+			if len(res.Optional) > 0 {
+				out.Optional[id] = res.Optional
+			}
+			if strict {
+				o, u := lower.Budget(res)
+				optional += o
+				unions += u
+			}
+		}
+		lowerSchema(&c.Output, "/output", p.rules(mode))
+		if max, ok := rules.Limit("description"); ok && len(c.Description) > max {
+			at("limit.description", "/description", "tool %s: the description has %d characters; %s takes at most %d", id, len(c.Description), p.Format, max)
+		}
+		out.Tools = append(out.Tools, &c)
 	}
-	return lowered, names, ds
+	if strictRules != nil {
+		bundle := func(limit, code string, n int, what string) {
+			if max, ok := strictRules.Limit(limit); ok && n > max {
+				d := diag.New(code, "the %s bundle has %d %s; one request takes at most %d", target, n, what, max)
+				d.Target = target
+				out.Diagnostics = append(out.Diagnostics, d)
+			}
+		}
+		bundle("strict-tools", "limit.strict-tools", strictTools, "strict tools")
+		bundle("optional", "limit.strict-optional", optional, "optional parameters in its strict tools, counted after $ref expansion")
+		bundle("unions", "limit.strict-unions", unions, "union-typed parameters in its strict tools, counted after $ref expansion")
+	}
+	return out
+}
+
+// rules returns the schema rules of a mode, those of the default mode for a
+// mode the profile does not have.
+func (p *Profile) rules(mode string) *lower.Rules {
+	if r := p.Schema[mode]; r != nil {
+		return r
+	}
+	if r := p.Schema[""]; r != nil {
+		return r
+	}
+	return keepAll
+}
+
+// setExtension sets one field of t's extension map of format, copying the
+// map first.
+func setExtension(t *canonical.Tool, format, key string, v *canonical.Value) {
+	ext := canonical.NewObject()
+	if old := t.Extensions[format]; old != nil {
+		ext.Members = slices.Clone(old.Members)
+	}
+	ext.Set(key, v)
+	if t.Extensions == nil {
+		t.Extensions = map[string]*canonical.Value{}
+	}
+	t.Extensions[format] = ext
+}
+
+// EmittedName is the name a lowered tool is emitted with: its ID's
+// "namespace:name" when it kept a namespace (canonical, jsonschema), else
+// its name.
+func EmittedName(t *canonical.Tool) string {
+	return t.ID()
 }

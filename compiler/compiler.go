@@ -131,6 +131,7 @@ type build struct {
 	reg          *adapters.Registry
 	manifestFile string
 	m            *manifest.Manifest
+	profiles     []*adapters.Profile // per target, with the manifest's overrides
 	validator    *validate.Validator // shared by the workers; caches by content
 
 	inputs  []input           // source files, sorted by path
@@ -154,7 +155,8 @@ type fileResult struct {
 }
 
 type targetResult struct {
-	names map[string]string
+	names    map[string]string
+	optional map[string][]canonical.Pointer
 	data  []byte
 	diags []diag.Diagnostic
 }
@@ -187,13 +189,35 @@ func (b *build) loadManifest() error {
 	if len(ds) > 0 {
 		return b.configError(ds...)
 	}
+	b.m = m
+	b.profiles = make([]*adapters.Profile, len(m.Targets))
 	var errs []diag.Diagnostic
+	bad := func(key, format string, args ...any) {
+		line, col := m.Pos(key)
+		errs = append(errs, diag.Diagnostic{Code: "manifest.invalid", Severity: diag.Error, File: b.manifestFile, Line: line, Column: col,
+			Message: key + ": " + fmt.Sprintf(format, args...)})
+	}
 	for i, t := range m.Targets {
-		if t.Strict != nil && *t.Strict {
-			line, col := m.Pos(fmt.Sprintf("targets[%d].strict", i))
-			errs = append(errs, diag.Diagnostic{Code: "manifest.invalid", Severity: diag.Error, File: b.manifestFile, Line: line, Column: col,
-				Message: fmt.Sprintf("targets[%d].strict: strict = true needs the strict-mode transform of the schemas, which this version of toolc does not have yet; leave strict out or set it to false", i)})
+		key := fmt.Sprintf("targets[%d]", i)
+		a, _ := b.reg.Get(t.Format)
+		p := a.Profile
+		if t.Schema != "" && !slices.Contains(adapters.GeminiSchemas, t.Schema) {
+			bad(key+".schema", "schema %q is not one of %s", t.Schema, strings.Join(adapters.GeminiSchemas, ", "))
 		}
+		if t.Names != "" {
+			if err := adapters.CheckNames(t.Names); err != nil {
+				bad(key+".names", "%v", err)
+			}
+		}
+		if t.Profile != nil || t.Limits != nil {
+			over, err := p.Override(t.Profile, t.Limits)
+			if err != nil {
+				bad(key+".profile", "%v", err)
+			} else {
+				p = over
+			}
+		}
+		b.profiles[i] = p
 	}
 	if len(errs) > 0 {
 		return b.configError(errs...)
@@ -319,12 +343,23 @@ func (b *build) buildTargets(ctx context.Context) error {
 				return err
 			}
 			a, _ := b.reg.Get(t.Format)
-			lowered, names, ds := a.Profile.Lower(b.tools, t.Name)
-			bundle := a.Encode(lowered, adapters.EncodeOptions{
-				Strict:  t.Strict,
-				Catalog: adapters.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
-			})
-			b.targets[i] = targetResult{names: names, data: bundle.Indent(), diags: diag.Apply(ds, t.Policy, &b.m.Policy)}
+			opts := adapters.TargetOptions{
+				Strict:   t.Strict,
+				Schema:   t.Schema,
+				Names:    t.Names,
+				Describe: t.Describe != nil && *t.Describe,
+				Catalog:  adapters.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
+			}
+			low := b.profiles[i].Lower(b.tools, t.Name, opts)
+			ds := low.Diagnostics
+			for j := range ds {
+				if ds[j].File == "" { // a limit of the whole bundle: at the target
+					ds[j].File = b.manifestFile
+					ds[j].Line, ds[j].Column = b.m.Pos(fmt.Sprintf("targets[%d]", i))
+				}
+			}
+			bundle := a.Encode(low.Tools, opts)
+			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, data: bundle.Indent(), diags: diag.Apply(ds, t.Policy, &b.m.Policy)}
 			return nil
 		})
 	}

@@ -191,9 +191,13 @@ func TestBuildFailures(t *testing.T) {
 		{"dangling ref", func(f fstest.MapFS) {
 			f["tools/b/ref.json"] = &fstest.MapFile{Data: []byte("[{\"name\": \"r\", \"parameters\": {\"type\": \"object\",\n \"properties\": {\"a\": {\"$ref\": \"#/definitions/a\"}}}}]")}
 		}, "error schema.dangling-ref tools/b/ref.json:2", true},
-		{"illegal name", func(f fstest.MapFS) {
-			f["tools/b/dotted.json"] = &fstest.MapFile{Data: []byte(`[{"name": "math.sum", "parameters": {"type": "object"}}]`)}
-		}, "error name.invalid tools/b/dotted.json:1", true},
+		{"names that collide once legal", func(f fstest.MapFS) {
+			f["tools/b/dotted.json"] = &fstest.MapFile{Data: []byte("[{\"name\": \"math.sum\", \"parameters\": {\"type\": \"object\"}},\n {\"name\": \"math_sum\", \"parameters\": {\"type\": \"object\"}}]")}
+		}, "error name.collision tools/b/dotted.json:2", true},
+		{"deny a recursive ref", func(f fstest.MapFS) {
+			f["toolc.toml"] = &fstest.MapFile{Data: []byte(strings.Replace(baseManifest, "format = \"openai\"", "format = \"gemini\"\nschema = \"openapi\"", 1) + "[policy]\ndeny = [\"loss.ref\"]\n")}
+			f["tools/b/tree.json"] = &fstest.MapFile{Data: []byte("[{\"name\": \"tree\", \"parameters\": {\"type\": \"object\",\n \"properties\": {\"root\": {\"$ref\": \"#/$defs/node\"}},\n \"$defs\": {\"node\": {\"type\": \"object\", \"properties\": {\n \"kids\": {\"type\": \"array\", \"items\": {\"$ref\": \"#/$defs/node\"}}}}}}}]")}
+		}, "error loss.ref tools/b/tree.json:4", true},
 		{"deny a category", func(f fstest.MapFS) {
 			f["toolc.toml"] = &fstest.MapFile{Data: []byte(baseManifest + "[policy]\ndeny = [\"loss\"]\n")}
 		}, "error loss.title tools/a/mcp.json:2", true},
@@ -233,7 +237,9 @@ func TestConfigErrors(t *testing.T) {
 	}{
 		{"output is a source", strings.Replace(baseManifest, `out = "dist/mcp.json"`, `out = "tools/a/mcp.json"`, 1), "manifest.invalid toolc.toml:16"},
 		{"overlapping sources", baseManifest + "[[sources]]\ninclude = [\"tools/**/*.json\"]\n", "manifest.invalid toolc.toml:26"},
-		{"strict not yet", strings.Replace(baseManifest, `out = "dist/openai.json"`, "out = \"dist/openai.json\"\nstrict = true", 1), "manifest.invalid toolc.toml:21"},
+		{"unknown profile feature", strings.Replace(baseManifest, `out = "dist/openai.json"`, "out = \"dist/openai.json\"\nprofile = { oneof = \"keep\" }", 1), "manifest.invalid toolc.toml:21"},
+		{"bad name template", strings.Replace(baseManifest, `out = "dist/openai.json"`, "out = \"dist/openai.json\"\nnames = \"{namespace}\"", 1), "manifest.invalid toolc.toml:21"},
+		{"option of another format", strings.Replace(baseManifest, `out = "dist/openai.json"`, "out = \"dist/openai.json\"\nschema = \"openapi\"", 1), "manifest.unknown-key toolc.toml:21"},
 		{"unknown key", baseManifest + "[policy]\ndenny = []\n", "manifest.unknown-key toolc.toml:26"},
 	} {
 		_, err := Build(context.Background(), baseFS(tc.manifest), Options{})

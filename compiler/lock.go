@@ -43,6 +43,10 @@ type LockTool struct {
 	Source string            `toml:"source"`
 	Hash   string            `toml:"sha256"` // of its canonical form (JCS)
 	Names  map[string]string `toml:"names"`  // target name → emitted name
+	// Optional maps a target name to the properties that its strict
+	// transform made required and nullable: JSON Pointers into the emitted
+	// input schema where a null argument means "left out".
+	Optional map[string][]string `toml:"optional,omitempty"`
 }
 
 // LockOutput is one written bundle.
@@ -64,6 +68,14 @@ func (b *build) lock(outputs []Output) []byte {
 		lt := LockTool{ID: t.ID(), Source: t.Source.File, Hash: t.Hash(), Names: map[string]string{}}
 		for i, tgt := range b.m.Targets {
 			lt.Names[tgt.Name] = b.targets[i].names[t.ID()]
+			if opt := b.targets[i].optional[t.ID()]; len(opt) > 0 {
+				if lt.Optional == nil {
+					lt.Optional = map[string][]string{}
+				}
+				for _, p := range opt {
+					lt.Optional[tgt.Name] = append(lt.Optional[tgt.Name], string(p))
+				}
+			}
 		}
 		l.Tools = append(l.Tools, lt)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -165,6 +166,26 @@ func TestFeatureTable(t *testing.T) {
 	for k := range structural {
 		if featureOf[k] != nil {
 			t.Errorf("keyword %q is both structural and in a feature", k)
+		}
+	}
+}
+
+// TestCodesKnown checks that every code the package reports is in the
+// diagnostics table.
+func TestCodesKnown(t *testing.T) {
+	codes := []string{"lower.ref-inlined", "lower.all-of-merged", "lower.one-of-as-any-of", "lower.const-as-enum",
+		"lower.type-as-nullable", "lower.strict-closed", "lower.strict-optional", "loss.type-union"}
+	for _, f := range Features {
+		if f.Loss != "" {
+			codes = append(codes, f.Loss)
+		}
+	}
+	for _, l := range Limits {
+		codes = append(codes, l.Code)
+	}
+	for _, c := range codes {
+		if _, ok := diag.Lookup(c); !ok {
+			t.Errorf("code %s is not in diag's table", c)
 		}
 	}
 }

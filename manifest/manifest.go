@@ -67,6 +67,20 @@ type Target struct {
 	Out    string       `toml:"out"`    // output path relative to the manifest
 	Strict *bool        `toml:"strict"` // strict mode, for formats that take it
 	Policy *diag.Policy `toml:"policy"` // overrides [policy] for this target
+
+	// Schema is the schema mode of formats that have several (gemini:
+	// "json-schema" or "openapi").
+	Schema string `toml:"schema"`
+	// Names is the template of emitted names, "{namespace}__{name}" when
+	// empty.
+	Names string `toml:"names"`
+	// Describe moves constraints that lowering drops into descriptions.
+	Describe *bool `toml:"describe"`
+	// Profile overrides rows of the target's schema profile: feature →
+	// action ("keep", "drop" …) or the list of values "only" accepts.
+	Profile map[string]any `toml:"profile"`
+	// Limits overrides the target's size budgets by name.
+	Limits map[string]int `toml:"limits"`
 }
 
 // Formats says which formats and target options the caller supports, so that
@@ -236,8 +250,13 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		case !ok:
 			d.errorAt("manifest.invalid", key+".format", "unknown target format %q (want one of %s)", t.Format, strings.Join(slices.Sorted(maps.Keys(formats.Targets)), ", "))
 		default:
-			if t.Strict != nil && !slices.Contains(opts, "strict") {
-				d.errorAt("manifest.unknown-key", key+".strict", "format %s has no option \"strict\"", t.Format)
+			for _, o := range []struct {
+				name string
+				set  bool
+			}{{"strict", t.Strict != nil}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
+				if o.set && !slices.Contains(opts, o.name) {
+					d.errorAt("manifest.unknown-key", key+"."+o.name, "format %s has no option %q", t.Format, o.name)
+				}
 			}
 		}
 		if t.Name == "" {

@@ -1,0 +1,126 @@
+package adapters
+
+import (
+	"time"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// CanonicalMarker is the value of the "toolc" member that marks a canonical
+// bundle.
+const CanonicalMarker = "canonical"
+
+// Canonical returns the adapter of toolc's own canonical bundle:
+// {"toolc": "canonical", "version": 1, "catalog": {name, version}, "tools":
+// [...]}, each tool in its canonical JSON form (canonical.Tool.ToValue). It
+// is lossless: every field of every tool is kept, format-specific fields
+// under "extensions", so a canonical bundle reads back as the same catalog.
+func Canonical() *Adapter {
+	return &Adapter{
+		Name:    "canonical",
+		Detect:  detectCanonical,
+		Decode:  decodeCanonical,
+		Encode:  encodeCanonical,
+		Profile: profiles["canonical"],
+	}
+}
+
+func encodeCanonical(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+	b := canonical.NewObject()
+	b.Set("toolc", canonical.NewString(CanonicalMarker))
+	b.Set("version", canonical.NewNumber("1"))
+	if cat := catalogValue(opts.Catalog); cat != nil {
+		b.Set("catalog", cat)
+	}
+	list := canonical.NewArray()
+	for _, t := range tools {
+		list.Items = append(list.Items, t.ToValue())
+	}
+	b.Set("tools", list)
+	return b
+}
+
+// catalogValue is {name, version} of a catalog, or nil when both are empty.
+func catalogValue(c Catalog) *canonical.Value {
+	if c.Name == "" && c.Version == "" {
+		return nil
+	}
+	o := canonical.NewObject()
+	if c.Name != "" {
+		o.Set("name", canonical.NewString(c.Name))
+	}
+	if c.Version != "" {
+		o.Set("version", canonical.NewString(c.Version))
+	}
+	return o
+}
+
+func detectCanonical(doc *canonical.Value) float64 {
+	if s, ok := doc.Get("toolc").StringValue(); ok && s == CanonicalMarker && doc.Kind == canonical.Object {
+		return 1
+	}
+	return 0
+}
+
+func decodeCanonical(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
+	d := &decoder{file: file, format: "canonical"}
+	if doc.Kind != canonical.Object || detectCanonical(doc) == 0 {
+		d.report("source.invalid", "", `a canonical bundle is an object with "toolc": %q`, CanonicalMarker)
+		return nil, d.diags
+	}
+	if v := doc.Get("version"); v == nil || v.Kind != canonical.Number || v.Text != "1" {
+		d.report("source.invalid", "/version", "a canonical bundle needs \"version\": 1, the version this toolc reads")
+		return nil, d.diags
+	}
+	d.ignoreRest(doc, "", "toolc", "version", "catalog", "tools")
+	tools := doc.Get("tools")
+	if tools == nil {
+		return nil, d.diags
+	}
+	return d.list(tools, "/tools", d.canonicalTool), d.diags
+}
+
+func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
+	f := d.newTool(v, p, p)
+	if f == nil {
+		return nil
+	}
+	t := f.tool
+	t.Namespace = f.string("namespace", "/namespace")
+	t.Name = f.string("name", "/name")
+	t.Title = f.string("title", "/title")
+	t.Version = f.string("version", "/version")
+	t.Description = f.string("description", "/description")
+	t.Category = f.string("category", "/category")
+	t.Tags = f.strings("tags", "/tags")
+	t.Input = f.schema("input", "/input")
+	t.Output = f.schema("output", "/output")
+	t.Annotations = f.annotations("annotations")
+	t.Examples = f.examples("examples")
+	if s := f.string("timeout", "/timeout"); s != "" {
+		dur, err := time.ParseDuration(s)
+		if err != nil {
+			f.invalid("timeout", "timeout %q is not a duration such as \"30s\"", s)
+		}
+		t.Timeout = dur
+	}
+	t.Scopes = f.strings("scopes", "/scopes")
+	t.Icons = f.icons("icons")
+	t.Meta = f.typed("meta", "/meta", canonical.Object)
+	if ext := f.typed("extensions", "", canonical.Object); ext != nil {
+		t.Extensions = map[string]*canonical.Value{}
+		for _, m := range ext.Members {
+			if m.Value.Kind != canonical.Object {
+				f.invalid("extensions", "extensions.%s must be an object, got %s", m.Key, m.Value.Kind)
+				continue
+			}
+			t.Extensions[m.Key] = m.Value
+			for _, em := range m.Value.Members {
+				t.Source.Fields[canonical.Pointer("").Append("extensions", m.Key, em.Key)] = p.Append("extensions", m.Key, em.Key)
+			}
+		}
+	}
+	d.ignoreRest(v, p, f.usedKeys()...)
+	return f.done()
+}

@@ -1,0 +1,55 @@
+package adapters
+
+import (
+	"net/url"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// JSONSchemaDialect is the dialect of the jsonschema bundle.
+const JSONSchemaDialect = "https://json-schema.org/draft/2020-12/schema"
+
+// JSONSchema returns the adapter of the jsonschema target: one JSON Schema
+// 2020-12 document with a $defs entry per tool, keyed by tool ID, holding
+// its input schema, for validating a model's arguments at run time
+// ({"$ref": "#/$defs/<ID>"} against the document). An input schema with
+// local references of its own gets an "$id" (urn:toolc:tool:<ID>) so that
+// they resolve inside it; the tool's description is added where the schema
+// has none.
+func JSONSchema() *Adapter {
+	return &Adapter{Name: "jsonschema", Encode: encodeJSONSchema, Profile: profiles["jsonschema"]}
+}
+
+func encodeJSONSchema(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+	doc := canonical.NewObject()
+	doc.Set("$schema", canonical.NewString(JSONSchemaDialect))
+	if opts.Catalog.Name != "" {
+		doc.Set("title", canonical.NewString(opts.Catalog.Name))
+	}
+	defs := canonical.NewObject()
+	for _, t := range tools {
+		in := t.Input.JSON()
+		s := &canonical.Value{Kind: in.Kind, Bool: in.Bool}
+		if in.Kind == canonical.Object {
+			if !in.Has("$id") && hasLocalRef(t.Input) {
+				s.Set("$id", canonical.NewString("urn:toolc:tool:"+url.PathEscape(t.ID())))
+			}
+			s.Members = append(s.Members, in.Members...)
+			if t.Description != "" && !in.Has("description") {
+				s.Set("description", canonical.NewString(t.Description))
+			}
+		}
+		defs.Set(t.ID(), s)
+	}
+	doc.Set("$defs", defs)
+	return doc
+}
+
+func hasLocalRef(s *canonical.Schema) bool {
+	for _, sub := range s.All() {
+		if r, ok := sub.Keyword("$ref").StringValue(); ok && len(r) > 0 && r[0] == '#' {
+			return true
+		}
+	}
+	return false
+}
