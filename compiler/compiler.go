@@ -157,8 +157,8 @@ type fileResult struct {
 type targetResult struct {
 	names    map[string]string
 	optional map[string][]canonical.Pointer
-	data  []byte
-	diags []diag.Diagnostic
+	data     []byte
+	diags    []diag.Diagnostic
 }
 
 func (b *build) configError(ds ...diag.Diagnostic) error {
