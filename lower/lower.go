@@ -61,6 +61,15 @@ type Feature struct {
 	Doc string
 }
 
+// describable features are plain constraints whose value reads well in a
+// description; the describe option moves only those.
+var describable = map[string]bool{
+	"const": true, "enum": true, "pattern": true, "format": true, "default": true,
+	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
+	"minLength": true, "maxLength": true, "minItems": true, "maxItems": true, "uniqueItems": true,
+	"minProperties": true, "maxProperties": true,
+}
+
 // Features is the table of schema features, in the order they are listed.
 // A keyword in no row and not structural belongs to the "other" row.
 var Features = []Feature{

@@ -711,7 +711,7 @@ func dropNode(u *Unit, at canonical.Pointer, n *canonical.Value) {
 		}
 		n.Delete(k)
 		text := k + ": " + quoteRaw(v)
-		if u.Options.Describe && !canonical.IsApplicator(k) && len(text) <= 200 {
+		if u.Options.Describe && describable[f.Name] && len(text) <= 200 {
 			described = append(described, text)
 			u.Report(f.Loss, at, n, k, "%s %s moved into the description: the target cannot carry it", k, quote(v))
 			continue
