@@ -1,0 +1,306 @@
+package adapters
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/corpus"
+)
+
+// targetConfig is one target with its options, as a manifest would set it.
+type targetConfig struct {
+	name   string
+	format string
+	opts   TargetOptions
+}
+
+func targetConfigs() []targetConfig {
+	yes := true
+	return []targetConfig{
+		{"mcp", "mcp", TargetOptions{}},
+		{"openai", "openai", TargetOptions{}},
+		{"openai-strict", "openai", TargetOptions{Strict: &yes}},
+		{"openai-responses", "openai-responses", TargetOptions{}},
+		{"openai-responses-strict", "openai-responses", TargetOptions{Strict: &yes}},
+		{"anthropic", "anthropic", TargetOptions{}},
+		{"anthropic-strict", "anthropic", TargetOptions{Strict: &yes}},
+		{"gemini", "gemini", TargetOptions{}},
+		{"gemini-openapi", "gemini", TargetOptions{Schema: "openapi"}},
+		{"gemini-openapi-describe", "gemini", TargetOptions{Schema: "openapi", Describe: true}},
+		{"bedrock", "bedrock", TargetOptions{}},
+		{"canonical", "canonical", TargetOptions{}},
+		{"jsonschema", "jsonschema", TargetOptions{}},
+	}
+}
+
+// mcpCorpus returns the tools of every MCP document in the corpus, one
+// slice per document (one server: names are unique in it).
+func mcpCorpus(t *testing.T) map[string][]*canonical.Tool {
+	docs := map[string][]*canonical.Tool{}
+	var files []string
+	for _, pat := range []string{"mcp/github-mcp-server/current/*.json", "mcp/github-mcp-server/history/*.json",
+		"mcp/github-mcp-server/tools_list.current.json", "mcp/reference-servers-py/*.json", "mcp/spec/schema/*/examples/Tool/*.json"} {
+		files = append(files, corpus.Glob(t, pat)...)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := canonical.ParseJSON(data)
+		if err != nil || detectMCP(doc) < 0.5 {
+			continue
+		}
+		tools, ds := decodeMCP(doc, f)
+		if diag.HasErrors(append(ds, CheckSchemas(tools)...)) {
+			continue // the historical get_me tools with a null inputSchema
+		}
+		docs[f] = tools
+	}
+	return docs
+}
+
+// TestLowerCorpusToEveryTarget lowers every MCP tool of the corpus to every
+// target and checks what each provider's rules in PROVIDERS.md say: legal
+// and unique names, strict output that passes every strict rule, Gemini
+// OpenAPI output without what that schema lacks, idempotence, and no
+// change to the input.
+func TestLowerCorpusToEveryTarget(t *testing.T) {
+	docs := mcpCorpus(t)
+	if len(docs) == 0 {
+		t.Fatal("no MCP documents in the corpus")
+	}
+	reg := Default()
+	counts := map[string]int{}
+	tools := 0
+	for _, f := range slices.Sorted(maps.Keys(docs)) {
+		ts := docs[f]
+		tools += len(ts)
+		before := make([]string, len(ts))
+		for i, tl := range ts {
+			before[i] = tl.Hash()
+		}
+		for _, tc := range targetConfigs() {
+			a, _ := reg.Get(tc.format)
+			low := a.Profile.Lower(ts, tc.name, tc.opts)
+			for _, d := range low.Diagnostics {
+				counts[d.Code]++
+				if d.Severity == diag.Error {
+					t.Errorf("%s to %s: %s", f, tc.name, d)
+				}
+			}
+			seen := map[string]bool{}
+			for _, tl := range low.Tools {
+				if !a.Profile.Name.Match(tl.Name) && a.Profile.Name.Max > 0 || seen[EmittedName(tl)] {
+					t.Errorf("%s to %s: name %q is illegal or repeated", f, tc.name, EmittedName(tl))
+				}
+				seen[EmittedName(tl)] = true
+				var problems []string
+				switch {
+				case tc.opts.Strict != nil && strings.HasPrefix(tc.format, "openai"):
+					problems = checkStrict(tl.Input, strictFormatsOpenAI, true)
+				case tc.opts.Strict != nil:
+					problems = checkStrict(tl.Input, strictFormatsAnthropic, false)
+				case tc.opts.Schema == "openapi":
+					problems = checkGeminiOpenAPI(tl.Input)
+					if tl.Output != nil {
+						problems = append(problems, checkGeminiOpenAPI(tl.Output)...)
+					}
+				}
+				for _, p := range problems {
+					t.Errorf("%s to %s: tool %s: %s", f, tc.name, tl.Name, p)
+				}
+			}
+			again := a.Profile.Lower(low.Tools, tc.name, tc.opts)
+			for i := range low.Tools {
+				if !again.Tools[i].Input.Equal(low.Tools[i].Input) || again.Tools[i].Name != low.Tools[i].Name {
+					t.Errorf("%s to %s: lowering tool %s again changes it", f, tc.name, low.Tools[i].Name)
+				}
+			}
+			a.Encode(low.Tools, tc.opts)
+		}
+		for i, tl := range ts {
+			if tl.Hash() != before[i] {
+				t.Errorf("%s: lowering changed the canonical tool %s", f, tl.ID())
+			}
+		}
+	}
+	var lines []string
+	for _, c := range slices.Sorted(maps.Keys(counts)) {
+		lines = append(lines, fmt.Sprintf("%s=%d", c, counts[c]))
+	}
+	t.Logf("%d MCP tools in %d documents lowered to %d targets; diagnostics: %s", tools, len(docs), len(targetConfigs()), strings.Join(lines, " "))
+}
+
+// checkStrict lists how s breaks the strict-mode rules of PROVIDERS.md.
+func checkStrict(s *canonical.Schema, formats []string, openai bool) []string {
+	var out []string
+	forbidden := []string{"oneOf", "allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies",
+		"minLength", "maxLength", "uniqueItems", "contains", "prefixItems", "patternProperties", "propertyNames",
+		"minProperties", "maxProperties", "unevaluatedProperties", "unevaluatedItems", "$schema", "$id", "$comment"}
+	if openai {
+		forbidden = append(forbidden, "default")
+	} else {
+		forbidden = append(forbidden, "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems")
+	}
+	for p, sub := range s.All() {
+		if !sub.IsObject() {
+			continue
+		}
+		n := sub.JSON()
+		for _, k := range forbidden {
+			if n.Has(k) {
+				out = append(out, fmt.Sprintf("%s has %s", p, k))
+			}
+		}
+		if f, ok := n.Get("format").StringValue(); ok && !slices.Contains(formats, f) {
+			out = append(out, fmt.Sprintf("%s has format %q", p, f))
+		}
+		if pat, ok := n.Get("pattern").StringValue(); ok && openai && strings.Contains(pat, "(?") {
+			out = append(out, fmt.Sprintf("%s has a pattern with lookaround", p))
+		}
+		if mi := n.Get("minItems"); mi != nil && !openai && mi.Text != "0" && mi.Text != "1" {
+			out = append(out, fmt.Sprintf("%s has minItems %s", p, mi.Text))
+		}
+		ts, _ := n.Get("type").Strings()
+		if t, ok := n.Get("type").StringValue(); ok {
+			ts = []string{t}
+		}
+		if slices.Contains(ts, "object") || n.Has("properties") {
+			if ap := n.Get("additionalProperties"); ap == nil || ap.Kind != canonical.Bool || ap.Bool {
+				out = append(out, fmt.Sprintf("%s: an object without additionalProperties: false", p))
+			}
+			req, _ := n.Get("required").Strings()
+			for _, k := range n.Get("properties").Keys() {
+				if !slices.Contains(req, k) {
+					out = append(out, fmt.Sprintf("%s: property %q is not required", p, k))
+				}
+			}
+		}
+	}
+	return out
+}
+
+// checkGeminiOpenAPI lists what s has that Gemini's OpenAPI schema lacks.
+func checkGeminiOpenAPI(s *canonical.Schema) []string {
+	allowed := []string{"anyOf", "default", "description", "enum", "format", "items", "maxItems", "maxLength", "maxProperties",
+		"maximum", "minItems", "minLength", "minProperties", "minimum", "nullable", "pattern", "properties", "propertyOrdering",
+		"required", "title", "type"}
+	var out []string
+	for p, sub := range s.All() {
+		if !sub.IsObject() {
+			continue
+		}
+		for _, m := range sub.Members {
+			if !slices.Contains(allowed, m.Key) {
+				out = append(out, fmt.Sprintf("%s has %s", p, m.Key))
+			}
+			if m.Key == "type" && (m.Value.Kind != canonical.String || m.Value.Text != strings.ToUpper(m.Value.Text)) {
+				out = append(out, fmt.Sprintf("%s has type %s", p, m.Value.AppendJSON(nil, "")))
+			}
+			if m.Key == "enum" && slices.ContainsFunc(m.Value.Items, func(v *canonical.Value) bool { return v.Kind != canonical.String }) {
+				out = append(out, fmt.Sprintf("%s has a non-string enum", p))
+			}
+		}
+	}
+	return out
+}
+
+// TestMCPBundleListedByClient serves the MCP bundle of the corpus's current
+// GitHub server with the official Go SDK and lists it with an SDK client.
+func TestMCPBundleListedByClient(t *testing.T) {
+	data, err := os.ReadFile(corpus.Path(t, "mcp/github-mcp-server/tools_list.current.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Default().Convert(parse(t, data), "tools.json", "mcp", "mcp", TargetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list mcp.ListToolsResult
+	if err := json.Unmarshal(res.Bundle.Indent(), &list); err != nil {
+		t.Fatal(err)
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "corpus", Version: "1.0.0"}, nil)
+	for _, tl := range list.Tools {
+		server.AddTool(tl, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil })
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1.0.0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var names []string
+	for tl, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, tl.Name)
+	}
+	var want []string
+	for _, tl := range list.Tools {
+		want = append(want, tl.Name)
+	}
+	sort.Strings(names)
+	sort.Strings(want)
+	if !slices.Equal(names, want) || len(names) == 0 {
+		t.Errorf("client listed %d tools %v, want %d", len(names), names, len(want))
+	}
+}
+
+// TestJSONSchemaBundleCompiles checks that the jsonschema bundle of the
+// corpus is one schema that a validator compiles, with every tool's entry
+// usable by reference.
+func TestJSONSchemaBundleCompiles(t *testing.T) {
+	for f, tools := range mcpCorpus(t) {
+		if !strings.Contains(f, "current") {
+			continue
+		}
+		a, _ := Default().Get("jsonschema")
+		low := a.Profile.Lower(tools, "jsonschema", TargetOptions{})
+		doc := a.Encode(low.Tools, TargetOptions{})
+		var v any
+		if err := json.Unmarshal(doc.Indent(), &v); err != nil {
+			t.Fatal(err)
+		}
+		c := jsonschema.NewCompiler()
+		if err := c.AddResource("toolc:///bundle.json", v); err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range low.Tools {
+			if _, err := c.Compile("toolc:///bundle.json#/$defs/" + strings.ReplaceAll(tl.ID(), "~", "~0")); err != nil {
+				t.Errorf("%s: %s: %v", f, tl.ID(), err)
+			}
+		}
+	}
+}
+
+// TestCorpusCheckersCatch makes sure the rule checks above can fail.
+func TestCorpusCheckersCatch(t *testing.T) {
+	s, _ := canonical.ParseSchema([]byte(`{"type":"object","properties":{"a":{"type":["string","null"],"oneOf":[{"const":1}],"minLength":1,"format":"uri"},"b":{"$ref":"#/$defs/b"}},"$defs":{"b":{"type":"object"}}}`))
+	if got := checkStrict(s, strictFormatsOpenAI, true); len(got) != 7 {
+		t.Errorf("checkStrict found %q, want 7 problems", got)
+	}
+	if got := checkGeminiOpenAPI(s); len(got) != 7 {
+		t.Errorf("checkGeminiOpenAPI found %q, want 7 problems", got)
+	}
+}
