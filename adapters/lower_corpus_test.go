@@ -17,6 +17,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/lower"
 )
 
 // targetConfig is one target with its options, as a manifest would set it.
@@ -303,4 +304,76 @@ func TestCorpusCheckersCatch(t *testing.T) {
 	if got := checkGeminiOpenAPI(s); len(got) != 7 {
 		t.Errorf("checkGeminiOpenAPI found %q, want 7 problems", got)
 	}
+}
+
+// TestLowerTestSuiteSchemas lowers every schema of the JSON-Schema-Test-Suite
+// (the keyword coverage real tools lack: recursion, anchors, tuples,
+// conditionals) with every mode of every profile: nothing may panic, the
+// input must not change, lowering must be idempotent, a target without $ref
+// must get none, and what a 2020-12 target gets must still compile.
+func TestLowerTestSuiteSchemas(t *testing.T) {
+	files := corpus.Glob(t, "jsonschema-test-suite/draft2020-12/*.json")
+	files = append(files, corpus.Glob(t, "jsonschema-test-suite/draft7/*.json")...)
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := canonical.ParseSchema(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		for _, format := range slices.Sorted(maps.Keys(profiles)) {
+			p := profiles[format]
+			for mode, rules := range p.Schema {
+				before := s.DeepCopy()
+				res := lower.Schema(s, rules, lower.Options{Describe: true})
+				if !s.Equal(before) {
+					t.Fatalf("%s (%s %s): the input changed", f, format, mode)
+				}
+				if again := lower.Schema(res.Schema, rules, lower.Options{Describe: true}); !again.Schema.Equal(res.Schema) {
+					t.Errorf("%s (%s %s): not idempotent:\n%s\nthen\n%s", f, format, mode, res.Schema.JSON().Indent(), again.Schema.JSON().Indent())
+				}
+				if rules.Action("$ref") == lower.Inline {
+					for p, sub := range res.Schema.All() {
+						if sub.IsObject() && sub.JSON().Has("$ref") {
+							t.Errorf("%s (%s %s): $ref left at %s", f, format, mode, p)
+						}
+					}
+				}
+				if mode == "openapi" {
+					continue
+				}
+				var v any
+				json.Unmarshal(res.Schema.JSON().Indent(), &v)
+				c := jsonschema.NewCompiler()
+				c.UseLoader(refuseLoader{})
+				if err := c.AddResource("toolc:///s.json", v); err == nil {
+					if _, err := c.Compile("toolc:///s.json"); err != nil && !strings.Contains(err.Error(), "refused") {
+						if _, err0 := compileRaw(data); err0 == nil {
+							t.Errorf("%s (%s %s): the lowered schema does not compile: %v", f, format, mode, err)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d test-suite schemas lowered with every profile mode", n)
+}
+
+type refuseLoader struct{}
+
+func (refuseLoader) Load(url string) (any, error) { return nil, fmt.Errorf("refused %s", url) }
+
+func compileRaw(data []byte) (*jsonschema.Schema, error) {
+	var v any
+	json.Unmarshal(data, &v)
+	c := jsonschema.NewCompiler()
+	c.UseLoader(refuseLoader{})
+	if err := c.AddResource("toolc:///s.json", v); err != nil {
+		return nil, err
+	}
+	return c.Compile("toolc:///s.json")
 }

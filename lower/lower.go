@@ -73,7 +73,7 @@ var describable = map[string]bool{
 // Features is the table of schema features, in the order they are listed.
 // A keyword in no row and not structural belongs to the "other" row.
 var Features = []Feature{
-	{"$ref", []string{"$ref"}, "loss.ref", []Action{Keep, Inline, Acyclic}, "local references and the $defs/definitions they point into"},
+	{"$ref", []string{"$ref", "$dynamicRef", "$recursiveRef"}, "loss.ref", []Action{Keep, Inline, Acyclic}, "local references and the $defs/definitions they point into; where they are inlined, the dynamic ones are dropped"},
 	{"anyOf", []string{"anyOf"}, "loss.any-of", []Action{Keep, Drop}, "anyOf"},
 	{"oneOf", []string{"oneOf"}, "loss.one-of", []Action{Keep, Drop, AnyOf}, "oneOf"},
 	{"allOf", []string{"allOf"}, "loss.all-of", []Action{Keep, Drop, Merge}, "allOf"},

@@ -14,8 +14,14 @@ var (
 	InlineRefs = &Pass{
 		Name: "refs",
 		Doc:  "inlines local $refs where the target has none (lower.ref-inlined), and cuts recursive ones that cannot be inlined or that the target forbids (loss.ref)",
-		When: needs("$ref", Inline, Acyclic),
-		Run:  runRefs,
+		When: func(r *Rules) bool {
+			switch r.Action("$ref") {
+			case Inline, Acyclic:
+				return true
+			}
+			return r.Action("core") == Drop || r.Action("other") == Drop // anchors and odd pointers must survive
+		},
+		Run: runRefs,
 	}
 	MergeAllOf = &Pass{
 		Name: "all-of",
@@ -530,7 +536,8 @@ func isObjectSchema(n *canonical.Value) bool {
 func runStrict(u *Unit) {
 	closeAll := u.Rules.Action("additionalProperties") == Close
 	require := u.Rules.Action("optional") == Require
-	for _, s := range allSchemas(u.root) {
+	var optional []*canonical.Value
+	for _, s := range reversed(u.root) { // inner objects first: a parent may wrap them
 		n := s.node
 		if !isObjectSchema(n) {
 			continue
@@ -557,8 +564,7 @@ func runStrict(u *Unit) {
 			}
 			req = append(req, pm.Key)
 			changed = true
-			at := s.at.Append("properties", pm.Key)
-			u.optional = append(u.optional, at)
+			optional = append(optional, pm.Value)
 			if how := makeNullable(u, pm.Value); how != "" {
 				u.Report("lower.strict-optional", s.at.Append("properties"), props, pm.Key, "optional property %q made required and %s, as strict mode requires; a null value means it was left out", pm.Key, how)
 			} else {
@@ -571,6 +577,16 @@ func runStrict(u *Unit) {
 				r.Pos = old.Pos
 			}
 			n.Set("required", r)
+		}
+	}
+	// Record where the optional properties ended up, in document order.
+	want := map[*canonical.Value]bool{}
+	for _, v := range optional {
+		want[v] = true
+	}
+	for _, s := range allSchemas(u.root) {
+		if want[s.node] {
+			u.optional = append(u.optional, s.at)
 		}
 	}
 }
@@ -638,7 +654,7 @@ var lookaround = []string{"(?=", "(?!", "(?<=", "(?<!"}
 // keeps reports whether the target keeps keyword k with value v under row.
 func keeps(row Row, k string, v *canonical.Value) bool {
 	switch row.Action {
-	case Drop:
+	case Drop, Inline: // what inlining left: $dynamicRef, $recursiveRef
 		return false
 	case Only:
 		switch row.Feature {
@@ -706,7 +722,8 @@ func dropNode(u *Unit, at canonical.Pointer, n *canonical.Value) {
 			continue
 		}
 		row := u.Rules.Row(f.Name)
-		if keeps(row, k, v) {
+		dynamic := (k == "$dynamicRef" || k == "$recursiveRef") && u.Rules.Action("core") == Drop // its anchor goes
+		if keeps(row, k, v) && !dynamic {
 			continue
 		}
 		n.Delete(k)

@@ -38,8 +38,10 @@ func newResolver(u *Unit) *resolver {
 	}
 	r.size = count(u.orig)
 	for p, s := range canonical.AsSchema(u.orig).All() {
-		if a, ok := s.Keyword("$anchor").StringValue(); ok {
-			r.anchors[a] = p
+		for _, k := range []string{"$anchor", "$dynamicAnchor"} {
+			if a, ok := s.Keyword(k).StringValue(); ok {
+				r.anchors[a] = p
+			}
 		}
 		if id, ok := s.Keyword("$id").StringValue(); ok && strings.HasPrefix(id, "#") && len(id) > 1 {
 			r.anchors[id[1:]] = p
@@ -282,10 +284,65 @@ func runRefs(u *Unit) {
 			s.node.Delete("definitions")
 		}
 	case Acyclic:
+		r.normalize()
 		r.cutCycles()
+	case Keep:
+		r.normalize()
 	}
 }
 
+// normalize makes every kept local reference survive the drop pass: a
+// reference by anchor is written as the JSON Pointer of its target (the
+// anchor may be dropped), and one whose target sits under a keyword the
+// target drops is inlined (or cut when recursive). Writing the pointer for
+// the anchor is a spelling and is not reported.
+func (r *resolver) normalize() {
+	u := r.u
+	for _, s := range allSchemas(u.root) {
+		ref, ok := refOf(s.node)
+		if !ok || !strings.HasPrefix(ref, "#") {
+			continue
+		}
+		target, ok := r.resolve(ref)
+		if !ok {
+			continue // dangling: reported by validation
+		}
+		if r.kept(target) {
+			if want := "#" + (&url.URL{Fragment: string(target)}).EscapedFragment(); want != ref && target != "" {
+				s.node.Set("$ref", canonical.NewString(want))
+			}
+			continue
+		}
+		if _, st := r.expand(s.node, s.at, nil); st != refInlined {
+			r.cut(s.node, s.at, target, st)
+		}
+	}
+}
+
+// kept reports whether target is reached through schema keywords only, and
+// none that the target's rules drop, so the drop pass leaves it in place.
+func (r *resolver) kept(target canonical.Pointer) bool {
+	cur := canonical.Pointer("")
+	v := canonical.AsSchema(r.u.orig)
+	for cur != target {
+		found := false
+		for rel, sub := range v.Subschemas() {
+			p := cur.Join(rel)
+			if !within(target, p) {
+				continue
+			}
+			if f := keywordFeature(firstToken(rel)); f != nil && r.u.Rules.Action(f.Name) == Drop {
+				return false
+			}
+			cur, v, found = p, sub, true
+			break
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
 // cutCycles breaks every cycle of references, and nothing else, by cutting
 // the references that close them in a depth-first walk from the root.
 func (r *resolver) cutCycles() {
