@@ -343,6 +343,7 @@ func (r *resolver) kept(target canonical.Pointer) bool {
 	}
 	return true
 }
+
 // cutCycles breaks every cycle of references, and nothing else, by cutting
 // the references that close them in a depth-first walk from the root.
 func (r *resolver) cutCycles() {
