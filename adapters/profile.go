@@ -534,7 +534,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			setExtension(&c, p.Format, "strict", canonical.NewBool(strict))
 		}
 		lowerSchema := func(s **canonical.Schema, base canonical.Pointer, r *lower.Rules) *lower.Result {
-			if *s == nil || len(r.Rows) == 0 && len(r.Limits) == 0 {
+			if *s == nil || !lower.Needed(r) {
 				return nil
 			}
 			res := lower.Schema(*s, r, lower.Options{Describe: opts.Describe})

@@ -122,3 +122,66 @@ func benchFlag() string {
 	}
 	return ""
 }
+
+// allTargets is a manifest that builds every target, strict and OpenAPI
+// modes included.
+const allTargets = `version = 1
+[[sources]]
+include = ["tools/**/*.json"]
+[[targets]]
+format = "mcp"
+out = "dist/mcp.json"
+[[targets]]
+format = "openai"
+out = "dist/openai.json"
+[[targets]]
+name = "openai-strict"
+format = "openai"
+strict = true
+out = "dist/openai-strict.json"
+[[targets]]
+format = "openai-responses"
+out = "dist/responses.json"
+[[targets]]
+format = "anthropic"
+out = "dist/anthropic.json"
+[[targets]]
+name = "anthropic-strict"
+format = "anthropic"
+strict = true
+out = "dist/anthropic-strict.json"
+[[targets]]
+format = "gemini"
+out = "dist/gemini.json"
+[[targets]]
+name = "gemini-openapi"
+format = "gemini"
+schema = "openapi"
+out = "dist/gemini-openapi.json"
+[[targets]]
+format = "bedrock"
+out = "dist/bedrock.json"
+[[targets]]
+format = "canonical"
+out = "dist/canonical.json"
+[[targets]]
+format = "jsonschema"
+out = "dist/arguments.json"
+[policy]
+ignore = ["loss", "lower", "limit", "name"]
+`
+
+// BenchmarkBuildAllTargets builds the generated 20,000-tool catalog to all
+// eleven target configurations; against Build/20000 (three targets without
+// passes) it measures lowering.
+func BenchmarkBuildAllTargets(b *testing.B) {
+	fsys := corpusCatalog(b, 20000, false)
+	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte(allTargets)}
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := Build(context.Background(), fsys, Options{})
+		if err != nil || res.Failed || res.Targets != 11 {
+			b.Fatalf("Build: %v, failed %v", err, res != nil && res.Failed)
+		}
+	}
+}

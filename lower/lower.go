@@ -299,6 +299,20 @@ type Result struct {
 	Optional []canonical.Pointer
 }
 
+// Needed reports whether rules can change or report anything about a
+// schema; when not, Schema would return a copy of its input.
+func Needed(rules *Rules) bool {
+	if len(plan(rules)) > 0 {
+		return true
+	}
+	for _, l := range rules.Limits {
+		if c, ok := LimitNamed(l.Name); ok && c.measure != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // Schema lowers s for rules. s is not modified.
 func Schema(s *canonical.Schema, rules *Rules, opts Options) *Result {
 	u := newUnit(s, rules, opts)

@@ -65,8 +65,16 @@ var (
 	DropUnsupported = &Pass{
 		Name: "drop",
 		Doc:  "drops every keyword the target cannot carry (loss.<feature>), or moves it into the description when the target's describe option is set",
-		When: func(*Rules) bool { return true },
-		Run:  runDrop,
+		When: func(r *Rules) bool {
+			for _, row := range r.Rows {
+				switch row.Action {
+				case Drop, Only, Simple, Inline:
+					return true
+				}
+			}
+			return false
+		},
+		Run: runDrop,
 	}
 	UpperTypes = &Pass{
 		Name:     "upper",
