@@ -1,0 +1,170 @@
+package adapters
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"testing"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/lower"
+)
+
+// featureSamples holds, per feature, a property schema that uses it and the
+// keyword to look at afterwards.
+var featureSamples = map[string]struct{ schema, keyword string }{
+	"$ref":                 {`{"$ref": "#/$defs/d"}`, "$ref"},
+	"anyOf":                {`{"anyOf": [{"type": "string"}, {"type": "integer"}]}`, "anyOf"},
+	"oneOf":                {`{"oneOf": [{"type": "string"}, {"type": "integer"}]}`, "oneOf"},
+	"allOf":                {`{"allOf": [{"type": "string"}], "description": "d"}`, "allOf"},
+	"not":                  {`{"type": "string", "not": {"enum": ["x"]}}`, "not"},
+	"conditional":          {`{"type": "string", "if": {"maxLength": 3}, "then": {"pattern": "^a"}}`, "if"},
+	"dependent":            {`{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "dependentRequired": {"a": ["a"]}}`, "dependentRequired"},
+	"type-array":           {`{"type": ["string", "integer"]}`, "type"},
+	"type":                 {`{"type": "string"}`, "type"},
+	"const":                {`{"type": "string", "const": "x"}`, "const"},
+	"enum":                 {`{"type": "integer", "enum": [1, 2]}`, "enum"},
+	"pattern":              {`{"type": "string", "pattern": "^(?!admin)[a-z]+$"}`, "pattern"},
+	"format":               {`{"type": "string", "format": "uri"}`, "format"},
+	"minimum":              {`{"type": "number", "minimum": 1}`, "minimum"},
+	"maximum":              {`{"type": "number", "maximum": 9}`, "maximum"},
+	"exclusiveMinimum":     {`{"type": "number", "exclusiveMinimum": 1}`, "exclusiveMinimum"},
+	"exclusiveMaximum":     {`{"type": "number", "exclusiveMaximum": 9}`, "exclusiveMaximum"},
+	"multipleOf":           {`{"type": "number", "multipleOf": 2}`, "multipleOf"},
+	"minLength":            {`{"type": "string", "minLength": 2}`, "minLength"},
+	"maxLength":            {`{"type": "string", "maxLength": 9}`, "maxLength"},
+	"minItems":             {`{"type": "array", "items": {"type": "string"}, "minItems": 2}`, "minItems"},
+	"maxItems":             {`{"type": "array", "items": {"type": "string"}, "maxItems": 9}`, "maxItems"},
+	"uniqueItems":          {`{"type": "array", "items": {"type": "string"}, "uniqueItems": true}`, "uniqueItems"},
+	"contains":             {`{"type": "array", "items": {"type": "string"}, "contains": {"const": "x"}}`, "contains"},
+	"prefixItems":          {`{"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false}`, "prefixItems"},
+	"patternProperties":    {`{"type": "object", "properties": {}, "patternProperties": {"^x": {"type": "string"}}}`, "patternProperties"},
+	"propertyNames":        {`{"type": "object", "properties": {}, "propertyNames": {"maxLength": 9}}`, "propertyNames"},
+	"minProperties":        {`{"type": "object", "properties": {}, "minProperties": 1}`, "minProperties"},
+	"maxProperties":        {`{"type": "object", "properties": {}, "maxProperties": 9}`, "maxProperties"},
+	"unevaluated":          {`{"type": "object", "properties": {}, "unevaluatedProperties": false}`, "unevaluatedProperties"},
+	"additionalProperties": {`{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": {"type": "string"}}`, "additionalProperties"},
+	"optional":             {`{"type": "string"}`, ""},
+	"default":              {`{"type": "string", "default": "x"}`, "default"},
+	"examples":             {`{"type": "string", "examples": ["x"]}`, "examples"},
+	"title":                {`{"type": "string", "title": "T"}`, "title"},
+	"core":                 {`{"type": "string", "$comment": "c"}`, "$comment"},
+	"other":                {`{"type": "string", "x-order": 1}`, "x-order"},
+}
+
+// TestProfileRows checks every row of every profile mode: a schema using the
+// feature, lowered with the mode's rules, shows the row's action.
+func TestProfileRows(t *testing.T) {
+	for _, f := range lower.Features {
+		if _, ok := featureSamples[f.Name]; !ok {
+			t.Errorf("feature %q has no sample", f.Name)
+		}
+	}
+	for _, format := range slices.Sorted(maps.Keys(profiles)) {
+		p := profiles[format]
+		for _, mode := range slices.Sorted(maps.Keys(p.Schema)) {
+			rules := p.Schema[mode]
+			for _, row := range rules.Rows {
+				t.Run(fmt.Sprintf("%s/%s/%s=%s", format, mode, row.Feature, row.Action), func(t *testing.T) {
+					if row.Source == "" {
+						t.Errorf("row has no source")
+					}
+					checkRow(t, rules, row)
+				})
+			}
+		}
+	}
+}
+
+func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
+	sample := featureSamples[row.Feature]
+	required := `, "required": ["p"]`
+	if row.Feature == "optional" {
+		required = ""
+	}
+	in, err := canonical.ParseSchema([]byte(`{"type": "object", "properties": {"p": ` + sample.schema + `}` + required + `, "$defs": {"d": {"type": "string"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := lower.Schema(in, rules, lower.Options{})
+	root := res.Schema.JSON()
+	p := root.Get("properties").Get("p")
+	has := p.Has(sample.keyword)
+	v := p.Get(sample.keyword)
+	codes := map[string]bool{}
+	for _, c := range res.Changes {
+		codes[c.Code] = true
+	}
+	f, _ := lower.FeatureNamed(row.Feature)
+	dropped := func() {
+		if has || !codes[f.Loss] {
+			t.Errorf("want %s dropped and %s reported; got %s, changes %v", sample.keyword, f.Loss, p.AppendJSON(nil, ""), res.Changes)
+		}
+	}
+	kept := func() {
+		if !has {
+			t.Errorf("want %s kept; got %s", sample.keyword, p.AppendJSON(nil, ""))
+		}
+	}
+	switch row.Action {
+	case lower.Keep, lower.Acyclic:
+		kept()
+	case lower.Drop:
+		dropped()
+	case lower.Only:
+		ok := false
+		orig := in.JSON().Get("properties").Get("p").Get(sample.keyword)
+		for _, it := range append([]*canonical.Value{orig}, orig.Items...) {
+			ok = ok || slices.Contains(row.Values, it.Text) || it.Kind == canonical.Number && slices.Contains(row.Values, "number")
+		}
+		if row.Feature == "enum" {
+			ok = slices.Contains(row.Values, "number") || slices.Contains(row.Values, "integer")
+		}
+		if ok {
+			kept()
+		} else {
+			dropped()
+		}
+	case lower.Simple:
+		dropped() // the sample has lookaround
+	case lower.Inline:
+		if has || !codes["lower.ref-inlined"] || root.Has("$defs") {
+			t.Errorf("want $ref inlined; got %s", root.AppendJSON(nil, ""))
+		}
+	case lower.AnyOf:
+		if has || !p.Has("anyOf") {
+			t.Errorf("want oneOf as anyOf; got %s", p.AppendJSON(nil, ""))
+		}
+	case lower.Enum:
+		if has || !p.Has("enum") {
+			t.Errorf("want const as enum; got %s", p.AppendJSON(nil, ""))
+		}
+	case lower.Merge:
+		if has || !codes["lower.all-of-merged"] {
+			t.Errorf("want allOf merged; got %s", p.AppendJSON(nil, ""))
+		}
+	case lower.Nullable:
+		if v != nil && v.Kind == canonical.Array || !p.Has("anyOf") {
+			t.Errorf("want the types as anyOf; got %s", p.AppendJSON(nil, ""))
+		}
+	case lower.Tuple:
+		if mi := p.Get("maxItems"); has || !p.Has("items") || rules.Action("maxItems") == lower.Keep && (mi == nil || mi.Text != "2") {
+			t.Errorf("want the tuple as items with maxItems 2; got %s", p.AppendJSON(nil, ""))
+		}
+	case lower.Close:
+		if ap := p.Get("additionalProperties"); ap == nil || ap.Kind != canonical.Bool || ap.Bool {
+			t.Errorf("want additionalProperties false; got %s", p.AppendJSON(nil, ""))
+		}
+	case lower.Require:
+		req, _ := root.Get("required").Strings()
+		if !slices.Contains(req, "p") || len(res.Optional) != 1 {
+			t.Errorf("want p required and recorded; got %s, optional %v", root.AppendJSON(nil, ""), res.Optional)
+		}
+	case lower.Upper:
+		if v == nil || v.Text != "STRING" {
+			t.Errorf("want type STRING; got %s", p.AppendJSON(nil, ""))
+		}
+	default:
+		t.Errorf("no check for action %q", row.Action)
+	}
+}
