@@ -104,10 +104,10 @@ func TestLowerCorpusToEveryTarget(t *testing.T) {
 			}
 			seen := map[string]bool{}
 			for _, tl := range low.Tools {
-				if !a.Profile.Name.Match(tl.Name) && a.Profile.Name.Max > 0 || seen[EmittedName(tl)] {
-					t.Errorf("%s to %s: name %q is illegal or repeated", f, tc.name, EmittedName(tl))
+				if !a.Profile.Name.Match(tl.Name) && a.Profile.Name.Max > 0 || seen[tl.ID()] {
+					t.Errorf("%s to %s: name %q is illegal or repeated", f, tc.name, tl.ID())
 				}
-				seen[EmittedName(tl)] = true
+				seen[tl.ID()] = true
 				var problems []string
 				switch {
 				case tc.opts.Strict != nil && strings.HasPrefix(tc.format, "openai"):

@@ -74,14 +74,7 @@ func encodeMCP(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
 	}
 	res := canonical.NewObject()
 	res.Set("tools", list)
-	if opts.Catalog.Name != "" || opts.Catalog.Version != "" {
-		cat := canonical.NewObject()
-		if opts.Catalog.Name != "" {
-			cat.Set("name", canonical.NewString(opts.Catalog.Name))
-		}
-		if opts.Catalog.Version != "" {
-			cat.Set("version", canonical.NewString(opts.Catalog.Version))
-		}
+	if cat := catalogValue(opts.Catalog); cat != nil {
 		meta := canonical.NewObject()
 		meta.Set(CatalogMetaKey, cat)
 		res.Set("_meta", meta)

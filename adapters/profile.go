@@ -48,7 +48,21 @@ type NameRule struct {
 	First  string // the class of the first character; "" for Chars
 	Max    int    // the most characters
 	Source string
-	re     *regexp.Regexp
+	// compiled forms, made once for the table's rules
+	re, chars, first *regexp.Regexp
+}
+
+// compile returns the rule's regular expressions: the whole name, one
+// character, the first character.
+func (r *NameRule) compile() (re, chars, first *regexp.Regexp) {
+	if r.re != nil {
+		return r.re, r.chars, r.first
+	}
+	first = regexp.MustCompile("^[" + r.Chars + "]")
+	if r.First != "" {
+		first = regexp.MustCompile("^[" + r.First + "]")
+	}
+	return regexp.MustCompile(r.Pattern()), regexp.MustCompile("^[" + r.Chars + "]$"), first
 }
 
 // Pattern is the rule as one regular expression.
@@ -67,17 +81,14 @@ func (r *NameRule) Match(name string) bool {
 	if r.Max == 0 {
 		return name != ""
 	}
-	re := r.re
-	if re == nil { // a rule built outside the table; compiled per call
-		re = regexp.MustCompile(r.Pattern())
-	}
+	re, _, _ := r.compile()
 	return re.MatchString(name)
 }
 
 func init() {
 	for _, p := range profiles {
 		if p.Name.Max > 0 {
-			p.Name.re = regexp.MustCompile(p.Name.Pattern())
+			p.Name.re, p.Name.chars, p.Name.first = p.Name.compile()
 		}
 	}
 }
@@ -138,7 +149,7 @@ func (r *NameRule) legalize(name, id string) string {
 	if r.Max == 0 || r.Match(name) {
 		return name
 	}
-	chars := regexp.MustCompile("^[" + r.Chars + "]$")
+	_, chars, first := r.compile()
 	var b strings.Builder
 	for _, c := range name {
 		if chars.MatchString(string(c)) {
@@ -148,7 +159,7 @@ func (r *NameRule) legalize(name, id string) string {
 		}
 	}
 	out := b.String()
-	if r.First != "" && out != "" && !regexp.MustCompile("^["+r.First+"]").MatchString(out) {
+	if out != "" && !first.MatchString(out) {
 		out = "_" + out
 	}
 	if len(out) > r.Max {
@@ -394,8 +405,8 @@ func ProfileOf(format string) (*Profile, bool) {
 func (p *Profile) Override(features map[string]any, limits map[string]int) (*Profile, error) {
 	c := *p
 	c.Schema = map[string]*lower.Rules{}
-	for mode, r := range p.Schema {
-		r = r.Clone()
+	for _, mode := range slices.Sorted(maps.Keys(p.Schema)) { // the first error is the same on every run
+		r := p.Schema[mode].Clone()
 		for _, f := range slices.Sorted(maps.Keys(features)) {
 			var err error
 			switch v := features[f].(type) {
@@ -473,6 +484,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		tmpl = DefaultNames
 	}
 	strictTools, optional, unions := 0, 0, 0
+	needed := map[*lower.Rules]bool{} // lower.Needed, once per mode rather than per tool
 	var strictRules *lower.Rules
 	for _, t := range tools {
 		at := func(code string, field canonical.Pointer, format string, args ...any) {
@@ -494,7 +506,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			}
 			c.Namespace, c.Name = "", name
 		}
-		name := EmittedName(&c)
+		name := c.ID() // the emitted name; the ID itself where no rule renames
 		out.Names[id] = name
 		if prev, ok := byName[name]; ok {
 			at("name.collision", "/name", "tools %s (%s) and %s (%s) both map to the name %q in %s",
@@ -534,7 +546,12 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			setExtension(&c, p.Format, "strict", canonical.NewBool(strict))
 		}
 		lowerSchema := func(s **canonical.Schema, base canonical.Pointer, r *lower.Rules) *lower.Result {
-			if *s == nil || !lower.Needed(r) {
+			n, ok := needed[r]
+			if !ok {
+				n = lower.Needed(r)
+				needed[r] = n
+			}
+			if *s == nil || !n {
 				return nil
 			}
 			res := lower.Schema(*s, r, lower.Options{Describe: opts.Describe})
@@ -603,11 +620,4 @@ func setExtension(t *canonical.Tool, format, key string, v *canonical.Value) {
 		t.Extensions = map[string]*canonical.Value{}
 	}
 	t.Extensions[format] = ext
-}
-
-// EmittedName is the name a lowered tool is emitted with: its ID's
-// "namespace:name" when it kept a namespace (canonical, jsonschema), else
-// its name.
-func EmittedName(t *canonical.Tool) string {
-	return t.ID()
 }

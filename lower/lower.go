@@ -317,7 +317,6 @@ func Needed(rules *Rules) bool {
 func Schema(s *canonical.Schema, rules *Rules, opts Options) *Result {
 	u := newUnit(s, rules, opts)
 	for _, p := range plan(rules) {
-		u.pass = p
 		p.Run(u)
 	}
 	checkLimits(u)
@@ -334,7 +333,6 @@ type Unit struct {
 	origins  map[*canonical.Value]canonical.Pointer
 	changes  []Change
 	optional []canonical.Pointer
-	pass     *Pass
 }
 
 func newUnit(s *canonical.Schema, rules *Rules, opts Options) *Unit {

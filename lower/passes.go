@@ -325,7 +325,7 @@ func intersectTypes(a, b *canonical.Value) *canonical.Value {
 
 func runOneOf(u *Unit) {
 	for _, s := range allSchemas(u.root) {
-		i := indexOf(s.node.Members, "oneOf")
+		i := s.node.Index("oneOf")
 		if i < 0 {
 			continue
 		}
@@ -341,7 +341,7 @@ func runOneOf(u *Unit) {
 
 func runConst(u *Unit) {
 	for _, s := range allSchemas(u.root) {
-		i := indexOf(s.node.Members, "const")
+		i := s.node.Index("const")
 		if i < 0 {
 			continue
 		}
@@ -353,7 +353,7 @@ func runConst(u *Unit) {
 				continue
 			}
 			s.node.Delete("enum")
-			i = indexOf(s.node.Members, "const")
+			i = s.node.Index("const")
 		}
 		s.node.Members[i] = canonical.Member{Key: "enum", Value: canonical.NewArray(c), KeyPos: s.node.Members[i].KeyPos}
 		u.Report("lower.const-as-enum", s.at, s.node, "const", "const %s written as enum [%s]", quote(c), quote(c))
@@ -368,17 +368,11 @@ func isNullSchema(v *canonical.Value) bool {
 		return false
 	}
 	for _, m := range v.Members {
-		switch {
-		case m.Key == "type":
-			ts, _ := typeSet(m.Value)
-			if !slices.Equal(ts, []string{"null"}) {
-				return false
-			}
-		case !annotation[m.Key]:
+		if m.Key != "type" && !annotation[m.Key] {
 			return false
 		}
 	}
-	return v.Has("type")
+	return slices.Equal(canonical.AsSchema(v).Types(), []string{"null"})
 }
 
 // setNullable writes "nullable": true after node's type, or last.
@@ -388,7 +382,7 @@ func setNullable(node *canonical.Value) {
 		return
 	}
 	m := canonical.Member{Key: "nullable", Value: canonical.NewBool(true)}
-	if i := indexOf(node.Members, "type"); i >= 0 {
+	if i := node.Index("type"); i >= 0 {
 		node.Members = slices.Insert(node.Members, i+1, m)
 		return
 	}
@@ -431,7 +425,7 @@ func runNullable(u *Unit) {
 					b.Set("type", canonical.NewString(x))
 					branches = append(branches, b)
 				}
-				i := indexOf(n.Members, "type")
+				i := n.Index("type")
 				n.Members[i] = canonical.Member{Key: "anyOf", Value: canonical.NewArray(branches...)}
 				if null {
 					setNullable(n)
@@ -503,7 +497,7 @@ func runTuple(u *Unit) {
 		if !open && !closed && !slices.ContainsFunc(branches, rest.Equal) {
 			branches = append(branches, rest)
 		}
-		i := indexOf(n.Members, key)
+		i := n.Index(key)
 		pos := n.Members[i].KeyPos
 		n.Members = slices.Delete(n.Members, i, i+1)
 		if key != "items" {
@@ -537,8 +531,7 @@ func runTuple(u *Unit) {
 // ---- strict ----
 
 func isObjectSchema(n *canonical.Value) bool {
-	ts, _ := typeSet(n.Get("type"))
-	return slices.Contains(ts, "object") || n.Has("properties") && n.Get("type") == nil
+	return canonical.AsSchema(n).HasType("object") || n.Has("properties") && !n.Has("type")
 }
 
 func runStrict(u *Unit) {
@@ -609,7 +602,7 @@ func makeNullable(u *Unit, v *canonical.Value) string {
 			e.Items = append(e.Items, canonical.NewNull())
 		}
 	}
-	if ts, ok := typeSet(v.Get("type")); ok && !v.Has("const") {
+	if ts := canonical.AsSchema(v).Types(); ts != nil && !v.Has("const") {
 		if slices.Contains(ts, "null") {
 			return ""
 		}

@@ -3,6 +3,7 @@ package lower
 import (
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -129,7 +130,7 @@ func (r *resolver) expand(node *canonical.Value, at canonical.Pointer, stack []c
 	switch origin := u.Origin(node); {
 	case !ok:
 		return "", refDangling
-	case target == "" || containsPtr(stack, target) || origin != "" && within(origin, target):
+	case target == "" || slices.Contains(stack, target) || origin != "" && within(origin, target):
 		return target, refRecursive
 	}
 	def := u.orig.Resolve(target)
@@ -151,15 +152,6 @@ func (r *resolver) expand(node *canonical.Value, at canonical.Pointer, stack []c
 	return target, refInlined
 }
 
-func containsPtr(ps []canonical.Pointer, p canonical.Pointer) bool {
-	for _, q := range ps {
-		if q == p {
-			return true
-		}
-	}
-	return false
-}
-
 // mergeRef returns the members of node with its $ref replaced by def: the
 // definition's keywords where the $ref was, each overridden by a sibling
 // annotation of the same name. When a sibling assertion disagrees with the
@@ -179,8 +171,8 @@ func mergeRef(node, def *canonical.Value) []canonical.Member {
 		}
 		if d := def.Get(m.Key); d != nil && !d.Equal(m.Value) {
 			out := without(node.Members, "$ref")
-			if i := indexOf(out, "allOf"); i >= 0 && out[i].Value.Kind == canonical.Array {
-				out[i].Value.Items = append([]*canonical.Value{def}, out[i].Value.Items...)
+			if all := node.Get("allOf"); all != nil && all.Kind == canonical.Array {
+				all.Items = append([]*canonical.Value{def}, all.Items...)
 				return out
 			}
 			return append(out, canonical.Member{Key: "allOf", Value: canonical.NewArray(def)})
@@ -211,15 +203,6 @@ func without(ms []canonical.Member, key string) []canonical.Member {
 	return out
 }
 
-func indexOf(ms []canonical.Member, key string) int {
-	for i, m := range ms {
-		if m.Key == key {
-			return i
-		}
-	}
-	return -1
-}
-
 // cut replaces the reference of node by what a target without it can still
 // check: the type of its target, if it has one.
 func (r *resolver) cut(node *canonical.Value, at canonical.Pointer, target canonical.Pointer, st refStatus) {
@@ -231,7 +214,7 @@ func (r *resolver) cut(node *canonical.Value, at canonical.Pointer, target canon
 			typ = def.Get("type")
 		}
 	}
-	i := indexOf(node.Members, "$ref")
+	i := node.Index("$ref")
 	if typ != nil {
 		node.Members[i] = canonical.Member{Key: "type", Value: u.copyFrom(typ, target.Append("type"))}
 		u.Report("loss.ref", at, node, "", "%s %s cannot be inlined; replaced by its type %s", refWhy[st], ref, compact(typ))
