@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -21,6 +22,9 @@ type Profile struct {
 	Format string
 	// Name is the rule for tool names.
 	Name NameRule
+	// Names is the default name template; DefaultNames when empty. Only a
+	// target whose names take ':' keeps the ID's own form.
+	Names string
 	// Carries lists the optional canonical tool fields that the target's tool
 	// format has a place for; every other field that a tool sets is dropped
 	// and reported with its field's loss code.
@@ -366,6 +370,7 @@ var profiles = map[string]*Profile{
 	"gemini": {
 		Format:  "gemini",
 		Name:    NameRule{Chars: "A-Za-z0-9_.:-", First: "A-Za-z_", Max: 128, Source: "Gemini FunctionDeclaration.name (64 characters and no ':' before December 2025)"},
+		Names:   "{namespace}:{name}", // ':' is legal: the ID as it is
 		Carries: []string{"output"},
 		Options: append([]string{"schema"}, namedOptions...),
 		Schema:  map[string]*lower.Rules{"": geminiJSONSchema, "openapi": geminiOpenAPI},
@@ -479,10 +484,7 @@ func (p *Profile) extensionFormats() []string {
 func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptions) *Lowered {
 	out := &Lowered{Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}}
 	byName := make(map[string]*canonical.Tool, len(tools))
-	tmpl := opts.Names
-	if tmpl == "" {
-		tmpl = DefaultNames
-	}
+	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
 	strictTools, optional, unions := 0, 0, 0
 	needed := map[*lower.Rules]bool{} // lower.Needed, once per mode rather than per tool
 	var strictRules *lower.Rules
