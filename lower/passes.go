@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
@@ -120,6 +121,7 @@ func runAllOf(u *Unit) {
 		}
 		base := &canonical.Value{Kind: canonical.Object, Members: without(s.node.Members, "allOf")}
 		merged := 0
+		var lost []string
 		for i, m := range all.Items {
 			at := s.at.Append("allOf").Index(i)
 			if _, ok := refOf(m); ok {
@@ -131,7 +133,7 @@ func runAllOf(u *Unit) {
 					continue
 				}
 			}
-			if out, ok := mergeSchemas(base, m); ok {
+			if out, ok := mergeSchemas(base, m, func(k string) { lost = append(lost, k) }); ok {
 				base = out
 				merged++
 				continue
@@ -140,7 +142,7 @@ func runAllOf(u *Unit) {
 		}
 		s.node.Members = base.Members
 		if merged > 0 {
-			u.Report("lower.all-of-merged", s.at, s.node, "allOf", "merged %d allOf member(s) into the schema", merged)
+			u.Report("lower.all-of-merged", s.at, s.node, "allOf", "merged %d allOf member(s) into the schema%s", merged, keptOver(lost, "a member's"))
 		}
 	}
 }
@@ -153,9 +155,20 @@ var (
 	closers = []string{"additionalProperties", "patternProperties", "unevaluatedProperties"}
 )
 
+// keptOver says which annotations of the other side a merge left out.
+func keptOver(lost []string, whose string) string {
+	if len(lost) == 0 {
+		return ""
+	}
+	slices.Sort(lost)
+	return fmt.Sprintf("; %s %s differed and gave way", whose, strings.Join(slices.Compact(lost), ", "))
+}
+
 // mergeSchemas returns one schema that accepts exactly what both a and b
-// accept, and false when it cannot make one. It shares b's values.
-func mergeSchemas(a, b *canonical.Value) (*canonical.Value, bool) {
+// accept, and false when it cannot make one. It shares b's values. Where
+// both have an annotation (a description, a title …) with different values,
+// a's is kept and lost is told b's keyword.
+func mergeSchemas(a, b *canonical.Value, lost func(keyword string)) (*canonical.Value, bool) {
 	if b.Kind == canonical.Bool {
 		return a, b.Bool
 	}
@@ -171,7 +184,9 @@ func mergeSchemas(a, b *canonical.Value) (*canonical.Value, bool) {
 		switch {
 		case av == nil:
 			out.Members = append(out.Members, m)
-		case av.Equal(m.Value) || annotation[m.Key]:
+		case av.Equal(m.Value):
+		case annotation[m.Key]:
+			lost(m.Key)
 		case m.Key == "properties" && av.Kind == canonical.Object && m.Value.Kind == canonical.Object:
 			props := &canonical.Value{Kind: canonical.Object, Members: slices.Clone(av.Members)}
 			for _, pm := range m.Value.Members {
@@ -180,7 +195,7 @@ func mergeSchemas(a, b *canonical.Value) (*canonical.Value, bool) {
 					props.Members = append(props.Members, pm)
 					continue
 				}
-				both, ok := mergeSchemas(prev, pm.Value)
+				both, ok := mergeSchemas(prev, pm.Value, lost)
 				if !ok {
 					return nil, false
 				}
@@ -188,7 +203,7 @@ func mergeSchemas(a, b *canonical.Value) (*canonical.Value, bool) {
 			}
 			out.Set("properties", props)
 		case m.Key == "items" && (av.Kind == canonical.Object || av.Kind == canonical.Bool):
-			both, ok := mergeSchemas(av, m.Value)
+			both, ok := mergeSchemas(av, m.Value, lost)
 			if !ok {
 				return nil, false
 			}
@@ -436,8 +451,9 @@ func runNullable(u *Unit) {
 		if any := n.Get("anyOf"); any != nil && any.Kind == canonical.Array && slices.ContainsFunc(any.Items, isNullSchema) {
 			rest := slices.DeleteFunc(slices.Clone(any.Items), isNullSchema)
 			lifted := false
+			var lost []string
 			if len(rest) == 1 {
-				if merged, ok := mergeSchemas(&canonical.Value{Kind: canonical.Object, Members: without(n.Members, "anyOf")}, rest[0]); ok {
+				if merged, ok := mergeSchemas(&canonical.Value{Kind: canonical.Object, Members: without(n.Members, "anyOf")}, rest[0], func(k string) { lost = append(lost, k) }); ok {
 					n.Members = merged.Members
 					lifted = true
 				}
@@ -450,7 +466,7 @@ func runNullable(u *Unit) {
 				}
 			}
 			setNullable(n)
-			u.Report("lower.type-as-nullable", s.at, n, "anyOf", "the null branch of anyOf written as \"nullable\": true")
+			u.Report("lower.type-as-nullable", s.at, n, "anyOf", "the null branch of anyOf written as \"nullable\": true%s", keptOver(lost, "the branch's"))
 		}
 		if e := n.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items, isNull) {
 			n.Set("enum", canonical.NewArray(slices.DeleteFunc(slices.Clone(e.Items), isNull)...))

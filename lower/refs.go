@@ -147,8 +147,14 @@ func (r *resolver) expand(node *canonical.Value, at canonical.Pointer, stack []c
 	for _, k := range identifiers {
 		c.Delete(k) // the copy is not the resource the identifier names
 	}
+	var lost []string
+	for _, m := range node.Members {
+		if d := c.Get(m.Key); annotation[m.Key] && d != nil && !d.Equal(m.Value) {
+			lost = append(lost, m.Key)
+		}
+	}
 	node.Members = mergeRef(node, c)
-	u.Report("lower.ref-inlined", at, node, "$ref", "inlined %s", ref)
+	u.Report("lower.ref-inlined", at, node, "$ref", "inlined %s%s", ref, keptOver(lost, "the definition's"))
 	return target, refInlined
 }
 
