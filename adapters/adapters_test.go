@@ -361,6 +361,9 @@ func TestStrictOptionOverridesSource(t *testing.T) {
 	if got := string(res.Bundle.AppendJSON(nil, "")); !strings.Contains(got, `"strict":false`) || strings.Count(got, "strict") != 1 {
 		t.Errorf("bundle = %s, want one strict:false", got)
 	}
+	if len(res.Diagnostics) != 1 || res.Diagnostics[0].Code != "lower.strict-overridden" || res.Diagnostics[0].Pointer != "/0/function/strict" {
+		t.Errorf("diagnostics = %v, want lower.strict-overridden at /0/function/strict", res.Diagnostics)
+	}
 }
 
 func TestOpenAIMissingParameters(t *testing.T) {

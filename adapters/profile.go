@@ -459,12 +459,19 @@ func (p *Profile) strictOf(t *canonical.Tool, opts TargetOptions) bool {
 	if opts.Strict != nil {
 		return *opts.Strict
 	}
+	b, _, _ := p.sourceStrict(t)
+	return b
+}
+
+// sourceStrict returns the strict flag that t's source gave, in a format
+// the target writes back, and that format.
+func (p *Profile) sourceStrict(t *canonical.Tool) (strict bool, format string, ok bool) {
 	for _, f := range p.extensionFormats() {
 		if b, ok := t.Extensions[f].Get("strict").BoolValue(); ok {
-			return b
+			return b, f, true
 		}
 	}
-	return false
+	return false, "", false
 }
 
 func (p *Profile) extensionFormats() []string {
@@ -545,6 +552,10 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			strictRules = rules
 		}
 		if slices.Contains(p.Options, "strict") && opts.Strict != nil {
+			if was, f, ok := p.sourceStrict(t); ok && was != strict {
+				at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
+					"tool %s: its source says \"strict\": %v; the target's strict = %v wins", id, was, strict)
+			}
 			setExtension(&c, p.Format, "strict", canonical.NewBool(strict))
 		}
 		lowerSchema := func(s **canonical.Schema, base canonical.Pointer, r *lower.Rules) *lower.Result {

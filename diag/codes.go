@@ -169,6 +169,8 @@ var codes = []Code{
 		"Strict modes require every object to be closed. A model in strict mode cannot send properties the schema does not declare."},
 	{"lower.strict-optional", Info, "an optional property was made required and nullable",
 		"Strict modes require every property to be listed in required, so optional ones are made nullable instead. toolc.lock lists them under [tools.optional] per target: treat null there as \"left out\"."},
+	{"lower.strict-overridden", Info, "a target's strict option replaced the strict flag of a tool's source",
+		"The source said \"strict\": true (or false) and the target's strict option says otherwise; the target wins, and the schema is lowered for the mode the option names. Remove one of the two to silence it."},
 	{"lower.type-as-nullable", Info, "a type array or null branch was written with nullable",
 		"Gemini's OpenAPI schema has no type arrays and no null type: [T, \"null\"] becomes T with \"nullable\": true, several types become anyOf."},
 
