@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"net/url"
 	"slices"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -159,7 +160,11 @@ func Budget(r *Result) (optional, unions int) {
 			return
 		}
 		if ref, ok := refOf(v); ok && len(ref) > 0 && ref[0] == '#' {
-			t := canonical.Pointer(ref[1:])
+			frag, err := url.PathUnescape(ref[1:]) // as normalize escaped it
+			if err != nil {
+				frag = ref[1:]
+			}
+			t := canonical.Pointer(frag)
 			if def := root.Resolve(t); def != nil && !slices.Contains(stack, t) {
 				walk(def, t, append(stack[:len(stack):len(stack)], t))
 			}
