@@ -272,7 +272,7 @@ func (b *build) readSource(in input) fileResult {
 		return r
 	}
 	r.hash = hashBytes(data)
-	doc, err := canonical.ParseJSON(data)
+	doc, err := adapters.Parse(data, in.path)
 	if err != nil {
 		var se *canonical.SyntaxError
 		if errors.As(err, &se) {

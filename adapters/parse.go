@@ -1,0 +1,250 @@
+package adapters
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// Parse reads a source file into a canonical.Value: YAML when the file's name
+// ends in .yaml or .yml, JSON otherwise. Both keep member order and the
+// position of every value, so diagnostics point into YAML files as they do
+// into JSON ones. A syntax error is a *canonical.SyntaxError.
+func Parse(data []byte, file string) (*canonical.Value, error) {
+	switch strings.ToLower(path.Ext(file)) {
+	case ".yaml", ".yml":
+		return ParseYAML(data)
+	}
+	return canonical.ParseJSON(data)
+}
+
+// maxYAMLValues bounds the values an alias-heavy YAML file may expand to, so
+// that a "billion laughs" file is an error rather than an exhausted machine.
+const maxYAMLValues = 10_000_000
+
+// ParseYAML reads one YAML document (YAML 1.2 core schema as go.yaml.in/yaml
+// resolves it) into a canonical.Value. Anchors and aliases are expanded, merge
+// keys ("<<") are applied, and scalars become JSON values: integers and
+// floats keep their text when it is a JSON number and are rewritten when it
+// is not (0x1F, 1_000, .5), and timestamps stay strings. What JSON cannot hold
+// is an error at its position: more than one document, a key that is not a
+// scalar, a duplicate key, infinity or NaN.
+func ParseYAML(data []byte) (*canonical.Value, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &canonical.SyntaxError{Pos: canonical.Pos{Line: 1, Column: 1}, Msg: "the YAML file holds no document"}
+		}
+		return nil, yamlError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &canonical.SyntaxError{Pos: canonical.Pos{Line: extra.Line, Column: extra.Column}, Msg: "the YAML file holds more than one document"}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(err)
+	}
+	c := &yamlConverter{}
+	return c.value(&doc, 0)
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlError turns the library's "yaml: line N: msg" into a SyntaxError.
+func yamlError(err error) error {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &canonical.SyntaxError{Pos: canonical.Pos{Line: line, Column: 1}, Msg: m[2]}
+	}
+	return &canonical.SyntaxError{Pos: canonical.Pos{Line: 1, Column: 1}, Msg: strings.TrimPrefix(msg, "yaml: ")}
+}
+
+type yamlConverter struct {
+	values int
+	active map[*yaml.Node]bool // anchors being expanded: an alias to one is a cycle
+}
+
+// enter marks the anchored node n as being expanded, or fails when it
+// already is: the alias is inside what it names.
+func (c *yamlConverter) enter(n *yaml.Node) error {
+	if c.active[n] {
+		return yamlErrorf(n, "alias *%s refers to a node that contains it; JSON cannot hold a cycle", n.Anchor)
+	}
+	if c.active == nil {
+		c.active = map[*yaml.Node]bool{}
+	}
+	c.active[n] = true
+	return nil
+}
+
+func yamlPos(n *yaml.Node) canonical.Pos { return canonical.Pos{Line: n.Line, Column: n.Column} }
+
+func yamlErrorf(n *yaml.Node, format string, args ...any) error {
+	return &canonical.SyntaxError{Pos: yamlPos(n), Msg: fmt.Sprintf(format, args...)}
+}
+
+func (c *yamlConverter) value(n *yaml.Node, depth int) (*canonical.Value, error) {
+	if depth > canonical.MaxDepth {
+		return nil, yamlErrorf(n, "nesting deeper than %d levels", canonical.MaxDepth)
+	}
+	if c.values++; c.values > maxYAMLValues {
+		return nil, yamlErrorf(n, "the document expands to more than %d values through aliases", maxYAMLValues)
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, yamlErrorf(n, "the YAML document is empty")
+		}
+		return c.value(n.Content[0], depth)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, yamlErrorf(n, "unknown alias %q", n.Value)
+		}
+		if err := c.enter(n.Alias); err != nil {
+			return nil, err
+		}
+		v, err := c.value(n.Alias, depth+1)
+		delete(c.active, n.Alias)
+		if err != nil {
+			return nil, err
+		}
+		v.Pos = yamlPos(n)
+		return v, nil
+	case yaml.SequenceNode:
+		v := &canonical.Value{Kind: canonical.Array, Pos: yamlPos(n), Items: make([]*canonical.Value, 0, len(n.Content))}
+		for _, it := range n.Content {
+			item, err := c.value(it, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			v.Items = append(v.Items, item)
+		}
+		return v, nil
+	case yaml.MappingNode:
+		v := &canonical.Value{Kind: canonical.Object, Pos: yamlPos(n)}
+		if err := c.mapping(v, n, depth, true); err != nil {
+			return nil, err
+		}
+		return v, nil
+	case yaml.ScalarNode:
+		return scalar(n)
+	}
+	return nil, yamlErrorf(n, "unexpected YAML node")
+}
+
+// mapping adds the members of the mapping n to v. Explicit keys must be
+// unique; keys from merge ("<<") mappings fill in only what is not there.
+func (c *yamlConverter) mapping(v *canonical.Value, n *yaml.Node, depth int, explicit bool) error {
+	if depth > canonical.MaxDepth {
+		return yamlErrorf(n, "nesting deeper than %d levels", canonical.MaxDepth)
+	}
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			merges = append(merges, val)
+			continue
+		}
+		if k.Kind == yaml.AliasNode && k.Alias != nil {
+			k = k.Alias
+		}
+		if k.Kind != yaml.ScalarNode {
+			return yamlErrorf(k, "a mapping key must be a scalar to be a JSON object key")
+		}
+		if v.Has(k.Value) {
+			if explicit {
+				return yamlErrorf(k, "duplicate key %q", k.Value)
+			}
+			continue
+		}
+		m, err := c.value(val, depth+1)
+		if err != nil {
+			return err
+		}
+		v.Members = append(v.Members, canonical.Member{Key: k.Value, Value: m, KeyPos: yamlPos(k)})
+	}
+	for _, m := range merges {
+		if m.Kind == yaml.AliasNode && m.Alias != nil {
+			m = m.Alias
+		}
+		var sources []*yaml.Node
+		switch m.Kind {
+		case yaml.MappingNode:
+			sources = []*yaml.Node{m}
+		case yaml.SequenceNode:
+			sources = m.Content
+		default:
+			return yamlErrorf(m, "a merge key (<<) takes a mapping or a list of mappings")
+		}
+		for _, s := range sources {
+			if s.Kind == yaml.AliasNode && s.Alias != nil {
+				s = s.Alias
+			}
+			if s.Kind != yaml.MappingNode {
+				return yamlErrorf(s, "a merge key (<<) takes a mapping or a list of mappings")
+			}
+			if err := c.enter(s); err != nil {
+				return err
+			}
+			err := c.mapping(v, s, depth+1, false)
+			delete(c.active, s)
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// scalar converts a YAML scalar by its resolved tag.
+func scalar(n *yaml.Node) (*canonical.Value, error) {
+	pos := yamlPos(n)
+	switch n.ShortTag() {
+	case "!!null":
+		return &canonical.Value{Kind: canonical.Null, Pos: pos}, nil
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return nil, yamlErrorf(n, "%q is not a boolean", n.Value)
+		}
+		return &canonical.Value{Kind: canonical.Bool, Bool: b, Pos: pos}, nil
+	case "!!int", "!!float":
+		text := n.Value
+		if !jsonNumber.MatchString(text) {
+			var f float64
+			if err := n.Decode(&f); err != nil {
+				return nil, yamlErrorf(n, "%q is not a number", n.Value)
+			}
+			if math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, yamlErrorf(n, "%s has no JSON form", n.Value)
+			}
+			var i int64
+			if n.ShortTag() == "!!int" && n.Decode(&i) == nil {
+				text = strconv.FormatInt(i, 10)
+			} else {
+				text = strconv.FormatFloat(f, 'g', -1, 64)
+				if !jsonNumber.MatchString(text) { // 1e+06 is JSON; this guards odd spellings
+					return nil, yamlErrorf(n, "%q has no JSON number form", n.Value)
+				}
+			}
+		}
+		return &canonical.Value{Kind: canonical.Number, Text: text, Pos: pos}, nil
+	case "!!binary":
+		return nil, yamlErrorf(n, "binary data has no JSON form")
+	}
+	// !!str, !!timestamp and custom tags keep their text.
+	return &canonical.Value{Kind: canonical.String, Text: n.Value, Pos: pos}, nil
+}

@@ -1,0 +1,100 @@
+package adapters
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+func TestParseYAML(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a: 1\nb: [x, 2.50, true, null]\n", `{"a":1,"b":["x",2.50,true,null]}`},
+		{"200:\n  description: ok\n", `{"200":{"description":"ok"}}`},
+		{"n: 0x1F\nm: 1_000\nf: .5\ne: 1e3\np: +7\n", `{"n":31,"m":1000,"f":0.5,"e":1e3,"p":7}`},
+		{"d: 2024-01-02\ns: '1'\nt: yes\n", `{"d":"2024-01-02","s":"1","t":"yes"}`},
+		{"base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n", `{"base":{"x":1,"y":2},"derived":{"y":3,"x":1}}`},
+		{"a: &x [1, 2]\nb: *x\n", `{"a":[1,2],"b":[1,2]}`},
+		{"big: 123456789012345678901234567890\n", `{"big":123456789012345678901234567890}`},
+	} {
+		v, err := ParseYAML([]byte(c.in))
+		if err != nil {
+			t.Errorf("ParseYAML(%q): %v", c.in, err)
+			continue
+		}
+		if got := string(v.AppendJSON(nil, "")); got != c.want {
+			t.Errorf("ParseYAML(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
+
+func TestParseYAMLPositions(t *testing.T) {
+	v, err := ParseYAML([]byte("paths:\n  /pets:\n    get:\n      operationId: listPets\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := v.PosOf("/paths/~1pets/get/operationId")
+	if want := (canonical.Pos{Line: 4, Column: 7}); got != want {
+		t.Errorf("PosOf(operationId) = %v, want %v", got, want)
+	}
+}
+
+func TestParseYAMLErrors(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		line int
+	}{
+		{"", 1},
+		{"a: 1\na: 2\n", 2},
+		{"a: [1\n", 1},
+		{"? [1, 2]\n: x\n", 1},
+		{"x: .inf\n", 1},
+		{"a: 1\n---\nb: 2\n", 2},
+		{"a: !!binary aGVsbG8=\n", 1},
+	} {
+		_, err := ParseYAML([]byte(c.in))
+		var se *canonical.SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("ParseYAML(%q) = %v, want a SyntaxError", c.in, err)
+			continue
+		}
+		if se.Pos.Line != c.line {
+			t.Errorf("ParseYAML(%q) error at line %d (%v), want line %d", c.in, se.Pos.Line, se, c.line)
+		}
+	}
+}
+
+func TestParseYAMLAliasBomb(t *testing.T) {
+	in := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		in += n + ": &" + n + " [*" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + ", *" + prev + "]\n"
+		prev = n
+	}
+	if _, err := ParseYAML([]byte(in)); err == nil {
+		t.Fatal("ParseYAML of an alias bomb succeeded, want an error")
+	}
+}
+
+func FuzzParseYAML(f *testing.F) {
+	for _, s := range []string{"a: 1", "- [x, {y: 2}]", "a: &x {b: 1}\nc: *x", "<<: {a: 1}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := ParseYAML(data)
+		if err != nil {
+			return
+		}
+		if _, err := canonical.ParseJSON(v.AppendJSON(nil, "")); err != nil {
+			t.Fatalf("ParseYAML(%q) gives JSON that does not parse: %v", data, err)
+		}
+	})
+}
+
+func TestParseYAMLCycles(t *testing.T) {
+	for _, in := range []string{"&a [*a, *a]", "&a {x: *a}", "a: &a\n  <<: *a\n", "a: &a\n  b:\n    <<: *a\n"} {
+		if _, err := ParseYAML([]byte(in)); err == nil {
+			t.Errorf("ParseYAML(%q) succeeded, want a cycle error", in)
+		}
+	}
+}
