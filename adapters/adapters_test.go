@@ -481,6 +481,7 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`[{"type":"function","function":{"name":"a","parameters":{"type":"object"}}}]`))
+	f.Add([]byte(`{"openapi":"3.0.0","paths":{"/a/{id}":{"parameters":[{"$ref":"#/components/parameters/id"}],"post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/A"}}}},"responses":{"200":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/A"}}}}}}}},"components":{"parameters":{"id":{"name":"id","in":"path","schema":{"type":"string","nullable":true}}},"schemas":{"A":{"type":"object","properties":{"a":{"$ref":"#/components/schemas/A"},"n":{"type":"number","minimum":1,"exclusiveMinimum":true,"example":2}}}}}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"annotations":{"title":1}}]}}`))
 	reg := Default()
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -496,6 +497,9 @@ func FuzzDecode(f *testing.F) {
 			}
 			tools, _ := a.Decode(doc, "fuzz.json")
 			for _, b := range reg.List() {
+				if b.Encode == nil {
+					continue
+				}
 				for _, opts := range []TargetOptions{{}, {Strict: &strict, Schema: "openapi", Describe: true}} {
 					b.Encode(b.Profile.Lower(tools, b.Name, opts).Tools, opts)
 				}

@@ -481,6 +481,12 @@ func (p *Profile) extensionFormats() []string {
 	return p.Extensions
 }
 
+// sourceOnlyExtensions are the formats whose extensions say how to call a
+// tool or where it was defined (OpenAPI's HTTP binding, LangChain's module
+// and export) rather than what the model sees. They are kept in canonical
+// bundles and left out of provider bundles without a loss report.
+var sourceOnlyExtensions = []string{"openapi", "langchain"}
+
 // Lower prepares tools for the profile's target, named target in
 // diagnostics. Each tool is copied (the input is never modified), given its
 // emitted name, stripped of the fields and foreign extensions the target
@@ -535,6 +541,9 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 				continue
 			}
 			for _, m := range c.Extensions[format].Members {
+				if slices.Contains(sourceOnlyExtensions, format) {
+					continue // by design, not a loss: see sourceOnlyExtensions
+				}
 				at("loss.extension", canonical.Pointer("").Append("extensions", format, m.Key),
 					"tool %s: the %s field %q has no place in %s; dropped", id, format, m.Key, p.Format)
 			}

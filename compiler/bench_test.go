@@ -185,3 +185,41 @@ func BenchmarkBuildAllTargets(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkOpenAPI builds an OpenAPI description from the corpus to MCP,
+// OpenAI and Anthropic: Stripe's (2.7 MB, 468 operations, OpenAPI 3.0) and
+// OpenAI's (3.4 MB, 288 operations, 3.1).
+func BenchmarkOpenAPI(b *testing.B) {
+	for _, c := range []struct{ name, file string }{
+		{"stripe", "openapi/stripe/spec3.2023-09-12.json"},
+		{"openai", "openapi/openai/openapi.json"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			data, err := os.ReadFile(corpus.Path(b, c.file))
+			if err != nil {
+				b.Fatal(err)
+			}
+			fsys := fstest.MapFS{"api.json": {Data: data}, "toolc.toml": {Data: []byte(`version = 1
+[[sources]]
+include = ["api.json"]
+repair = true
+[[targets]]
+format = "mcp"
+out = "dist/mcp.json"
+[[targets]]
+format = "openai"
+out = "dist/openai.json"
+[[targets]]
+format = "anthropic"
+out = "dist/anthropic.json"
+`)}}
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				res, err := Build(context.Background(), fsys, Options{})
+				if err != nil || res.Tools == 0 {
+					b.Fatalf("Build: %v, %d tools", err, res.Tools)
+				}
+			}
+		})
+	}
+}

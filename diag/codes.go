@@ -222,8 +222,14 @@ var codes = []Code{
 		"A field outside any tool (such as the server description in a tools/list dump) has no place in the catalog and is not carried into any bundle."},
 	{"source.invalid", Error, "a source file does not have the shape of its format",
 		"A required field is missing or has the wrong JSON type (a tool without a name, input_schema that is a string …). The message says what was expected."},
+	{"source.name-collision", Error, "two tools of one source file get the same name",
+		"An OpenAPI operation's tool name is its operationId made legal (every run of characters outside [A-Za-z0-9_.-] becomes '_'), or its method and path without one. Two operations that map to one name would be one tool; give them distinct operationIds."},
 	{"source.no-match", Warning, "an include glob matches no file",
 		"A [[sources]] include pattern matched nothing, which is usually a typo or a moved folder."},
+	{"source.openapi-converted", Info, "OpenAPI 3.0 schema keywords were rewritten as JSON Schema 2020-12",
+		"OpenAPI 3.0 schemas are a dialect of JSON Schema: nullable, boolean exclusiveMinimum/exclusiveMaximum and example mean the same as a \"null\" type, numeric exclusive bounds and examples in 2020-12, which every target reads. Each kind of rewrite is reported once per file, with its count and the first place. The meaning is kept; a nullable without a type, which means nothing in OpenAPI 3.0.3, is removed. Gemini parameters, an OpenAPI 3.0 subset, are read the same way."},
+	{"source.openapi-skipped", Warning, "a part of an OpenAPI operation has no JSON Schema form and is left out",
+		"A request body of a media type other than JSON or a form (XML, octet-stream …), a success response whose schema is not an object (an MCP output schema must be one), or a $ref to another file is left out of the tool. The tool still works for what it kept; describe the body or response as JSON to keep it."},
 	{"source.parse", Error, "a source file is not valid JSON (or YAML, for .yaml and .yml files)",
 		"The file could not be parsed; the position is that of the first syntax error. Files named .yaml or .yml are read as YAML (one document; anchors, aliases and merge keys expanded; keys and values that JSON cannot hold, such as a mapping used as a key or .inf, are errors); every other file is JSON."},
 	{"source.read", Error, "a source file cannot be read",
@@ -232,6 +238,8 @@ var codes = []Code{
 		"With format = \"auto\", toolc scores every format on the file's shape. When no format fits, or two fit equally well, set format = \"…\" on the source."},
 	{"source.unsupported-tool-type", Warning, "a provider-defined tool without a schema is skipped",
 		"Provider-defined tools (Anthropic computer_*, bash_*, text_editor_*, web_search_*; OpenAI file_search …) are configured by the provider, not by a JSON Schema, and cannot be converted. They are skipped."},
+	{"source.unsupported-version", Error, "a source file is in a version of its format that toolc does not read",
+		"toolc reads OpenAPI 3.0, 3.1 and 3.2. Swagger 2.0 descriptions differ in shape (definitions, body parameters, produces/consumes); convert them to OpenAPI 3 first, for example with swagger2openapi or the Swagger Editor."},
 }
 
 // Lookup returns the row of the table for code.

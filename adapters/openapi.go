@@ -1,0 +1,993 @@
+package adapters
+
+import (
+	"cmp"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// OpenAPI returns the source-only adapter of OpenAPI 3.0, 3.1 and 3.2
+// descriptions, in JSON or YAML. Each operation becomes a tool:
+//
+//   - name: the operationId, with every character outside [A-Za-z0-9_.-]
+//     made '_' ("repos/get" → "repos_get"); without an operationId, the method
+//     and path ("get /pets/{id}" → "get_pets_id"). Two operations with one
+//     name are an error.
+//   - description: the summary, a blank line and the description (one of
+//     them when the other is missing or repeats it); tags are the tool's tags.
+//   - input: an object whose properties are the path, query, header and
+//     cookie parameters in declaration order, each named by its name (a name
+//     taken by an earlier parameter or by the body becomes "<in>_<name>"),
+//     with the parameter's description, deprecation and examples on its
+//     schema. The JSON request body (else a form body) is flattened into the
+//     same object when it is an object schema with properties, nothing but
+//     annotations besides, and no property named like a parameter; otherwise
+//     it is the property "body", required when the body is. A flattened
+//     body's required properties are required even when the description
+//     leaves the body optional, as it often does by omission.
+//   - output: the schema of the first 2xx response's JSON content, when it is
+//     an object schema (MCP output schemas must be).
+//   - the components a schema reaches become its own "$defs", and the $refs
+//     point there, so each tool stands alone and targets without $ref get
+//     them inlined by lowering.
+//   - scopes: every scope the operation's security requirements list.
+//   - what a caller needs to make the request (method, path, which property
+//     goes where, servers, security, deprecation, the operation's x- fields)
+//     is the extension "openapi", kept in canonical bundles only.
+//
+// OpenAPI 3.0 schemas are converted to JSON Schema 2020-12 (nullable,
+// boolean exclusiveMinimum/exclusiveMaximum, example), reported as
+// source.openapi-converted. Swagger 2.0 is an error that says how to convert.
+func OpenAPI() *Adapter {
+	return &Adapter{Name: "openapi", Detect: detectOpenAPI, Decode: decodeOpenAPI}
+}
+
+func detectOpenAPI(doc *canonical.Value) float64 {
+	if v, ok := doc.Get("openapi").StringValue(); ok && strings.HasPrefix(v, "3.") {
+		return 1
+	}
+	if v, ok := doc.Get("swagger").StringValue(); ok && v == "2.0" {
+		return 0.9 // detected, so that decoding can say what to do with it
+	}
+	return 0
+}
+
+// httpMethods are the operations of a path item, in the order tools are read.
+var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+// oasDoc is the state of decoding one OpenAPI description.
+type oasDoc struct {
+	d     *decoder
+	doc   *canonical.Value
+	v30   bool                         // OpenAPI 3.0: schemas need converting to 2020-12
+	defs  map[string]*oasDef           // by $defs key
+	names map[string]canonical.Pointer // tool name → operation, for collisions
+	conv  map[string]*oasConversion
+	order map[string]int // component schema name → position in the file
+}
+
+// oasDef is one schema that tools reach by $ref, converted once and copied
+// into the $defs of every tool that reaches it.
+type oasDef struct {
+	key    string
+	at     canonical.Pointer // in the file
+	schema *canonical.Value  // converted, with refs rewritten to #/$defs/…
+	refs   []string          // the $defs keys it refers to
+	order  int
+	nodes  int // JSON values in schema
+}
+
+type oasConversion struct {
+	count int
+	first canonical.Pointer
+	what  string
+}
+
+func decodeOpenAPI(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
+	d := &decoder{file: file, format: "openapi"}
+	if doc.Kind != canonical.Object {
+		d.report("source.invalid", "", "an OpenAPI description is an object, got %s", doc.Kind)
+		return nil, d.diags
+	}
+	if v, ok := doc.Get("swagger").StringValue(); ok {
+		d.diags = append(d.diags, diag.New("source.unsupported-version", "this is Swagger %s; toolc reads OpenAPI 3.0, 3.1 and 3.2", v).
+			At(file, "/swagger").WithFix("convert it to OpenAPI 3 (for example with swagger2openapi or the Swagger Editor) and read that file"))
+		return nil, d.diags
+	}
+	version, _ := doc.Get("openapi").StringValue()
+	if !strings.HasPrefix(version, "3.0") && !strings.HasPrefix(version, "3.1") && !strings.HasPrefix(version, "3.2") {
+		d.diags = append(d.diags, diag.New("source.unsupported-version", "OpenAPI version %q: toolc reads OpenAPI 3.0, 3.1 and 3.2", version).At(file, "/openapi"))
+		return nil, d.diags
+	}
+	o := &oasDoc{d: d, doc: doc, v30: strings.HasPrefix(version, "3.0"), defs: map[string]*oasDef{},
+		names: map[string]canonical.Pointer{}, conv: map[string]*oasConversion{}, order: map[string]int{}}
+	for i, m := range members(doc.Get("components").Get("schemas")) {
+		o.order[m.Key] = i
+	}
+	var tools []*canonical.Tool
+	paths := doc.Get("paths")
+	for _, pm := range members(paths) {
+		at := canonical.Pointer("/paths").Append(pm.Key)
+		item, itemAt := o.deref(pm.Value, at)
+		if item == nil {
+			continue
+		}
+		for _, method := range httpMethods {
+			op := item.Get(method)
+			if op == nil {
+				continue
+			}
+			if t := o.operation(pm.Key, method, item, itemAt, op, itemAt.Append(method)); t != nil {
+				tools = append(tools, t)
+			}
+		}
+	}
+	o.reportConversions()
+	return tools, d.diags
+}
+
+// members returns the members of an object, or nil for anything else.
+func members(v *canonical.Value) []canonical.Member {
+	if v == nil || v.Kind != canonical.Object {
+		return nil
+	}
+	return v.Members
+}
+
+// maxRefHops bounds a chain of $refs to $refs, so a cycle ends.
+const maxRefHops = 32
+
+// deref follows the local $ref of a Reference Object (a parameter, request
+// body, response or path item that is "$ref": "#/components/…") to what it
+// names, with that value's pointer. It reports and returns nil for a $ref it
+// cannot follow.
+func (o *oasDoc) deref(v *canonical.Value, at canonical.Pointer) (*canonical.Value, canonical.Pointer) {
+	for hops := 0; v != nil && v.Kind == canonical.Object && v.Has("$ref"); hops++ {
+		ref, _ := v.Get("$ref").StringValue()
+		p, ok := localRef(ref)
+		if !ok {
+			o.d.report("source.openapi-skipped", at.Append("$ref"), "$ref %q is not a reference inside this file; toolc reads no other file", ref)
+			return nil, ""
+		}
+		target := o.doc.Resolve(p)
+		if target == nil || hops == maxRefHops {
+			o.d.report("source.invalid", at.Append("$ref"), "$ref %q points to nothing", ref)
+			return nil, ""
+		}
+		v, at = target, p
+	}
+	if v == nil || v.Kind != canonical.Object {
+		if v != nil {
+			o.d.report("source.invalid", at, "want an object, got %s", v.Kind)
+		}
+		return nil, ""
+	}
+	return v, at
+}
+
+// localRef returns the JSON Pointer of a "#/…" reference.
+func localRef(ref string) (canonical.Pointer, bool) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok || (frag != "" && frag[0] != '/') {
+		return "", false
+	}
+	if un, err := url.PathUnescape(frag); err == nil {
+		frag = un
+	}
+	return canonical.Pointer(frag), true
+}
+
+// oasParam is one parameter of an operation, after path-level and
+// operation-level lists are merged.
+type oasParam struct {
+	name, in string
+	v        *canonical.Value
+	at       canonical.Pointer
+}
+
+// ignoredHeaders are header parameters that OpenAPI says to ignore: the
+// request's media types and authorization come from elsewhere.
+var ignoredHeaders = []string{"accept", "content-type", "authorization"}
+
+func (o *oasDoc) parameters(item *canonical.Value, itemAt canonical.Pointer, op *canonical.Value, opAt canonical.Pointer) ([]oasParam, bool) {
+	var params []oasParam
+	ok := true
+	for _, src := range []struct {
+		list *canonical.Value
+		at   canonical.Pointer
+	}{{item.Get("parameters"), itemAt.Append("parameters")}, {op.Get("parameters"), opAt.Append("parameters")}} {
+		if src.list == nil {
+			continue
+		}
+		if src.list.Kind != canonical.Array {
+			o.d.report("source.invalid", src.at, "parameters must be an array, got %s", src.list.Kind)
+			ok = false
+			continue
+		}
+		for i, raw := range src.list.Items {
+			v, at := o.deref(raw, src.at.Index(i))
+			if v == nil {
+				ok = false
+				continue
+			}
+			name, okName := v.Get("name").StringValue()
+			in, okIn := v.Get("in").StringValue()
+			if !okName || !okIn || name == "" || !slices.Contains([]string{"path", "query", "header", "cookie"}, in) {
+				o.d.report("source.invalid", at, `a parameter needs a "name" and an "in" of path, query, header or cookie`)
+				ok = false
+				continue
+			}
+			if in == "header" && slices.Contains(ignoredHeaders, strings.ToLower(name)) {
+				continue
+			}
+			p := oasParam{name: name, in: in, v: v, at: at}
+			if j := slices.IndexFunc(params, func(q oasParam) bool { return q.name == name && q.in == in }); j >= 0 {
+				params[j] = p // the operation overrides the path item
+			} else {
+				params = append(params, p)
+			}
+		}
+	}
+	return params, ok
+}
+
+func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt canonical.Pointer, op *canonical.Value, opAt canonical.Pointer) *canonical.Tool {
+	if op.Kind != canonical.Object {
+		o.d.report("source.invalid", opAt, "an operation must be an object, got %s", op.Kind)
+		return nil
+	}
+	f := o.d.newTool(op, opAt, opAt)
+	t := f.tool
+	opID := f.string("operationId", "/name")
+	t.Name = toolName(opID, method, path)
+	if prev, dup := o.names[t.Name]; dup {
+		o.d.diags = append(o.d.diags, diag.New("source.name-collision", "operations %s and %s both become the tool %q", prev, opAt, t.Name).
+			At(o.d.file, string(opAt)).WithFix("give the operations distinct operationIds"))
+		return nil
+	}
+	o.names[t.Name] = opAt
+	summary := f.string("summary", "")
+	description := f.string("description", "")
+	t.Description = joinDescription(summary, description)
+	if summary != "" {
+		t.Source.Fields["/description"] = opAt.Append("summary")
+	} else if description != "" {
+		t.Source.Fields["/description"] = opAt.Append("description")
+	}
+	t.Tags = f.strings("tags", "/tags")
+
+	http := canonical.NewObject()
+	http.Set("method", canonical.NewString(method))
+	http.Set("path", canonical.NewString(path))
+	if opID != "" {
+		http.Set("operationId", canonical.NewString(opID))
+	}
+	params, ok := o.parameters(item, itemAt, op, opAt)
+	if !ok {
+		f.bad = true
+	}
+	in := o.input(t, params, op, opAt, http)
+	if in == nil {
+		return nil
+	}
+	t.Input = canonical.AsSchema(in)
+	t.Source.Fields["/input"] = opAt
+	t.Output = o.output(t, op, opAt)
+
+	security := op.Get("security")
+	if security == nil {
+		security = o.doc.Get("security")
+	} else {
+		t.Source.Fields["/scopes"] = opAt.Append("security")
+	}
+	t.Scopes = scopes(security)
+	f.used["security"] = true
+	for _, k := range []string{"parameters", "requestBody", "responses", "callbacks", "servers"} {
+		f.used[k] = true
+	}
+	if v := firstOf(op.Get("servers"), item.Get("servers"), o.doc.Get("servers")); v != nil {
+		http.Set("servers", v)
+	}
+	if security != nil {
+		http.Set("security", security)
+	}
+	for _, m := range op.Members {
+		if !f.used[m.Key] && (m.Key == "deprecated" || m.Key == "externalDocs" || strings.HasPrefix(m.Key, "x-")) {
+			f.used[m.Key] = true
+			http.Set(m.Key, m.Value)
+		}
+	}
+	f.keep("http", http)
+	t.Source.Fields["/extensions/openapi/http"] = opAt
+	return f.done()
+}
+
+// firstOf returns the first of vs that is present.
+func firstOf(vs ...*canonical.Value) *canonical.Value {
+	for _, v := range vs {
+		if v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+var illegalNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+
+// toolName makes an operation's tool name: its operationId, or its method
+// and path, with every run of other characters than [A-Za-z0-9_.-] one '_'.
+func toolName(opID, method, path string) string {
+	raw := opID
+	if raw == "" {
+		raw = method + "_" + path
+	}
+	name := strings.Trim(illegalNameChars.ReplaceAllString(raw, "_"), "_")
+	if name == "" {
+		name = method
+	}
+	return name
+}
+
+// joinDescription is the summary, a blank line and the description, or
+// either alone when the other is missing or already says it.
+func joinDescription(summary, description string) string {
+	summary, description = strings.TrimSpace(summary), strings.TrimSpace(description)
+	switch {
+	case summary == "" || strings.HasPrefix(description, summary):
+		return description
+	case description == "":
+		return summary
+	}
+	return summary + "\n\n" + description
+}
+
+// scopes lists every scope of a security requirement list, in order, once.
+func scopes(security *canonical.Value) []string {
+	var out []string
+	if security == nil || security.Kind != canonical.Array {
+		return nil
+	}
+	for _, req := range security.Items {
+		for _, m := range members(req) {
+			ss, _ := m.Value.Strings()
+			for _, s := range ss {
+				if !slices.Contains(out, s) {
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// jsonMedia reports whether a media type carries JSON.
+func jsonMedia(mt string) bool {
+	base, _, _ := strings.Cut(strings.ToLower(mt), ";")
+	base = strings.TrimSpace(base)
+	return base == "application/json" || strings.HasSuffix(base, "+json") || base == "*/*"
+}
+
+// formMedia are the body media types that are objects of named fields, read
+// when a body has no JSON media type.
+var formMedia = []string{"application/x-www-form-urlencoded", "multipart/form-data"}
+
+// media chooses the media type of a content map: JSON first, then (for
+// request bodies) a form; "" when there is none.
+func media(content *canonical.Value, forms bool) string {
+	for _, m := range members(content) {
+		if jsonMedia(m.Key) {
+			return m.Key
+		}
+	}
+	if forms {
+		for _, m := range members(content) {
+			base, _, _ := strings.Cut(strings.ToLower(m.Key), ";")
+			if slices.Contains(formMedia, strings.TrimSpace(base)) {
+				return m.Key
+			}
+		}
+	}
+	return ""
+}
+
+// flattenKeys are the keywords besides type, properties and required that
+// an object body may have and still be flattened into the input: they
+// annotate or close it and mean the same on the input object.
+var flattenKeys = []string{"title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly", "xml", "externalDocs", "additionalProperties"}
+
+// flattenable reports whether an object body can be flattened: type object,
+// properties, and nothing else but annotations or additionalProperties: false.
+func flattenable(s *canonical.Value) bool {
+	if s == nil || s.Kind != canonical.Object {
+		return false
+	}
+	if typ, _ := s.Get("type").StringValue(); typ != "object" || s.Get("properties") == nil || s.Get("properties").Kind != canonical.Object {
+		return false
+	}
+	if ap := s.Get("additionalProperties"); ap != nil && !(ap.Kind == canonical.Bool && !ap.Bool) {
+		return false
+	}
+	for _, m := range s.Members {
+		if m.Key != "type" && m.Key != "properties" && m.Key != "required" && !slices.Contains(flattenKeys, m.Key) && !strings.HasPrefix(m.Key, "x-") {
+			return false
+		}
+	}
+	return true
+}
+
+// oasSchema is a schema copied out of the description: converted, with its
+// refs rewritten, where it came from, and the $defs keys it refers to.
+type oasSchema struct {
+	v    *canonical.Value
+	at   canonical.Pointer
+	refs []string
+}
+
+// root copies the schema v at at, first following $refs that are all there
+// is to it, so that what is checked (object? flattenable?) is what it names.
+func (o *oasDoc) root(v *canonical.Value, at canonical.Pointer) oasSchema {
+	ref, ok := pureRef(v)
+	if !ok {
+		return o.schema(v, at)
+	}
+	p, ok := localRef(ref)
+	if !ok {
+		return o.schema(v, at)
+	}
+	key, rest, ok := o.defFor(p)
+	if !ok || len(rest) > 0 {
+		return o.schema(v, at)
+	}
+	def := o.defs[key]
+	for hops := 0; hops < maxRefHops; hops++ {
+		ref, ok := pureRef(def.schema)
+		if !ok {
+			break
+		}
+		p, _ := localRef(ref)
+		toks, _ := p.Tokens()
+		if len(toks) != 2 || toks[0] != "$defs" || o.defs[toks[1]] == nil {
+			break
+		}
+		def = o.defs[toks[1]]
+	}
+	return oasSchema{v: def.schema.DeepCopy(), at: def.at, refs: slices.Clone(def.refs)}
+}
+
+// pureRef returns the $ref of a schema that has nothing else.
+func pureRef(v *canonical.Value) (string, bool) {
+	if v == nil || v.Kind != canonical.Object || len(v.Members) != 1 {
+		return "", false
+	}
+	return v.Get("$ref").StringValue()
+}
+
+// schema copies the schema v at at: converted from OpenAPI 3.0 where the
+// description is 3.0, with its refs pointing into $defs.
+func (o *oasDoc) schema(v *canonical.Value, at canonical.Pointer) oasSchema {
+	if v == nil {
+		return oasSchema{v: canonical.NewObject(), at: at}
+	}
+	c := v.DeepCopy()
+	if o.v30 {
+		o.convert30(c, at)
+	}
+	return oasSchema{v: c, at: at, refs: o.rewriteRefs(c)}
+}
+
+func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value, opAt canonical.Pointer, http *canonical.Value) *canonical.Value {
+	root := canonical.NewObject()
+	root.Set("type", canonical.NewString("object"))
+	props := canonical.NewObject()
+	var required, refs []string
+	taken := map[string]bool{}
+
+	// The body first: whether it is flattened decides which names it takes.
+	var body *oasSchema
+	var bodyInfo *canonical.Value
+	flat := false
+	bodyRequired := false
+	if rb, rbAt := op.Get("requestBody"), opAt.Append("requestBody"); rb != nil {
+		if v, at := o.deref(rb, rbAt); v != nil {
+			bodyRequired, _ = v.Get("required").BoolValue()
+			content := v.Get("content")
+			mt := media(content, true)
+			switch {
+			case mt != "":
+				mAt := at.Append("content", mt)
+				sv, sAt := content.Get(mt).Get("schema"), mAt.Append("schema")
+				r := o.root(sv, sAt)
+				body = &r
+				bodyInfo = canonical.NewObject()
+				bodyInfo.Set("mediaType", canonical.NewString(mt))
+				bodyInfo.Set("required", canonical.NewBool(bodyRequired))
+				flat = flattenable(r.v) &&
+					!slices.ContainsFunc(params, func(p oasParam) bool { return r.v.Get("properties").Has(p.name) })
+			case len(members(content)) > 0:
+				o.d.report("source.openapi-skipped", at.Append("content"), "the request body's media types (%s) have no JSON Schema form; the tool %q takes no body", strings.Join(content.Keys(), ", "), t.Name)
+			}
+		}
+	}
+	if body != nil {
+		if flat {
+			for _, m := range body.v.Get("properties").Members {
+				taken[m.Key] = true
+			}
+		} else {
+			taken["body"] = true
+		}
+	}
+
+	list := canonical.NewArray()
+	for _, p := range params {
+		name := p.name
+		if taken[name] {
+			name = p.in + "_" + p.name
+		}
+		if taken[name] {
+			o.d.report("source.invalid", p.at, "parameter %q (in %s) has the name of another parameter, and so does %q", p.name, p.in, name)
+			return nil
+		}
+		taken[name] = true
+		sv, sAt := p.v.Get("schema"), p.at.Append("schema")
+		var mt string
+		if sv == nil {
+			if c := p.v.Get("content"); c != nil && len(members(c)) > 0 {
+				mt = c.Members[0].Key
+				sv, sAt = c.Members[0].Value.Get("schema"), p.at.Append("content", mt, "schema")
+			}
+		}
+		s := o.schema(sv, sAt)
+		annotateParam(s.v, p.v)
+		props.Set(name, s.v)
+		t.Source.Fields[canonical.Pointer("/input/properties").Append(name)] = sAt
+		refs = append(refs, s.refs...)
+		if req, _ := p.v.Get("required").BoolValue(); req || p.in == "path" {
+			required = append(required, name)
+		}
+		entry := canonical.NewObject()
+		entry.Set("name", canonical.NewString(p.name))
+		entry.Set("in", canonical.NewString(p.in))
+		entry.Set("property", canonical.NewString(name))
+		for _, k := range []string{"style", "explode", "allowReserved", "allowEmptyValue"} {
+			if v := p.v.Get(k); v != nil {
+				entry.Set(k, v)
+			}
+		}
+		if mt != "" {
+			entry.Set("mediaType", canonical.NewString(mt))
+		}
+		list.Items = append(list.Items, entry)
+	}
+	if len(list.Items) > 0 {
+		http.Set("parameters", list)
+	}
+
+	var closed *canonical.Value
+	switch {
+	case body == nil:
+	case flat:
+		for _, m := range body.v.Members {
+			switch m.Key {
+			case "type", "properties", "required":
+			case "additionalProperties":
+				closed = m.Value
+			default:
+				root.Set(m.Key, m.Value)
+				t.Source.Fields[canonical.Pointer("/input").Append(m.Key)] = body.at.Append(m.Key)
+			}
+		}
+		for _, m := range body.v.Get("properties").Members {
+			props.Set(m.Key, m.Value)
+			t.Source.Fields[canonical.Pointer("/input/properties").Append(m.Key)] = body.at.Append("properties", m.Key)
+		}
+		if req, ok := body.v.Get("required").Strings(); ok {
+			required = append(required, req...)
+		}
+		refs = append(refs, body.refs...)
+		bodyInfo.Set("flattened", canonical.NewBool(true))
+	default:
+		props.Set("body", body.v)
+		t.Source.Fields["/input/properties/body"] = body.at
+		refs = append(refs, body.refs...)
+		if bodyRequired {
+			required = append(required, "body")
+		}
+		bodyInfo.Set("property", canonical.NewString("body"))
+	}
+	if bodyInfo != nil {
+		http.Set("body", bodyInfo)
+	}
+	root.Set("properties", props)
+	if len(required) > 0 {
+		root.Set("required", canonical.NewStrings(required))
+	}
+	if closed != nil {
+		root.Set("additionalProperties", closed)
+	}
+	o.attachDefs(t, root, refs, "/input")
+	return root
+}
+
+// annotateParam moves what a parameter says about its value (description,
+// deprecation, examples) onto its schema, unless the schema says it already.
+func annotateParam(s, param *canonical.Value) {
+	if s.Kind != canonical.Object {
+		if s.Kind == canonical.Bool && s.Bool { // true is {}: room for annotations
+			*s = canonical.Value{Kind: canonical.Object, Pos: s.Pos}
+		} else {
+			return
+		}
+	}
+	if d := param.Get("description"); d != nil && !s.Has("description") {
+		s.Set("description", d)
+	}
+	if dep, _ := param.Get("deprecated").BoolValue(); dep && !s.Has("deprecated") {
+		s.Set("deprecated", canonical.NewBool(true))
+	}
+	if s.Has("examples") {
+		return
+	}
+	if ex := param.Get("example"); ex != nil {
+		s.Set("examples", canonical.NewArray(ex))
+	} else if exs := param.Get("examples"); exs != nil {
+		var items []*canonical.Value
+		for _, m := range members(exs) {
+			if v := m.Value.Get("value"); v != nil {
+				items = append(items, v)
+			}
+		}
+		if len(items) > 0 {
+			s.Set("examples", canonical.NewArray(items...))
+		}
+	}
+}
+
+// successCode chooses the success response: the lowest 2xx code, else 2XX.
+func successCode(responses *canonical.Value) string {
+	best, bestN := "", 1000
+	for _, m := range members(responses) {
+		if n, err := strconv.Atoi(m.Key); err == nil && n >= 200 && n < 300 && n < bestN {
+			best, bestN = m.Key, n
+		}
+	}
+	if best == "" {
+		for _, m := range members(responses) {
+			if strings.EqualFold(m.Key, "2XX") {
+				return m.Key
+			}
+		}
+	}
+	return best
+}
+
+func (o *oasDoc) output(t *canonical.Tool, op *canonical.Value, opAt canonical.Pointer) *canonical.Schema {
+	responses := op.Get("responses")
+	code := successCode(responses)
+	if code == "" {
+		return nil
+	}
+	resp, at := o.deref(responses.Get(code), opAt.Append("responses", code))
+	if resp == nil {
+		return nil
+	}
+	content := resp.Get("content")
+	mt := media(content, false)
+	if mt == "" {
+		return nil
+	}
+	sv := content.Get(mt).Get("schema")
+	if sv == nil {
+		return nil
+	}
+	s := o.root(sv, at.Append("content", mt, "schema"))
+	if o.allOfObjects(s.v) {
+		// Every member is an object, so the schema is one: saying so is
+		// the same schema, and makes it an output schema.
+		s.v.Members = slices.Insert(s.v.Members, 0, canonical.Member{Key: "type", Value: canonical.NewString("object")})
+	}
+	if typ, _ := s.v.Get("type").StringValue(); s.v.Kind != canonical.Object || typ != "object" {
+		what := `not an object schema`
+		if s.v.Kind == canonical.Object && s.v.Get("type") == nil {
+			what = `a schema without "type": "object"`
+		} else if s.v.Kind == canonical.Object {
+			what = "of type " + string(s.v.Get("type").AppendJSON(nil, ""))
+		}
+		o.d.report("source.openapi-skipped", s.at, "the %s response of %q is %s; an output schema must be an object, so the tool has none", code, t.Name, what)
+		return nil
+	}
+	size := countValues(s.v)
+	for _, def := range o.reach(s.refs) {
+		size += def.nodes
+	}
+	if size > maxOutputValues {
+		o.d.report("source.openapi-skipped", s.at, "the %s response of %q, with the %d component schemas it reaches, has %d JSON values, more than the %d an output schema is given; the tool has none", code, t.Name, len(o.reach(s.refs)), size, maxOutputValues)
+		return nil
+	}
+	t.Source.Fields["/output"] = s.at
+	o.attachDefs(t, s.v, s.refs, "/output")
+	return canonical.AsSchema(s.v)
+}
+
+// allOfObjects reports whether s has no type but an allOf whose members
+// (after $refs to definitions) all have "type": "object".
+func (o *oasDoc) allOfObjects(s *canonical.Value) bool {
+	all := s.Get("allOf")
+	if s.Kind != canonical.Object || s.Has("type") || all == nil || all.Kind != canonical.Array || len(all.Items) == 0 {
+		return false
+	}
+	for _, m := range all.Items {
+		for hops := 0; hops < maxRefHops; hops++ {
+			ref, ok := pureRef(m)
+			if !ok {
+				break
+			}
+			p, _ := localRef(ref)
+			toks, _ := p.Tokens()
+			if len(toks) != 2 || toks[0] != "$defs" || o.defs[toks[1]] == nil {
+				break
+			}
+			m = o.defs[toks[1]].schema
+		}
+		if typ, _ := m.Get("type").StringValue(); typ != "object" {
+			return false
+		}
+	}
+	return true
+}
+
+// maxOutputValues bounds an output schema with its definitions. Responses
+// of large APIs can reach most of the API's schemas (Stripe's objects reach
+// 500 of them, 800 KB of JSON, through their expandable fields); copied into
+// each tool they would make the MCP bundle hundreds of megabytes. Inputs
+// have no such bound: a tool cannot do without its input schema.
+const maxOutputValues = 10_000
+
+// countValues counts the JSON values in v.
+func countValues(v *canonical.Value) int {
+	n := 1
+	for _, it := range v.Items {
+		n += countValues(it)
+	}
+	for _, m := range v.Members {
+		n += countValues(m.Value)
+	}
+	return n
+}
+
+// reach lists the definitions that refs reach, directly or through others.
+func (o *oasDoc) reach(refs []string) []*oasDef {
+	seen := map[string]bool{}
+	var reached []*oasDef
+	for len(refs) > 0 {
+		k := refs[0]
+		refs = refs[1:]
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		def := o.defs[k]
+		reached = append(reached, def)
+		refs = append(refs, def.refs...)
+	}
+	return reached
+}
+
+// attachDefs adds to root, as "$defs", every definition that refs reach,
+// in the order of the description's components.
+func (o *oasDoc) attachDefs(t *canonical.Tool, root *canonical.Value, refs []string, field canonical.Pointer) {
+	reached := o.reach(refs)
+	if len(reached) == 0 {
+		return
+	}
+	slices.SortFunc(reached, func(a, b *oasDef) int { return cmp.Or(cmp.Compare(a.order, b.order), strings.Compare(a.key, b.key)) })
+	defs := root.Get("$defs")
+	if defs == nil || defs.Kind != canonical.Object {
+		defs = canonical.NewObject()
+		root.Set("$defs", defs)
+	}
+	for _, def := range reached {
+		if !defs.Has(def.key) {
+			defs.Set(def.key, def.schema.DeepCopy())
+			t.Source.Fields[field.Append("$defs", def.key)] = def.at
+		}
+	}
+}
+
+// defFor names the definition that a local $ref to p needs: a component
+// schema is its own name, with the rest of the pointer inside it; any other
+// schema in the description gets a name made from its pointer. It converts
+// the definition the first time it is asked for, and reports false when p
+// names no schema.
+func (o *oasDoc) defFor(p canonical.Pointer) (key string, rest []string, ok bool) {
+	toks, err := p.Tokens()
+	if err != nil || len(toks) == 0 {
+		return "", nil, false
+	}
+	at := p
+	if len(toks) >= 3 && toks[0] == "components" && toks[1] == "schemas" {
+		key, rest, at = toks[2], toks[3:], canonical.Pointer("/components/schemas").Append(toks[2])
+	} else {
+		key = illegalNameChars.ReplaceAllString(strings.Join(toks, "."), "_")
+		for _, taken := o.order[key]; taken; _, taken = o.order[key] {
+			key += "_"
+		}
+	}
+	if def, ok := o.defs[key]; ok {
+		if def.at != at { // two pointers that sanitise to one name
+			return "", nil, false
+		}
+		return key, rest, true
+	}
+	target := o.doc.Resolve(at)
+	if target == nil || (target.Kind != canonical.Object && target.Kind != canonical.Bool) {
+		return "", nil, false
+	}
+	order, isComponent := o.order[key]
+	if !isComponent || at != canonical.Pointer("/components/schemas").Append(key) {
+		order = len(o.order) + len(o.defs)
+	}
+	def := &oasDef{key: key, at: at, order: order}
+	o.defs[key] = def // before converting: a definition may refer to itself
+	s := o.schema(target, at)
+	def.schema, def.refs, def.nodes = s.v, s.refs, countValues(s.v)
+	return key, rest, true
+}
+
+// rewriteRefs points every local $ref in the schema s (a copy) at the
+// tool's own $defs and returns the $defs keys they need. A $ref that
+// cannot be followed is left as it is, for validation to report.
+func (o *oasDoc) rewriteRefs(s *canonical.Value) []string {
+	var keys []string
+	canonical.Walk(canonical.AsSchema(s), func(_ canonical.Pointer, sub *canonical.Schema) bool {
+		if !sub.IsObject() {
+			return true
+		}
+		i := sub.JSON().Index("$ref")
+		if i < 0 {
+			return true
+		}
+		rv := sub.Members[i].Value
+		ref, isString := rv.StringValue()
+		p, local := localRef(ref)
+		if !isString || !local {
+			return true
+		}
+		key, rest, ok := o.defFor(p)
+		if !ok {
+			return true
+		}
+		rv.Text = "#" + fragmentEscape(string(canonical.Pointer("/$defs").Append(key).Append(rest...)))
+		if !slices.Contains(keys, key) {
+			keys = append(keys, key)
+		}
+		return true
+	})
+	return keys
+}
+
+// fragmentEscape percent-encodes what a URI fragment cannot hold as is.
+func fragmentEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~!$&'()*+,;=:@/?", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
+
+// The OpenAPI 3.0 keywords converted to JSON Schema 2020-12, with what the
+// conversion does.
+var oas30Conversions = map[string]string{
+	"nullable":         `"nullable": true became "null" in "type" (and in "enum"), or a {"type": "null"} branch of anyOf/oneOf`,
+	"nullable-no-type": `"nullable" without "type" was removed: in OpenAPI 3.0.3 it has no effect without a type`,
+	"exclusiveMinimum": `boolean "exclusiveMinimum" with "minimum" became the number "exclusiveMinimum"`,
+	"exclusiveMaximum": `boolean "exclusiveMaximum" with "maximum" became the number "exclusiveMaximum"`,
+	"example":          `"example" became "examples": [example]`,
+}
+
+// convert30 rewrites, in place, the OpenAPI 3.0 keywords of the schema s
+// (read at at) as JSON Schema 2020-12 says the same thing.
+func (o *oasDoc) convert30(s *canonical.Value, at canonical.Pointer) {
+	convert30(s, func(kind string, p canonical.Pointer) {
+		c := o.conv[kind]
+		if c == nil {
+			c = &oasConversion{first: at.Join(p), what: oas30Conversions[kind]}
+			o.conv[kind] = c
+		}
+		c.count++
+	})
+}
+
+func convert30(s *canonical.Value, report func(kind string, p canonical.Pointer)) {
+	canonical.Walk(canonical.AsSchema(s), func(p canonical.Pointer, sub *canonical.Schema) bool {
+		v := sub.JSON()
+		if v.Kind != canonical.Object {
+			return true
+		}
+		if n := v.Get("nullable"); n != nil {
+			nullable, _ := n.BoolValue()
+			typ := v.Get("type")
+			kind := "nullable"
+			switch {
+			case !nullable:
+			case typ != nil && typ.Kind == canonical.String && typ.Text != "null":
+				v.Set("type", canonical.NewArray(canonical.NewString(typ.Text), canonical.NewString("null")))
+			case typ != nil && typ.Kind == canonical.Array:
+				if !slices.ContainsFunc(typ.Items, func(t *canonical.Value) bool { return t.Text == "null" }) {
+					typ.Items = append(typ.Items, canonical.NewString("null"))
+				}
+			case typ == nil && (v.Has("anyOf") || v.Has("oneOf")):
+				key := "anyOf"
+				if !v.Has("anyOf") {
+					key = "oneOf"
+				}
+				if l := v.Get(key); l.Kind == canonical.Array {
+					null := canonical.NewObject()
+					null.Set("type", canonical.NewString("null"))
+					l.Items = append(l.Items, null)
+				}
+			default:
+				kind = "nullable-no-type"
+			}
+			if nullable && kind == "nullable" {
+				if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !slices.ContainsFunc(e.Items, func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
+					e.Items = append(e.Items, canonical.NewNull())
+				}
+			}
+			v.Delete("nullable")
+			report(kind, p.Append("nullable"))
+		}
+		for _, b := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
+			ex := v.Get(b[0])
+			if ex == nil || ex.Kind != canonical.Bool {
+				continue
+			}
+			if bound := v.Get(b[1]); ex.Bool && bound != nil {
+				v.Members[v.Index(b[0])].Value = bound
+				v.Delete(b[1])
+			} else {
+				v.Delete(b[0])
+			}
+			report(b[0], p.Append(b[0]))
+		}
+		if ex := v.Get("example"); ex != nil {
+			if !v.Has("examples") {
+				v.Members[v.Index("example")] = canonical.Member{Key: "examples", Value: canonical.NewArray(ex), KeyPos: v.Members[v.Index("example")].KeyPos}
+			} else {
+				v.Delete("example")
+			}
+			report("example", p.Append("example"))
+		}
+		return true
+	})
+}
+
+// reportConversions says, once per kind, what converting from OpenAPI 3.0
+// changed, how often, and where first.
+func (o *oasDoc) reportConversions() {
+	kinds := make([]string, 0, len(o.conv))
+	for k := range o.conv {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	for _, k := range kinds {
+		c := o.conv[k]
+		times := "once"
+		if c.count > 1 {
+			times = fmt.Sprintf("%d times", c.count)
+		}
+		o.d.report("source.openapi-converted", c.first, "OpenAPI 3.0 to JSON Schema 2020-12, %s (here first): %s", times, c.what)
+	}
+}
