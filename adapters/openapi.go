@@ -322,13 +322,14 @@ func firstOf(vs ...*canonical.Value) *canonical.Value {
 var illegalNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
 
 // toolName makes an operation's tool name: its operationId, or its method
-// and path, with every run of other characters than [A-Za-z0-9_.-] one '_'.
+// and path, with every run of other characters than [A-Za-z0-9_.-] one '_'
+// (and, from a path, every run of '_' one '_').
 func toolName(opID, method, path string) string {
-	raw := opID
-	if raw == "" {
-		raw = method + "_" + path
+	name := illegalNameChars.ReplaceAllString(opID, "_")
+	if opID == "" {
+		name = strings.Join(strings.FieldsFunc(illegalNameChars.ReplaceAllString(method+"_"+path, "_"), func(r rune) bool { return r == '_' }), "_")
 	}
-	name := strings.Trim(illegalNameChars.ReplaceAllString(raw, "_"), "_")
+	name = strings.Trim(name, "_")
 	if name == "" {
 		name = method
 	}
@@ -650,36 +651,36 @@ func annotateParam(s, param *canonical.Value) {
 	}
 }
 
-// successCode chooses the success response: the lowest 2xx code, else 2XX.
-func successCode(responses *canonical.Value) string {
-	best, bestN := "", 1000
+// successCodes lists the success responses: 2xx codes in ascending order,
+// then 2XX.
+func successCodes(responses *canonical.Value) []string {
+	var codes []string
 	for _, m := range members(responses) {
-		if n, err := strconv.Atoi(m.Key); err == nil && n >= 200 && n < 300 && n < bestN {
-			best, bestN = m.Key, n
+		if n, err := strconv.Atoi(m.Key); err == nil && n >= 200 && n < 300 {
+			codes = append(codes, m.Key)
 		}
 	}
-	if best == "" {
-		for _, m := range members(responses) {
-			if strings.EqualFold(m.Key, "2XX") {
-				return m.Key
-			}
+	slices.Sort(codes) // three digits each: text order is numeric order
+	for _, m := range members(responses) {
+		if strings.EqualFold(m.Key, "2XX") {
+			codes = append(codes, m.Key)
 		}
 	}
-	return best
+	return codes
 }
 
 func (o *oasDoc) output(t *canonical.Tool, op *canonical.Value, opAt canonical.Pointer) *canonical.Schema {
 	responses := op.Get("responses")
-	code := successCode(responses)
-	if code == "" {
-		return nil
+	var code, mt string
+	var content *canonical.Value
+	var at canonical.Pointer
+	for _, c := range successCodes(responses) {
+		resp, rAt := o.deref(responses.Get(c), opAt.Append("responses", c))
+		if m := media(resp.Get("content"), false); m != "" {
+			code, mt, content, at = c, m, resp.Get("content"), rAt
+			break
+		}
 	}
-	resp, at := o.deref(responses.Get(code), opAt.Append("responses", code))
-	if resp == nil {
-		return nil
-	}
-	content := resp.Get("content")
-	mt := media(content, false)
 	if mt == "" {
 		return nil
 	}
