@@ -157,7 +157,7 @@ func (r *Registry) List() []*Adapter {
 
 // Default returns a new registry with every format toolc knows.
 func Default() *Registry {
-	return NewRegistry(MCP(), OpenAI(), OpenAIResponses(), Anthropic(), Gemini(), Bedrock(), Canonical(), JSONSchema(), OpenAPI())
+	return NewRegistry(MCP(), OpenAI(), OpenAIResponses(), Anthropic(), Gemini(), Bedrock(), Canonical(), JSONSchema(), OpenAPI(), LangChain())
 }
 
 // Result is the outcome of Convert.

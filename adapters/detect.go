@@ -78,6 +78,11 @@ const (
 	shapeAnthropic          // has input_schema
 	shapeAnthropicDef       // Anthropic-defined tool type
 	shapeOpenAIHosted       // OpenAI hosted tool type
+	shapeResponses          // {"type":"function", name, parameters}: flat
+	shapeGemini             // a function declaration with Gemini's fields
+	shapeGeminiTool         // a Tool: {"functionDeclarations": …} or a built-in
+	shapeBedrock            // {"toolSpec": …}, a toolConfig entry or request
+	shapeLangChain          // has args_schema
 )
 
 func shapeOf(v *canonical.Value) shape {
@@ -86,13 +91,26 @@ func shapeOf(v *canonical.Value) shape {
 	}
 	typ, _ := v.Get("type").StringValue()
 	fn := v.Get("function")
+	paramType, _ := v.Get("parameters").Get("type").StringValue()
 	switch {
+	case v.Has("toolSpec") || v.Has("toolConfig") || v.Has("cachePoint") || v.Has("systemTool"):
+		return shapeBedrock
+	case v.Has("inputSchema") && v.Get("inputSchema").Has("json") && !v.Get("inputSchema").Has("type"):
+		return shapeBedrock // a bare toolSpec
 	case v.Has("inputSchema"):
 		return shapeMCP
+	case isGeminiTool(v):
+		return shapeGeminiTool
+	case slices.ContainsFunc(langChainSchemaKeys, v.Has):
+		return shapeLangChain
+	case v.Has("parametersJsonSchema") || v.Has("responseJsonSchema") || paramType != "" && paramType != strings.ToLower(paramType):
+		return shapeGemini
 	case v.Has("input_schema"):
 		return shapeAnthropic
 	case typ == "function" && fn != nil && fn.Kind == canonical.Object:
 		return shapeChat
+	case typ == "function" && v.Has("name"):
+		return shapeResponses
 	case typ != "" && isAnthropicDefinedType(typ):
 		return shapeAnthropicDef
 	case typ != "" && slices.Contains(openAIBuiltins, typ):
@@ -123,7 +141,7 @@ func toolList(doc *canonical.Value) (items []*canonical.Value, mcpEnvelope bool)
 		return nil, false
 	case doc.Has("tools") && !doc.Has("name"):
 		if tools := doc.Get("tools"); tools.Kind == canonical.Array {
-			return tools.Items, !doc.Has("model") && !doc.Has("messages")
+			return tools.Items, !doc.Has("model") && !doc.Has("messages") && !doc.Has("toolc")
 		}
 		return nil, false
 	case doc.Has("functions") && !doc.Has("name"):
@@ -157,7 +175,25 @@ func detectMCP(doc *canonical.Value) float64 {
 }
 
 func detectOpenAI(doc *canonical.Value) float64 {
-	return fit(doc, map[shape]float64{shapeChat: 1, shapeLegacy: 0.9, shapeOpenAIHosted: 0.9, shapeBare: 0.6}, 0)
+	return fit(doc, map[shape]float64{shapeChat: 1, shapeLegacy: 0.9, shapeOpenAIHosted: 0.5, shapeResponses: 0.3, shapeBare: 0.6}, 0)
+}
+
+// detectResponses: hosted tools (web_search, file_search …) belong to the
+// Responses API rather than to Chat Completions.
+func detectResponses(doc *canonical.Value) float64 {
+	return fit(doc, map[shape]float64{shapeResponses: 1, shapeOpenAIHosted: 0.9}, 0)
+}
+
+func detectGemini(doc *canonical.Value) float64 {
+	return fit(doc, map[shape]float64{shapeGemini: 1, shapeGeminiTool: 1, shapeLegacy: 0.3}, 0)
+}
+
+func detectBedrock(doc *canonical.Value) float64 {
+	return fit(doc, map[shape]float64{shapeBedrock: 1}, 0)
+}
+
+func detectLangChain(doc *canonical.Value) float64 {
+	return fit(doc, map[shape]float64{shapeLangChain: 1}, 0)
 }
 
 func detectAnthropic(doc *canonical.Value) float64 {

@@ -91,8 +91,42 @@ func encodeOpenAI(tools []*canonical.Tool, opts TargetOptions) *canonical.Value 
 // tools, which are flat: {"type": "function", name, description, parameters,
 // strict}, with "strict" always written (the API's default is true, so
 // toolc says what it lowered for).
+//
+// It reads an array of them or a request body with "tools"; hosted tools
+// (web_search, file_search …) are skipped with a warning.
 func OpenAIResponses() *Adapter {
-	return &Adapter{Name: "openai-responses", Encode: encodeResponses, Profile: profiles["openai-responses"]}
+	return &Adapter{Name: "openai-responses", Detect: detectResponses, Decode: decodeResponses, Encode: encodeResponses, Profile: profiles["openai-responses"]}
+}
+
+func decodeResponses(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
+	d := &decoder{file: file, format: "openai-responses"}
+	tools := d.all(doc, d.responsesTool, "tools")
+	return tools, d.diags
+}
+
+func (d *decoder) responsesTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
+	if v.Kind == canonical.Object {
+		if typ, ok := v.Get("type").StringValue(); ok && typ != "function" {
+			d.report("source.unsupported-tool-type", p.Append("type"), "skipping OpenAI tool of type %q: it has no JSON Schema to convert", typ)
+			return nil
+		}
+	}
+	f := d.newTool(v, p, p)
+	if f == nil {
+		return nil
+	}
+	t := f.tool
+	f.used["type"] = true
+	t.Name = f.string("name", "/name")
+	t.Description = f.string("description", "/description")
+	if params := f.obj.Get("parameters"); params != nil && params.Kind != canonical.Null {
+		t.Input = f.schema("parameters", "/input")
+	} else {
+		f.used["parameters"] = true // absent or null: no arguments
+		t.Input = canonical.AsSchema(emptyObjectSchema())
+	}
+	f.rest() // strict and fields of later API versions
+	return f.done()
 }
 
 func encodeResponses(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {

@@ -3,6 +3,7 @@ package adapters
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -69,7 +70,7 @@ type oasDoc struct {
 	v30   bool                         // OpenAPI 3.0: schemas need converting to 2020-12
 	defs  map[string]*oasDef           // by $defs key
 	names map[string]canonical.Pointer // tool name → operation, for collisions
-	conv  map[string]*oasConversion
+	conv  conversions
 	order map[string]int // component schema name → position in the file
 }
 
@@ -82,12 +83,6 @@ type oasDef struct {
 	refs   []string          // the $defs keys it refers to
 	order  int
 	nodes  int // JSON values in schema
-}
-
-type oasConversion struct {
-	count int
-	first canonical.Pointer
-	what  string
 }
 
 func decodeOpenAPI(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
@@ -107,7 +102,7 @@ func decodeOpenAPI(doc *canonical.Value, file string) ([]*canonical.Tool, []diag
 		return nil, d.diags
 	}
 	o := &oasDoc{d: d, doc: doc, v30: strings.HasPrefix(version, "3.0"), defs: map[string]*oasDef{},
-		names: map[string]canonical.Pointer{}, conv: map[string]*oasConversion{}, order: map[string]int{}}
+		names: map[string]canonical.Pointer{}, order: map[string]int{}}
 	for i, m := range members(doc.Get("components").Get("schemas")) {
 		o.order[m.Key] = i
 	}
@@ -129,7 +124,7 @@ func decodeOpenAPI(doc *canonical.Value, file string) ([]*canonical.Tool, []diag
 			}
 		}
 	}
-	o.reportConversions()
+	o.conv.report(d)
 	return tools, d.diags
 }
 
@@ -891,24 +886,20 @@ func fragmentEscape(s string) string {
 // The OpenAPI 3.0 keywords converted to JSON Schema 2020-12, with what the
 // conversion does.
 var oas30Conversions = map[string]string{
-	"nullable":         `"nullable": true became "null" in "type" (and in "enum"), or a {"type": "null"} branch of anyOf/oneOf`,
-	"nullable-no-type": `"nullable" without "type" was removed: in OpenAPI 3.0.3 it has no effect without a type`,
-	"exclusiveMinimum": `boolean "exclusiveMinimum" with "minimum" became the number "exclusiveMinimum"`,
-	"exclusiveMaximum": `boolean "exclusiveMaximum" with "maximum" became the number "exclusiveMaximum"`,
-	"example":          `"example" became "examples": [example]`,
+	"nullable":                `"nullable": true became "null" in "type" (and in "enum"), or a {"type": "null"} branch of anyOf/oneOf`,
+	"nullable-no-type":        `"nullable" without "type" was removed: in OpenAPI 3.0.3 it has no effect without a type`,
+	"exclusiveMinimum":        `boolean "exclusiveMinimum" with "minimum" became the number "exclusiveMinimum"`,
+	"exclusiveMaximum":        `boolean "exclusiveMaximum" with "maximum" became the number "exclusiveMaximum"`,
+	"example":                 `"example" became "examples": [example]`,
+	"gemini-type":             `upper-case Gemini type names ("STRING") became JSON Schema's ("string")`,
+	"gemini-type-unspecified": `"type": "TYPE_UNSPECIFIED" was removed: it means no type`,
+	"gemini-int64":            `int64 bounds written as strings ("minItems": "1") became numbers`,
 }
 
 // convert30 rewrites, in place, the OpenAPI 3.0 keywords of the schema s
 // (read at at) as JSON Schema 2020-12 says the same thing.
 func (o *oasDoc) convert30(s *canonical.Value, at canonical.Pointer) {
-	convert30(s, func(kind string, p canonical.Pointer) {
-		c := o.conv[kind]
-		if c == nil {
-			c = &oasConversion{first: at.Join(p), what: oas30Conversions[kind]}
-			o.conv[kind] = c
-		}
-		c.count++
-	})
+	convert30(s, o.conv.add(at))
 }
 
 func convert30(s *canonical.Value, report func(kind string, p canonical.Pointer)) {
@@ -975,20 +966,37 @@ func convert30(s *canonical.Value, report func(kind string, p canonical.Pointer)
 	})
 }
 
-// reportConversions says, once per kind, what converting from OpenAPI 3.0
-// changed, how often, and where first.
-func (o *oasDoc) reportConversions() {
-	kinds := make([]string, 0, len(o.conv))
-	for k := range o.conv {
-		kinds = append(kinds, k)
-	}
-	slices.Sort(kinds)
-	for _, k := range kinds {
-		c := o.conv[k]
-		times := "once"
-		if c.count > 1 {
-			times = fmt.Sprintf("%d times", c.count)
+// conversions counts the rewrites of one file by kind, to report each kind
+// once: a description can hold thousands of nullables.
+type conversions map[string]*conversion
+
+type conversion struct {
+	count int
+	first canonical.Pointer
+}
+
+// add returns a function that records a rewrite of a kind at a pointer
+// relative to at.
+func (c *conversions) add(at canonical.Pointer) func(kind string, p canonical.Pointer) {
+	return func(kind string, p canonical.Pointer) {
+		if *c == nil {
+			*c = conversions{}
 		}
-		o.d.report("source.openapi-converted", c.first, "OpenAPI 3.0 to JSON Schema 2020-12, %s (here first): %s", times, c.what)
+		if (*c)[kind] == nil {
+			(*c)[kind] = &conversion{first: at.Join(p)}
+		}
+		(*c)[kind].count++
+	}
+}
+
+// report says, once per kind, what converting to JSON Schema 2020-12
+// changed, how often, and where first.
+func (c conversions) report(d *decoder) {
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		times := "once"
+		if c[k].count > 1 {
+			times = fmt.Sprintf("%d times", c[k].count)
+		}
+		d.report("source.openapi-converted", c[k].first, "OpenAPI 3.0 to JSON Schema 2020-12, %s (here first): %s", times, oas30Conversions[k])
 	}
 }
