@@ -483,6 +483,14 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`[{"type":"function","function":{"name":"a","parameters":{"type":"object"}}}]`))
 	f.Add([]byte(`{"openapi":"3.0.0","paths":{"/a/{id}":{"parameters":[{"$ref":"#/components/parameters/id"}],"post":{"requestBody":{"required":true,"content":{"application/json":{"schema":{"$ref":"#/components/schemas/A"}}}},"responses":{"200":{"content":{"application/json":{"schema":{"$ref":"#/components/schemas/A"}}}}}}}},"components":{"parameters":{"id":{"name":"id","in":"path","schema":{"type":"string","nullable":true}}},"schemas":{"A":{"type":"object","properties":{"a":{"$ref":"#/components/schemas/A"},"n":{"type":"number","minimum":1,"exclusiveMinimum":true,"example":2}}}}}}`))
 	f.Add([]byte(`{"jsonrpc":"2.0","result":{"tools":[{"name":"a","inputSchema":{"type":"object"},"annotations":{"title":1}}]}}`))
+	for _, seed := range []string{
+		`{"tools":[{"functionDeclarations":[{"name":"a","parameters":{"type":"OBJECT","properties":{"n":{"type":"STRING","nullable":true,"maxItems":"2"}}}}]},{"googleSearch":{}}]}`,
+		`{"toolConfig":{"tools":[{"toolSpec":{"name":"a","inputSchema":{"json":{"type":"object"}}}},{"cachePoint":{}},{"systemTool":{"name":"x"}}]}}`,
+		`[{"type":"function","name":"a","parameters":null,"strict":true},{"type":"web_search"}]`,
+		`{"tools":[{"name":"a","args_schema":{"type":"object"},"openai_tool":{"type":"function","function":{"name":"b"}}}]}`,
+	} {
+		f.Add([]byte(seed))
+	}
 	reg := Default()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := canonical.ParseJSON(data)
