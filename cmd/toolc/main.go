@@ -63,6 +63,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newBuild(stderr))
+	root.AddCommand(newBuild(stderr), newDetect(stdout, stderr))
 	return root
 }

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+func newDetect(stdout, stderr io.Writer) *cobra.Command {
+	var verbose bool
+	cmd := &cobra.Command{
+		Use:   "detect [--verbose] FILE...",
+		Short: "Say which tool format each file is in, and how sure toolc is",
+		Long: `Detect reads each file (YAML when it ends in .yaml or .yml, JSON otherwise) and prints
+the format that format = "auto" would read it as, with its confidence from 0 to 1.
+With --verbose it prints every format's score and what decoding the file gives.
+
+It exits 1 when a file cannot be read or parsed, or fits no format clearly.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error {
+			reg := adapters.Default()
+			failed := false
+			for _, file := range files {
+				if !detectFile(stdout, stderr, reg, file, verbose) {
+					failed = true
+				}
+			}
+			if failed {
+				return &exitError{exitFailed}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every format's score and what the file decodes to")
+	return cmd
+}
+
+// detectFile prints the format of one file and reports whether it has one.
+func detectFile(stdout, stderr io.Writer, reg *adapters.Registry, file string, verbose bool) bool {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", file, unwrapPath(err))
+		return false
+	}
+	doc, err := adapters.Parse(data, file)
+	if err != nil {
+		d := diag.New("source.parse", "%v", err).At(file, "")
+		var se *canonical.SyntaxError
+		if errors.As(err, &se) {
+			d.Message, d.Line, d.Column = se.Msg, se.Pos.Line, se.Pos.Column
+		}
+		fmt.Fprintln(stderr, d)
+		return false
+	}
+	det := reg.Detect(doc)
+	if det.Err != nil {
+		fmt.Fprintf(stdout, "%s: unknown\n", file)
+		fmt.Fprintf(stderr, "%s: %v\n", file, det.Err)
+	} else {
+		fmt.Fprintf(stdout, "%s: %s (%.2f)\n", file, det.Format, det.Scores[0].Confidence)
+	}
+	if verbose {
+		for _, s := range det.Scores {
+			fmt.Fprintf(stdout, "  %-17s %.2f\n", s.Format, s.Confidence)
+		}
+		if det.Err == nil {
+			a, _ := reg.Get(det.Format)
+			tools, ds := a.Decode(doc, file)
+			errs, warns, _ := diag.Count(ds)
+			fmt.Fprintf(stdout, "  decodes to %s (%s, %s)\n", plural(len(tools), "tool"), plural(errs, "error"), plural(warns, "warning"))
+		}
+	}
+	return det.Err == nil
+}
+
+// unwrapPath drops the *fs.PathError wrapper, whose path is already known.
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
