@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -187,17 +188,26 @@ func BenchmarkBuildAllTargets(b *testing.B) {
 }
 
 // BenchmarkOpenAPI builds an OpenAPI description from the corpus to MCP,
-// OpenAI and Anthropic: Stripe's (2.7 MB, 468 operations, OpenAPI 3.0) and
-// OpenAI's (3.4 MB, 288 operations, 3.1).
+// OpenAI and Anthropic: Stripe's (2.7 MB, 468 operations, OpenAPI 3.0),
+// OpenAI's (3.4 MB, 288 operations, 3.1), and five copies of Stripe's in one
+// description (13.6 MB, 2,340 operations), the size of GitHub's REST
+// description, which the corpus does not hold.
 func BenchmarkOpenAPI(b *testing.B) {
-	for _, c := range []struct{ name, file string }{
-		{"stripe", "openapi/stripe/spec3.2023-09-12.json"},
-		{"openai", "openapi/openai/openapi.json"},
+	for _, c := range []struct {
+		name, file string
+		copies     int
+	}{
+		{"stripe", "openapi/stripe/spec3.2023-09-12.json", 1},
+		{"openai", "openapi/openai/openapi.json", 1},
+		{"stripe-x5", "openapi/stripe/spec3.2023-09-12.json", 5},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			data, err := os.ReadFile(corpus.Path(b, c.file))
 			if err != nil {
 				b.Fatal(err)
+			}
+			if c.copies > 1 {
+				data = copyOperations(b, data, c.copies)
 			}
 			fsys := fstest.MapFS{"api.json": {Data: data}, "toolc.toml": {Data: []byte(`version = 1
 [[sources]]
@@ -222,4 +232,47 @@ out = "dist/anthropic.json"
 			}
 		})
 	}
+}
+
+// copyOperations makes one description of n copies of an OpenAPI
+// description's paths and component schemas, each copy under its own path
+// prefix, operationId suffix and schema names.
+func copyOperations(b *testing.B, data []byte, n int) []byte {
+	doc, err := canonical.ParseJSON(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	paths, schemas := canonical.NewObject(), canonical.NewObject()
+	for k := range n {
+		c := doc.DeepCopy()
+		suffix := fmt.Sprintf("_%d", k)
+		var rename func(v *canonical.Value)
+		rename = func(v *canonical.Value) {
+			for i := range v.Members {
+				m := &v.Members[i]
+				if m.Key == "$ref" && m.Value.Kind == canonical.String && strings.HasPrefix(m.Value.Text, "#/components/schemas/") {
+					m.Value.Text += suffix
+				}
+				if m.Key == "operationId" && m.Value.Kind == canonical.String {
+					m.Value.Text += suffix
+				}
+				rename(m.Value)
+			}
+			for _, it := range v.Items {
+				rename(it)
+			}
+		}
+		rename(c)
+		for _, m := range c.Get("paths").Members {
+			paths.Set(fmt.Sprintf("/copy%d%s", k, m.Key), m.Value)
+		}
+		for _, m := range c.Get("components").Get("schemas").Members {
+			schemas.Set(m.Key+suffix, m.Value)
+		}
+	}
+	components := canonical.NewObject()
+	components.Set("schemas", schemas)
+	doc.Set("paths", paths)
+	doc.Set("components", components)
+	return doc.AppendJSON(nil, "")
 }
