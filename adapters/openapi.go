@@ -110,7 +110,7 @@ func decodeOpenAPI(doc *canonical.Value, file string) ([]*canonical.Tool, []diag
 	paths := doc.Get("paths")
 	for _, pm := range members(paths) {
 		at := canonical.Pointer("/paths").Append(pm.Key)
-		item, itemAt := o.deref(pm.Value, at)
+		item, itemAt, _ := o.deref(pm.Value, at)
 		if item == nil {
 			continue
 		}
@@ -141,20 +141,22 @@ const maxRefHops = 32
 
 // deref follows the local $ref of a Reference Object (a parameter, request
 // body, response or path item that is "$ref": "#/components/…") to what it
-// names, with that value's pointer. It reports and returns nil for a $ref it
-// cannot follow.
-func (o *oasDoc) deref(v *canonical.Value, at canonical.Pointer) (*canonical.Value, canonical.Pointer) {
+// names, with that value's pointer. For a $ref it cannot follow it returns
+// nil, having reported why: bad is true for an error (a $ref to nothing, not
+// an object), false for a warning (a $ref to another file, which toolc does
+// not read: the part is left out and the tool kept).
+func (o *oasDoc) deref(v *canonical.Value, at canonical.Pointer) (_ *canonical.Value, _ canonical.Pointer, bad bool) {
 	for hops := 0; v != nil && v.Kind == canonical.Object && v.Has("$ref"); hops++ {
 		ref, _ := v.Get("$ref").StringValue()
 		p, ok := localRef(ref)
 		if !ok {
-			o.d.report("source.openapi-skipped", at.Append("$ref"), "$ref %q is not a reference inside this file; toolc reads no other file", ref)
-			return nil, ""
+			o.d.report("source.openapi-skipped", at.Append("$ref"), "$ref %q is not a reference inside this file; toolc reads no other file, so this part is left out", ref)
+			return nil, "", false
 		}
 		target := o.doc.Resolve(p)
 		if target == nil || hops == maxRefHops {
 			o.d.report("source.invalid", at.Append("$ref"), "$ref %q points to nothing", ref)
-			return nil, ""
+			return nil, "", true
 		}
 		v, at = target, p
 	}
@@ -162,9 +164,9 @@ func (o *oasDoc) deref(v *canonical.Value, at canonical.Pointer) (*canonical.Val
 		if v != nil {
 			o.d.report("source.invalid", at, "want an object, got %s", v.Kind)
 		}
-		return nil, ""
+		return nil, "", v != nil
 	}
-	return v, at
+	return v, at, false
 }
 
 // localRef returns the JSON Pointer of a "#/…" reference.
@@ -207,9 +209,9 @@ func (o *oasDoc) parameters(item *canonical.Value, itemAt canonical.Pointer, op 
 			continue
 		}
 		for i, raw := range src.list.Items {
-			v, at := o.deref(raw, src.at.Index(i))
+			v, at, bad := o.deref(raw, src.at.Index(i))
 			if v == nil {
-				ok = false
+				ok = ok && !bad
 				continue
 			}
 			name, okName := v.Get("name").StringValue()
@@ -491,7 +493,7 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 	flat := false
 	bodyRequired := false
 	if rb, rbAt := op.Get("requestBody"), opAt.Append("requestBody"); rb != nil {
-		if v, at := o.deref(rb, rbAt); v != nil {
+		if v, at, _ := o.deref(rb, rbAt); v != nil {
 			bodyRequired, _ = v.Get("required").BoolValue()
 			content := v.Get("content")
 			mt := media(content, true)
@@ -670,7 +672,7 @@ func (o *oasDoc) output(t *canonical.Tool, op *canonical.Value, opAt canonical.P
 	var content *canonical.Value
 	var at canonical.Pointer
 	for _, c := range successCodes(responses) {
-		resp, rAt := o.deref(responses.Get(c), opAt.Append("responses", c))
+		resp, rAt, _ := o.deref(responses.Get(c), opAt.Append("responses", c))
 		if m := media(resp.Get("content"), false); m != "" {
 			code, mt, content, at = c, m, resp.Get("content"), rAt
 			break

@@ -319,6 +319,13 @@ func TestOpenAPIRules(t *testing.T) {
 			codes: []string{"source.openapi-converted", "source.openapi-converted", "source.openapi-converted", "source.openapi-converted", "source.openapi-converted"},
 		},
 		{
+			name: "a parameter in another file is left out, the tool kept; a $ref to nothing is an error",
+			doc: `{"openapi":"3.1.0","paths":{"/a":{"get":{"operationId":"g","parameters":[{"$ref":"common.yaml#/P"},{"name":"q","in":"query","schema":{"type":"string"}}]},
+				"post":{"operationId":"p","parameters":[{"$ref":"#/components/parameters/Missing"}]}}}}`,
+			want:  map[string]string{"g": `{"input":{"type":"object","properties":{"q":{"type":"string"}}}}`},
+			codes: []string{"source.openapi-skipped", "source.invalid"},
+		},
+		{
 			name:  "Swagger 2.0",
 			doc:   `{"swagger":"2.0","paths":{}}`,
 			codes: []string{"source.unsupported-version"},
