@@ -296,9 +296,12 @@ func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt ca
 		http.Set("security", security)
 	}
 	for _, m := range op.Members {
-		if !f.used[m.Key] && (m.Key == "deprecated" || m.Key == "externalDocs" || strings.HasPrefix(m.Key, "x-")) {
-			f.used[m.Key] = true
+		switch {
+		case f.used[m.Key]:
+		case m.Key == "deprecated" || m.Key == "externalDocs" || strings.HasPrefix(m.Key, "x-"):
 			http.Set(m.Key, m.Value)
+		default:
+			o.d.report("source.ignored-field", opAt.Append(m.Key), "%q is not a field of an OpenAPI operation and is not carried into bundles", m.Key)
 		}
 	}
 	f.keep("http", http)

@@ -237,11 +237,12 @@ func TestOpenAPIRules(t *testing.T) {
 		{
 			name: "names from operationId and from method and path",
 			doc: `{"openapi":"3.1.0","paths":{"/repos/{owner}":{"get":{"operationId":"repos/get","responses":{}},
-				"delete":{"responses":{}}}}}`,
+				"delete":{"responses":{}, "sumary": "a typo"}}}}`,
 			want: map[string]string{
 				"repos_get":          `{"input":{"type":"object","properties":{}}}`,
 				"delete_repos_owner": `{"input":{"type":"object","properties":{}}}`,
 			},
+			codes: []string{"source.ignored-field"},
 		},
 		{
 			name:  "two operations, one name",
