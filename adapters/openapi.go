@@ -704,7 +704,7 @@ func (o *oasDoc) output(t *canonical.Tool, op *canonical.Value, opAt canonical.P
 		o.d.report("source.openapi-skipped", s.at, "the %s response of %q is %s; an output schema must be an object, so the tool has none", code, t.Name, what)
 		return nil
 	}
-	size := countValues(s.v)
+	size := s.v.Size()
 	for _, def := range o.reach(s.refs) {
 		size += def.nodes
 	}
@@ -750,18 +750,6 @@ func (o *oasDoc) allOfObjects(s *canonical.Value) bool {
 // each tool they would make the MCP bundle hundreds of megabytes. Inputs
 // have no such bound: a tool cannot do without its input schema.
 const maxOutputValues = 10_000
-
-// countValues counts the JSON values in v.
-func countValues(v *canonical.Value) int {
-	n := 1
-	for _, it := range v.Items {
-		n += countValues(it)
-	}
-	for _, m := range v.Members {
-		n += countValues(m.Value)
-	}
-	return n
-}
 
 // reach lists the definitions that refs reach, directly or through others.
 func (o *oasDoc) reach(refs []string) []*oasDef {
@@ -838,7 +826,7 @@ func (o *oasDoc) defFor(p canonical.Pointer) (key string, rest []string, ok bool
 	def := &oasDef{key: key, at: at, order: order}
 	o.defs[key] = def // before converting: a definition may refer to itself
 	s := o.schema(target, at)
-	def.schema, def.refs, def.nodes = s.v, s.refs, countValues(s.v)
+	def.schema, def.refs, def.nodes = s.v, s.refs, s.v.Size()
 	return key, rest, true
 }
 

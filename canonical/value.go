@@ -180,6 +180,19 @@ func (v *Value) Strings() ([]string, bool) {
 	return out, true
 }
 
+// Size returns the number of JSON values in v, v included: a measure of how
+// big a schema is that does not depend on its formatting.
+func (v *Value) Size() int {
+	n := 1
+	for _, it := range v.Items {
+		n += it.Size()
+	}
+	for _, m := range v.Members {
+		n += m.Value.Size()
+	}
+	return n
+}
+
 // DeepCopy returns a copy of v that shares no memory with v, positions
 // included. DeepCopy of nil is nil.
 func (v *Value) DeepCopy() *Value {

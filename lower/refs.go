@@ -37,7 +37,7 @@ func newResolver(u *Unit) *resolver {
 	if n, ok := u.Rules.Limit("inline-size"); ok {
 		r.max = n
 	}
-	r.size = count(u.orig)
+	r.size = u.orig.Size()
 	for p, s := range canonical.AsSchema(u.orig).All() {
 		for _, k := range []string{"$anchor", "$dynamicAnchor"} {
 			if a, ok := s.Keyword(k).StringValue(); ok {
@@ -49,18 +49,6 @@ func newResolver(u *Unit) *resolver {
 		}
 	}
 	return r
-}
-
-// count returns the number of JSON values in v.
-func count(v *canonical.Value) int {
-	n := 1
-	for _, it := range v.Items {
-		n += count(it)
-	}
-	for _, m := range v.Members {
-		n += count(m.Value)
-	}
-	return n
 }
 
 // resolve returns the pointer, in the original schema, of a local reference
@@ -134,7 +122,7 @@ func (r *resolver) expand(node *canonical.Value, at canonical.Pointer, stack []c
 		return target, refRecursive
 	}
 	def := u.orig.Resolve(target)
-	n := count(def)
+	n := def.Size()
 	if r.size+n > r.max {
 		if !r.capped {
 			r.capped = true
