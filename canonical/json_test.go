@@ -170,3 +170,15 @@ func FuzzParseJSON(f *testing.F) {
 		_ = v.AppendJCS(nil)
 	})
 }
+
+func TestValueSize(t *testing.T) {
+	for in, want := range map[string]int{`1`: 1, `[]`: 1, `{"a": [1, {"b": null}], "c": "x"}`: 6} {
+		v, err := ParseJSON([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := v.Size(); got != want {
+			t.Errorf("ParseJSON(%s).Size() = %d, want %d", in, got, want)
+		}
+	}
+}
