@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -66,14 +67,7 @@ func isGeminiTool(v *canonical.Value) bool {
 var geminiBuiltins = []string{"googleSearch", "googleSearchRetrieval", "codeExecution", "urlContext", "retrieval",
 	"computerUse", "fileSearch", "googleMaps", "enterpriseWebSearch", "mcpServers"}
 
-func geminiBuiltin(key string) bool {
-	for _, b := range geminiBuiltins {
-		if key == b {
-			return true
-		}
-	}
-	return false
-}
+func geminiBuiltin(key string) bool { return slices.Contains(geminiBuiltins, key) }
 
 func (g *geminiDecoder) list(v *canonical.Value, p canonical.Pointer, one func(*canonical.Value, canonical.Pointer) []*canonical.Tool) []*canonical.Tool {
 	if v.Kind != canonical.Array {

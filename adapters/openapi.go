@@ -289,7 +289,7 @@ func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt ca
 	for _, k := range []string{"parameters", "requestBody", "responses", "callbacks", "servers"} {
 		f.used[k] = true
 	}
-	if v := firstOf(op.Get("servers"), item.Get("servers"), o.doc.Get("servers")); v != nil {
+	if v := cmp.Or(op.Get("servers"), item.Get("servers"), o.doc.Get("servers")); v != nil {
 		http.Set("servers", v)
 	}
 	if security != nil {
@@ -307,16 +307,6 @@ func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt ca
 	f.keep("http", http)
 	t.Source.Fields["/extensions/openapi/http"] = opAt
 	return f.done()
-}
-
-// firstOf returns the first of vs that is present.
-func firstOf(vs ...*canonical.Value) *canonical.Value {
-	for _, v := range vs {
-		if v != nil {
-			return v
-		}
-	}
-	return nil
 }
 
 var illegalNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
@@ -447,8 +437,20 @@ func (o *oasDoc) root(v *canonical.Value, at canonical.Pointer) oasSchema {
 		return o.schema(v, at)
 	}
 	def := o.defs[key]
+	if last := o.follow(def.schema); last != nil {
+		def = last
+	}
+	return oasSchema{v: def.schema.DeepCopy(), at: def.at, refs: slices.Clone(def.refs)}
+}
+
+// follow returns the last definition of the chain of $defs that s, a
+// converted schema, names when it is only {"$ref": "#/$defs/K"}, and
+// that definition is only such a $ref in turn …; nil when s is more than a
+// $ref into $defs.
+func (o *oasDoc) follow(s *canonical.Value) *oasDef {
+	var last *oasDef
 	for hops := 0; hops < maxRefHops; hops++ {
-		ref, ok := pureRef(def.schema)
+		ref, ok := pureRef(s)
 		if !ok {
 			break
 		}
@@ -457,9 +459,10 @@ func (o *oasDoc) root(v *canonical.Value, at canonical.Pointer) oasSchema {
 		if len(toks) != 2 || toks[0] != "$defs" || o.defs[toks[1]] == nil {
 			break
 		}
-		def = o.defs[toks[1]]
+		last = o.defs[toks[1]]
+		s = last.schema
 	}
-	return oasSchema{v: def.schema.DeepCopy(), at: def.at, refs: slices.Clone(def.refs)}
+	return last
 }
 
 // pureRef returns the $ref of a schema that has nothing else.
@@ -613,7 +616,7 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 	if closed != nil {
 		root.Set("additionalProperties", closed)
 	}
-	o.attachDefs(t, root, refs, "/input")
+	attachDefs(t, root, o.reach(refs), "/input")
 	return root
 }
 
@@ -704,16 +707,17 @@ func (o *oasDoc) output(t *canonical.Tool, op *canonical.Value, opAt canonical.P
 		o.d.report("source.openapi-skipped", s.at, "the %s response of %q is %s; an output schema must be an object, so the tool has none", code, t.Name, what)
 		return nil
 	}
+	reached := o.reach(s.refs)
 	size := s.v.Size()
-	for _, def := range o.reach(s.refs) {
+	for _, def := range reached {
 		size += def.nodes
 	}
 	if size > maxOutputValues {
-		o.d.report("source.openapi-skipped", s.at, "the %s response of %q, with the %d component schemas it reaches, has %d JSON values, more than the %d an output schema is given; the tool has none", code, t.Name, len(o.reach(s.refs)), size, maxOutputValues)
+		o.d.report("source.openapi-skipped", s.at, "the %s response of %q, with the %d component schemas it reaches, has %d JSON values, more than the %d an output schema is given; the tool has none", code, t.Name, len(reached), size, maxOutputValues)
 		return nil
 	}
 	t.Source.Fields["/output"] = s.at
-	o.attachDefs(t, s.v, s.refs, "/output")
+	attachDefs(t, s.v, reached, "/output")
 	return canonical.AsSchema(s.v)
 }
 
@@ -725,17 +729,8 @@ func (o *oasDoc) allOfObjects(s *canonical.Value) bool {
 		return false
 	}
 	for _, m := range all.Items {
-		for hops := 0; hops < maxRefHops; hops++ {
-			ref, ok := pureRef(m)
-			if !ok {
-				break
-			}
-			p, _ := localRef(ref)
-			toks, _ := p.Tokens()
-			if len(toks) != 2 || toks[0] != "$defs" || o.defs[toks[1]] == nil {
-				break
-			}
-			m = o.defs[toks[1]].schema
+		if def := o.follow(m); def != nil {
+			m = def.schema
 		}
 		if typ, _ := m.Get("type").StringValue(); typ != "object" {
 			return false
@@ -769,10 +764,9 @@ func (o *oasDoc) reach(refs []string) []*oasDef {
 	return reached
 }
 
-// attachDefs adds to root, as "$defs", every definition that refs reach,
-// in the order of the description's components.
-func (o *oasDoc) attachDefs(t *canonical.Tool, root *canonical.Value, refs []string, field canonical.Pointer) {
-	reached := o.reach(refs)
+// attachDefs adds to root, as "$defs", the reached definitions, in the order
+// of the description's components.
+func attachDefs(t *canonical.Tool, root *canonical.Value, reached []*oasDef, field canonical.Pointer) {
 	if len(reached) == 0 {
 		return
 	}
