@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
 )
 
 // Parse reads a source file into a canonical.Value: YAML when the file's name
@@ -26,6 +27,17 @@ func Parse(data []byte, file string) (*canonical.Value, error) {
 		return ParseYAML(data)
 	}
 	return canonical.ParseJSON(data)
+}
+
+// ParseDiagnostic is the source.parse error for err, a failure of Parse on
+// file, located at the syntax error's line and column.
+func ParseDiagnostic(file string, err error) diag.Diagnostic {
+	d := diag.New("source.parse", "%v", err).At(file, "")
+	var se *canonical.SyntaxError
+	if errors.As(err, &se) {
+		d.Message, d.Line, d.Column = se.Msg, se.Pos.Line, se.Pos.Column
+	}
+	return d
 }
 
 // maxYAMLValues bounds the values an alias-heavy YAML file may expand to, so

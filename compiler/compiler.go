@@ -274,12 +274,7 @@ func (b *build) readSource(in input) fileResult {
 	r.hash = hashBytes(data)
 	doc, err := adapters.Parse(data, in.path)
 	if err != nil {
-		var se *canonical.SyntaxError
-		if errors.As(err, &se) {
-			report("source.parse", se.Pos, "%s", se.Msg)
-		} else {
-			report("source.parse", canonical.Pos{}, "%v", err)
-		}
+		r.diags = append(r.diags, adapters.ParseDiagnostic(in.path, err))
 		return r
 	}
 	r.doc = doc

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/adapters"
-	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
 
@@ -51,12 +50,7 @@ func detectFile(stdout, stderr io.Writer, reg *adapters.Registry, file string, v
 	}
 	doc, err := adapters.Parse(data, file)
 	if err != nil {
-		d := diag.New("source.parse", "%v", err).At(file, "")
-		var se *canonical.SyntaxError
-		if errors.As(err, &se) {
-			d.Message, d.Line, d.Column = se.Msg, se.Pos.Line, se.Pos.Column
-		}
-		fmt.Fprintln(stderr, d)
+		fmt.Fprintln(stderr, adapters.ParseDiagnostic(file, err))
 		return false
 	}
 	det := reg.Detect(doc)
