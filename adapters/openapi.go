@@ -549,7 +549,7 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 			}
 		}
 		s := o.schema(sv, sAt)
-		annotateParam(s.v, p.v)
+		left := annotateParam(s.v, p.v)
 		props.Set(name, s.v)
 		t.Source.Fields[canonical.Pointer("/input/properties").Append(name)] = sAt
 		refs = append(refs, s.refs...)
@@ -568,6 +568,7 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 		if mt != "" {
 			entry.Set("mediaType", canonical.NewString(mt))
 		}
+		entry.Members = append(entry.Members, left...)
 		list.Items = append(list.Items, entry)
 	}
 	if len(list.Items) > 0 {
@@ -621,26 +622,28 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 }
 
 // annotateParam moves what a parameter says about its value (description,
-// deprecation, examples) onto its schema, unless the schema says it already.
-func annotateParam(s, param *canonical.Value) {
-	if s.Kind != canonical.Object {
-		if s.Kind == canonical.Bool && s.Bool { // true is {}: room for annotations
-			*s = canonical.Value{Kind: canonical.Object, Pos: s.Pos}
-		} else {
-			return
+// deprecation, examples) onto its schema, unless the schema says it already,
+// and returns what it could not move, for the HTTP binding to keep: nothing
+// the description says is lost.
+func annotateParam(s, param *canonical.Value) (left []canonical.Member) {
+	if s.Kind == canonical.Bool && s.Bool { // true is {}: room for annotations
+		*s = canonical.Value{Kind: canonical.Object, Pos: s.Pos}
+	}
+	move := func(key string, v *canonical.Value) {
+		if s.Kind == canonical.Object && !s.Has(key) {
+			s.Set(key, v)
+		} else if !v.Equal(s.Get(key)) {
+			left = append(left, canonical.Member{Key: key, Value: v})
 		}
 	}
-	if d := param.Get("description"); d != nil && !s.Has("description") {
-		s.Set("description", d)
+	if d := param.Get("description"); d != nil {
+		move("description", d)
 	}
-	if dep, _ := param.Get("deprecated").BoolValue(); dep && !s.Has("deprecated") {
-		s.Set("deprecated", canonical.NewBool(true))
-	}
-	if s.Has("examples") {
-		return
+	if dep, _ := param.Get("deprecated").BoolValue(); dep {
+		move("deprecated", canonical.NewBool(true))
 	}
 	if ex := param.Get("example"); ex != nil {
-		s.Set("examples", canonical.NewArray(ex))
+		move("examples", canonical.NewArray(ex))
 	} else if exs := param.Get("examples"); exs != nil {
 		var items []*canonical.Value
 		for _, m := range members(exs) {
@@ -649,9 +652,10 @@ func annotateParam(s, param *canonical.Value) {
 			}
 		}
 		if len(items) > 0 {
-			s.Set("examples", canonical.NewArray(items...))
+			move("examples", canonical.NewArray(items...))
 		}
 	}
+	return left
 }
 
 // successCodes lists the success responses: 2xx codes in ascending order,

@@ -403,3 +403,27 @@ func TestOpenAPIHTTPBinding(t *testing.T) {
 		t.Errorf("the MCP target keeps or reports the binding: %v", low.Diagnostics)
 	}
 }
+
+// TestOpenAPIParamAnnotationsKept checks that what a parameter says about
+// its value and its schema does not say already is kept: on the schema when
+// there is room, in the binding otherwise.
+func TestOpenAPIParamAnnotationsKept(t *testing.T) {
+	doc := `{"openapi":"3.1.0","paths":{"/a/{id}":{"get":{"operationId":"g","parameters":[
+		{"name":"id","in":"path","required":true,"description":"The account to read.","example":"acct_1","schema":{"$ref":"#/components/schemas/Id"}},
+		{"name":"q","in":"query","description":"Same text.","schema":{"type":"string","description":"Same text."}}]}}},
+		"components":{"schemas":{"Id":{"type":"string","description":"An ID.","examples":["x_1"]}}}}`
+	tools, ds := decodeOpenAPI(parse(t, []byte(doc)), "api.json")
+	if len(tools) != 1 || len(ds) > 0 {
+		t.Fatalf("decode: %d tools, %v", len(tools), ds)
+	}
+	in := string(tools[0].Input.JSON().AppendJSON(nil, ""))
+	if want := `{"type":"object","properties":{"id":{"$ref":"#/$defs/Id","description":"The account to read.","examples":["acct_1"]},"q":{"type":"string","description":"Same text."}},"required":["id"],"$defs":{"Id":{"type":"string","description":"An ID.","examples":["x_1"]}}}`; in != want {
+		t.Errorf("input\n got %s\nwant %s", in, want)
+	}
+	doc = strings.Replace(doc, `"schema":{"$ref":"#/components/schemas/Id"}`, `"schema":{"type":"string","description":"An ID.","examples":["x_1"]}`, 1)
+	tools, _ = decodeOpenAPI(parse(t, []byte(doc)), "api.json")
+	got := string(tools[0].Extensions["openapi"].Get("http").Get("parameters").AppendJSON(nil, ""))
+	if want := `[{"name":"id","in":"path","property":"id","description":"The account to read.","examples":["acct_1"]},{"name":"q","in":"query","property":"q"}]`; got != want {
+		t.Errorf("binding parameters\n got %s\nwant %s", got, want)
+	}
+}
