@@ -540,12 +540,11 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			if slices.Contains(keepExt, format) || slices.Contains(keepExt, "*") {
 				continue
 			}
-			for _, m := range c.Extensions[format].Members {
-				if slices.Contains(sourceOnlyExtensions, format) {
-					continue // by design, not a loss: see sourceOnlyExtensions
+			if !slices.Contains(sourceOnlyExtensions, format) { // those are left out by design
+				for _, m := range c.Extensions[format].Members {
+					at("loss.extension", canonical.Pointer("").Append("extensions", format, m.Key),
+						"tool %s: the %s field %q has no place in %s; dropped", id, format, m.Key, p.Format)
 				}
-				at("loss.extension", canonical.Pointer("").Append("extensions", format, m.Key),
-					"tool %s: the %s field %q has no place in %s; dropped", id, format, m.Key, p.Format)
 			}
 			delete(c.Extensions, format)
 		}
