@@ -46,16 +46,7 @@ func corpusCatalog(b *testing.B, n int, unique bool) fstest.MapFS {
 	fsys := fstest.MapFS{"toolc.toml": {Data: []byte(`version = 1
 [[sources]]
 include = ["tools/**/*.json"]
-[[targets]]
-format = "mcp"
-out = "dist/mcp.json"
-[[targets]]
-format = "openai"
-out = "dist/openai.json"
-[[targets]]
-format = "anthropic"
-out = "dist/anthropic.json"
-[policy]
+` + threeTargets + `[policy]
 ignore = ["loss"]
 `)}}
 	for file := 0; file*100 < n; file++ {
@@ -124,18 +115,25 @@ func benchFlag() string {
 	return ""
 }
 
-// allTargets is a manifest that builds every target, strict and OpenAPI
-// modes included.
-const allTargets = `version = 1
-[[sources]]
-include = ["tools/**/*.json"]
-[[targets]]
+// threeTargets are the targets of most benchmarks: MCP, OpenAI and
+// Anthropic, without strict mode.
+const threeTargets = `[[targets]]
 format = "mcp"
 out = "dist/mcp.json"
 [[targets]]
 format = "openai"
 out = "dist/openai.json"
 [[targets]]
+format = "anthropic"
+out = "dist/anthropic.json"
+`
+
+// allTargets is a manifest that builds every target, strict and OpenAPI
+// modes included.
+const allTargets = `version = 1
+[[sources]]
+include = ["tools/**/*.json"]
+` + threeTargets + `[[targets]]
 name = "openai-strict"
 format = "openai"
 strict = true
@@ -143,9 +141,6 @@ out = "dist/openai-strict.json"
 [[targets]]
 format = "openai-responses"
 out = "dist/responses.json"
-[[targets]]
-format = "anthropic"
-out = "dist/anthropic.json"
 [[targets]]
 name = "anthropic-strict"
 format = "anthropic"
@@ -213,16 +208,7 @@ func BenchmarkOpenAPI(b *testing.B) {
 [[sources]]
 include = ["api.json"]
 repair = true
-[[targets]]
-format = "mcp"
-out = "dist/mcp.json"
-[[targets]]
-format = "openai"
-out = "dist/openai.json"
-[[targets]]
-format = "anthropic"
-out = "dist/anthropic.json"
-`)}}
+` + threeTargets)}}
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
 				res, err := Build(context.Background(), fsys, Options{})
