@@ -1,0 +1,171 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/schematest"
+)
+
+// sample has a diagnostic of each severity, one with a fix and a target,
+// one without a line and one with every character that needs escaping.
+func sample() []diag.Diagnostic {
+	return []diag.Diagnostic{
+		diag.New("schema.dangling-ref", "tool a: $ref #/$defs/x points to nothing").At("tools/a.json", "/inputSchema/properties/x").WithFix("define x"),
+		{Code: "loss.ref", Severity: diag.Warning, Message: "100% lost: a,b:c\r\nnext", File: "dir,1/b:c.json", Line: 3, Column: 7, Target: "gemini"},
+		{Code: "name.rewritten", Severity: diag.Info, Message: "renamed", File: "toolc.toml"},
+		{Code: "catalog.empty", Severity: diag.Warning, Message: "no source file yielded a tool"},
+	}
+}
+
+func write(t *testing.T, f Format, ds []diag.Diagnostic) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, f, ds, Options{Version: "v1.2.3"}); err != nil {
+		t.Fatalf("Write(%s) = %v", f, err)
+	}
+	return b.String()
+}
+
+func TestText(t *testing.T) {
+	ds := sample()
+	ds[0].Line, ds[0].Column = 4, 9
+	got := write(t, Text, ds)
+	want := `tools/a.json:4:9: error schema.dangling-ref: tool a: $ref #/$defs/x points to nothing
+	fix: define x
+dir,1/b:c.json:3:7: warning loss.ref: 100% lost: a,b:c` + "\r\nnext" + ` [target gemini]
+toolc.toml: info name.rewritten: renamed
+warning catalog.empty: no source file yielded a tool
+`
+	if got != want {
+		t.Errorf("text =\n%s\nwant\n%s", got, want)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, Text, ds[2:3], Options{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "toolc.toml: \x1b[1;36minfo\x1b[0m name.rewritten: renamed\n"; b.String() != want {
+		t.Errorf("coloured text = %q, want %q", b.String(), want)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	lines := strings.Split(strings.TrimSuffix(write(t, JSON, sample()), "\n"), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("json gave %d lines, want 4:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	want := []string{
+		`{"code":"schema.dangling-ref","severity":"error","message":"tool a: $ref #/$defs/x points to nothing","file":"tools/a.json","line":0,"column":0,"pointer":"/inputSchema/properties/x","fix":"define x"}`,
+		`{"code":"loss.ref","severity":"warning","message":"100% lost: a,b:c\r\nnext","file":"dir,1/b:c.json","line":3,"column":7,"pointer":"","target":"gemini"}`,
+		`{"code":"name.rewritten","severity":"info","message":"renamed","file":"toolc.toml","line":0,"column":0,"pointer":""}`,
+		`{"code":"catalog.empty","severity":"warning","message":"no source file yielded a tool","file":"","line":0,"column":0,"pointer":""}`,
+	}
+	for i, line := range lines {
+		if line != want[i] {
+			t.Errorf("line %d = %s\nwant      %s", i+1, line, want[i])
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Errorf("line %d is not JSON: %v", i+1, err)
+		}
+	}
+}
+
+func TestGitHubActions(t *testing.T) {
+	got := write(t, GitHubActions, sample())
+	want := "::error file=tools/a.json,title=schema.dangling-ref::tool a: $ref #/$defs/x points to nothing%0Afix: define x\n" +
+		"::warning file=dir%2C1/b%3Ac.json,line=3,col=7,title=loss.ref::100%25 lost: a,b:c%0D%0Anext [target gemini]\n" +
+		"::notice file=toolc.toml,title=name.rewritten::renamed\n" +
+		"::warning title=catalog.empty::no source file yielded a tool\n"
+	if got != want {
+		t.Errorf("github-actions =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestSARIF(t *testing.T) {
+	schema := schematest.Compile(t, "testdata/sarif-2.1.0-subset.schema.json")
+	ds := sample()
+	ds[0].Line, ds[0].Column = 4, 9
+	out := write(t, SARIF, ds)
+	if err := schematest.Validate(schema, []byte(out)); err != nil {
+		t.Fatalf("the SARIF output does not fit SARIF 2.1.0: %v\n%s", err, out)
+	}
+	// The schema can fail: SARIF has no level "info", nor a member "line".
+	for _, bad := range []string{strings.Replace(out, `"level": "note"`, `"level": "info"`, 1), strings.Replace(out, `"startLine"`, `"line"`, 1)} {
+		if schematest.Validate(schema, []byte(bad)) == nil {
+			t.Errorf("the schema accepts a broken log")
+		}
+	}
+	var log sarifLog
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	if len(run.Tool.Driver.Rules) != len(diag.Codes()) {
+		t.Errorf("%d rules, want one per code (%d)", len(run.Tool.Driver.Rules), len(diag.Codes()))
+	}
+	if run.Tool.Driver.Version != "v1.2.3" {
+		t.Errorf("driver version = %q", run.Tool.Driver.Version)
+	}
+	for i, r := range run.Results {
+		rule := run.Tool.Driver.Rules[r.RuleIndex]
+		if rule.ID != r.RuleID || r.RuleID != ds[i].Code {
+			t.Errorf("result %d: ruleId %s, ruleIndex %d names %s, want %s", i, r.RuleID, r.RuleIndex, rule.ID, ds[i].Code)
+		}
+	}
+	first := run.Results[0]
+	if loc := first.Locations[0].PhysicalLocation; loc.ArtifactLocation.URI != "tools/a.json" || loc.Region.StartLine != 4 || loc.Region.StartColumn != 9 {
+		t.Errorf("first location = %+v", loc)
+	}
+	if first.Level != "error" || run.Results[2].Level != "note" {
+		t.Errorf("levels = %s, %s; want error, note", first.Level, run.Results[2].Level)
+	}
+	if got := run.Results[1].Locations[0].PhysicalLocation.ArtifactLocation.URI; got != "dir%2C1/b:c.json" {
+		t.Errorf("escaped URI = %q", got)
+	}
+	if run.Results[3].Locations != nil {
+		t.Errorf("a diagnostic without a file has locations %v", run.Results[3].Locations)
+	}
+
+	// Code scanning tracks results by fingerprint: moving a finding to
+	// another line keeps it, another pointer changes it.
+	moved := sample()
+	moved[0].Line = 40
+	var again sarifLog
+	if err := json.Unmarshal([]byte(write(t, SARIF, moved)), &again); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := first.PartialFingerprints[fingerprintKey], again.Runs[0].Results[0].PartialFingerprints[fingerprintKey]; a != b {
+		t.Errorf("fingerprint changed with the line: %s, %s", a, b)
+	}
+	if a, b := run.Results[0].PartialFingerprints[fingerprintKey], run.Results[1].PartialFingerprints[fingerprintKey]; a == b {
+		t.Errorf("two findings share the fingerprint %s", a)
+	}
+}
+
+// TestSARIFWithoutResults checks that a clean run is a valid log with an
+// empty results array, which code scanning reads as "everything fixed".
+func TestSARIFWithoutResults(t *testing.T) {
+	out := write(t, SARIF, nil)
+	if err := schematest.Validate(schematest.Compile(t, "testdata/sarif-2.1.0-subset.schema.json"), []byte(out)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"results": []`) {
+		t.Errorf("no empty results array in\n%s", out)
+	}
+}
+
+func TestParseFormat(t *testing.T) {
+	for _, name := range Formats() {
+		if f, err := ParseFormat(name); err != nil || string(f) != name {
+			t.Errorf("ParseFormat(%q) = %q, %v", name, f, err)
+		}
+	}
+	if _, err := ParseFormat("xml"); !errors.Is(err, ErrUnknownFormat) {
+		t.Errorf("ParseFormat(xml) = %v, want ErrUnknownFormat", err)
+	}
+}

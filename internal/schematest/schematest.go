@@ -1,0 +1,54 @@
+// Package schematest compiles the JSON Schemas that tests check toolc's own
+// outputs against (the SARIF shape, the manifest's schema). It is for tests
+// only.
+package schematest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Compile reads the 2020-12 schema in file and compiles it with format
+// assertions on and every remote reference refused.
+func Compile(tb testing.TB, file string) *jsonschema.Schema {
+	tb.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		tb.Fatalf("%s: %v", file, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	c.UseLoader(refuse{})
+	const url = "toolc:///schema.json"
+	if err := c.AddResource(url, doc); err != nil {
+		tb.Fatalf("%s: %v", file, err)
+	}
+	sch, err := c.Compile(url)
+	if err != nil {
+		tb.Fatalf("%s: %v", file, err)
+	}
+	return sch
+}
+
+// Validate checks the JSON document data against sch and returns the
+// validation error, or nil.
+func Validate(sch *jsonschema.Schema, data []byte) error {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		return err
+	}
+	return sch.Validate(doc)
+}
+
+type refuse struct{}
+
+func (refuse) Load(url string) (any, error) { return nil, fmt.Errorf("not loading %s", url) }
