@@ -168,3 +168,24 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 		t.Errorf("no check for action %q", row.Action)
 	}
 }
+
+// TestNameInvalid: a registered format whose name rule cannot be met by
+// replacing characters with '_' (here: no '_' allowed) gets name.invalid
+// instead of a name it does not take. toolc's own rules always can be met.
+func TestNameInvalid(t *testing.T) {
+	p := &Profile{Format: "lower-only", Name: NameRule{Chars: "a-z", Max: 20}}
+	tool := &canonical.Tool{Name: "get.page", Input: canonical.AsSchema(parse(t, []byte(`{"type": "object"}`)))}
+	low := p.Lower([]*canonical.Tool{tool}, "lower-only", TargetOptions{})
+	var codes []string
+	for _, d := range low.Diagnostics {
+		codes = append(codes, d.Code)
+	}
+	if !slices.Contains(codes, "name.invalid") {
+		t.Errorf("Lower with a rule that '_' cannot meet gives %v, want name.invalid", codes)
+	}
+	for format, prof := range profiles {
+		if r := prof.Name; r.Max > 0 && (!r.Match("_") || !r.Match(r.legalize("9 ü.x", "id"))) {
+			t.Errorf("%s: legalizing cannot always meet the name rule %s", format, r.Pattern())
+		}
+	}
+}

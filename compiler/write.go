@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path"
+
+	"github.com/toolc-dev/toolc/diag"
 )
 
 // Write writes outputs under root atomically: each goes to a temporary file in
@@ -78,6 +80,15 @@ type Difference struct {
 	Missing bool   // the file does not exist
 	Old     []byte // what is on disk, when it exists
 	New     []byte // what the build would write
+}
+
+// Diagnostic reports d as check.missing or check.out-of-date.
+func (d Difference) Diagnostic() diag.Diagnostic {
+	code, what := "check.out-of-date", "differs from what toolc build writes"
+	if d.Missing {
+		code, what = "check.missing", "does not exist"
+	}
+	return diag.New(code, "%s %s", d.Path, what).At(d.Path, "").WithFix("run toolc build and commit the result")
 }
 
 // Check compares outputs with the files in fsys and returns each one that is

@@ -1,6 +1,8 @@
 package diag
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"regexp"
 	"slices"
@@ -96,16 +98,40 @@ func TestSortAndString(t *testing.T) {
 	}
 }
 
-// TestREADMEListsEveryCode keeps the README's diagnostics table true.
+var update = flag.Bool("update", false, "rewrite the README's table of codes")
+
+const (
+	tableStart = "<!-- The table is made from diag/codes.go: go test ./diag -update rewrites it. -->\n"
+	tableEnd   = "\n<!-- end of the table -->"
+)
+
+// TestREADMEListsEveryCode keeps the README's diagnostics table exactly what
+// the code table says, so the README, toolc rules and SARIF cannot drift.
 func TestREADMEListsEveryCode(t *testing.T) {
 	data, err := os.ReadFile("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range codes {
-		row := "| `" + c.Code + "` | " + c.Severity.String() + " |"
-		if !strings.Contains(string(data), row) {
-			t.Errorf("README.md has no row %q", row)
-		}
+	readme := string(data)
+	start, end := strings.Index(readme, tableStart), strings.Index(readme, tableEnd)
+	if start < 0 || end < start {
+		t.Fatalf("README.md has no table of codes between %q and %q", tableStart, tableEnd)
 	}
+	var b strings.Builder
+	b.WriteString("| code | severity | meaning |\n|---|---|---|")
+	for _, c := range codes {
+		fmt.Fprintf(&b, "\n| `%s` | %s | %s |", c.Code, c.Severity, c.Summary)
+	}
+	want := b.String()
+	got := readme[start+len(tableStart) : end]
+	if got == want {
+		return
+	}
+	if *update {
+		if err := os.WriteFile("../README.md", []byte(readme[:start+len(tableStart)]+want+readme[end:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's table of codes is not diag's table; run go test ./diag -update")
 }

@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
-	"strings"
 	"time"
 
+	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/compiler"
@@ -21,21 +20,27 @@ type buildFlags struct {
 	manifest string
 	jobs     int
 	check    bool
+	diff     bool
 }
 
-func newBuild(stderr io.Writer) *cobra.Command {
+func newBuild(a *app) *cobra.Command {
 	var f buildFlags
 	cmd := &cobra.Command{
-		Use:   "build [-C DIR] [--manifest FILE] [--jobs N] [--check]",
+		Use:   "build [-C DIR] [--manifest FILE] [--jobs N] [--check [--diff]] [--error-format F]",
 		Short: "Build every target of toolc.toml and write toolc.lock",
 		Long: `Build reads toolc.toml, decodes every source file it names, and writes one bundle per
 target and toolc.lock, atomically: a failed build writes nothing.
 
 With --check it writes nothing, compares what it would write with what is on disk,
-and exits 1 listing each output or lock file that is missing or differs.`,
+and exits 1 listing each output or lock file that is missing or differs
+(check.missing, check.out-of-date); --diff also prints a unified diff of each.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runBuild(cmd, f, stderr)
+			out, err := a.output()
+			if err != nil {
+				return err
+			}
+			return runBuild(cmd, f, out)
 		},
 	}
 	fl := cmd.Flags()
@@ -43,87 +48,119 @@ and exits 1 listing each output or lock file that is missing or differs.`,
 	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
 	fl.IntVar(&f.jobs, "jobs", 0, "read and decode at most `N` files at once (default: number of CPUs)")
 	fl.BoolVar(&f.check, "check", false, "write nothing; exit 1 if an output or the lock is missing or out of date")
+	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
+	_ = cmd.MarkFlagDirname("directory")
+	_ = cmd.MarkFlagFilename("manifest", "toml")
 	return cmd
 }
 
-func runBuild(cmd *cobra.Command, f buildFlags, stderr io.Writer) error {
-	start := time.Now()
-	if f.jobs < 0 {
-		fmt.Fprintf(stderr, "toolc: --jobs must be at least 1\n")
-		return &exitError{exitUsage}
-	}
+// manifestRoot is a manifest's folder opened as the root of a build.
+type manifestRoot struct {
+	cwd  string // the working directory, after -C
+	file string // the manifest's name in root
+	root *os.Root
+}
+
+// openManifest resolves -C and --manifest and opens the manifest's folder.
+func openManifest(dir, manifest string) (*manifestRoot, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
-		return usageErr(stderr, err)
+		return nil, err
 	}
-	if f.dir != "" {
-		if !filepath.IsAbs(f.dir) {
-			f.dir = filepath.Join(cwd, f.dir)
+	if dir != "" {
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(cwd, dir)
 		}
-		cwd = f.dir
+		cwd = dir
 	}
-	manifestPath := f.manifest
-	if !filepath.IsAbs(manifestPath) {
-		manifestPath = filepath.Join(cwd, manifestPath)
+	if !filepath.IsAbs(manifest) {
+		manifest = filepath.Join(cwd, manifest)
 	}
-	dir := filepath.Dir(manifestPath)
-	root, err := os.OpenRoot(dir)
+	root, err := os.OpenRoot(filepath.Dir(manifest))
 	if err != nil {
-		return usageErr(stderr, fmt.Errorf("cannot open the manifest's folder: %w", err))
+		return nil, fmt.Errorf("cannot open the manifest's folder: %w", err)
 	}
-	defer root.Close()
+	return &manifestRoot{cwd: cwd, file: filepath.Base(manifest), root: root}, nil
+}
 
-	p := newPrinter(stderr, cwd, dir)
-	res, err := compiler.Build(cmd.Context(), root.FS(), compiler.Options{Manifest: filepath.Base(manifestPath), Jobs: f.jobs})
+func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
+	start := time.Now()
+	switch {
+	case f.jobs < 0:
+		return out.fail(exitUsage, "--jobs must be at least 1")
+	case f.diff && !f.check:
+		return out.fail(exitUsage, "--diff needs --check")
+	}
+	m, err := openManifest(f.dir, f.manifest)
+	if err != nil {
+		return out.fail(exitUsage, "%v", err)
+	}
+	defer m.root.Close()
+	out.relativeTo(m.cwd, m.root.Name())
+
+	res, err := compiler.Build(cmd.Context(), m.root.FS(), compiler.Options{Manifest: m.file, Jobs: f.jobs})
 	var ce *compiler.ConfigError
 	switch {
 	case errors.As(err, &ce):
-		p.diagnostics(ce.Diagnostics)
-		fmt.Fprintf(stderr, "toolc: %s: configuration error\n", p.path(filepath.Base(manifestPath)))
-		return &exitError{exitUsage}
+		out.diagnostics(ce.Diagnostics, false)
+		return out.fail(exitUsage, "%s: configuration error", out.path(m.file))
 	case err != nil:
-		fmt.Fprintf(stderr, "toolc: %v\n", err)
-		return &exitError{exitFailed}
+		return out.fail(exitFailed, "%v", err)
 	}
-	p.diagnostics(res.Diagnostics)
 	errs, warns, _ := diag.Count(res.Diagnostics)
 	summary := fmt.Sprintf("%d tools from %d source files, %d targets: %s, %s (%s)",
 		res.Tools, res.Files, res.Targets, plural(warns, "warning"), plural(errs, "error"), time.Since(start).Round(time.Millisecond))
 	if res.Failed {
-		fmt.Fprintf(stderr, "toolc: build failed: %s\n", summary)
-		return &exitError{exitFailed}
+		out.diagnostics(res.Diagnostics, false)
+		return out.fail(exitFailed, "build failed: %s", summary)
 	}
 	if f.check {
-		diffs, err := compiler.Check(root.FS(), res.Outputs)
-		if err != nil {
-			fmt.Fprintf(stderr, "toolc: %v\n", err)
-			return &exitError{exitFailed}
-		}
-		for _, d := range diffs {
-			what := "is out of date"
-			if d.Missing {
-				what = "is missing"
-			}
-			fmt.Fprintf(stderr, "%s: %s; run toolc build\n", p.path(d.Path), what)
-		}
-		if len(diffs) > 0 {
-			fmt.Fprintf(stderr, "toolc: check failed: %d of %d files differ; %s\n", len(diffs), len(res.Outputs), summary)
-			return &exitError{exitFailed}
-		}
-		fmt.Fprintf(stderr, "toolc: up to date: %s\n", summary)
-		return nil
+		return check(m, res, f.diff, out, summary)
 	}
-	if err := compiler.Write(root, res.Outputs); err != nil {
-		fmt.Fprintf(stderr, "toolc: %v\n", err)
-		return &exitError{exitFailed}
+	out.diagnostics(res.Diagnostics, false)
+	if err := compiler.Write(m.root, res.Outputs); err != nil {
+		return out.fail(exitFailed, "%v", err)
 	}
-	fmt.Fprintf(stderr, "toolc: built %s\n", summary)
+	out.status("built %s", summary)
 	return nil
 }
 
-func usageErr(w io.Writer, err error) error {
-	fmt.Fprintf(w, "toolc: %v\n", err)
-	return &exitError{exitUsage}
+// check reports each output that differs from the disk as a diagnostic,
+// with a unified diff of each when asked.
+func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summary string) error {
+	diffs, err := compiler.Check(m.root.FS(), res.Outputs)
+	if err != nil {
+		return out.fail(exitFailed, "%v", err)
+	}
+	ds := res.Diagnostics
+	for _, d := range diffs {
+		ds = append(ds, d.Diagnostic())
+	}
+	out.diagnostics(diag.Sort(ds), false)
+	if diff {
+		w := out.stdout
+		if out.machine() { // stdout holds the diagnostics
+			w = out.stderr
+		}
+		for _, d := range diffs {
+			writeDiff(w, out.path(d.Path), d)
+		}
+	}
+	if len(diffs) > 0 {
+		return out.fail(exitFailed, "check failed: %d of %d files differ; %s", len(diffs), len(res.Outputs), summary)
+	}
+	out.status("up to date: %s", summary)
+	return nil
+}
+
+// writeDiff writes a git-style unified diff from what is on disk to what the
+// build would write.
+func writeDiff(w io.Writer, name string, d compiler.Difference) {
+	from := "a/" + name
+	if d.Missing {
+		from = "/dev/null"
+	}
+	io.WriteString(w, udiff.Unified(from, "b/"+name, string(d.Old), string(d.New)))
 }
 
 func plural(n int, word string) string {
@@ -131,54 +168,4 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// printer writes diagnostics as text, with paths relative to the working
-// directory and colour only on a terminal without NO_COLOR.
-type printer struct {
-	w      io.Writer
-	prefix string // the manifest's folder relative to the working directory
-	color  bool
-}
-
-func newPrinter(w io.Writer, cwd, manifestDir string) *printer {
-	p := &printer{w: w}
-	if rel, err := filepath.Rel(cwd, manifestDir); err == nil && rel != "." {
-		p.prefix = filepath.ToSlash(rel)
-	}
-	if f, ok := w.(*os.File); ok && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb" {
-		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
-			p.color = true
-		}
-	}
-	return p
-}
-
-func (p *printer) path(file string) string {
-	if p.prefix == "" || file == "" {
-		return file
-	}
-	return path.Join(p.prefix, file)
-}
-
-var severityColor = map[diag.Severity]string{diag.Error: "\x1b[1;31m", diag.Warning: "\x1b[1;33m", diag.Info: "\x1b[1;36m"}
-
-func (p *printer) diagnostics(ds []diag.Diagnostic) {
-	for _, d := range ds {
-		d.File = p.path(d.File)
-		line := d.String()
-		if p.color {
-			sev := d.Severity.String()
-			colored := severityColor[d.Severity] + sev + "\x1b[0m"
-			if strings.HasPrefix(line, sev+" ") {
-				line = colored + line[len(sev):]
-			} else {
-				line = strings.Replace(line, " "+sev+" ", " "+colored+" ", 1)
-			}
-		}
-		fmt.Fprintln(p.w, line)
-		if d.Fix != "" {
-			fmt.Fprintf(p.w, "\tfix: %s\n", d.Fix)
-		}
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -12,7 +13,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 )
 
-func newDetect(stdout, stderr io.Writer) *cobra.Command {
+func newDetect(a *app) *cobra.Command {
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "detect [--verbose] FILE...",
@@ -24,14 +25,17 @@ With --verbose it prints every format's score and what decoding the file gives.
 It exits 1 when a file cannot be read or parsed, or fits no format clearly.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
-			reg := adapters.Default()
-			failed := false
-			for _, file := range files {
-				if !detectFile(stdout, stderr, reg, file, verbose) {
-					failed = true
-				}
+			out, err := a.output()
+			if err != nil {
+				return err
 			}
-			if failed {
+			reg := adapters.Default()
+			var ds []diag.Diagnostic
+			for _, file := range files {
+				ds = append(ds, detectFile(a.stdout, reg, file, verbose)...)
+			}
+			out.diagnostics(ds, true)
+			if diag.HasErrors(ds) {
 				return &exitError{exitFailed}
 			}
 			return nil
@@ -41,22 +45,23 @@ It exits 1 when a file cannot be read or parsed, or fits no format clearly.`,
 	return cmd
 }
 
-// detectFile prints the format of one file and reports whether it has one.
-func detectFile(stdout, stderr io.Writer, reg *adapters.Registry, file string, verbose bool) bool {
+// detectFile prints the format of one file and returns the error that keeps
+// it from having one.
+func detectFile(stdout io.Writer, reg *adapters.Registry, file string, verbose bool) []diag.Diagnostic {
+	name := filepath.ToSlash(file)
 	data, err := os.ReadFile(file)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", file, unwrapPath(err))
-		return false
+		return []diag.Diagnostic{diag.New("source.read", "%v", unwrapPath(err)).At(name, "")}
 	}
 	doc, err := adapters.Parse(data, file)
 	if err != nil {
-		fmt.Fprintln(stderr, adapters.ParseDiagnostic(file, err))
-		return false
+		return []diag.Diagnostic{adapters.ParseDiagnostic(name, err)}
 	}
 	det := reg.Detect(doc)
+	var ds []diag.Diagnostic
 	if det.Err != nil {
 		fmt.Fprintf(stdout, "%s: unknown\n", file)
-		fmt.Fprintf(stderr, "%s: %v\n", file, det.Err)
+		ds = append(ds, diag.New("source.unknown-format", "%v", det.Err).At(name, ""))
 	} else {
 		fmt.Fprintf(stdout, "%s: %s (%.2f)\n", file, det.Format, det.Scores[0].Confidence)
 	}
@@ -71,7 +76,7 @@ func detectFile(stdout, stderr io.Writer, reg *adapters.Registry, file string, v
 			fmt.Fprintf(stdout, "  decodes to %s (%s, %s)\n", plural(len(tools), "tool"), plural(errs, "error"), plural(warns, "warning"))
 		}
 	}
-	return det.Err == nil
+	return ds
 }
 
 // unwrapPath drops the *fs.PathError wrapper, whose path is already known.

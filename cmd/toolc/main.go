@@ -3,8 +3,10 @@
 // OpenAI, Anthropic …) and toolc.lock.
 //
 // This package only parses flags, prints and chooses the exit code: 0 on
-// success, 1 when the build failed or --check found a difference, 2 on a usage
-// or configuration error. The work is done by package compiler.
+// success, 1 when the build failed, --check found a difference or breaking
+// found a breaking change, 2 on a usage or configuration error. The work is
+// done by packages compiler and adapters; diagnostics are formatted by
+// internal/report.
 package main
 
 import (
@@ -16,6 +18,8 @@ import (
 	"os/signal"
 
 	"github.com/spf13/cobra"
+
+	"github.com/toolc-dev/toolc/internal/report"
 )
 
 // Exit codes, for every command.
@@ -53,16 +57,46 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
+// app is what every command shares: the streams and the global flags.
+type app struct {
+	stdout, stderr io.Writer
+	global         globalFlags
+}
+
+// output returns the command's output, set up from the global flags.
+func (a *app) output() (*output, error) {
+	return newOutput(&a.global, a.stdout, a.stderr)
+}
+
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
+	a := &app{stdout: stdout, stderr: stderr}
 	root := &cobra.Command{
-		Use:           "toolc",
-		Short:         "Compile AI tool definitions for every model provider",
-		Long:          "toolc reads toolc.toml, converts every tool it names to one canonical form, and writes a\nbundle per target (MCP, OpenAI, Anthropic) and toolc.lock, reporting every change a target forces.",
+		Use:   "toolc",
+		Short: "Compile AI tool definitions for every model provider",
+		Long: `toolc reads toolc.toml, converts every tool it names to one canonical form, and writes a
+bundle per target (MCP, OpenAI, Anthropic, Gemini, Bedrock …) and toolc.lock, reporting
+every change a target forces.
+
+Exit codes, for every command: 0 success (warnings allowed); 1 the build failed (an
+error, a denied diagnostic, a difference found by --check, a breaking change); 2 a
+usage or configuration error.`,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			if _, err := a.output(); err != nil {
+				return err // cobra's usage errors exit 2
+			}
+			return nil
+		},
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.AddCommand(newBuild(stderr), newDetect(stdout, stderr))
+	root.SetVersionTemplate("toolc {{.Version}}\n")
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.global.errorFormat, "error-format", "text", "how to print diagnostics: `FORMAT` text, json, github-actions or sarif")
+	pf.BoolVarP(&a.global.quiet, "quiet", "q", false, "print only warnings and errors: no infos, no summary line")
+	_ = root.RegisterFlagCompletionFunc("error-format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
+	root.AddCommand(newBuild(a), newConvert(a), newDetect(a), newInit(a), newRules(a), newExplain(a), newVersion(stdout))
 	return root
 }

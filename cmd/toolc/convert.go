@@ -1,0 +1,86 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/compiler"
+)
+
+func newConvert(a *app) *cobra.Command {
+	var opts compiler.ConvertOptions
+	cmd := &cobra.Command{
+		Use:   "convert --to FORMAT [--from FORMAT] [--strict] FILE|-",
+		Short: "Convert one file of tools to another format, on stdout",
+		Long: `Convert reads one file (or stdin, given as -) and writes its tools in the format
+--to names on stdout, with the same decoding, validation and lowering as build:
+the file is compiled as a catalog of its own with one target. Diagnostics go to
+stderr, in any --error-format.
+
+The file's format is detected unless --from names it. A file ending in .yaml or
+.yml, or input that does not start with { or [, is read as YAML.
+
+It exits 1 and writes nothing on stdout when the file has an error.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := a.output()
+			if err != nil {
+				return err
+			}
+			name, data, err := readInput(cmd.InOrStdin(), args[0])
+			if err != nil {
+				return out.fail(exitFailed, "%v", err)
+			}
+			res, err := compiler.Convert(cmd.Context(), name, data, opts)
+			if errors.Is(err, adapters.ErrUnknownFormat) || errors.Is(err, adapters.ErrNotSupported) {
+				return out.fail(exitUsage, "%v", err)
+			} else if err != nil {
+				return out.fail(exitFailed, "%v", err)
+			}
+			out.diagnostics(res.Diagnostics, true)
+			if res.Failed {
+				return out.fail(exitFailed, "cannot convert %s to %s", name, opts.To)
+			}
+			_, err = a.stdout.Write(res.Outputs[0].Data)
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.To, "to", "", "the `FORMAT` to write (a target format)")
+	fl.StringVar(&opts.From, "from", "auto", "the `FORMAT` of the file; auto detects it")
+	fl.BoolVar(&opts.Strict, "strict", false, "strict mode, for targets that take it (openai, openai-responses, anthropic)")
+	_ = cmd.MarkFlagRequired("to")
+	reg := adapters.Default()
+	var targets, sources []string
+	for _, ad := range reg.List() {
+		if ad.Encode != nil && ad.Profile != nil {
+			targets = append(targets, ad.Name)
+		}
+		if ad.Decode != nil {
+			sources = append(sources, ad.Name)
+		}
+	}
+	_ = cmd.RegisterFlagCompletionFunc("to", cobra.FixedCompletions(targets, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions(append([]string{"auto"}, sources...), cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// readInput reads the file arg, or stdin for "-", and returns the name that
+// diagnostics give it.
+func readInput(stdin io.Reader, arg string) (string, []byte, error) {
+	if arg == "-" {
+		data, err := io.ReadAll(stdin)
+		return "<stdin>", data, err
+	}
+	data, err := os.ReadFile(arg)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", arg, unwrapPath(err))
+	}
+	return filepath.ToSlash(arg), data, nil
+}

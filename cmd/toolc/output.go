@@ -1,0 +1,107 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/report"
+)
+
+// globalFlags are the flags every command takes.
+type globalFlags struct {
+	errorFormat string
+	quiet       bool
+}
+
+// output is where a command's diagnostics and status lines go. Text and
+// GitHub Actions diagnostics go to stderr, beside the status lines; JSON
+// lines and SARIF go to stdout, so that `> file` captures exactly the
+// document, except for commands whose stdout is their product (convert).
+type output struct {
+	stdout, stderr io.Writer
+	format         report.Format
+	quiet          bool
+	color          bool
+	prefix         string // joined before every diagnostic's file
+}
+
+func newOutput(g *globalFlags, stdout, stderr io.Writer) (*output, error) {
+	f, err := report.ParseFormat(g.errorFormat)
+	if err != nil {
+		return nil, err
+	}
+	return &output{stdout: stdout, stderr: stderr, format: f, quiet: g.quiet, color: isTerminal(stderr)}, nil
+}
+
+// isTerminal reports whether w is a terminal that colour may be written to:
+// never with NO_COLOR set (https://no-color.org) or TERM=dumb.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("NO_COLOR") != "" || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// relativeTo makes diagnostics' paths, which are relative to dir, relative
+// to the working directory cwd instead.
+func (o *output) relativeTo(cwd, dir string) {
+	o.prefix = ""
+	if rel, err := filepath.Rel(cwd, dir); err == nil && rel != "." {
+		o.prefix = filepath.ToSlash(rel)
+	}
+}
+
+// path returns file as the user should see it.
+func (o *output) path(file string) string {
+	if o.prefix == "" || file == "" {
+		return file
+	}
+	return path.Join(o.prefix, file)
+}
+
+// machine reports whether diagnostics go to stdout.
+func (o *output) machine() bool { return o.format == report.JSON || o.format == report.SARIF }
+
+// diagnostics writes ds, all of a run's diagnostics at once (SARIF is one
+// document), to stdout or stderr as the format wants; productOnStdout sends
+// them to stderr whatever the format. With --quiet, infos are left out.
+func (o *output) diagnostics(ds []diag.Diagnostic, productOnStdout bool) {
+	shown := make([]diag.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		if o.quiet && d.Severity == diag.Info {
+			continue
+		}
+		d.File = o.path(d.File)
+		shown = append(shown, d)
+	}
+	w := o.stderr
+	if o.machine() && !productOnStdout {
+		w = o.stdout
+	}
+	if len(shown) == 0 && o.format != report.SARIF {
+		return
+	}
+	if err := report.Write(w, o.format, shown, report.Options{Color: o.color && w == o.stderr, Version: version()}); err != nil {
+		fmt.Fprintf(o.stderr, "toolc: %v\n", err)
+	}
+}
+
+// status writes a line about the run to stderr, unless --quiet.
+func (o *output) status(format string, args ...any) {
+	if !o.quiet {
+		fmt.Fprintf(o.stderr, "toolc: "+format+"\n", args...)
+	}
+}
+
+// fail writes a line saying why the run failed to stderr, even with --quiet,
+// and returns the exit error.
+func (o *output) fail(code int, format string, args ...any) error {
+	fmt.Fprintf(o.stderr, "toolc: "+format+"\n", args...)
+	return &exitError{code}
+}

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"context"
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// TestEveryCodeHasAnExample builds the example of every code, as toolc
+// explain does, and checks that it gives that code: an explanation's example
+// cannot go stale. No example may be left without a code.
+func TestEveryCodeHasAnExample(t *testing.T) {
+	known := map[string]bool{}
+	for _, c := range diag.Codes() {
+		known[c.Code] = true
+		t.Run(c.Code, func(t *testing.T) {
+			ex, err := loadExample(c.Code)
+			if err != nil {
+				t.Fatalf("no example: %v; write cmd/toolc/explain/%s.txtar", err, c.Code)
+			}
+			if ex.command == "library" {
+				if len(ex.archive.Files) > 0 || ex.library == "" {
+					t.Errorf("a library example has files or no text")
+				}
+				return
+			}
+			ds, err := ex.run(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, d := range ds {
+				if d.Code == c.Code {
+					return
+				}
+				got = append(got, d.String())
+			}
+			t.Errorf("the example gives no %s; it gives:\n%s", c.Code, strings.Join(got, "\n"))
+		})
+	}
+	files, _ := fs.Glob(explanations, "explain/*")
+	for _, f := range files {
+		if code := strings.TrimSuffix(strings.TrimPrefix(f, "explain/"), ".txtar"); !known[code] {
+			t.Errorf("%s is the example of no code", f)
+		}
+	}
+}
