@@ -19,12 +19,13 @@ type ConvertOptions struct {
 	From     string // the file's format; "" or "auto" to detect it
 	To       string // the target format
 	Strict   bool   // strict mode, for targets that take it
+	Repair   bool   // rewrite non-standard schemas, as a source's repair = true
 	Jobs     int
 	Registry *adapters.Registry // default adapters.Default()
 }
 
 // Convert compiles one file as a catalog of its own with one target, exactly
-// as Build would (validation, repair off, lowering, names), and returns the
+// as Build would (validation, repair if asked, lowering, names), and returns the
 // result, whose first output is the target's bundle. name is how
 // diagnostics call the file; its extension chooses YAML (.yaml, .yml) or
 // JSON, and any other name is read as JSON when data starts with '{' or
@@ -54,6 +55,7 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 	type source struct {
 		Include []string `toml:"include"`
 		Format  string   `toml:"format"`
+		Repair  bool     `toml:"repair"`
 	}
 	type target struct {
 		Format string `toml:"format"`
@@ -64,7 +66,7 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 		Version int      `toml:"version"`
 		Sources []source `toml:"sources"`
 		Targets []target `toml:"targets"`
-	}{Version: 1, Sources: []source{{Include: []string{input}, Format: opts.From}}, Targets: []target{{Format: opts.To, Out: "out.json"}}}
+	}{Version: 1, Sources: []source{{Include: []string{input}, Format: opts.From, Repair: opts.Repair}}, Targets: []target{{Format: opts.To, Out: "out.json"}}}
 	if opts.Strict {
 		m.Targets[0].Strict = &opts.Strict
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,7 +18,7 @@ import (
 func newConvert(a *app) *cobra.Command {
 	var opts compiler.ConvertOptions
 	cmd := &cobra.Command{
-		Use:   "convert --to FORMAT [--from FORMAT] [--strict] FILE|-",
+		Use:   "convert --to FORMAT [--from FORMAT] [--strict] [--repair] FILE|-",
 		Short: "Convert one file of tools to another format, on stdout",
 		Long: `Convert reads one file (or stdin, given as -) and writes its tools in the format
 --to names on stdout, with the same decoding, validation and lowering as build:
@@ -54,22 +56,29 @@ It exits 1 and writes nothing on stdout when the file has an error.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.To, "to", "", "the `FORMAT` to write (a target format)")
 	fl.StringVar(&opts.From, "from", "auto", "the `FORMAT` of the file; auto detects it")
-	fl.BoolVar(&opts.Strict, "strict", false, "strict mode, for targets that take it (openai, openai-responses, anthropic)")
+	fl.BoolVar(&opts.Strict, "strict", false, "strict mode, for targets that take it ("+strings.Join(strictTargets, ", ")+")")
+	fl.BoolVar(&opts.Repair, "repair", false, "rewrite non-standard schemas (BFCL's dict, OpenAPI's nullable …) as JSON Schema, as repair = true does")
 	_ = cmd.MarkFlagRequired("to")
-	reg := adapters.Default()
-	var targets, sources []string
-	for _, ad := range reg.List() {
+	_ = cmd.RegisterFlagCompletionFunc("to", cobra.FixedCompletions(targets, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions(append([]string{"auto"}, sources...), cobra.ShellCompDirectiveNoFileComp))
+	return cmd
+}
+
+// The formats convert can read and write, and those with strict mode.
+var targets, sources, strictTargets = func() (targets, sources, strict []string) {
+	for _, ad := range adapters.Default().List() {
 		if ad.Encode != nil && ad.Profile != nil {
 			targets = append(targets, ad.Name)
+			if slices.Contains(ad.Profile.Options, "strict") {
+				strict = append(strict, ad.Name)
+			}
 		}
 		if ad.Decode != nil {
 			sources = append(sources, ad.Name)
 		}
 	}
-	_ = cmd.RegisterFlagCompletionFunc("to", cobra.FixedCompletions(targets, cobra.ShellCompDirectiveNoFileComp))
-	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions(append([]string{"auto"}, sources...), cobra.ShellCompDirectiveNoFileComp))
-	return cmd
-}
+	return targets, sources, strict
+}()
 
 // readInput reads the file arg, or stdin for "-", and returns the name that
 // diagnostics give it.
