@@ -205,7 +205,8 @@ var namespaceRE = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 // starter writes the manifest text for the groups found.
 func starter(name string, groups []*found, maybe []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, `# toolc.toml: what toolc build reads. Written by toolc init; edit it freely.
+	fmt.Fprintf(&b, `#:schema https://raw.githubusercontent.com/toolc-dev/toolc/main/toolc.schema.json
+# toolc.toml: what toolc build reads. Written by toolc init; edit it freely.
 # Every path is relative to this file. toolc explain CODE says what a
 # diagnostic means; toolc rules lists them all.
 version = 1
