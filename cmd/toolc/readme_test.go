@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// invocation finds a toolc command in a line of a README code block: toolc
+// itself, go run of the module or the repository's cmd/toolc, or the
+// Makefile's $(TOOLC). What follows, up to a redirection or a comment, are
+// its arguments.
+var invocation = regexp.MustCompile(`(?:^|[\s:])(?:toolc|go run \S*cmd/toolc(?:@\S+)?|\$\(TOOLC\)) ([^>#]*)`)
+
+// readmeCommands returns the arguments of every toolc command in the README's
+// code blocks, except the synopsis (a text block).
+func readmeCommands(t *testing.T) [][]string {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds [][]string
+	inBlock, run := false, false
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(line, "```") {
+			lang := strings.TrimPrefix(line, "```")
+			if !inBlock {
+				run = slices.Contains([]string{"sh", "yaml", "make"}, lang)
+			}
+			inBlock = !inBlock
+			continue
+		}
+		if !inBlock || !run || strings.Contains(line, "go install") {
+			continue
+		}
+		if m := invocation.FindStringSubmatch(line); m != nil {
+			cmds = append(cmds, strings.Fields(m[1]))
+		}
+	}
+	return cmds
+}
+
+// TestREADMECommands runs every toolc command of the README's code blocks,
+// the GitHub Action's and the pre-commit hook's, on a copy of the example
+// catalog: each must exit 0, so the recipes stay true.
+func TestREADMECommands(t *testing.T) {
+	cmds := readmeCommands(t)
+	action := loadYAML[struct {
+		Inputs map[string]struct{ Default string }
+		Runs   struct {
+			Using string
+			Steps []struct {
+				Uses  string
+				Shell string
+				Run   string
+				Env   map[string]string
+			}
+		}
+	}](t, "../../action.yml")
+	if action.Runs.Using != "composite" {
+		t.Errorf("action.yml runs.using = %q, want composite", action.Runs.Using)
+	}
+	last := action.Runs.Steps[len(action.Runs.Steps)-1]
+	if last.Run != `toolc $TOOLC_ARGS --error-format "$TOOLC_ERROR_FORMAT"` || last.Shell != "bash" {
+		t.Errorf("action.yml's last step runs %q in %q", last.Run, last.Shell)
+	}
+	cmds = append(cmds, append(strings.Fields(action.Inputs["args"].Default), "--error-format", action.Inputs["error-format"].Default))
+
+	hooks := loadYAML[[]struct {
+		ID            string
+		Language      string
+		Entry         string
+		PassFilenames *bool `yaml:"pass_filenames"`
+		Files         string
+	}](t, "../../.pre-commit-hooks.yaml")
+	if len(hooks) != 1 || hooks[0].ID != "toolc-check" || hooks[0].Language != "golang" || hooks[0].Entry != "toolc build --check" || hooks[0].PassFilenames == nil || *hooks[0].PassFilenames {
+		t.Fatalf(".pre-commit-hooks.yaml = %+v", hooks)
+	}
+	files := regexp.MustCompile(hooks[0].Files)
+	for _, f := range []string{"toolc.toml", "toolc.lock", "examples/catalog/billing/openapi.yaml", "tools/a.json", "x.yml"} {
+		if !files.MatchString(f) {
+			t.Errorf("the hook's files pattern misses %s", f)
+		}
+	}
+	cmds = append(cmds, strings.Fields(hooks[0].Entry)[1:])
+
+	if len(cmds) < 14 {
+		t.Fatalf("found %d commands in the README and integrations; the extraction is broken", len(cmds))
+	}
+	dir := copyCatalog(t)
+	t.Chdir(dir)
+	for _, args := range cmds {
+		t.Logf("toolc %s", strings.Join(args, " "))
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Errorf("toolc %s = exit %d:\n%s", strings.Join(args, " "), code, stderr.String())
+		}
+	}
+}
+
+func loadYAML[T any](t *testing.T, file string) T {
+	var v T
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(data, &v); err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return v
+}
+
+// copyCatalog copies the repository's example catalog, its outputs and lock
+// to a temporary folder.
+func copyCatalog(t *testing.T) string {
+	dir := t.TempDir()
+	for _, name := range []string{"toolc.toml", "toolc.lock", "toolc.schema.json", "dist", "examples"} {
+		src := filepath.Join("../..", name)
+		err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel("../..", p)
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			dst := filepath.Join(dir, rel)
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(dst, data, 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
