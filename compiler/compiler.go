@@ -62,6 +62,27 @@ type Result struct {
 	// Tools, Files and Targets count the catalog's tools, its source files
 	// and the targets.
 	Tools, Files, Targets int
+	// Catalog is the catalog's canonical tools, sorted by ID: what toolc
+	// breaking compares. Lowering never changes them.
+	Catalog []*canonical.Tool
+	// Manifest is the manifest the build read.
+	Manifest *manifest.Manifest
+
+	docs map[string]*canonical.Value // the parsed source files, for Locate
+}
+
+// Locate fills in the line and column of each diagnostic that has a file
+// of this build and a JSON Pointer into it but no position yet.
+func (r *Result) Locate(ds []diag.Diagnostic) {
+	for i := range ds {
+		d := &ds[i]
+		if d.Line == 0 && d.Pointer != "" {
+			if doc := r.docs[d.File]; doc != nil {
+				pos := doc.PosOf(canonical.Pointer(d.Pointer))
+				d.Line, d.Column = pos.Line, pos.Column
+			}
+		}
+	}
 }
 
 // ErrConfig is wrapped by a *ConfigError.
@@ -376,16 +397,9 @@ func (b *build) finish() *Result {
 	if len(b.tools) == 0 {
 		ds = append(ds, diag.Apply([]diag.Diagnostic{diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")}, &b.m.Policy)...)
 	}
-	for i := range ds {
-		d := &ds[i]
-		if d.Line == 0 && d.Pointer != "" {
-			if doc := docs[d.File]; doc != nil {
-				pos := doc.PosOf(canonical.Pointer(d.Pointer))
-				d.Line, d.Column = pos.Line, pos.Column
-			}
-		}
-	}
-	res := &Result{Diagnostics: diag.Sort(ds), Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets)}
+	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs}
+	res.Locate(ds)
+	res.Diagnostics = diag.Sort(ds)
 	res.Failed = diag.HasErrors(res.Diagnostics)
 	if res.Failed {
 		return res

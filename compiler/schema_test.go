@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -107,7 +108,7 @@ func manifestSchema() obj {
 		}})
 	}
 	var limitProps obj
-	for _, l := range slices.Sorted(mapKeys(limits)) {
+	for _, l := range slices.Sorted(maps.Keys(limits)) {
 		limitProps = append(limitProps, member{l, obj{{"type", "integer"}, {"minimum", 0}}})
 	}
 	codes := diag.Categories()
@@ -189,16 +190,6 @@ func manifestSchema() obj {
 			}},
 			{"entries", obj{{"type", "array"}, {"items", obj{{"enum", codes}}}, {"uniqueItems", true}}},
 		}},
-	}
-}
-
-func mapKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
 	}
 }
 

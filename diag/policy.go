@@ -95,11 +95,11 @@ func (p *Policy) Check() []PolicyError {
 // The policies are given most specific first (a target's policy, then the
 // manifest's [policy]): the first policy that mentions a code decides, and
 // inside a policy an entry for the code beats an entry for its category.
-// Errors are never changed.
+// Errors are never changed, but for those of the categories in judgments.
 func Apply(ds []Diagnostic, policies ...*Policy) []Diagnostic {
 	out := ds[:0:0]
 	for _, d := range ds {
-		if d.Severity != Error {
+		if d.Severity != Error || judgments[Code{Code: d.Code}.Category()] {
 			switch action(d.Code, policies) {
 			case Deny:
 				d.Severity = Error
@@ -113,6 +113,16 @@ func Apply(ds []Diagnostic, policies ...*Policy) []Diagnostic {
 	}
 	return out
 }
+
+// judgments are the categories whose errors a policy may change too: they
+// judge a change between two catalogs (a property removed breaks callers)
+// instead of finding a fault that would make the output wrong, and a team
+// may decide that a given judgment does not apply to it.
+var judgments = map[string]bool{"breaking": true}
+
+// Silenceable reports whether a policy can change or ignore c: every
+// warning and info, and the errors of a category of judgments (breaking).
+func (c Code) Silenceable() bool { return c.Severity != Error || judgments[c.Category()] }
 
 func action(code string, policies []*Policy) Action {
 	for _, p := range policies {

@@ -88,7 +88,7 @@ var explanations embed.FS
 // command, then any "symlink NAME -> TARGET" lines, for what a txtar file
 // cannot hold.
 type example struct {
-	command  string            // "toolc build" or "toolc build --check"
+	command  string            // "toolc build", "toolc build --check" or "toolc breaking --against old"
 	library  string            // for command "library": why no catalog gives the code
 	symlinks map[string]string // name → target
 	archive  *txtar.Archive
@@ -125,7 +125,17 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 	for name, target := range e.symlinks {
 		fsys[name] = &fstest.MapFile{Data: []byte(target), Mode: fs.ModeSymlink}
 	}
-	res, err := compiler.Build(ctx, fsys, compiler.Options{})
+	var build fs.FS = fsys
+	if e.command == "toolc breaking --against old" {
+		// The new catalog is everything but old/, which is the earlier one.
+		build = fstest.MapFS{}
+		for name, f := range fsys {
+			if !strings.HasPrefix(name, "old/") {
+				build.(fstest.MapFS)[name] = f
+			}
+		}
+	}
+	res, err := compiler.Build(ctx, build, compiler.Options{})
 	var ce *compiler.ConfigError
 	switch {
 	case errors.As(err, &ce):
@@ -136,6 +146,17 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 	ds := res.Diagnostics
 	switch e.command {
 	case "toolc build":
+	case "toolc breaking --against old":
+		sub, err := fs.Sub(fsys, "old")
+		if err != nil {
+			return nil, err
+		}
+		old, err := buildEarlier(ctx, sub, compiler.DefaultManifest, "old")
+		if err != nil {
+			return nil, err
+		}
+		found, _ := compareCatalogs(old, res, compiler.DefaultManifest)
+		ds = append(ds, found...)
 	case "toolc build --check":
 		diffs, err := compiler.Check(fsys, res.Outputs)
 		if err != nil {
@@ -195,17 +216,19 @@ func explain(ctx context.Context, w io.Writer, c diag.Code) error {
 // explainSilence ends an explanation with how to silence the code, and
 // writes it.
 func explainSilence(w io.Writer, b bytes.Buffer, c diag.Code) error {
-	if c.Severity == diag.Error {
+	if !c.Silenceable() {
 		b.WriteString("It is an error, which no policy can silence: fix the input.\n")
+		_, err := w.Write(b.Bytes())
+		return err
+	}
+	fmt.Fprintf(&b, "To silence it, in toolc.toml:\n\n  [policy]\n  ignore = [%q]  # or the whole category: %q\n\n", c.Code, c.Category())
+	if c.Category() == "breaking" {
+		b.WriteString("toolc breaking reads the [policy] of the new manifest.\n")
 	} else {
-		fmt.Fprintf(&b, `To silence it, in toolc.toml:
-
-  [policy]
-  ignore = [%q]  # or the whole category: %q
-
-or for one target only, policy = { ignore = [%q] } in its [[targets]].
-To fail the build on it: deny = [%q].
-`, c.Code, c.Category(), c.Code, c.Code)
+		fmt.Fprintf(&b, "or for one target only, policy = { ignore = [%q] } in its [[targets]].\n", c.Code)
+	}
+	if c.Severity != diag.Error {
+		fmt.Fprintf(&b, "To fail on it: deny = [%q].\n", c.Code)
 	}
 	_, err := w.Write(b.Bytes())
 	return err

@@ -1,0 +1,399 @@
+// Package breaking compares two versions of a tool catalog and says what in
+// the newer one breaks callers of the older one: stored prompts, queued tool
+// calls, evals and the servers that validate arguments. It walks each tool's
+// old and new schemas together. For input schemas, a change is breaking when
+// the new schema rejects arguments the old one accepted; for output schemas
+// it is the mirror image, a result the old schema promised and the new one
+// does not. Every finding is a breaking.* diagnostic, and Needed says which
+// semantic-version bump the findings call for.
+//
+// The package does no I/O: building the two catalogs is the caller's job.
+package breaking
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// Options tune Compare.
+type Options struct {
+	// Strict names the new catalog's strict targets (OpenAI or Anthropic
+	// with strict = true), which make every property required: there an
+	// added optional property is a new required one.
+	Strict []string
+}
+
+// Compare compares the old and new catalogs tool by tool, matched by ID, and
+// returns the findings sorted. A tool that was renamed is one removed and one
+// added. Findings are located in the new tool's file where there is one (the
+// pointer is into that file); a removed tool is located at its old file.
+func Compare(old, new []*canonical.Tool, opts Options) []diag.Diagnostic {
+	c := &comparer{opts: opts}
+	byID := map[string]*canonical.Tool{}
+	for _, t := range new {
+		byID[t.ID()] = t
+	}
+	seen := map[string]bool{}
+	for _, o := range old {
+		id := o.ID()
+		seen[id] = true
+		n := byID[id]
+		if n == nil {
+			d := diag.New("breaking.tool-removed", "tool %s was removed (or renamed): a call to it fails", id)
+			d.File = o.Source.File
+			c.out = append(c.out, d)
+			continue
+		}
+		c.tool(o, n)
+	}
+	for _, n := range new {
+		if !seen[n.ID()] {
+			c.report(n, "breaking.tool-added", "", "tool %s was added", n.ID())
+		}
+	}
+	return diag.Sort(c.out)
+}
+
+type comparer struct {
+	opts Options
+	out  []diag.Diagnostic
+	// for the tool being compared
+	oldRoot, newRoot *canonical.Value
+	seen             map[[2]*canonical.Value]bool
+}
+
+// report adds a finding about the new tool t at the canonical pointer at.
+func (c *comparer) report(t *canonical.Tool, code string, at canonical.Pointer, format string, args ...any) {
+	var ptr string
+	if at != "" || t.Source.Pointer != "" {
+		ptr = string(t.Source.Locate(at))
+	}
+	c.out = append(c.out, diag.New(code, format, args...).At(t.Source.File, ptr))
+}
+
+func (c *comparer) tool(o, n *canonical.Tool) {
+	id := n.ID()
+	if o.Description != n.Description {
+		c.report(n, "breaking.description-changed", "/description", "tool %s: the description changed", id)
+	}
+	if o.Title != n.Title {
+		c.report(n, "breaking.description-changed", "/title", "tool %s: the title changed", id)
+	}
+	w := &walk{c: c, tool: n, id: id}
+	w.input = true
+	c.oldRoot, c.newRoot, c.seen = o.Input.JSON(), n.Input.JSON(), map[[2]*canonical.Value]bool{}
+	w.schema(o.Input.JSON(), n.Input.JSON(), "/input", "")
+	switch {
+	case o.Output != nil && n.Output == nil:
+		c.report(n, "breaking.output-property-removed", "", "tool %s: the output schema was removed: callers that read structured results get none", id)
+	case o.Output != nil:
+		w.input = false
+		c.oldRoot, c.newRoot, c.seen = o.Output.JSON(), n.Output.JSON(), map[[2]*canonical.Value]bool{}
+		w.schema(o.Output.JSON(), n.Output.JSON(), "/output", "")
+	}
+}
+
+// walk compares one tool's schemas.
+type walk struct {
+	c     *comparer
+	tool  *canonical.Tool
+	id    string
+	input bool // input schema (else output)
+}
+
+func (w *walk) report(code string, at canonical.Pointer, format string, args ...any) {
+	w.c.report(w.tool, code, at, "tool %s: "+format, append([]any{w.id}, args...)...)
+}
+
+// where names a place in the schema for messages: the property path, or
+// "the input"/"the output".
+func (w *walk) where(path string) string {
+	side := "output"
+	if w.input {
+		side = "input"
+	}
+	if path == "" {
+		return "the " + side
+	}
+	return fmt.Sprintf("%s %q", side, path)
+}
+
+// resolve follows local $refs of v within root.
+func resolve(root, v *canonical.Value) *canonical.Value {
+	for range 32 {
+		if v == nil || v.Kind != canonical.Object {
+			return v
+		}
+		ref, ok := v.Get("$ref").StringValue()
+		if !ok || !strings.HasPrefix(ref, "#") {
+			return v
+		}
+		next := root.Resolve(canonical.Pointer(unescapeFragment(ref[1:])))
+		if next == nil {
+			return v
+		}
+		v = next
+	}
+	return v
+}
+
+// unescapeFragment undoes the percent-encoding of a URI fragment.
+func unescapeFragment(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// schema compares one node: old and new are the schemas at the same place,
+// at is the new node's canonical pointer, path the property path for
+// messages.
+func (w *walk) schema(old, new *canonical.Value, at canonical.Pointer, path string) {
+	old, new = resolve(w.c.oldRoot, old), resolve(w.c.newRoot, new)
+	if old == nil || new == nil || old.Equal(new) {
+		return
+	}
+	key := [2]*canonical.Value{old, new}
+	if w.c.seen[key] { // recursive schemas
+		return
+	}
+	w.c.seen[key] = true
+	if old.Kind != canonical.Object || new.Kind != canonical.Object {
+		if w.input && new.Kind == canonical.Bool && !new.Bool {
+			w.report("breaking.type-changed", at, "%s accepts nothing now (false)", w.where(path))
+		}
+		return
+	}
+	w.types(old, new, at, path)
+	if w.input {
+		w.values(old, new, at, path)
+		w.bounds(old, new, at, path)
+	}
+	if d := new.Get("description"); path != "" && !old.Get("description").Equal(d) && (d != nil || old.Has("description")) {
+		w.report("breaking.description-changed", at+"/description", "the description of %s changed", w.where(path))
+	}
+	w.properties(old, new, at, path)
+	if oi, ni := old.Get("items"), new.Get("items"); oi != nil && ni != nil {
+		w.schema(oi, ni, at+"/items", path+"[]")
+	}
+	if op, np := old.Get("prefixItems"), new.Get("prefixItems"); op != nil && np != nil && op.Kind == canonical.Array && np.Kind == canonical.Array {
+		for i := range min(len(op.Items), len(np.Items)) {
+			w.schema(op.Items[i], np.Items[i], at.Index(i).Append("prefixItems"), fmt.Sprintf("%s[%d]", path, i))
+		}
+	}
+}
+
+// accepts reports whether a "type" list accepts values of type t; nil is
+// every type.
+func accepts(types []string, t string) bool {
+	return types == nil || slices.Contains(types, t) || (t == "integer" && slices.Contains(types, "number"))
+}
+
+func typesOf(v *canonical.Value) []string { return canonical.AsSchema(v).Types() }
+
+func typeText(ts []string) string {
+	if ts == nil {
+		return "any type"
+	}
+	return strings.Join(ts, " or ")
+}
+
+func (w *walk) types(old, new *canonical.Value, at canonical.Pointer, path string) {
+	ot, nt := typesOf(old), typesOf(new)
+	from, to := ot, nt // input: every old type must still be accepted
+	verb := "no longer accepts"
+	if !w.input { // output: every new type must have been promised
+		from, to = nt, ot
+		verb = "may now be"
+	}
+	if from == nil && to != nil {
+		w.report("breaking.type-changed", at+"/type", "%s was %s and is %s now", w.where(path), typeText(ot), typeText(nt))
+		return
+	}
+	for _, t := range from {
+		if !accepts(to, t) {
+			w.report("breaking.type-changed", at+"/type", "%s %s %s (type %s, was %s)", w.where(path), verb, t, typeText(nt), typeText(ot))
+			return
+		}
+	}
+}
+
+// values compares enum and const of an input node.
+func (w *walk) values(old, new *canonical.Value, at canonical.Pointer, path string) {
+	oe, ne := old.Get("enum"), new.Get("enum")
+	switch {
+	case ne != nil && oe == nil:
+		w.report("breaking.enum-value-removed", at+"/enum", "%s takes only the enum %s now", w.where(path), compact(ne))
+	case ne != nil && oe.Kind == canonical.Array && ne.Kind == canonical.Array:
+		for _, v := range oe.Items {
+			if !slices.ContainsFunc(ne.Items, v.Equal) {
+				w.report("breaking.enum-value-removed", at+"/enum", "%s no longer takes %s", w.where(path), compact(v))
+			}
+		}
+		for _, v := range ne.Items {
+			if !slices.ContainsFunc(oe.Items, v.Equal) {
+				w.report("breaking.enum-value-added", at+"/enum", "%s takes %s too", w.where(path), compact(v))
+			}
+		}
+	case oe != nil && ne == nil:
+		w.report("breaking.constraint-loosened", at, "%s has no enum any more", w.where(path))
+	}
+	oc, nc := old.Get("const"), new.Get("const")
+	switch {
+	case nc != nil && !nc.Equal(oc):
+		was := "no const"
+		if oc != nil {
+			was = compact(oc)
+		}
+		w.report("breaking.const-changed", at+"/const", "%s must be %s now (was %s)", w.where(path), compact(nc), was)
+	case oc != nil && nc == nil:
+		w.report("breaking.constraint-loosened", at, "%s has no const any more", w.where(path))
+	}
+	op, np := old.Get("pattern"), new.Get("pattern")
+	switch {
+	case np != nil && !np.Equal(op):
+		was := "no pattern"
+		if op != nil {
+			was = compact(op)
+		}
+		w.report("breaking.pattern-changed", at+"/pattern", "%s must match %s now (was %s)", w.where(path), compact(np), was)
+	case op != nil && np == nil:
+		w.report("breaking.constraint-loosened", at, "%s has no pattern any more", w.where(path))
+	}
+}
+
+// upper and lower bounds: a new or lower upper bound, or a new or higher
+// lower bound, rejects values that were accepted.
+var (
+	upperBounds = []string{"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"}
+	lowerBounds = []string{"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"}
+)
+
+func number(v *canonical.Value) (float64, bool) {
+	if v == nil || v.Kind != canonical.Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v.Text, 64)
+	return f, err == nil
+}
+
+func (w *walk) bounds(old, new *canonical.Value, at canonical.Pointer, path string) {
+	check := func(k string, tighter func(o, n float64) bool) {
+		o, hadOld := number(old.Get(k))
+		n, hasNew := number(new.Get(k))
+		switch {
+		case hasNew && (!hadOld || tighter(o, n)):
+			was := "none"
+			if hadOld {
+				was = old.Get(k).Text
+			}
+			w.report("breaking.bound-tightened", at.Append(k), "%s: %s is %s now (was %s)", w.where(path), k, new.Get(k).Text, was)
+		case hadOld && (!hasNew || tighter(n, o)):
+			now := "none"
+			if hasNew {
+				now = new.Get(k).Text
+			}
+			w.report("breaking.constraint-loosened", at, "%s: %s is %s now (was %s)", w.where(path), k, now, old.Get(k).Text)
+		}
+	}
+	for _, k := range upperBounds {
+		check(k, func(o, n float64) bool { return n < o })
+	}
+	for _, k := range lowerBounds {
+		check(k, func(o, n float64) bool { return n > o })
+	}
+}
+
+func isFalse(v *canonical.Value) bool { return v != nil && v.Kind == canonical.Bool && !v.Bool }
+
+func requiredSet(v *canonical.Value) map[string]bool {
+	names, _ := v.Get("required").Strings()
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	return set
+}
+
+func join(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+// properties compares the properties, required lists and
+// additionalProperties of two object schemas.
+func (w *walk) properties(old, new *canonical.Value, at canonical.Pointer, path string) {
+	op, np := old.Get("properties"), new.Get("properties")
+	oreq, nreq := requiredSet(old), requiredSet(new)
+	if op != nil && op.Kind == canonical.Object {
+		for _, m := range op.Members {
+			name := m.Key
+			if np.Get(name) != nil {
+				continue
+			}
+			if w.input {
+				w.report("breaking.property-removed", at+"/properties", "property %q was removed from %s: a call that passes it is rejected or its value ignored", join(path, name), w.where(path))
+			} else {
+				w.report("breaking.output-property-removed", at+"/properties", "property %q was removed from %s: callers that read it get nothing", join(path, name), w.where(path))
+			}
+		}
+	}
+	if np != nil && np.Kind == canonical.Object {
+		for _, m := range np.Members {
+			name, pat := m.Key, at.Append("properties").Append(m.Key)
+			ov := op.Get(name)
+			switch {
+			case ov == nil && w.input && nreq[name]:
+				w.report("breaking.required-added", pat, "required property %q was added to %s: a call without it is rejected", join(path, name), w.where(path))
+			case ov == nil && w.input && len(w.c.opts.Strict) > 0:
+				w.report("breaking.optional-added-strict", pat, "optional property %q was added to %s; the strict targets %s make it required (nullable), so a stored call without it is rejected there", join(path, name), w.where(path), strings.Join(w.c.opts.Strict, ", "))
+			case ov == nil && w.input:
+				w.report("breaking.optional-added", pat, "optional property %q was added to %s", join(path, name), w.where(path))
+			case ov == nil:
+			default:
+				w.schema(ov, m.Value, pat, join(path, name))
+			}
+			if ov == nil {
+				continue
+			}
+			switch {
+			case w.input && !oreq[name] && nreq[name]:
+				w.report("breaking.made-required", pat, "property %q of %s is required now: a call without it is rejected", join(path, name), w.where(path))
+			case w.input && oreq[name] && !nreq[name]:
+				w.report("breaking.constraint-loosened", pat, "property %q of %s is optional now", join(path, name), w.where(path))
+			case !w.input && oreq[name] && !nreq[name]:
+				w.report("breaking.output-made-optional", pat, "property %q of %s is optional now: callers that rely on it may get nothing", join(path, name), w.where(path))
+			}
+		}
+	}
+	oa, na := old.Get("additionalProperties"), new.Get("additionalProperties")
+	switch {
+	case !w.input:
+	case isFalse(na) && !isFalse(oa):
+		w.report("breaking.additional-properties-closed", at+"/additionalProperties", "%s takes no other properties now (additionalProperties: false)", w.where(path))
+	case isFalse(oa) && !isFalse(na):
+		w.report("breaking.constraint-loosened", at, "%s takes other properties now", w.where(path))
+	case oa != nil && na != nil:
+		w.schema(oa, na, at+"/additionalProperties", join(path, "*"))
+	}
+}
+
+func compact(v *canonical.Value) string { return string(v.AppendJSON(nil, "")) }

@@ -1,0 +1,216 @@
+package breaking
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+func schema(t *testing.T, s string) *canonical.Schema {
+	t.Helper()
+	v, err := canonical.ParseJSON([]byte(s))
+	if err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	return canonical.AsSchema(v)
+}
+
+func codes(ds []diag.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.Code)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestRules has one case per rule (and the cases that must give nothing):
+// the old and new input schemas of one tool and the codes expected.
+func TestRules(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		old, new string
+		want     string // codes, space-separated, sorted
+	}{
+		{"no change", `{"type": "object", "properties": {"a": {"type": "string"}}}`, `{"properties": {"a": {"type": "string"}}, "type": "object"}`, ""},
+		{"property removed", `{"type": "object", "properties": {"a": {}, "b": {}}}`, `{"type": "object", "properties": {"a": {}}}`, "breaking.property-removed"},
+		{"required property added", `{"type": "object", "properties": {}}`, `{"type": "object", "properties": {"a": {}}, "required": ["a"]}`, "breaking.required-added"},
+		{"optional property added", `{"type": "object", "properties": {}}`, `{"type": "object", "properties": {"a": {}}}`, "breaking.optional-added"},
+		{"optional made required", `{"type": "object", "properties": {"a": {}}}`, `{"type": "object", "properties": {"a": {}}, "required": ["a"]}`, "breaking.made-required"},
+		{"required made optional", `{"type": "object", "properties": {"a": {}}, "required": ["a"]}`, `{"type": "object", "properties": {"a": {}}}`, "breaking.constraint-loosened"},
+		{"type changed", `{"type": "object", "properties": {"a": {"type": "string"}}}`, `{"type": "object", "properties": {"a": {"type": "integer"}}}`, "breaking.type-changed"},
+		{"type narrowed", `{"type": "object", "properties": {"a": {"type": "number"}}}`, `{"type": "object", "properties": {"a": {"type": "integer"}}}`, "breaking.type-changed"},
+		{"type union narrowed", `{"type": "object", "properties": {"a": {"type": ["string", "null"]}}}`, `{"type": "object", "properties": {"a": {"type": "string"}}}`, "breaking.type-changed"},
+		{"type added", `{"type": "object", "properties": {"a": {}}}`, `{"type": "object", "properties": {"a": {"type": "string"}}}`, "breaking.type-changed"},
+		{"type widened", `{"type": "object", "properties": {"a": {"type": "integer"}}}`, `{"type": "object", "properties": {"a": {"type": "number"}}}`, ""},
+		{"enum value removed", `{"type": "object", "properties": {"a": {"enum": ["x", "y"]}}}`, `{"type": "object", "properties": {"a": {"enum": ["x"]}}}`, "breaking.enum-value-removed"},
+		{"enum added", `{"type": "object", "properties": {"a": {"type": "string"}}}`, `{"type": "object", "properties": {"a": {"type": "string", "enum": ["x"]}}}`, "breaking.enum-value-removed"},
+		{"enum value added", `{"type": "object", "properties": {"a": {"enum": ["x"]}}}`, `{"type": "object", "properties": {"a": {"enum": ["x", "y"]}}}`, "breaking.enum-value-added"},
+		{"enum removed", `{"type": "object", "properties": {"a": {"enum": ["x"]}}}`, `{"type": "object", "properties": {"a": {}}}`, "breaking.constraint-loosened"},
+		{"const changed", `{"type": "object", "properties": {"a": {"const": 1}}}`, `{"type": "object", "properties": {"a": {"const": 2}}}`, "breaking.const-changed"},
+		{"const added", `{"type": "object", "properties": {"a": {}}}`, `{"type": "object", "properties": {"a": {"const": 2}}}`, "breaking.const-changed"},
+		{"maximum lowered", `{"type": "object", "properties": {"a": {"maximum": 10}}}`, `{"type": "object", "properties": {"a": {"maximum": 5}}}`, "breaking.bound-tightened"},
+		{"maxLength added", `{"type": "object", "properties": {"a": {}}}`, `{"type": "object", "properties": {"a": {"maxLength": 5}}}`, "breaking.bound-tightened"},
+		{"maxItems lowered", `{"type": "object", "properties": {"a": {"maxItems": 3}}}`, `{"type": "object", "properties": {"a": {"maxItems": 2}}}`, "breaking.bound-tightened"},
+		{"minimum raised", `{"type": "object", "properties": {"a": {"minimum": 0}}}`, `{"type": "object", "properties": {"a": {"minimum": 1}}}`, "breaking.bound-tightened"},
+		{"minLength raised", `{"type": "object", "properties": {"a": {"minLength": 0}}}`, `{"type": "object", "properties": {"a": {"minLength": 1}}}`, "breaking.bound-tightened"},
+		{"minItems added", `{"type": "object", "properties": {"a": {}}}`, `{"type": "object", "properties": {"a": {"minItems": 1}}}`, "breaking.bound-tightened"},
+		{"same bound, other spelling", `{"type": "object", "properties": {"a": {"maximum": 10}}}`, `{"type": "object", "properties": {"a": {"maximum": 10.0}}}`, ""},
+		{"bound loosened", `{"type": "object", "properties": {"a": {"maximum": 5}}}`, `{"type": "object", "properties": {"a": {"maximum": 10}}}`, "breaking.constraint-loosened"},
+		{"bound removed", `{"type": "object", "properties": {"a": {"minLength": 5}}}`, `{"type": "object", "properties": {"a": {}}}`, "breaking.constraint-loosened"},
+		{"pattern added", `{"type": "object", "properties": {"a": {"type": "string"}}}`, `{"type": "object", "properties": {"a": {"type": "string", "pattern": "^x"}}}`, "breaking.pattern-changed"},
+		{"pattern changed", `{"type": "object", "properties": {"a": {"pattern": "^x"}}}`, `{"type": "object", "properties": {"a": {"pattern": "^y"}}}`, "breaking.pattern-changed"},
+		{"pattern removed", `{"type": "object", "properties": {"a": {"pattern": "^x"}}}`, `{"type": "object", "properties": {"a": {}}}`, "breaking.constraint-loosened"},
+		{"additionalProperties closed", `{"type": "object", "properties": {}}`, `{"type": "object", "properties": {}, "additionalProperties": false}`, "breaking.additional-properties-closed"},
+		{"additionalProperties opened", `{"type": "object", "additionalProperties": false}`, `{"type": "object"}`, "breaking.constraint-loosened"},
+		{"description changed", `{"type": "object", "properties": {"a": {"description": "x"}}}`, `{"type": "object", "properties": {"a": {"description": "y"}}}`, "breaking.description-changed"},
+		{"nested in items", `{"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {"b": {}}}}}}`, `{"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object", "properties": {}}}}}`, "breaking.property-removed"},
+		{"through $ref", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"type": "string"}}}`, `{"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"type": "integer"}}}`, "breaking.type-changed"},
+		{"inlined $ref is no change", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"type": "string"}}}`, `{"type": "object", "properties": {"a": {"type": "string"}}}`, ""},
+		{"recursive $ref", `{"type": "object", "properties": {"n": {"$ref": "#"}, "v": {"type": "string"}}}`, `{"type": "object", "properties": {"n": {"$ref": "#"}, "v": {"type": "integer"}}}`, "breaking.type-changed"},
+		{"false schema", `{"type": "object", "properties": {"a": {}}}`, `{"type": "object", "properties": {"a": false}}`, "breaking.type-changed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			old := []*canonical.Tool{{Name: "t", Input: schema(t, c.old)}}
+			new := []*canonical.Tool{{Name: "t", Input: schema(t, c.new)}}
+			got := strings.Join(codes(Compare(old, new, Options{})), " ")
+			if got != c.want {
+				t.Errorf("Compare(%s, %s) = %q, want %q", c.old, c.new, got, c.want)
+			}
+		})
+	}
+}
+
+// TestOutputRules: the output rules are the mirror image of the input ones.
+func TestOutputRules(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		old, new string
+		want     string
+	}{
+		{"output property removed", `{"type": "object", "properties": {"a": {}, "b": {}}}`, `{"type": "object", "properties": {"a": {}}}`, "breaking.output-property-removed"},
+		{"output property made optional", `{"type": "object", "properties": {"a": {}}, "required": ["a"]}`, `{"type": "object", "properties": {"a": {}}}`, "breaking.output-made-optional"},
+		{"output property added", `{"type": "object", "properties": {}}`, `{"type": "object", "properties": {"a": {}}}`, ""},
+		{"output made required", `{"type": "object", "properties": {"a": {}}}`, `{"type": "object", "properties": {"a": {}}, "required": ["a"]}`, ""},
+		{"output type widened", `{"type": "object", "properties": {"a": {"type": "integer"}}}`, `{"type": "object", "properties": {"a": {"type": "number"}}}`, "breaking.type-changed"},
+		{"output type narrowed", `{"type": "object", "properties": {"a": {"type": "number"}}}`, `{"type": "object", "properties": {"a": {"type": "integer"}}}`, ""},
+		{"output bound tightened", `{"type": "object", "properties": {"a": {"maximum": 10}}}`, `{"type": "object", "properties": {"a": {"maximum": 5}}}`, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in := schema(t, `{"type": "object"}`)
+			old := []*canonical.Tool{{Name: "t", Input: in, Output: schema(t, c.old)}}
+			new := []*canonical.Tool{{Name: "t", Input: in, Output: schema(t, c.new)}}
+			got := strings.Join(codes(Compare(old, new, Options{})), " ")
+			if got != c.want {
+				t.Errorf("Compare(output %s, %s) = %q, want %q", c.old, c.new, got, c.want)
+			}
+		})
+	}
+}
+
+func TestToolRules(t *testing.T) {
+	in := func() *canonical.Schema { return schema(t, `{"type": "object", "properties": {"a": {}}}`) }
+	a := &canonical.Tool{Namespace: "ns", Name: "a", Description: "A.", Input: in()}
+	b := &canonical.Tool{Namespace: "ns", Name: "b", Description: "B.", Input: in()}
+	a2 := &canonical.Tool{Namespace: "ns", Name: "a", Description: "A, better.", Title: "A", Input: in()}
+	aOut := &canonical.Tool{Namespace: "ns", Name: "a", Description: "A.", Input: in(), Output: schema(t, `{"type": "object"}`)}
+	renamed := &canonical.Tool{Namespace: "ns", Name: "a2", Description: "A.", Input: in()}
+	for _, c := range []struct {
+		name     string
+		old, new []*canonical.Tool
+		opts     Options
+		want     string
+		bump     Bump
+	}{
+		{"same", []*canonical.Tool{a, b}, []*canonical.Tool{a, b}, Options{}, "", None},
+		{"tool removed", []*canonical.Tool{a, b}, []*canonical.Tool{a}, Options{}, "breaking.tool-removed", Major},
+		{"tool added", []*canonical.Tool{a}, []*canonical.Tool{a, b}, Options{}, "breaking.tool-added", Minor},
+		{"tool renamed", []*canonical.Tool{a}, []*canonical.Tool{renamed}, Options{}, "breaking.tool-added breaking.tool-removed", Major},
+		{"description and title changed", []*canonical.Tool{a}, []*canonical.Tool{a2}, Options{}, "breaking.description-changed breaking.description-changed", Patch},
+		{"output schema removed", []*canonical.Tool{aOut}, []*canonical.Tool{a}, Options{}, "breaking.output-property-removed", Major},
+		{"output schema added", []*canonical.Tool{a}, []*canonical.Tool{aOut}, Options{}, "", None},
+		{"optional property under strict targets", []*canonical.Tool{{Name: "t", Input: schema(t, `{"type": "object"}`)}}, []*canonical.Tool{{Name: "t", Input: in()}}, Options{Strict: []string{"openai-strict"}}, "breaking.optional-added-strict", Major},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ds := Compare(c.old, c.new, c.opts)
+			if got := strings.Join(codes(ds), " "); got != c.want {
+				t.Errorf("Compare = %q, want %q", got, c.want)
+			}
+			if got := Needed(ds); got != c.bump {
+				t.Errorf("Needed = %s, want %s", got, c.bump)
+			}
+		})
+	}
+}
+
+func TestStrictMessageNamesTargets(t *testing.T) {
+	ds := Compare([]*canonical.Tool{{Name: "t", Input: schema(t, `{"type": "object"}`)}},
+		[]*canonical.Tool{{Name: "t", Input: schema(t, `{"type": "object", "properties": {"a": {}}}`)}},
+		Options{Strict: []string{"openai-strict", "anthropic"}})
+	if len(ds) != 1 || !strings.Contains(ds[0].Message, "the strict targets openai-strict, anthropic make it required") {
+		t.Errorf("Compare = %v", ds)
+	}
+}
+
+func TestLocation(t *testing.T) {
+	n := &canonical.Tool{Name: "t", Input: schema(t, `{"type": "object", "properties": {"a": {"type": "integer"}}}`),
+		Source: canonical.Source{File: "tools.json", Pointer: "/0", Fields: map[canonical.Pointer]canonical.Pointer{"/input": "/0/inputSchema"}}}
+	o := &canonical.Tool{Name: "t", Input: schema(t, `{"type": "object", "properties": {"a": {"type": "string"}}}`)}
+	ds := Compare([]*canonical.Tool{o}, []*canonical.Tool{n}, Options{})
+	if len(ds) != 1 || ds[0].File != "tools.json" || ds[0].Pointer != "/0/inputSchema/properties/a/type" {
+		t.Errorf("Compare = %+v, want breaking.type-changed at tools.json#/0/inputSchema/properties/a/type", ds)
+	}
+}
+
+func TestCheckVersion(t *testing.T) {
+	for _, c := range []struct {
+		old, new string
+		need     Bump
+		want     string // the code, or ""
+	}{
+		{"1.2.3", "2.0.0", Major, ""},
+		{"1.2.3", "1.3.0", Major, "breaking.version"},
+		{"1.2.3", "1.2.4", Major, "breaking.version"},
+		{"0.3.1", "0.4.0", Major, ""},
+		{"0.3.1", "0.3.2", Major, "breaking.version"},
+		{"0.0.1", "0.0.2", Major, ""},
+		{"1.2.3", "1.3.0", Minor, ""},
+		{"1.2.3", "1.2.4", Minor, "breaking.version-minor"},
+		{"0.3.1", "0.3.2", Minor, ""},
+		{"1.2.3", "1.2.4", Patch, ""},
+		{"1.2.3", "1.2.3", Patch, ""},
+		{"", "1.0.0", Major, ""},
+		{"1.0.0", "1.0.0-rc.1", Major, "breaking.version"},
+		{"1.9.0", "1.10.0", Minor, ""},
+	} {
+		d, ok := CheckVersion(c.old, c.new, c.need)
+		got := ""
+		if ok {
+			got = d.Code
+		}
+		if got != c.want {
+			t.Errorf("CheckVersion(%q, %q, %s) = %q, want %q", c.old, c.new, c.need, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		old  string
+		need Bump
+		want string
+	}{{"1.2.3", Major, "2.0.0"}, {"1.2.3", Minor, "1.3.0"}, {"1.2.3", Patch, "1.2.4"}, {"0.3.1", Major, "0.4.0"}, {"0.3.1", Minor, "0.3.2"}, {"0.0.1", Major, "0.0.2"}} {
+		if got := Next(c.old, c.need); got != c.want {
+			t.Errorf("Next(%q, %s) = %q, want %q", c.old, c.need, got, c.want)
+		}
+	}
+}
+
+// TestEveryRuleIsACode keeps the rules and diag's table together.
+func TestEveryRuleIsACode(t *testing.T) {
+	for code := range minorCodes {
+		if _, ok := diag.Lookup(code); !ok {
+			t.Errorf("%s is not in diag's table", code)
+		}
+	}
+}

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/breaking"
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/gitfs"
+)
+
+type breakingFlags struct {
+	dir, manifest, against string
+}
+
+func newBreaking(a *app) *cobra.Command {
+	var f breakingFlags
+	cmd := &cobra.Command{
+		Use:   "breaking --against REF [-C DIR] [--manifest FILE]",
+		Short: "Say what breaks callers since an earlier catalog, and which semver bump it needs",
+		Long: `Breaking builds the catalog and an earlier one to canonical form, in memory, and
+compares them tool by tool (matched by ID), walking each pair of schemas together.
+A change is breaking when the new input schema rejects arguments the old one
+accepted, or the new output schema allows results the old one did not promise.
+
+REF is a canonical bundle (a file), a folder holding the earlier catalog (its
+manifest has the same name), or else a git revision: the manifest and sources as
+they were at REF, read with git (no clone, no checkout).
+
+It prints the semantic-version bump the changes need (major, minor, patch or
+none) with the reasons, and compares it with [catalog] version: a breaking change
+without a major bump is breaking.version. It exits 1 when an error remains after
+the manifest's policy, which may ignore any breaking code.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out, err := a.output()
+			if err != nil {
+				return err
+			}
+			return runBreaking(cmd.Context(), f, out)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.against, "against", "", "the earlier catalog: a git `REF`, a folder or a canonical bundle")
+	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
+	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	_ = cmd.MarkFlagRequired("against")
+	return cmd
+}
+
+// earlier is the catalog toolc breaking compares against.
+type earlier struct {
+	tools   []*canonical.Tool
+	version string
+	what    string // how the status line names it
+}
+
+// loadEarlier builds the catalog that ref names: a canonical bundle, a
+// folder, or a git revision of the manifest's folder.
+func loadEarlier(ctx context.Context, ref string, m *manifestRoot) (*earlier, error) {
+	path := ref
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(m.cwd, path)
+	}
+	if info, err := os.Stat(path); err == nil && !info.IsDir() {
+		return loadBundle(path, ref)
+	} else if err == nil {
+		return buildEarlier(ctx, os.DirFS(path), m.file, "the folder "+ref)
+	}
+	g, err := gitfs.Open(ctx, m.root.Name(), ref)
+	if err != nil {
+		return nil, fmt.Errorf("--against %s: not a file, a folder or a git revision of %s (%v)", ref, m.root.Name(), err)
+	}
+	return buildEarlier(ctx, g, m.file, fmt.Sprintf("%s (%s)", ref, g.Rev[:min(12, len(g.Rev))]))
+}
+
+func loadBundle(path, ref string) (*earlier, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := adapters.Parse(data, path)
+	if err != nil {
+		return nil, fmt.Errorf("--against %s: %v", ref, adapters.ParseDiagnostic(ref, err))
+	}
+	reg := adapters.Default()
+	if d := reg.Detect(doc); d.Format != "canonical" {
+		return nil, fmt.Errorf("--against %s: a file must be a canonical bundle (format = \"canonical\" writes one); this one is %s", ref, cmp.Or(d.Format, "of no known format"))
+	}
+	a, _ := reg.Get("canonical")
+	tools, ds := a.Decode(doc, ref)
+	if diag.HasErrors(ds) {
+		return nil, fmt.Errorf("--against %s: %s", ref, ds[slices.IndexFunc(ds, func(d diag.Diagnostic) bool { return d.Severity == diag.Error })])
+	}
+	version, _ := doc.Get("catalog").Get("version").StringValue()
+	return &earlier{tools: tools, version: version, what: "the bundle " + ref}, nil
+}
+
+// buildEarlier builds the manifest in fsys; what decodes is compared even
+// when the earlier catalog has errors of its own.
+func buildEarlier(ctx context.Context, fsys fs.FS, manifest, what string) (*earlier, error) {
+	res, err := compiler.Build(ctx, fsys, compiler.Options{Manifest: manifest})
+	if err != nil {
+		return nil, fmt.Errorf("the catalog at %s: %w", what, err)
+	}
+	return &earlier{tools: res.Catalog, version: res.Manifest.Catalog.Version, what: what}, nil
+}
+
+// strictFormats are the formats whose strict mode makes every property
+// required.
+var strictFormats = []string{"openai", "openai-responses", "anthropic"}
+
+func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
+	m, err := openManifest(f.dir, f.manifest)
+	if err != nil {
+		return out.fail(exitUsage, "%v", err)
+	}
+	defer m.root.Close()
+	out.relativeTo(m.cwd, m.root.Name())
+
+	res, err := compiler.Build(ctx, m.root.FS(), compiler.Options{Manifest: m.file})
+	var ce *compiler.ConfigError
+	switch {
+	case errors.As(err, &ce):
+		out.diagnostics(ce.Diagnostics, false)
+		return out.fail(exitUsage, "%s: configuration error", out.path(m.file))
+	case err != nil:
+		return out.fail(exitFailed, "%v", err)
+	case res.Failed:
+		out.diagnostics(res.Diagnostics, false)
+		return out.fail(exitFailed, "the catalog does not build; fix it before comparing")
+	}
+	old, err := loadEarlier(ctx, f.against, m)
+	if err != nil {
+		var ce *compiler.ConfigError
+		if errors.As(err, &ce) {
+			out.diagnostics(ce.Diagnostics, false)
+		}
+		return out.fail(exitUsage, "%v", err)
+	}
+
+	ds, need := compareCatalogs(old, res, m.file)
+	newVersion := res.Manifest.Catalog.Version
+	out.diagnostics(ds, false)
+
+	w := out.stdout
+	if out.machine() {
+		w = out.stderr
+	}
+	writeVerdict(w, need, ds, old.version, newVersion)
+	errs, _, _ := diag.Count(ds)
+	summary := fmt.Sprintf("%d tools against %d in %s", len(res.Catalog), len(old.tools), old.what)
+	if errs > 0 {
+		return out.fail(exitFailed, "%s: %s", plural(errs, "breaking change"), summary)
+	}
+	out.status("nothing breaks: %s", summary)
+	return nil
+}
+
+// compareCatalogs compares the earlier catalog with the new build, applies
+// the new manifest's policy, checks its version, and returns the findings,
+// located, and the bump they need.
+func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string) ([]diag.Diagnostic, breaking.Bump) {
+	var strict []string
+	for _, t := range res.Manifest.Targets {
+		if t.Strict != nil && *t.Strict && slices.Contains(strictFormats, t.Format) {
+			strict = append(strict, t.Name)
+		}
+	}
+	ds := breaking.Compare(old.tools, res.Catalog, breaking.Options{Strict: strict})
+	ds = diag.Apply(ds, &res.Manifest.Policy)
+	need := breaking.Needed(ds)
+	if d, ok := breaking.CheckVersion(old.version, res.Manifest.Catalog.Version, need); ok {
+		line, col := res.Manifest.Pos("catalog.version")
+		d.File, d.Line, d.Column = manifestFile, line, col
+		ds = append(ds, diag.Apply([]diag.Diagnostic{d}, &res.Manifest.Policy)...)
+	}
+	res.Locate(ds)
+	return diag.Sort(ds), need
+}
+
+// writeVerdict prints the bump the changes need, and why.
+func writeVerdict(w io.Writer, need breaking.Bump, ds []diag.Diagnostic, oldVersion, newVersion string) {
+	count := map[breaking.Bump]map[string]int{}
+	for _, d := range ds {
+		b := breaking.Needed([]diag.Diagnostic{d})
+		if count[b] == nil {
+			count[b] = map[string]int{}
+		}
+		count[b][d.Code]++
+	}
+	line := need.String()
+	if oldVersion != "" && need != breaking.None {
+		line += fmt.Sprintf(": %s needs at least %s", oldVersion, breaking.Next(oldVersion, need))
+		if newVersion != "" {
+			line += fmt.Sprintf(" (the manifest says %s)", newVersion)
+		}
+	}
+	fmt.Fprintln(w, line)
+	for _, b := range []breaking.Bump{breaking.Major, breaking.Minor, breaking.Patch} {
+		codes := count[b]
+		if len(codes) == 0 {
+			continue
+		}
+		var parts []string
+		for _, c := range slices.Sorted(maps.Keys(codes)) {
+			parts = append(parts, fmt.Sprintf("%s %d", strings.TrimPrefix(c, "breaking."), codes[c]))
+		}
+		fmt.Fprintf(w, "  %s: %s\n", b, strings.Join(parts, ", "))
+	}
+}

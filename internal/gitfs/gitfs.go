@@ -1,0 +1,96 @@
+// Package gitfs reads a folder of a git repository as it was at a revision,
+// through the git command, without a clone or a checkout: the file list comes
+// from git ls-tree and each file's bytes from git cat-file when it is read.
+package gitfs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os/exec"
+	"strings"
+	"testing/fstest"
+)
+
+// ErrNotFound is wrapped by Open's error when dir is not in a git work tree
+// or rev is not a commit.
+var ErrNotFound = errors.New("not a git revision")
+
+// FS is a folder at a revision. It implements fs.FS and fs.ReadFileFS. The
+// listing does not read files, so a file that is not open has size 0.
+type FS struct {
+	ctx   context.Context
+	dir   string // where git runs
+	Rev   string // the commit, in full
+	tree  fstest.MapFS
+	blobs map[string]string // path → blob hash
+}
+
+// Open lists the folder dir as it was at the revision rev (a branch, tag,
+// commit, HEAD~2 …). Symbolic links and submodules are left out.
+func Open(ctx context.Context, dir, rev string) (*FS, error) {
+	out, err := git(ctx, dir, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q in %s", ErrNotFound, rev, dir)
+	}
+	f := &FS{ctx: ctx, dir: dir, Rev: strings.TrimSpace(string(out)), tree: fstest.MapFS{}, blobs: map[string]string{}}
+	out, err = git(ctx, dir, "ls-tree", "-r", "-z", f.Rev)
+	if err != nil {
+		return nil, err
+	}
+	for _, entry := range bytes.Split(out, []byte{0}) {
+		meta, name, ok := strings.Cut(string(entry), "\t")
+		fields := strings.Fields(meta)
+		if !ok || len(fields) != 3 || fields[1] != "blob" || fields[0] == "120000" {
+			continue
+		}
+		f.blobs[name] = fields[2]
+		f.tree[name] = &fstest.MapFile{Mode: 0o444}
+	}
+	return f, nil
+}
+
+// ReadFile returns the file's bytes at the revision.
+func (f *FS) ReadFile(name string) ([]byte, error) {
+	hash, ok := f.blobs[name]
+	if !ok {
+		if _, err := f.tree.Stat(name); err == nil {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
+		}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	data, err := git(f.ctx, f.dir, "cat-file", "blob", hash)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	return data, nil
+}
+
+// Open opens a file or folder of the revision.
+func (f *FS) Open(name string) (fs.File, error) {
+	if _, ok := f.blobs[name]; !ok {
+		return f.tree.Open(name)
+	}
+	data, err := f.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return fstest.MapFS{name: &fstest.MapFile{Data: data, Mode: 0o444}}.Open(name)
+}
+
+func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return nil, fmt.Errorf("git %s: %s", args[0], msg)
+		}
+		return nil, fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return out, nil
+}

@@ -1,0 +1,74 @@
+package gitfs
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+func run(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_GLOBAL=/dev/null")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+func TestFS(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git command")
+	}
+	repo := t.TempDir()
+	write := func(name, data string) {
+		p := filepath.Join(repo, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, repo, "init", "-q")
+	write("cat/toolc.toml", "version = 1\n")
+	write("cat/tools/a.json", "[1]\n")
+	write("other.json", "{}\n")
+	run(t, repo, "add", ".")
+	run(t, repo, "commit", "-q", "-m", "one")
+	write("cat/tools/a.json", "[2]\n")
+	write("cat/tools/b.json", "[3]\n")
+	run(t, repo, "add", ".")
+	run(t, repo, "commit", "-q", "-m", "two")
+
+	f, err := Open(context.Background(), filepath.Join(repo, "cat"), "HEAD~1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names, err := fs.Glob(f, "tools/*.json"); err != nil || len(names) != 1 || names[0] != "tools/a.json" {
+		t.Errorf("Glob(tools/*.json) at HEAD~1 = %v, %v", names, err)
+	}
+	if info, err := fs.Stat(f, "tools"); err != nil || !info.IsDir() {
+		t.Errorf("Stat(tools) = %v, %v", info, err)
+	}
+	data, err := fs.ReadFile(f, "tools/a.json")
+	if err != nil || string(data) != "[1]\n" {
+		t.Errorf("tools/a.json at HEAD~1 = %q, %v; want [1]", data, err)
+	}
+	if _, err := fs.ReadFile(f, "tools/b.json"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("tools/b.json at HEAD~1: %v, want ErrNotExist", err)
+	}
+	if _, err := fs.ReadFile(f, "../other.json"); err == nil {
+		t.Errorf("a file outside the folder can be read")
+	}
+	if _, err := Open(context.Background(), filepath.Join(repo, "cat"), "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Open(nope) = %v, want ErrNotFound", err)
+	}
+	if _, err := Open(context.Background(), t.TempDir(), "HEAD"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Open outside a repository = %v, want ErrNotFound", err)
+	}
+}
