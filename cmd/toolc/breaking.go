@@ -165,7 +165,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	errs, _, _ := diag.Count(ds)
 	summary := fmt.Sprintf("%d tools against %d in %s", len(res.Catalog), len(old.tools), old.what)
 	if errs > 0 {
-		return out.fail(exitFailed, "%s: %s", plural(errs, "breaking change"), summary)
+		return out.fail(exitFailed, "breaking: %s: %s", plural(errs, "error"), summary)
 	}
 	out.status("nothing breaks: %s", summary)
 	return nil

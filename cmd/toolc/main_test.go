@@ -29,6 +29,12 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
+			// git, for the breaking scripts: an identity, and no user or
+			// system configuration.
+			for k, v := range map[string]string{"GIT_AUTHOR_NAME": "toolc", "GIT_AUTHOR_EMAIL": "toolc@example.com", "GIT_COMMITTER_NAME": "toolc",
+				"GIT_COMMITTER_EMAIL": "toolc@example.com", "GIT_CONFIG_GLOBAL": os.DevNull, "GIT_CONFIG_NOSYSTEM": "1"} {
+				env.Setenv(k, v)
+			}
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits},
