@@ -3,8 +3,8 @@
 // OpenAI, Anthropic …) and toolc.lock.
 //
 // This package only parses flags, prints and chooses the exit code: 0 on
-// success, 1 when the build failed or --check found a difference, 2 on a
-// usage or configuration error. The work is
+// success, 1 when the build failed, --check found a difference or breaking
+// found a breaking change, 2 on a usage or configuration error. The work is
 // done by packages compiler and adapters; diagnostics are formatted by
 // internal/report.
 package main
@@ -78,8 +78,8 @@ bundle per target (MCP, OpenAI, Anthropic, Gemini, Bedrock …) and toolc.lock, 
 every change a target forces.
 
 Exit codes, for every command: 0 success (warnings allowed); 1 the build failed (an
-error, a denied diagnostic, a difference found by --check); 2 a usage or
-configuration error.`,
+error, a denied diagnostic, a difference found by --check, a breaking change);
+2 a usage or configuration error.`,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
