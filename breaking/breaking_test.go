@@ -214,3 +214,21 @@ func TestEveryRuleIsACode(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCompare: no pair of schemas may panic Compare or loop forever.
+func FuzzCompare(f *testing.F) {
+	f.Add(`{"type": "object", "properties": {"a": {"$ref": "#"}}}`, `{"type": "object", "properties": {"a": {"$ref": "#/properties/a"}}}`)
+	f.Add(`{"properties": {"a": {"items": {"enum": [1, 2]}, "maxItems": 3}}, "required": ["a"]}`, `{"properties": {"a": {"items": {"enum": [1]}, "maxItems": 1e2}}}`)
+	f.Add(`{"$ref": "#/$defs/x", "$defs": {"x": {"$ref": "#/$defs/y"}, "y": {"$ref": "#/$defs/x"}}}`, `true`)
+	f.Add(`{"prefixItems": [{"type": "string"}], "additionalProperties": {"minimum": 1}}`, `{"prefixItems": [false], "additionalProperties": {"minimum": 2}}`)
+	f.Fuzz(func(t *testing.T, a, b string) {
+		va, err1 := canonical.ParseJSON([]byte(a))
+		vb, err2 := canonical.ParseJSON([]byte(b))
+		if err1 != nil || err2 != nil {
+			return
+		}
+		old := []*canonical.Tool{{Name: "t", Input: canonical.AsSchema(va), Output: canonical.AsSchema(vb)}}
+		new := []*canonical.Tool{{Name: "t", Input: canonical.AsSchema(vb), Output: canonical.AsSchema(va)}}
+		Needed(Compare(old, new, Options{Strict: []string{"s"}}))
+	})
+}
