@@ -132,15 +132,11 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	defer m.root.Close()
 	out.relativeTo(m.cwd, m.root.Name())
 
-	res, err := compiler.Build(ctx, m.root.FS(), compiler.Options{Manifest: m.file})
-	var ce *compiler.ConfigError
-	switch {
-	case errors.As(err, &ce):
-		out.diagnostics(ce.Diagnostics, false)
-		return out.fail(exitUsage, "%s: configuration error", out.path(m.file))
-	case err != nil:
-		return out.fail(exitFailed, "%v", err)
-	case res.Failed:
+	res, err := m.build(ctx, 0, out)
+	if err != nil {
+		return err
+	}
+	if res.Failed {
 		out.diagnostics(res.Diagnostics, false)
 		return out.fail(exitFailed, "the catalog does not build; fix it before comparing")
 	}

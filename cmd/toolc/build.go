@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -83,6 +84,21 @@ func openManifest(dir, manifest string) (*manifestRoot, error) {
 	return &manifestRoot{cwd: cwd, file: filepath.Base(manifest), root: root}, nil
 }
 
+// build builds the manifest, writing nothing. A manifest that cannot be used
+// is reported and is the error (exit 2).
+func (m *manifestRoot) build(ctx context.Context, jobs int, out *output) (*compiler.Result, error) {
+	res, err := compiler.Build(ctx, m.root.FS(), compiler.Options{Manifest: m.file, Jobs: jobs})
+	var ce *compiler.ConfigError
+	switch {
+	case errors.As(err, &ce):
+		out.diagnostics(ce.Diagnostics, false)
+		return nil, out.fail(exitUsage, "%s: configuration error", out.path(m.file))
+	case err != nil:
+		return nil, out.fail(exitFailed, "%v", err)
+	}
+	return res, nil
+}
+
 func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	start := time.Now()
 	switch {
@@ -98,14 +114,9 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	defer m.root.Close()
 	out.relativeTo(m.cwd, m.root.Name())
 
-	res, err := compiler.Build(cmd.Context(), m.root.FS(), compiler.Options{Manifest: m.file, Jobs: f.jobs})
-	var ce *compiler.ConfigError
-	switch {
-	case errors.As(err, &ce):
-		out.diagnostics(ce.Diagnostics, false)
-		return out.fail(exitUsage, "%s: configuration error", out.path(m.file))
-	case err != nil:
-		return out.fail(exitFailed, "%v", err)
+	res, err := m.build(cmd.Context(), f.jobs, out)
+	if err != nil {
+		return err
 	}
 	errs, warns, _ := diag.Count(res.Diagnostics)
 	summary := fmt.Sprintf("%d tools from %d source files, %d targets: %s, %s (%s)",
