@@ -185,6 +185,11 @@ func (w *walk) schema(old, new *canonical.Value, at canonical.Pointer, path stri
 		w.values(old, new, at, path)
 		w.bounds(old, new, at, path)
 	}
+	for _, k := range unverified {
+		if o, n := old.Get(k), new.Get(k); (o != nil || n != nil) && !o.Equal(n) {
+			w.report("breaking.unverified", at.Append(k), "%s: %s changed, which toolc does not compare; check by hand whether it breaks callers", w.where(path), k)
+		}
+	}
 	if d := new.Get("description"); path != "" && !old.Get("description").Equal(d) && (d != nil || old.Has("description")) {
 		w.report("breaking.description-changed", at+"/description", "the description of %s changed", w.where(path))
 	}
@@ -276,6 +281,16 @@ func (w *walk) values(old, new *canonical.Value, at canonical.Pointer, path stri
 	case op != nil && np == nil:
 		w.report("breaking.constraint-loosened", at, "%s has no pattern any more", w.where(path))
 	}
+}
+
+// unverified are the assertion keywords that the walk does not compare: a
+// change to one is reported as such, never passed over.
+var unverified = []string{
+	"anyOf", "oneOf", "allOf", "not", "if", "then", "else",
+	"dependentRequired", "dependentSchemas", "dependencies",
+	"patternProperties", "propertyNames", "contains", "minContains", "maxContains",
+	"uniqueItems", "multipleOf", "format", "unevaluatedProperties", "unevaluatedItems",
+	"$dynamicRef", "$recursiveRef",
 }
 
 // upper and lower bounds: a new or lower upper bound, or a new or higher

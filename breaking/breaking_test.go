@@ -71,6 +71,9 @@ func TestRules(t *testing.T) {
 		{"through $ref", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"type": "string"}}}`, `{"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"type": "integer"}}}`, "breaking.type-changed"},
 		{"inlined $ref is no change", `{"type": "object", "properties": {"a": {"$ref": "#/$defs/d"}}, "$defs": {"d": {"type": "string"}}}`, `{"type": "object", "properties": {"a": {"type": "string"}}}`, ""},
 		{"recursive $ref", `{"type": "object", "properties": {"n": {"$ref": "#"}, "v": {"type": "string"}}}`, `{"type": "object", "properties": {"n": {"$ref": "#"}, "v": {"type": "integer"}}}`, "breaking.type-changed"},
+		{"anyOf changed", `{"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}`, `{"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}]}}}`, "breaking.unverified"},
+		{"format added", `{"type": "object", "properties": {"a": {"type": "string"}}}`, `{"type": "object", "properties": {"a": {"type": "string", "format": "email"}}}`, "breaking.unverified"},
+		{"default changed is no finding", `{"type": "object", "properties": {"a": {"default": 1}}}`, `{"type": "object", "properties": {"a": {"default": 2}}}`, ""},
 		{"false schema", `{"type": "object", "properties": {"a": {}}}`, `{"type": "object", "properties": {"a": false}}`, "breaking.type-changed"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -61,6 +61,8 @@ var codes = []Code{
 		"A tool ID of the old catalog is not in the new one (a rename is a removal and an addition): calls to it fail. Release it as a major version, or keep the old tool beside the new one for a while."},
 	{"breaking.type-changed", Error, "an input type was narrowed or changed, or an output type widened",
 		"An input accepts fewer JSON types than it did (integer instead of number, string instead of any), so calls with the old types are rejected; or an output may now be of a type it never was, which callers do not expect. Release it as a major version."},
+	{"breaking.unverified", Warning, "an assertion that toolc does not compare changed",
+		"toolc breaking compares types, enums, consts, patterns, bounds, properties, required and additionalProperties, through $refs and items. A change to anyOf, oneOf, allOf, not, if/then/else, dependentRequired/dependentSchemas, patternProperties, propertyNames, contains, uniqueItems, multipleOf, format or unevaluated* may or may not break callers, so it is reported instead of being passed over. Check it by hand, then ignore the code for this release if it is harmless."},
 	{"breaking.version", Error, "the catalog version does not bump its major number for a breaking change",
 		"toolc breaking compares [catalog] version in the two manifests: a breaking change needs a new major version (in 0.y.z, a new minor one, as cargo reads it), or callers that trust semver upgrade into it. Set the version it names, or ignore the breaking codes that do not apply."},
 	{"breaking.version-minor", Warning, "the catalog version is a patch release but the catalog gained something",
