@@ -213,7 +213,7 @@ version = 1
 
 [catalog]
 name = %q
-version = "0.1.0"               # the catalog's semantic version
+version = "0.1.0"               # semantic; toolc breaking checks each release's bump
 `, name)
 	if len(groups) == 0 {
 		b.WriteString(`
