@@ -706,7 +706,7 @@ func (o *oasDoc) output(t *canonical.Tool, op *canonical.Value, opAt canonical.P
 		if s.v.Kind == canonical.Object && s.v.Get("type") == nil {
 			what = `a schema without "type": "object"`
 		} else if s.v.Kind == canonical.Object {
-			what = "of type " + string(s.v.Get("type").AppendJSON(nil, ""))
+			what = "of type " + s.v.Get("type").String()
 		}
 		o.d.report("source.openapi-skipped", s.at, "the %s response of %q is %s; an output schema must be an object, so the tool has none", code, t.Name, what)
 		return nil

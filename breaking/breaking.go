@@ -244,16 +244,16 @@ func (w *walk) values(old, new *canonical.Value, at canonical.Pointer, path stri
 	oe, ne := old.Get("enum"), new.Get("enum")
 	switch {
 	case ne != nil && oe == nil:
-		w.report("breaking.enum-value-removed", at+"/enum", "%s takes only the enum %s now", w.where(path), compact(ne))
+		w.report("breaking.enum-value-removed", at+"/enum", "%s takes only the enum %s now", w.where(path), ne.String())
 	case ne != nil && oe.Kind == canonical.Array && ne.Kind == canonical.Array:
 		for _, v := range oe.Items {
 			if !slices.ContainsFunc(ne.Items, v.Equal) {
-				w.report("breaking.enum-value-removed", at+"/enum", "%s no longer takes %s", w.where(path), compact(v))
+				w.report("breaking.enum-value-removed", at+"/enum", "%s no longer takes %s", w.where(path), v.String())
 			}
 		}
 		for _, v := range ne.Items {
 			if !slices.ContainsFunc(oe.Items, v.Equal) {
-				w.report("breaking.enum-value-added", at+"/enum", "%s takes %s too", w.where(path), compact(v))
+				w.report("breaking.enum-value-added", at+"/enum", "%s takes %s too", w.where(path), v.String())
 			}
 		}
 	case oe != nil && ne == nil:
@@ -264,9 +264,9 @@ func (w *walk) values(old, new *canonical.Value, at canonical.Pointer, path stri
 	case nc != nil && !nc.Equal(oc):
 		was := "no const"
 		if oc != nil {
-			was = compact(oc)
+			was = oc.String()
 		}
-		w.report("breaking.const-changed", at+"/const", "%s must be %s now (was %s)", w.where(path), compact(nc), was)
+		w.report("breaking.const-changed", at+"/const", "%s must be %s now (was %s)", w.where(path), nc.String(), was)
 	case oc != nil && nc == nil:
 		w.report("breaking.constraint-loosened", at, "%s has no const any more", w.where(path))
 	}
@@ -275,9 +275,9 @@ func (w *walk) values(old, new *canonical.Value, at canonical.Pointer, path stri
 	case np != nil && !np.Equal(op):
 		was := "no pattern"
 		if op != nil {
-			was = compact(op)
+			was = op.String()
 		}
-		w.report("breaking.pattern-changed", at+"/pattern", "%s must match %s now (was %s)", w.where(path), compact(np), was)
+		w.report("breaking.pattern-changed", at+"/pattern", "%s must match %s now (was %s)", w.where(path), np.String(), was)
 	case op != nil && np == nil:
 		w.report("breaking.constraint-loosened", at, "%s has no pattern any more", w.where(path))
 	}
@@ -410,5 +410,3 @@ func (w *walk) properties(old, new *canonical.Value, at canonical.Pointer, path 
 		w.schema(oa, na, at+"/additionalProperties", join(path, "*"))
 	}
 }
-
-func compact(v *canonical.Value) string { return string(v.AppendJSON(nil, "")) }

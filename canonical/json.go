@@ -413,6 +413,9 @@ func (v *Value) Indent() []byte {
 // AppendJSON appends the JSON encoding of v to b. With a non-empty indent,
 // each array element and object member goes on its own line, indented; empty
 // arrays and objects stay "[]" and "{}". Strings are escaped minimally (quote,
+// String returns v as compact JSON on one line, for messages.
+func (v *Value) String() string { return string(v.AppendJSON(nil, "")) }
+
 // backslash, control characters) so non-ASCII text stays readable.
 func (v *Value) AppendJSON(b []byte, indent string) []byte {
 	return appendValue(b, v, indent, 0)

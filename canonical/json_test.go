@@ -182,3 +182,13 @@ func TestValueSize(t *testing.T) {
 		}
 	}
 }
+
+func TestString(t *testing.T) {
+	v, err := ParseJSON([]byte("{\n  \"a\": [1, 2.50],\n  \"b\": \"é\"\n}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := v.String(), `{"a":[1,2.50],"b":"é"}`; got != want {
+		t.Errorf("String() = %s, want %s", got, want)
+	}
+}

@@ -154,7 +154,7 @@ func (t *Tool) Validate() []FieldError {
 		case f.s.Keyword("type") == nil:
 			errs = append(errs, FieldError{Pointer: f.p, Msg: fmt.Sprintf(`%s schema has no "type": "object"`, f.p[1:]), NotObj: true})
 		case !slices.Equal(f.s.Types(), []string{"object"}):
-			errs = append(errs, FieldError{Pointer: f.p.Append("type"), Msg: fmt.Sprintf(`%s schema has "type" %s, want "object"`, f.p[1:], f.s.Keyword("type").AppendJSON(nil, "")), NotObj: true})
+			errs = append(errs, FieldError{Pointer: f.p.Append("type"), Msg: fmt.Sprintf(`%s schema has "type" %s, want "object"`, f.p[1:], f.s.Keyword("type")), NotObj: true})
 		}
 	}
 	return errs

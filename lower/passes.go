@@ -426,13 +426,13 @@ func runNullable(u *Unit) {
 				if null && len(types) == 1 {
 					setNullable(n)
 				}
-				u.Report("lower.type-as-nullable", s.at, n, "type", "type %s written as %q%s", compact(t), name, nullNote(null && len(types) == 1))
+				u.Report("lower.type-as-nullable", s.at, n, "type", "type %s written as %q%s", t.String(), name, nullNote(null && len(types) == 1))
 			case n.Has("anyOf"):
 				n.Set("type", canonical.NewString(types[0]))
 				if null {
 					setNullable(n)
 				}
-				u.Report("loss.type-union", s.at, n, "type", "type %s narrowed to %q: the schema has an anyOf already, and the target has no type arrays", compact(t), types[0])
+				u.Report("loss.type-union", s.at, n, "type", "type %s narrowed to %q: the schema has an anyOf already, and the target has no type arrays", t.String(), types[0])
 			default:
 				var branches []*canonical.Value
 				for _, x := range types {
@@ -445,7 +445,7 @@ func runNullable(u *Unit) {
 				if null {
 					setNullable(n)
 				}
-				u.Report("lower.type-as-nullable", s.at, n, "type", "type %s written as anyOf of each type%s", compact(t), nullNote(null))
+				u.Report("lower.type-as-nullable", s.at, n, "type", "type %s written as anyOf of each type%s", t.String(), nullNote(null))
 			}
 		}
 		if any := n.Get("anyOf"); any != nil && any.Kind == canonical.Array && slices.ContainsFunc(any.Items, isNullSchema) {
@@ -565,7 +565,7 @@ func runStrict(u *Unit) {
 				n.Set("additionalProperties", canonical.NewBool(false))
 				u.Report("lower.strict-closed", s.at, n, "", "additionalProperties: false added, as strict mode requires on every object")
 			case ap.Kind != canonical.Bool || ap.Bool:
-				u.Report("loss.additional-properties", s.at, n, "additionalProperties", "additionalProperties %s replaced by false, as strict mode requires: properties not declared are no longer accepted", compact(ap))
+				u.Report("loss.additional-properties", s.at, n, "additionalProperties", "additionalProperties %s replaced by false, as strict mode requires: properties not declared are no longer accepted", ap.String())
 				n.Set("additionalProperties", canonical.NewBool(false))
 			}
 		}
@@ -689,7 +689,7 @@ func keeps(row Row, k string, v *canonical.Value) bool {
 			s, _ := v.StringValue()
 			return slices.Contains(row.Values, s)
 		default:
-			return slices.Contains(row.Values, v.Text) || slices.Contains(row.Values, compact(v))
+			return slices.Contains(row.Values, v.Text) || slices.Contains(row.Values, v.String())
 		}
 	case Simple:
 		s, _ := v.StringValue()
@@ -766,7 +766,7 @@ func quoteRaw(v *canonical.Value) string {
 	if v.Kind == canonical.String {
 		return v.Text
 	}
-	return compact(v)
+	return v.String()
 }
 
 // short renders a value for a message, cut to a readable length.

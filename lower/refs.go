@@ -211,14 +211,12 @@ func (r *resolver) cut(node *canonical.Value, at canonical.Pointer, target canon
 	i := node.Index("$ref")
 	if typ != nil {
 		node.Members[i] = canonical.Member{Key: "type", Value: u.copyFrom(typ, target.Append("type"))}
-		u.Report("loss.ref", at, node, "", "%s %s cannot be inlined; replaced by its type %s", refWhy[st], ref, compact(typ))
+		u.Report("loss.ref", at, node, "", "%s %s cannot be inlined; replaced by its type %s", refWhy[st], ref, typ.String())
 		return
 	}
 	node.Members = append(node.Members[:i], node.Members[i+1:]...)
 	u.Report("loss.ref", at, node, "", "%s %s cannot be inlined; dropped", refWhy[st], ref)
 }
-
-func compact(v *canonical.Value) string { return string(v.AppendJSON(nil, "")) }
 
 // inline expands every reference in node and below, depth first.
 func (r *resolver) inline(node *canonical.Value, at canonical.Pointer, stack []canonical.Pointer) {
@@ -389,5 +387,5 @@ func quote(v *canonical.Value) string {
 		b, _ := json.Marshal(v.Text)
 		return string(b)
 	}
-	return compact(v)
+	return v.String()
 }

@@ -103,7 +103,7 @@ func reason(err error) string {
 
 // short is v as compact JSON, cut to a readable length.
 func short(v *canonical.Value) string {
-	s := string(v.AppendJSON(nil, ""))
+	s := v.String()
 	if utf8.RuneCountInString(s) > 40 {
 		r := []rune(s)
 		s = string(r[:37]) + "..."

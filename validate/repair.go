@@ -213,7 +213,7 @@ func addNull(v *canonical.Value) {
 
 func typeText(v *canonical.Value) string {
 	if t := v.Get("type"); t != nil {
-		return "type " + string(t.AppendJSON(nil, ""))
+		return "type " + t.String()
 	}
 	return "no type"
 }
