@@ -62,9 +62,6 @@ func Compare(old, new []*canonical.Tool, opts Options) []diag.Diagnostic {
 type comparer struct {
 	opts Options
 	out  []diag.Diagnostic
-	// for the tool being compared
-	oldRoot, newRoot *canonical.Value
-	seen             map[[2]*canonical.Value]bool
 }
 
 // report adds a finding about the new tool t at the canonical pointer at.
@@ -84,26 +81,27 @@ func (c *comparer) tool(o, n *canonical.Tool) {
 	if o.Title != n.Title {
 		c.report(n, "breaking.description-changed", "/title", "tool %s: the title changed", id)
 	}
-	w := &walk{c: c, tool: n, id: id}
-	w.input = true
-	c.oldRoot, c.newRoot, c.seen = o.Input.JSON(), n.Input.JSON(), map[[2]*canonical.Value]bool{}
-	w.schema(o.Input.JSON(), n.Input.JSON(), "/input", "")
+	c.walk(n, o.Input, n.Input, true).schema(o.Input.JSON(), n.Input.JSON(), "/input", "")
 	switch {
 	case o.Output != nil && n.Output == nil:
 		c.report(n, "breaking.output-property-removed", "", "tool %s: the output schema was removed: callers that read structured results get none", id)
 	case o.Output != nil:
-		w.input = false
-		c.oldRoot, c.newRoot, c.seen = o.Output.JSON(), n.Output.JSON(), map[[2]*canonical.Value]bool{}
-		w.schema(o.Output.JSON(), n.Output.JSON(), "/output", "")
+		c.walk(n, o.Output, n.Output, false).schema(o.Output.JSON(), n.Output.JSON(), "/output", "")
 	}
 }
 
-// walk compares one tool's schemas.
+// walk compares one pair of schemas of the new tool t.
 type walk struct {
-	c     *comparer
-	tool  *canonical.Tool
-	id    string
-	input bool // input schema (else output)
+	c                *comparer
+	tool             *canonical.Tool
+	id               string
+	input            bool             // input schemas (else output)
+	oldRoot, newRoot *canonical.Value // what local $refs resolve against
+	seen             map[[2]*canonical.Value]bool
+}
+
+func (c *comparer) walk(t *canonical.Tool, old, new *canonical.Schema, input bool) *walk {
+	return &walk{c: c, tool: t, id: t.ID(), input: input, oldRoot: old.JSON(), newRoot: new.JSON(), seen: map[[2]*canonical.Value]bool{}}
 }
 
 func (w *walk) report(code string, at canonical.Pointer, format string, args ...any) {
@@ -165,15 +163,15 @@ func unescapeFragment(s string) string {
 // at is the new node's canonical pointer, path the property path for
 // messages.
 func (w *walk) schema(old, new *canonical.Value, at canonical.Pointer, path string) {
-	old, new = resolve(w.c.oldRoot, old), resolve(w.c.newRoot, new)
+	old, new = resolve(w.oldRoot, old), resolve(w.newRoot, new)
 	if old == nil || new == nil || old.Equal(new) {
 		return
 	}
 	key := [2]*canonical.Value{old, new}
-	if w.c.seen[key] { // recursive schemas
+	if w.seen[key] { // recursive schemas
 		return
 	}
-	w.c.seen[key] = true
+	w.seen[key] = true
 	if old.Kind != canonical.Object || new.Kind != canonical.Object {
 		if w.input && new.Kind == canonical.Bool && !new.Bool {
 			w.report("breaking.type-changed", at, "%s accepts nothing now (false)", w.where(path))
@@ -239,7 +237,7 @@ func (w *walk) types(old, new *canonical.Value, at canonical.Pointer, path strin
 	}
 }
 
-// values compares enum and const of an input node.
+// values compares enum, const and pattern of an input node.
 func (w *walk) values(old, new *canonical.Value, at canonical.Pointer, path string) {
 	oe, ne := old.Get("enum"), new.Get("enum")
 	switch {
@@ -259,27 +257,21 @@ func (w *walk) values(old, new *canonical.Value, at canonical.Pointer, path stri
 	case oe != nil && ne == nil:
 		w.report("breaking.constraint-loosened", at, "%s has no enum any more", w.where(path))
 	}
-	oc, nc := old.Get("const"), new.Get("const")
-	switch {
-	case nc != nil && !nc.Equal(oc):
-		was := "no const"
-		if oc != nil {
-			was = oc.String()
+	for _, r := range []struct{ keyword, code, verb string }{
+		{"const", "breaking.const-changed", "must be"},
+		{"pattern", "breaking.pattern-changed", "must match"},
+	} {
+		o, n := old.Get(r.keyword), new.Get(r.keyword)
+		switch {
+		case n != nil && !n.Equal(o):
+			was := "no " + r.keyword
+			if o != nil {
+				was = o.String()
+			}
+			w.report(r.code, at.Append(r.keyword), "%s %s %s now (was %s)", w.where(path), r.verb, n, was)
+		case o != nil && n == nil:
+			w.report("breaking.constraint-loosened", at, "%s has no %s any more", w.where(path), r.keyword)
 		}
-		w.report("breaking.const-changed", at+"/const", "%s must be %s now (was %s)", w.where(path), nc.String(), was)
-	case oc != nil && nc == nil:
-		w.report("breaking.constraint-loosened", at, "%s has no const any more", w.where(path))
-	}
-	op, np := old.Get("pattern"), new.Get("pattern")
-	switch {
-	case np != nil && !np.Equal(op):
-		was := "no pattern"
-		if op != nil {
-			was = op.String()
-		}
-		w.report("breaking.pattern-changed", at+"/pattern", "%s must match %s now (was %s)", w.where(path), np.String(), was)
-	case op != nil && np == nil:
-		w.report("breaking.constraint-loosened", at, "%s has no pattern any more", w.where(path))
 	}
 }
 
