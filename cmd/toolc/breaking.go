@@ -120,10 +120,6 @@ func buildEarlier(ctx context.Context, fsys fs.FS, manifest, what string) (*earl
 	return &earlier{tools: res.Catalog, version: res.Manifest.Catalog.Version, what: what}, nil
 }
 
-// strictFormats are the formats whose strict mode makes every property
-// required.
-var strictFormats = []string{"openai", "openai-responses", "anthropic"}
-
 func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	m, err := openManifest(f.dir, f.manifest)
 	if err != nil {

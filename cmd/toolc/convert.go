@@ -56,7 +56,7 @@ It exits 1 and writes nothing on stdout when the file has an error.`,
 	fl := cmd.Flags()
 	fl.StringVar(&opts.To, "to", "", "the `FORMAT` to write (a target format)")
 	fl.StringVar(&opts.From, "from", "auto", "the `FORMAT` of the file; auto detects it")
-	fl.BoolVar(&opts.Strict, "strict", false, "strict mode, for targets that take it ("+strings.Join(strictTargets, ", ")+")")
+	fl.BoolVar(&opts.Strict, "strict", false, "strict mode, for targets that take it ("+strings.Join(strictFormats, ", ")+")")
 	fl.BoolVar(&opts.Repair, "repair", false, "rewrite non-standard schemas (BFCL's dict, OpenAPI's nullable …) as JSON Schema, as repair = true does")
 	_ = cmd.MarkFlagRequired("to")
 	_ = cmd.RegisterFlagCompletionFunc("to", cobra.FixedCompletions(targets, cobra.ShellCompDirectiveNoFileComp))
@@ -64,8 +64,9 @@ It exits 1 and writes nothing on stdout when the file has an error.`,
 	return cmd
 }
 
-// The formats convert can read and write, and those with strict mode.
-var targets, sources, strictTargets = func() (targets, sources, strict []string) {
+// The formats convert can read and write, and those with strict mode (which
+// makes every property required), from the registry's profiles.
+var targets, sources, strictFormats = func() (targets, sources, strict []string) {
 	for _, ad := range adapters.Default().List() {
 		if ad.Encode != nil && ad.Profile != nil {
 			targets = append(targets, ad.Name)
