@@ -133,7 +133,7 @@ func manifestSchema() obj {
 				{"additionalProperties", false},
 				{"properties", obj{
 					{"name", obj{{"type", "string"}, {"description", "the catalog's name, written to the lock and the canonical bundle"}}},
-					{"version", obj{{"type", "string"}, {"pattern", `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$`}, {"description", "the catalog's semantic version"}}},
+					{"version", obj{{"type", "string"}, {"pattern", manifest.SemverPattern}, {"description", "the catalog's semantic version"}}},
 				}},
 			}},
 			{"sources", obj{
@@ -147,7 +147,7 @@ func manifestSchema() obj {
 						{"include", append(obj{{"minItems", 1}}, strs("globs relative to the manifest; ** matches any number of folders")...)},
 						{"exclude", strs("globs removed from include's matches")},
 						{"format", obj{{"enum", append([]string{"auto"}, sources...)}, {"default", "auto"}, {"description", "the files' format; auto detects it per file"}}},
-						{"namespace", obj{{"type", "string"}, {"pattern", `^[A-Za-z0-9][A-Za-z0-9_.-]*$`}, {"description", "every tool's ID becomes namespace:name"}}},
+						{"namespace", obj{{"type", "string"}, {"pattern", manifest.NamespacePattern}, {"description", "every tool's ID becomes namespace:name"}}},
 						{"tags", strs("added to every tool's tags")},
 						{"repair", obj{{"type", "boolean"}, {"description", "rewrite non-standard schemas (dict, nullable, optional lists …) as JSON Schema"}}},
 					}},
@@ -161,7 +161,7 @@ func manifestSchema() obj {
 					{"required", []string{"format", "out"}},
 					{"additionalProperties", false},
 					{"properties", obj{
-						{"name", obj{{"type", "string"}, {"pattern", `^[a-z0-9][a-z0-9_-]*$`}, {"description", "unique among targets; the format by default"}}},
+						{"name", obj{{"type", "string"}, {"pattern", manifest.TargetNamePattern}, {"description", "unique among targets; the format by default"}}},
 						{"format", obj{{"enum", targets}, {"description", "the provider format to write"}}},
 						{"out", append(slices.Clone(path), member{"description", "the bundle's path, relative to the manifest"})},
 						{"strict", obj{{"type", "boolean"}, {"description", "strict mode: closed objects, optional properties made nullable"}}},

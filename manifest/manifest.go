@@ -200,10 +200,23 @@ func (d *decoder) unknownKey(k toml.Key) {
 	d.errorAt("manifest.unknown-key", loc, "unknown key %q", k[len(k)-1])
 }
 
+// The patterns that names in a manifest must match. They mean the same as
+// RE2 and as ECMA-262 regular expressions, so the JSON Schema of toolc.toml
+// uses them as they are.
+const (
+	// SemverPattern is a semantic version, MAJOR.MINOR.PATCH with optional
+	// pre-release and build parts (semver.org's own regular expression).
+	SemverPattern = `^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`
+	// NamespacePattern is a source's namespace.
+	NamespacePattern = `^[A-Za-z0-9][A-Za-z0-9_.-]*$`
+	// TargetNamePattern is a target's name.
+	TargetNamePattern = `^[a-z0-9][a-z0-9_-]*$`
+)
+
 var (
-	semverRE    = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$`)
-	namespaceRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
-	targetRE    = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	semverRE    = regexp.MustCompile(SemverPattern)
+	namespaceRE = regexp.MustCompile(NamespacePattern)
+	targetRE    = regexp.MustCompile(TargetNamePattern)
 )
 
 func (d *decoder) check(m *Manifest, formats Formats) {

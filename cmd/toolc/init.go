@@ -16,6 +16,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/manifest"
 )
 
 func newInit(a *app) *cobra.Command {
@@ -200,7 +201,21 @@ func scan(fsys fs.FS) (groups []*found, maybe []string, err error) {
 	return groups, maybe, err
 }
 
-var namespaceRE = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+var (
+	notNamespace = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+	namespaceOK  = regexp.MustCompile(manifest.NamespacePattern)
+)
+
+// namespaceFor makes a folder's name a namespace the manifest takes, or ""
+// when nothing of it is left.
+func namespaceFor(dir string) string {
+	ns := notNamespace.ReplaceAllString(path.Base(dir), "_")
+	ns = strings.TrimLeft(ns, "_.-")
+	if !namespaceOK.MatchString(ns) {
+		return ""
+	}
+	return ns
+}
 
 // starter writes the manifest text for the groups found.
 func starter(name string, groups []*found, maybe []string) string {
@@ -233,8 +248,7 @@ include = ["tools/**/*.json"]
 		fmt.Fprintf(&b, "\n# %s in %s (%s)\n[[sources]]\n", plural(len(g.files), "file"), g.dir, plural(g.tools, "tool"))
 		fmt.Fprintf(&b, "include = [%s]\n", strings.Join(includes(g), ", "))
 		fmt.Fprintf(&b, "format = %q\n", g.format)
-		if g.dir != "." {
-			ns := namespaceRE.ReplaceAllString(path.Base(g.dir), "_")
+		if ns := namespaceFor(g.dir); g.dir != "." && ns != "" {
 			fmt.Fprintf(&b, "namespace = %q  # tool IDs become %s:name\n", ns, ns)
 		}
 	}
