@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -121,23 +120,16 @@ func loadYAML[T any](t *testing.T, file string) T {
 // to a temporary folder.
 func copyCatalog(t *testing.T) string {
 	dir := t.TempDir()
-	for _, name := range []string{"toolc.toml", "toolc.lock", "toolc.schema.json", "dist", "examples"} {
-		src := filepath.Join("../..", name)
-		err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			rel, _ := filepath.Rel("../..", p)
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			dst := filepath.Join(dir, rel)
-			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-				return err
-			}
-			return os.WriteFile(dst, data, 0o644)
-		})
+	for _, name := range []string{"dist", "examples"} {
+		if err := os.CopyFS(filepath.Join(dir, name), os.DirFS(filepath.Join("../..", name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, name := range []string{"toolc.toml", "toolc.lock", "toolc.schema.json"} {
+		data, err := os.ReadFile(filepath.Join("../..", name))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), data, 0o644)
+		}
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"slices"
 	"strings"
 	"testing/fstest"
@@ -186,8 +187,8 @@ func explain(ctx context.Context, w io.Writer, c diag.Code) error {
 		b.WriteString(wrap(ex.library, 80) + "\n\n")
 		return explainSilence(w, b, c)
 	}
-	for name, target := range ex.symlinks { // at most one
-		fmt.Fprintf(&b, "  %s is a symbolic link to %s, which does not exist.\n\n", name, target)
+	for _, name := range slices.Sorted(maps.Keys(ex.symlinks)) {
+		fmt.Fprintf(&b, "  %s is a symbolic link to %s, which does not exist.\n\n", name, ex.symlinks[name])
 	}
 	for _, f := range ex.archive.Files {
 		fmt.Fprintf(&b, "  -- %s --\n", f.Name)
