@@ -40,6 +40,10 @@ type Options struct {
 	Jobs int
 	// Registry holds the formats (default adapters.Default()).
 	Registry *adapters.Registry
+	// CatalogOnly stops after the catalog is read and checked: nothing is
+	// lowered or encoded, and Result.Outputs is empty. toolc breaking builds
+	// the earlier catalog so.
+	CatalogOnly bool
 }
 
 // Output is one file that a build writes.
@@ -139,8 +143,10 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
 		return nil, err
 	}
 	b.collectTools()
-	if err := b.buildTargets(ctx); err != nil {
-		return nil, err
+	if !opts.CatalogOnly {
+		if err := b.buildTargets(ctx); err != nil {
+			return nil, err
+		}
 	}
 	return b.finish(), nil
 }
@@ -401,7 +407,7 @@ func (b *build) finish() *Result {
 	res.Locate(ds)
 	res.Diagnostics = diag.Sort(ds)
 	res.Failed = diag.HasErrors(res.Diagnostics)
-	if res.Failed {
+	if res.Failed || b.opts.CatalogOnly {
 		return res
 	}
 	for i, t := range b.m.Targets {

@@ -326,3 +326,25 @@ func TestBuildCancelled(t *testing.T) {
 		t.Errorf("Build with a cancelled context = %v", err)
 	}
 }
+
+// TestCatalogOnly: the catalog is read and checked, nothing is lowered.
+func TestCatalogOnly(t *testing.T) {
+	res, err := Build(context.Background(), baseFS(baseManifest), Options{CatalogOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failed || len(res.Catalog) != 3 || len(res.Outputs) != 0 {
+		t.Fatalf("CatalogOnly: failed %v, %d tools, %d outputs; want 3 tools and no outputs", res.Failed, len(res.Catalog), len(res.Outputs))
+	}
+	for _, d := range res.Diagnostics {
+		if d.Target != "" {
+			t.Errorf("CatalogOnly lowered: %s", d)
+		}
+	}
+	full := mustBuild(t, baseFS(baseManifest), 0)
+	for i, tool := range full.Catalog {
+		if tool.Hash() != res.Catalog[i].Hash() {
+			t.Errorf("tool %s differs from a full build's", tool.ID())
+		}
+	}
+}

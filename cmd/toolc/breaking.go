@@ -113,7 +113,7 @@ func loadBundle(path, ref string) (*earlier, error) {
 // buildEarlier builds the manifest in fsys; what decodes is compared even
 // when the earlier catalog has errors of its own.
 func buildEarlier(ctx context.Context, fsys fs.FS, manifest, what string) (*earlier, error) {
-	res, err := compiler.Build(ctx, fsys, compiler.Options{Manifest: manifest})
+	res, err := compiler.Build(ctx, fsys, compiler.Options{Manifest: manifest, CatalogOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("the catalog at %s: %w", what, err)
 	}
