@@ -21,7 +21,6 @@ var ErrNotFound = errors.New("not a git revision")
 // FS is a folder at a revision. It implements fs.FS and fs.ReadFileFS. The
 // listing does not read files, so a file that is not open has size 0.
 type FS struct {
-	ctx   context.Context
 	dir   string // where git runs
 	Rev   string // the commit, in full
 	tree  fstest.MapFS
@@ -35,7 +34,7 @@ func Open(ctx context.Context, dir, rev string) (*FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q in %s", ErrNotFound, rev, dir)
 	}
-	f := &FS{ctx: ctx, dir: dir, Rev: strings.TrimSpace(string(out)), tree: fstest.MapFS{}, blobs: map[string]string{}}
+	f := &FS{dir: dir, Rev: strings.TrimSpace(string(out)), tree: fstest.MapFS{}, blobs: map[string]string{}}
 	out, err = git(ctx, dir, "ls-tree", "-r", "-z", f.Rev)
 	if err != nil {
 		return nil, err
@@ -52,7 +51,8 @@ func Open(ctx context.Context, dir, rev string) (*FS, error) {
 	return f, nil
 }
 
-// ReadFile returns the file's bytes at the revision.
+// ReadFile returns the file's bytes at the revision. It has no context (fs.FS
+// has none): reading one blob is short, and a cancelled build stops asking.
 func (f *FS) ReadFile(name string) ([]byte, error) {
 	hash, ok := f.blobs[name]
 	if !ok {
@@ -61,7 +61,7 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 		}
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
-	data, err := git(f.ctx, f.dir, "cat-file", "blob", hash)
+	data, err := git(context.Background(), f.dir, "cat-file", "blob", hash)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
