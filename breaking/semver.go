@@ -19,6 +19,7 @@ const (
 	Major
 )
 
+// String returns "none", "patch", "minor" or "major".
 func (b Bump) String() string {
 	return [...]string{"none", "patch", "minor", "major"}[b]
 }
