@@ -45,3 +45,29 @@ out = "dist/anthropic.json"
 	//   }
 	// ]
 }
+
+// Convert one file to another format, as toolc convert does.
+func ExampleConvert() {
+	res, err := compiler.Convert(context.Background(), "tools.json",
+		[]byte(`[{"name": "ping", "description": "Ping.", "inputSchema": {"type": "object"}}]`),
+		compiler.ConvertOptions{To: "openai"})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Failed)
+	fmt.Print(string(res.Outputs[0].Data))
+	// Output:
+	// false
+	// [
+	//   {
+	//     "type": "function",
+	//     "function": {
+	//       "name": "ping",
+	//       "description": "Ping.",
+	//       "parameters": {
+	//         "type": "object"
+	//       }
+	//     }
+	//   }
+	// ]
+}
