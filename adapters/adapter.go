@@ -47,6 +47,11 @@ type TargetOptions struct {
 	// each tool keeps the strict flag of its source, if the source was of a
 	// format the target writes back, and is lowered accordingly.
 	Strict *bool
+	// Auto, with Strict true, makes each tool strict only where strict
+	// mode can express it without narrowing what it accepts (a free-form
+	// object, an untyped value, a recursion the target refuses); the others
+	// are emitted non-strict, each with a lower.strict-fallback saying why.
+	Auto bool
 	// Schema is the schema mode of formats that have several: "" (or
 	// "json-schema") or "openapi" for Gemini.
 	Schema string
@@ -167,7 +172,10 @@ type Result struct {
 	Names  map[string]string // tool ID → emitted name
 	// Optional maps tool IDs to the properties the strict transform made
 	// required and nullable (see Lowered.Optional).
-	Optional    map[string][]canonical.Pointer
+	Optional map[string][]canonical.Pointer
+	// Renamed maps tool IDs to the property keys the target renamed (see
+	// Lowered.Renamed).
+	Renamed     map[string]map[canonical.Pointer]string
 	Diagnostics []diag.Diagnostic // sorted
 }
 
@@ -202,13 +210,13 @@ func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts Tar
 	if diag.HasErrors(ds) {
 		return &Result{Tools: tools, Diagnostics: diag.Sort(ds)}, &Error{Adapter: from, Direction: Decoding, Err: invalid(ds)}
 	}
-	low := dst.Profile.Lower(tools, to, opts)
+	low := dst.Emit(tools, to, opts)
 	ds = append(ds, low.Diagnostics...)
-	res := &Result{Tools: tools, Names: low.Names, Optional: low.Optional, Diagnostics: diag.Sort(ds)}
+	res := &Result{Tools: tools, Names: low.Names, Optional: low.Optional, Renamed: low.Renamed, Diagnostics: diag.Sort(ds)}
 	if diag.HasErrors(low.Diagnostics) {
 		return res, &Error{Adapter: to, Direction: Encoding, Err: invalid(low.Diagnostics)}
 	}
-	res.Bundle = dst.Encode(low.Tools, opts)
+	res.Bundle = low.Bundle
 	return res, nil
 }
 

@@ -327,27 +327,46 @@ func TestConvertKeepsAnthropicExtensions(t *testing.T) {
 	}
 }
 
+// TestSourceStrictIsLowered: a tool whose source says "strict": true is
+// lowered for strict mode. Anthropic keeps required as written (PROVIDERS.md,
+// corrections: anthropic-sdk-python copies required); OpenAI makes every
+// property required and the optional ones nullable, and records them.
 func TestSourceStrictIsLowered(t *testing.T) {
-	in := `[{"name":"n","input_schema":{"type":"object","properties":{"q":{"type":"string","minLength":1}}},"strict":true}]`
-	res, err := Default().Convert(parse(t, []byte(in)), "a.json", "anthropic", "anthropic", TargetOptions{})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		format, in, want string
+		optional         []canonical.Pointer
+		codes            []string
+	}{
+		{"anthropic",
+			`[{"name":"n","input_schema":{"type":"object","properties":{"q":{"type":"string","minLength":1}}},"strict":true}]`,
+			`[{"name":"n","input_schema":{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false},"strict":true}]`,
+			nil,
+			[]string{"loss.min-length /0/input_schema/properties/q/minLength", "lower.strict-closed /0/input_schema"}},
+		{"openai",
+			`[{"type":"function","function":{"name":"n","parameters":{"type":"object","properties":{"q":{"type":"string","minLength":1}}},"strict":true}}]`,
+			`[{"type":"function","function":{"name":"n","parameters":{"type":"object","properties":{"q":{"type":["string","null"]}},"additionalProperties":false,"required":["q"]},"strict":true}}]`,
+			[]canonical.Pointer{"/properties/q"},
+			[]string{"loss.min-length /0/function/parameters/properties/q/minLength", "lower.strict-closed /0/function/parameters", "lower.strict-optional /0/function/parameters/properties/q"}},
 	}
-	want := `[{"name":"n","input_schema":{"type":"object","properties":{"q":{"type":["string","null"]}},"additionalProperties":false,"required":["q"]},"strict":true}]`
-	if got := string(res.Bundle.AppendJSON(nil, "")); got != want {
-		t.Errorf("bundle = %s\nwant %s", got, want)
-	}
-	if got := res.Optional["n"]; !slices.Equal(got, []canonical.Pointer{"/properties/q"}) {
-		t.Errorf("optional = %q", got)
-	}
-	var codes []string
-	for _, d := range res.Diagnostics {
-		codes = append(codes, d.Code+" "+d.Pointer)
-	}
-	wantCodes := []string{"loss.min-length /0/input_schema/properties/q/minLength", "lower.strict-closed /0/input_schema", "lower.strict-optional /0/input_schema/properties/q"}
-	slices.Sort(codes)
-	if !slices.Equal(codes, wantCodes) {
-		t.Errorf("codes = %q, want %q", codes, wantCodes)
+	for _, tc := range tests {
+		res, err := Default().Convert(parse(t, []byte(tc.in)), "a.json", tc.format, tc.format, TargetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(res.Bundle.AppendJSON(nil, "")); got != tc.want {
+			t.Errorf("%s: bundle = %s\nwant %s", tc.format, got, tc.want)
+		}
+		if got := res.Optional["n"]; !slices.Equal(got, tc.optional) {
+			t.Errorf("%s: optional = %q, want %q", tc.format, got, tc.optional)
+		}
+		var codes []string
+		for _, d := range res.Diagnostics {
+			codes = append(codes, d.Code+" "+d.Pointer)
+		}
+		slices.Sort(codes)
+		if !slices.Equal(codes, tc.codes) {
+			t.Errorf("%s: codes = %q, want %q", tc.format, codes, tc.codes)
+		}
 	}
 }
 

@@ -68,6 +68,12 @@ func mcpCorpus(t *testing.T) map[string][]*canonical.Tool {
 		if diag.HasErrors(append(ds, CheckSchemas(tools)...)) {
 			continue // the historical get_me tools with a null inputSchema
 		}
+		// A schema its meta-schema rejects ("type": "int") is the error
+		// schema.invalid before anything is lowered.
+		tools = slices.DeleteFunc(tools, func(t *canonical.Tool) bool {
+			_, err := compileRaw(t.Input.JSON().Indent())
+			return err != nil
+		})
 		docs[f] = tools
 	}
 	return docs
@@ -95,7 +101,7 @@ func TestLowerCorpusToEveryTarget(t *testing.T) {
 		}
 		for _, tc := range targetConfigs() {
 			a, _ := reg.Get(tc.format)
-			low := a.Profile.Lower(ts, tc.name, tc.opts)
+			low := a.Emit(ts, tc.name, tc.opts)
 			for _, d := range low.Diagnostics {
 				counts[d.Code]++
 				if d.Severity == diag.Error {
@@ -130,7 +136,6 @@ func TestLowerCorpusToEveryTarget(t *testing.T) {
 					t.Errorf("%s to %s: lowering tool %s again changes it", f, tc.name, low.Tools[i].Name)
 				}
 			}
-			a.Encode(low.Tools, tc.opts)
 		}
 		for i, tl := range ts {
 			if tl.Hash() != before[i] {
@@ -185,7 +190,7 @@ func checkStrict(s *canonical.Schema, formats []string, openai bool) []string {
 			}
 			req, _ := n.Get("required").Strings()
 			for _, k := range n.Get("properties").Keys() {
-				if !slices.Contains(req, k) {
+				if openai && !slices.Contains(req, k) { // Anthropic keeps required as written (PROVIDERS.md, corrections)
 					out = append(out, fmt.Sprintf("%s: property %q is not required", p, k))
 				}
 			}

@@ -9,7 +9,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/toolc-dev/toolc/accept"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/lower"
@@ -40,8 +42,18 @@ type Profile struct {
 	// Schema holds the schema rules per mode: "" by default, "strict" for
 	// strict = true, "openapi" for Gemini's schema = "openapi".
 	Schema map[string]*lower.Rules
+	// Acceptance names, per mode, the table of package accept that checks what
+	// the target emits: kept apart from Schema on purpose, so that a wrong
+	// fact in one is caught by the other.
+	Acceptance map[string]string
 	// Source cites the facts.
 	Source string
+
+	// accepted are the keywords a manifest's profile override keeps, and
+	// limits its limits: the acceptance check takes the manifest's word.
+	accepted []string
+	skip     []accept.Kind
+	limits   map[string]int
 }
 
 // NameRule is a target's rule for tool names: which characters, which may
@@ -204,7 +216,7 @@ const (
 	srcAnthro    = "Anthropic strict tool use (PROVIDERS.md)"
 	srcGemini    = "Gemini FunctionDeclaration.parameters, OpenAPI 3.0 subset; go-genai Schema (PROVIDERS.md)"
 	srcGeminiJS  = "Gemini FunctionDeclaration.parametersJsonSchema (PROVIDERS.md)"
-	srcBedrock   = "Bedrock Converse ToolSpecification: unverified, so treated as conservatively as Anthropic non-strict with $ref inlined (PROVIDERS.md)"
+	srcBedrock   = "Bedrock Converse ToolSpecification: the schema rules are the model's (Claude answers with Anthropic's errors; Nova rejects definitions), so $ref is inlined (PROVIDERS.md)"
 )
 
 func rows(src string, spec ...any) []lower.Row {
@@ -227,6 +239,12 @@ var (
 	strictFormatsAnthropic = []string{"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}
 )
 
+var (
+	descriptionOpenAI = lower.Limit{Name: "description", Max: 1024, Source: "OpenAI function description, 1,024 characters; getsentry/sentry-mcp issue 106 (PROVIDERS.md, corrections)"}
+	keysAnthropic     = &lower.KeyRule{Chars: "a-zA-Z0-9_.-", Max: 64, Source: "Anthropic property keys ^[a-zA-Z0-9_.-]{1,64}$; n8n issue 30590 (PROVIDERS.md, corrections)"}
+	keysGemini        = &lower.KeyRule{Chars: "A-Za-z0-9_", First: "A-Za-z_", Max: 64, Source: "python-genai FunctionDeclaration.parameters, property names (PROVIDERS.md, corrections)"}
+)
+
 // openAIStrict are the schema rules of OpenAI strict mode (Chat
 // Completions and Responses).
 var openAIStrict = &lower.Rules{
@@ -244,6 +262,10 @@ var openAIStrict = &lower.Rules{
 		"additionalProperties", lower.Close, "optional", lower.Require,
 		"default", lower.Drop, "examples", lower.Drop,
 		"core", lower.Drop, "other", lower.Drop,
+		// PROVIDERS.md, corrections: typed nodes, properties and items
+		// present, $ref alone, required only of defined properties
+		"untyped", lower.Type, "items-missing", lower.Add, "properties-missing", lower.Add,
+		"ref-siblings", lower.Wrap, "required-undefined", lower.Prune, "root-any-of", lower.Merge,
 	),
 	Limits: []lower.Limit{
 		{Name: "properties", Max: 5000, Source: srcOpenAI},
@@ -251,14 +273,21 @@ var openAIStrict = &lower.Rules{
 		{Name: "enum-values", Max: 1000, Source: srcOpenAI},
 		{Name: "enum-chars", Max: 15000, Source: srcOpenAI},
 		{Name: "name-chars", Max: 120000, Source: srcOpenAI},
-		{Name: "description", Max: 1024, Source: "OpenAI function description, 1,024 characters (unverified whether still; PROVIDERS.md)"},
+		descriptionOpenAI,
 	},
 }
 
 var openAIDefault = &lower.Rules{
-	Limits: []lower.Limit{{Name: "description", Max: 1024, Source: "OpenAI function description, 1,024 characters (unverified whether still; PROVIDERS.md)"}},
+	Rows:   rows("OpenAI: every array has items, in every mode; mark3labs/mcp-filesystem-server PR 23 (PROVIDERS.md, corrections)", "items-missing", lower.Add),
+	Limits: []lower.Limit{descriptionOpenAI},
 }
 
+var anthropicDefault = &lower.Rules{Keys: keysAnthropic}
+
+// anthropicStrict keeps required as written: Anthropic's strict mode takes
+// optional properties (anthropic-sdk-python lib/_parse/_transform.py
+// copies required; PROVIDERS.md, corrections). Its per-request budgets are
+// checked on the emitted bundle by package accept.
 var anthropicStrict = &lower.Rules{
 	Rows: rows(srcAnthro,
 		"$ref", lower.Acyclic,
@@ -272,26 +301,26 @@ var anthropicStrict = &lower.Rules{
 		"uniqueItems", lower.Drop, "contains", lower.Drop, "prefixItems", lower.Tuple,
 		"patternProperties", lower.Drop, "propertyNames", lower.Drop,
 		"minProperties", lower.Drop, "maxProperties", lower.Drop, "unevaluated", lower.Drop,
-		"additionalProperties", lower.Close, "optional", lower.Require,
+		"additionalProperties", lower.Close,
 		"core", lower.Drop, "other", lower.Drop,
+		"untyped", lower.Type, // the SDK wants a type, anyOf or allOf on every node
+		"root-any-of", lower.Merge,
 	),
-	Limits: []lower.Limit{
-		{Name: "strict-tools", Max: 20, Source: srcAnthro + ", from secondary sources"},
-		{Name: "optional", Max: 24, Source: srcAnthro + ", from secondary sources"},
-		{Name: "unions", Max: 16, Source: srcAnthro + ", from secondary sources"},
-	},
+	Keys: keysAnthropic,
 }
 
 var geminiOpenAPI = &lower.Rules{
 	Rows: rows(srcGemini,
 		"$ref", lower.Inline, // Vertex only
+		"anyOf", lower.Alone, // "When using any_of, it must be the only field set"
 		"oneOf", lower.AnyOf,
 		"allOf", lower.Merge,
 		"not", lower.Drop, "conditional", lower.Drop, "dependent", lower.Drop,
 		"type-array", lower.Nullable, "type", lower.Upper,
+		"untyped", lower.Type, "items-missing", lower.Add, "required-undefined", lower.Prune, "root-any-of", lower.Merge,
 		"const", lower.Enum,
 		"enum", []string{"string"},
-		"format", []string{"enum", "date-time"},
+		"format", []string{"enum", "date-time", "float", "double", "int32", "int64", "email", "byte", "date", "password"}, // python-genai Schema.format
 		"exclusiveMinimum", lower.Drop, "exclusiveMaximum", lower.Drop, "multipleOf", lower.Drop,
 		"uniqueItems", lower.Drop, "contains", lower.Drop, "prefixItems", lower.Tuple,
 		"patternProperties", lower.Drop, "propertyNames", lower.Drop, "unevaluated", lower.Drop,
@@ -300,8 +329,12 @@ var geminiOpenAPI = &lower.Rules{
 		"core", lower.Drop, "other", lower.Drop,
 	),
 	Limits: []lower.Limit{{Name: "inline-size", Max: lower.DefaultInlineSize, Source: "toolc: a cap on the growth that inlining can cause"}},
+	Keys:   keysGemini,
 }
 
+// geminiJSONSchema: Google publishes no keyword list for
+// parametersJsonSchema; pattern, minLength, maxLength and default are
+// unverified there and kept (PROVIDERS.md, corrections).
 var geminiJSONSchema = &lower.Rules{
 	Rows: rows(srcGeminiJS,
 		"oneOf", lower.AnyOf, // treated as anyOf: said so
@@ -309,13 +342,13 @@ var geminiJSONSchema = &lower.Rules{
 		"not", lower.Drop, "conditional", lower.Drop, "dependent", lower.Drop,
 		"const", lower.Enum,
 		"enum", []string{"string", "number"},
-		"pattern", lower.Drop,
 		"exclusiveMinimum", lower.Drop, "exclusiveMaximum", lower.Drop, "multipleOf", lower.Drop,
-		"minLength", lower.Drop, "maxLength", lower.Drop,
 		"uniqueItems", lower.Drop, "contains", lower.Drop,
 		"patternProperties", lower.Drop, "propertyNames", lower.Drop,
 		"minProperties", lower.Drop, "maxProperties", lower.Drop, "unevaluated", lower.Drop,
-		"default", lower.Drop, "examples", lower.Drop,
+		"examples", lower.Drop,
+		"core", lower.Drop, // $schema, $id, $comment: Unknown name "$schema"
+		"ref-siblings", []string{"description", "default"},
 		"other", lower.Drop,
 	),
 }
@@ -323,7 +356,21 @@ var geminiJSONSchema = &lower.Rules{
 var bedrockRules = &lower.Rules{
 	Rows:   rows(srcBedrock, "$ref", lower.Inline),
 	Limits: []lower.Limit{{Name: "inline-size", Max: lower.DefaultInlineSize, Source: "toolc: a cap on the growth that inlining can cause"}},
+	Keys:   keysAnthropic, // Claude on Bedrock answers with Anthropic's errors
 }
+
+// bedrockStrict is toolSpec.strict: Anthropic's strict subset (pydantic-ai
+// verified it on Claude: no numeric bounds, minItems at most 1, no
+// maxItems), with $ref inlined as Bedrock needs.
+var bedrockStrict = func() *lower.Rules {
+	r := anthropicStrict.Clone()
+	for i := range r.Rows {
+		r.Rows[i].Source = srcBedrock + "; strict: " + srcAnthro
+	}
+	r.Set("$ref", lower.Inline, nil, srcBedrock)
+	r.Limits = bedrockRules.Limits
+	return r
+}()
 
 // keepAll is the rules of targets that carry JSON Schema as it is.
 var keepAll = &lower.Rules{}
@@ -337,51 +384,58 @@ var (
 // profiles holds the profile of every target format, from PROVIDERS.md.
 var profiles = map[string]*Profile{
 	"mcp": {
-		Format:  "mcp",
-		Name:    NameRule{Chars: "A-Za-z0-9_.-", Max: 128, Source: "MCP specification 2025-11-25, Tool names (SHOULD)"},
-		Carries: []string{"title", "output", "annotations", "icons", "meta"},
-		Options: namedOptions,
-		Schema:  map[string]*lower.Rules{"": keepAll},
-		Source:  "MCP specification 2025-11-25, schema.json Tool",
+		Format:     "mcp",
+		Name:       NameRule{Chars: "A-Za-z0-9_.-", Max: 128, Source: "MCP specification 2025-11-25, Tool names (SHOULD)"},
+		Carries:    []string{"title", "output", "annotations", "icons", "meta"},
+		Options:    namedOptions,
+		Schema:     map[string]*lower.Rules{"": keepAll},
+		Acceptance: map[string]string{"": "mcp"},
+		Source:     "MCP specification 2025-11-25, schema.json Tool",
 	},
 	"openai": {
-		Format:  "openai",
-		Name:    nameOpenAI,
-		Options: append([]string{"strict"}, namedOptions...),
-		Schema:  map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
-		Source:  "OpenAI API reference, ChatCompletionTool / FunctionDefinition",
+		Format:     "openai",
+		Name:       nameOpenAI,
+		Options:    append([]string{"strict"}, namedOptions...),
+		Schema:     map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
+		Acceptance: map[string]string{"": "openai"},
+		Source:     "OpenAI API reference, ChatCompletionTool / FunctionDefinition",
 	},
 	"openai-responses": {
 		Format:     "openai-responses",
 		Name:       nameOpenAI,
+		Carries:    []string{"output"}, // output_schema: openai-python types/responses/function_tool_param.py
 		Options:    append([]string{"strict"}, namedOptions...),
 		Extensions: []string{"openai-responses", "openai"},
 		Schema:     map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
+		Acceptance: map[string]string{"": "openai-responses"},
 		Source:     "OpenAI API reference, Responses FunctionTool",
 	},
 	"anthropic": {
-		Format:  "anthropic",
-		Name:    NameRule{Chars: "a-zA-Z0-9_-", Max: 64, Source: "Anthropic API reference, Tool.name (newer docs allow 128; toolc emits at most 64)"},
-		Carries: []string{"examples"},
-		Options: append([]string{"strict"}, namedOptions...),
-		Schema:  map[string]*lower.Rules{"": keepAll, "strict": anthropicStrict},
-		Source:  "Anthropic API reference, Messages Tool (input_examples)",
+		Format:     "anthropic",
+		Name:       NameRule{Chars: "a-zA-Z0-9_-", Max: 128, Source: "Anthropic Tool.name ^[a-zA-Z0-9_-]{1,128}$; modelcontextprotocol issue 1345 (PROVIDERS.md, corrections)"},
+		Carries:    []string{"examples"},
+		Options:    append([]string{"strict"}, namedOptions...),
+		Schema:     map[string]*lower.Rules{"": anthropicDefault, "strict": anthropicStrict},
+		Acceptance: map[string]string{"": "anthropic"},
+		Source:     "Anthropic API reference, Messages Tool (input_examples)",
 	},
 	"gemini": {
-		Format:  "gemini",
-		Name:    NameRule{Chars: "A-Za-z0-9_.:-", First: "A-Za-z_", Max: 128, Source: "Gemini FunctionDeclaration.name (64 characters and no ':' before December 2025)"},
-		Names:   "{namespace}:{name}", // ':' is legal: the ID as it is
-		Carries: []string{"output"},
-		Options: append([]string{"schema"}, namedOptions...),
-		Schema:  map[string]*lower.Rules{"": geminiJSONSchema, "openapi": geminiOpenAPI},
-		Source:  "Gemini API reference, FunctionDeclaration",
+		Format:     "gemini",
+		Name:       NameRule{Chars: "A-Za-z0-9_.:-", First: "A-Za-z_", Max: 128, Source: "Gemini FunctionDeclaration.name (64 characters and no ':' before December 2025)"},
+		Names:      "{namespace}:{name}", // ':' is legal: the ID as it is
+		Carries:    []string{"output"},
+		Options:    append([]string{"schema"}, namedOptions...),
+		Schema:     map[string]*lower.Rules{"": geminiJSONSchema, "openapi": geminiOpenAPI},
+		Acceptance: map[string]string{"": "gemini", "openapi": "gemini-openapi"},
+		Source:     "Gemini API reference, FunctionDeclaration",
 	},
 	"bedrock": {
-		Format:  "bedrock",
-		Name:    NameRule{Chars: "a-zA-Z0-9_-", Max: 64, Source: "Bedrock Converse ToolSpecification.name"},
-		Options: namedOptions,
-		Schema:  map[string]*lower.Rules{"": bedrockRules},
-		Source:  "Bedrock Converse API reference, ToolSpecification",
+		Format:     "bedrock",
+		Name:       NameRule{Chars: "a-zA-Z0-9_-", Max: 64, Source: "Bedrock Converse ToolSpecification.name"},
+		Options:    append([]string{"strict"}, namedOptions...),
+		Schema:     map[string]*lower.Rules{"": bedrockRules, "strict": bedrockStrict},
+		Acceptance: map[string]string{"": "bedrock"},
+		Source:     "Bedrock Converse API reference, ToolSpecification",
 	},
 	"canonical": {
 		Format:     "canonical",
@@ -437,7 +491,40 @@ func (p *Profile) Override(features map[string]any, limits map[string]int) (*Pro
 		}
 		c.Schema[mode] = r
 	}
+	c.accepted = slices.Clone(p.accepted)
+	for _, f := range slices.Sorted(maps.Keys(features)) {
+		if a, ok := features[f].(string); ok && lower.Action(a) != lower.Keep {
+			continue
+		}
+		if row, ok := lower.FeatureNamed(f); ok {
+			c.accepted = append(c.accepted, row.Keywords...)
+		}
+	}
+	for _, f := range slices.Sorted(maps.Keys(features)) {
+		c.skip = append(c.skip, overrideKinds[f]...)
+		if f == "$ref" {
+			c.accepted = append(c.accepted, "$defs", "definitions")
+		}
+	}
+	c.limits = maps.Clone(limits)
 	return &c, nil
+}
+
+// overrideKinds are the acceptance rules that a manifest's override of a
+// shape feature speaks for: the manifest's word is taken for them.
+var overrideKinds = map[string][]accept.Kind{
+	"untyped":              {accept.Typed},
+	"items-missing":        {accept.Items},
+	"properties-missing":   {accept.Properties},
+	"ref-siblings":         {accept.RefSiblings},
+	"required-undefined":   {accept.RequiredDefined},
+	"root-any-of":          {accept.RootObject},
+	"anyOf":                {accept.AnyOfAlone},
+	"additionalProperties": {accept.Closed},
+	"optional":             {accept.AllRequired},
+	"type":                 {accept.TypeNames},
+	"type-array":           {accept.TypeNames},
+	"$ref":                 {accept.Acyclic},
 }
 
 // Lowered is a catalog lowered for one target.
@@ -448,8 +535,49 @@ type Lowered struct {
 	// Optional maps the ID of each tool that the strict transform changed
 	// to the pointers, in its emitted input schema, of the properties that
 	// were optional: a null there means the argument was left out.
-	Optional    map[string][]canonical.Pointer
+	Optional map[string][]canonical.Pointer
+	// Renamed maps the ID of each tool whose property keys the target's key
+	// rule renamed to, per renamed property, its pointer in the emitted
+	// input schema and the key it had.
+	Renamed     map[string]map[canonical.Pointer]string
 	Diagnostics []diag.Diagnostic
+	// Bundle is the encoded bundle; set by Emit.
+	Bundle *canonical.Value
+}
+
+// Emit lowers tools for the adapter's target (named target in
+// diagnostics), encodes them, and checks the bundle against the target's
+// acceptance table (package accept): a shape the provider would refuse is
+// an accept.* error in Diagnostics, a per-request count over its limit a
+// warning.
+func (a *Adapter) Emit(tools []*canonical.Tool, target string, opts TargetOptions) *Lowered {
+	low := a.Profile.Lower(tools, target, opts)
+	low.Bundle = a.Encode(low.Tools, opts)
+	low.Diagnostics = append(low.Diagnostics, a.Profile.Accept(low.Bundle, low.Tools, target, opts)...)
+	return low
+}
+
+// Accept checks an encoded bundle against the profile's acceptance table
+// for opts' mode; tools are the lowered tools in bundle order.
+func (p *Profile) Accept(bundle *canonical.Value, tools []*canonical.Tool, target string, opts TargetOptions) []diag.Diagnostic {
+	name, ok := p.Acceptance[p.mode(opts)]
+	if !ok {
+		return nil
+	}
+	t, _ := accept.TableNamed(name)
+	ao := accept.Options{Accepted: p.accepted, Skip: p.skip, Max: map[accept.Kind]int{}}
+	for l, n := range p.limits {
+		ao.Max[accept.Kind(l)] = n
+	}
+	return accept.Check(t, bundle, tools, target, ao)
+}
+
+// mode returns the schema mode that opts select ("" or "openapi").
+func (p *Profile) mode(opts TargetOptions) string {
+	if opts.Schema == "json-schema" {
+		return ""
+	}
+	return opts.Schema
 }
 
 // strictOf returns whether t is lowered in strict mode: the target's option
@@ -495,12 +623,10 @@ var sourceOnlyExtensions = []string{"openapi", "langchain"}
 // tools on one name are a name.collision error. Limits of a whole bundle
 // are reported without a file, for the caller to place.
 func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptions) *Lowered {
-	out := &Lowered{Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}}
+	out := &Lowered{Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}, Renamed: map[string]map[canonical.Pointer]string{}}
 	byName := make(map[string]*canonical.Tool, len(tools))
 	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
-	strictTools, optional, unions := 0, 0, 0
 	needed := map[*lower.Rules]bool{} // lower.Needed, once per mode rather than per tool
-	var strictRules *lower.Rules
 	for _, t := range tools {
 		at := func(code string, field canonical.Pointer, format string, args ...any) {
 			d := diag.New(code, format, args...).At(t.Source.File, string(t.Source.Locate(field)))
@@ -549,23 +675,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			delete(c.Extensions, format)
 		}
 		strict := slices.Contains(p.Options, "strict") && p.strictOf(t, opts)
-		mode := opts.Schema
-		if mode == "json-schema" {
-			mode = ""
-		}
-		rules := p.rules(mode)
-		if strict {
-			rules = p.rules("strict")
-			strictTools++
-			strictRules = rules
-		}
-		if slices.Contains(p.Options, "strict") && opts.Strict != nil {
-			if was, f, ok := p.sourceStrict(t); ok && was != strict {
-				at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
-					"tool %s: its source says \"strict\": %v; the target's strict = %v wins", id, was, strict)
-			}
-			setExtension(&c, p.Format, "strict", canonical.NewBool(strict))
-		}
+		mode := p.mode(opts)
 		lowerSchema := func(s **canonical.Schema, base canonical.Pointer, r *lower.Rules) *lower.Result {
 			n, ok := needed[r]
 			if !ok {
@@ -575,7 +685,12 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			if *s == nil || !n {
 				return nil
 			}
-			res := lower.Schema(*s, r, lower.Options{Describe: opts.Describe})
+			return lower.Schema(*s, r, lower.Options{Describe: opts.Describe})
+		}
+		report := func(res *lower.Result, base canonical.Pointer) {
+			if res == nil {
+				return
+			}
 			for _, ch := range res.Changes {
 				msg := ch.Message
 				if ch.Pointer != ch.Origin {
@@ -583,38 +698,74 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 				}
 				at(ch.Code, base.Join(ch.Origin), "tool %s: %s", id, msg)
 			}
-			*s = res.Schema
-			return res
 		}
-		if res := lowerSchema(&c.Input, "/input", rules); res != nil {
+		rules := p.rules(mode)
+		res := (*lower.Result)(nil)
+		if strict {
+			res = lowerSchema(&c.Input, "/input", p.rules("strict"))
+			if ch, narrowed := res.Narrowed(); narrowed && opts.Auto {
+				strict = false
+				at("lower.strict-fallback", canonical.Pointer("/input").Join(ch.Origin), "tool %s: left non-strict: strict mode would narrow it at %s (%s)", id, "/input"+ch.Pointer, ch.Message)
+			} else {
+				rules = p.rules("strict")
+			}
+		}
+		if !strict {
+			res = lowerSchema(&c.Input, "/input", rules)
+		}
+		if slices.Contains(p.Options, "strict") && opts.Strict != nil {
+			if was, f, ok := p.sourceStrict(t); ok && was != strict && !opts.Auto {
+				at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
+					"tool %s: its source says \"strict\": %v; the target's strict = %v wins", id, was, strict)
+			}
+			setExtension(&c, p.Format, "strict", canonical.NewBool(strict))
+		}
+		report(res, "/input")
+		if res != nil {
+			c.Input = res.Schema
 			if len(res.Optional) > 0 {
 				out.Optional[id] = res.Optional
 			}
-			if strict {
-				o, u := lower.Budget(res)
-				optional += o
-				unions += u
+			if len(res.Renamed) > 0 {
+				out.Renamed[id] = res.Renamed
 			}
 		}
-		lowerSchema(&c.Output, "/output", p.rules(mode))
-		if max, ok := rules.Limit("description"); ok && len(c.Description) > max {
-			at("limit.description", "/description", "tool %s: the description has %d characters; %s takes at most %d", id, len(c.Description), p.Format, max)
+		if c.Output != nil {
+			if ores := lowerSchema(&c.Output, "/output", p.rules(mode)); ores != nil {
+				report(ores, "/output")
+				c.Output = ores.Schema
+			}
+		}
+		if max, ok := rules.Limit("description"); ok && utf8.RuneCountInString(c.Description) > max {
+			short := shorten(c.Description, max)
+			at("loss.description", "/description", "tool %s: the description has %d characters; %s takes at most %d, so it was cut to %d (the MCP and canonical bundles keep it whole)",
+				id, utf8.RuneCountInString(c.Description), p.Format, max, utf8.RuneCountInString(short))
+			c.Description = short
 		}
 		out.Tools = append(out.Tools, &c)
 	}
-	if strictRules != nil {
-		bundle := func(limit, code string, n int, what string) {
-			if max, ok := strictRules.Limit(limit); ok && n > max {
-				d := diag.New(code, "the %s bundle has %d %s; one request takes at most %d", target, n, what, max)
-				d.Target = target
-				out.Diagnostics = append(out.Diagnostics, d)
-			}
-		}
-		bundle("strict-tools", "limit.strict-tools", strictTools, "strict tools")
-		bundle("optional", "limit.strict-optional", optional, "optional parameters in its strict tools, counted after $ref expansion")
-		bundle("unions", "limit.strict-unions", unions, "union-typed parameters in its strict tools, counted after $ref expansion")
-	}
 	return out
+}
+
+// shorten cuts s to at most max characters: at the end of the last
+// sentence that fits when that keeps at least half, else at the last word
+// boundary, with "…" after a cut inside a sentence.
+func shorten(s string, max int) string {
+	rs := []rune(s)
+	if len(rs) <= max {
+		return s
+	}
+	head := string(rs[:max])
+	for _, end := range []string{". ", ".\n", "! ", "? "} {
+		if i := strings.LastIndex(head, end); i >= 0 && utf8.RuneCountInString(head[:i+1]) >= max/2 {
+			return head[:i+1]
+		}
+	}
+	head = string(rs[:max-1])
+	if i := strings.LastIndexAny(head, " \n\t"); i >= 0 && utf8.RuneCountInString(head[:i]) >= max/2 {
+		head = head[:i]
+	}
+	return strings.TrimRight(head, " \n\t,;:") + "…"
 }
 
 // rules returns the schema rules of a mode, those of the default mode for a

@@ -14,7 +14,7 @@ import (
 // keyword to look at afterwards.
 var featureSamples = map[string]struct{ schema, keyword string }{
 	"$ref":                 {`{"$ref": "#/$defs/d"}`, "$ref"},
-	"anyOf":                {`{"anyOf": [{"type": "string"}, {"type": "integer"}]}`, "anyOf"},
+	"anyOf":                {`{"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "d"}`, "anyOf"},
 	"oneOf":                {`{"oneOf": [{"type": "string"}, {"type": "integer"}]}`, "oneOf"},
 	"allOf":                {`{"allOf": [{"type": "string"}], "description": "d"}`, "allOf"},
 	"not":                  {`{"type": "string", "not": {"enum": ["x"]}}`, "not"},
@@ -50,6 +50,12 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"title":                {`{"type": "string", "title": "T"}`, "title"},
 	"core":                 {`{"type": "string", "$comment": "c"}`, "$comment"},
 	"other":                {`{"type": "string", "x-order": 1}`, "x-order"},
+	"untyped":              {`{"description": "anything"}`, "anyOf"},
+	"items-missing":        {`{"type": "array"}`, "items"},
+	"properties-missing":   {`{"type": "object", "additionalProperties": false}`, "properties"},
+	"ref-siblings":         {`{"$ref": "#/$defs/d", "title": "T"}`, "$ref"},
+	"required-undefined":   {`{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "zzz"]}`, "required"},
+	"root-any-of":          {`{"type": "string"}`, ""}, // checked on a root of its own
 }
 
 // TestProfileRows checks every row of every profile mode: a schema using the
@@ -112,6 +118,12 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 	case lower.Drop:
 		dropped()
 	case lower.Only:
+		if row.Feature == "ref-siblings" {
+			if has || !codes["lower.ref-wrapped"] {
+				t.Errorf("want $ref with a sibling outside %v wrapped; got %s", row.Values, p.AppendJSON(nil, ""))
+			}
+			return
+		}
 		ok := false
 		orig := in.JSON().Get("properties").Get("p").Get(sample.keyword)
 		for _, it := range append([]*canonical.Value{orig}, orig.Items...) {
@@ -140,8 +152,36 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 			t.Errorf("want const as enum; got %s", p.AppendJSON(nil, ""))
 		}
 	case lower.Merge:
+		if row.Feature == "root-any-of" {
+			in, _ := canonical.ParseSchema([]byte(`{"type": "object", "anyOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]}, {"properties": {"b": {"type": "string"}}}]}`))
+			out := lower.Schema(in, rules, lower.Options{}).Schema.JSON()
+			if out.Has("anyOf") || !slices.Equal(out.Get("properties").Keys(), []string{"a", "b"}) {
+				t.Errorf("want the root's branches merged; got %s", out.AppendJSON(nil, ""))
+			}
+			return
+		}
 		if has || !codes["lower.all-of-merged"] {
 			t.Errorf("want allOf merged; got %s", p.AppendJSON(nil, ""))
+		}
+	case lower.Alone:
+		if len(p.Members) != 1 || !has || p.Get("anyOf").Items[0].Get("description") == nil {
+			t.Errorf("want anyOf alone, the description on its branches; got %s", p.AppendJSON(nil, ""))
+		}
+	case lower.Type:
+		if !has || !codes["loss.untyped"] {
+			t.Errorf("want the untyped schema widened to anyOf and loss.untyped; got %s, changes %v", p.AppendJSON(nil, ""), res.Changes)
+		}
+	case lower.Add:
+		if !has || !codes["lower."+sample.keyword+"-added"] {
+			t.Errorf("want %s added; got %s, changes %v", sample.keyword, p.AppendJSON(nil, ""), res.Changes)
+		}
+	case lower.Wrap:
+		if has || !p.Has("anyOf") || !codes["lower.ref-wrapped"] {
+			t.Errorf("want $ref wrapped in anyOf; got %s", p.AppendJSON(nil, ""))
+		}
+	case lower.Prune:
+		if req, _ := v.Strings(); !slices.Equal(req, []string{"a"}) || !codes["loss.required"] {
+			t.Errorf("want required pruned to [a]; got %s", p.AppendJSON(nil, ""))
 		}
 	case lower.Nullable:
 		if v != nil && v.Kind == canonical.Array || !p.Has("anyOf") {

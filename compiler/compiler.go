@@ -184,6 +184,7 @@ type fileResult struct {
 type targetResult struct {
 	names    map[string]string
 	optional map[string][]canonical.Pointer
+	renamed  map[string]map[canonical.Pointer]string
 	data     []byte
 	diags    []diag.Diagnostic
 }
@@ -365,14 +366,21 @@ func (b *build) buildTargets(ctx context.Context) error {
 				return err
 			}
 			a, _ := b.reg.Get(t.Format)
+			var strict *bool
+			if t.Strict != nil {
+				strict = &t.Strict.On
+			}
 			opts := adapters.TargetOptions{
-				Strict:   t.Strict,
+				Strict:   strict,
+				Auto:     t.Strict != nil && t.Strict.Auto,
 				Schema:   t.Schema,
 				Names:    t.Names,
 				Describe: t.Describe != nil && *t.Describe,
 				Catalog:  adapters.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
 			}
-			low := b.profiles[i].Lower(b.tools, t.Name, opts)
+			emit := *a
+			emit.Profile = b.profiles[i]
+			low := emit.Emit(b.tools, t.Name, opts)
 			ds := low.Diagnostics
 			for j := range ds {
 				if ds[j].File == "" { // a limit of the whole bundle: at the target
@@ -380,8 +388,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 					ds[j].Line, ds[j].Column = b.m.Pos(fmt.Sprintf("targets[%d]", i))
 				}
 			}
-			bundle := a.Encode(low.Tools, opts)
-			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, data: bundle.Indent(), diags: diag.Apply(ds, t.Policy, &b.m.Policy)}
+			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, data: low.Bundle.Indent(), diags: diag.Apply(ds, t.Policy, &b.m.Policy)}
 			return nil
 		})
 	}
@@ -397,8 +404,19 @@ func (b *build) finish() *Result {
 		ds = append(ds, diag.Apply(f.diags, &b.m.Policy)...)
 		docs[b.inputs[i].path] = f.doc
 	}
+	failed := map[string]bool{} // files with an error: what the acceptance check says of their tools adds nothing
+	for _, d := range ds {
+		if d.Severity == diag.Error && d.File != "" {
+			failed[d.File] = true
+		}
+	}
 	for _, t := range b.targets {
-		ds = append(ds, t.diags...)
+		for _, d := range t.diags {
+			if failed[d.File] && strings.HasPrefix(d.Code, "accept.") {
+				continue
+			}
+			ds = append(ds, d)
+		}
 	}
 	if len(b.tools) == 0 {
 		ds = append(ds, diag.Apply([]diag.Diagnostic{diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")}, &b.m.Policy)...)

@@ -47,6 +47,11 @@ type LockTool struct {
 	// transform made required and nullable: JSON Pointers into the emitted
 	// input schema where a null argument means "left out".
 	Optional map[string][]string `toml:"optional,omitempty"`
+	// Renamed maps a target name to the property keys that its key rule
+	// renamed: the JSON Pointer of each property in the emitted input
+	// schema → the key it has in the catalog. Turn a model's arguments
+	// back by renaming each such key.
+	Renamed map[string]map[string]string `toml:"renamed,omitempty"`
 }
 
 // LockOutput is one written bundle.
@@ -75,6 +80,16 @@ func (b *build) lock(outputs []Output) []byte {
 				for _, p := range opt {
 					lt.Optional[tgt.Name] = append(lt.Optional[tgt.Name], string(p))
 				}
+			}
+			if ren := b.targets[i].renamed[t.ID()]; len(ren) > 0 {
+				if lt.Renamed == nil {
+					lt.Renamed = map[string]map[string]string{}
+				}
+				m := map[string]string{}
+				for p, old := range ren {
+					m[string(p)] = old
+				}
+				lt.Renamed[tgt.Name] = m
 			}
 		}
 		l.Tools = append(l.Tools, lt)

@@ -87,11 +87,9 @@ func manifestSchema() obj {
 				{"then", obj{{"properties", not}}},
 			})
 		}
-		for _, r := range a.Profile.Schema {
-			for _, l := range r.Limits {
-				limits[l.Name] = true
-			}
-		}
+	}
+	for _, l := range lower.Limits { // every budget, those that package accept checks too
+		limits[l.Name] = true
 	}
 	var features obj
 	for _, f := range lower.Features {
@@ -164,7 +162,7 @@ func manifestSchema() obj {
 						{"name", obj{{"type", "string"}, {"pattern", manifest.TargetNamePattern}, {"description", "unique among targets; the format by default"}}},
 						{"format", obj{{"enum", targets}, {"description", "the provider format to write"}}},
 						{"out", append(slices.Clone(path), member{"description", "the bundle's path, relative to the manifest"})},
-						{"strict", obj{{"type", "boolean"}, {"description", "strict mode: closed objects, optional properties made nullable"}}},
+						{"strict", obj{{"anyOf", []any{obj{{"type", "boolean"}}, obj{{"const", "auto"}}}}, {"description", "strict mode: closed objects, typed schemas, OpenAI's optional properties made nullable; \"auto\": per tool, strict only where that narrows nothing"}}},
 						{"policy", policy},
 						{"schema", obj{{"enum", adapters.GeminiSchemas}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},
 						{"names", obj{{"type", "string"}, {"pattern", `\{name\}`}, {"description", "the template of emitted names, {namespace}__{name} by default"}}},

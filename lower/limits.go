@@ -13,8 +13,9 @@ type LimitCheck struct {
 	Code string // the diagnostic reported past the limit
 	Doc  string
 	// Scope is "schema" (checked on each lowered schema by Schema),
-	// "tool" or "bundle" (checked by the caller, which sees tools and
-	// bundles).
+	// "tool" (applied by the caller, which sees tools) or "request"
+	// (checked on the emitted bundle by package accept; a manifest's
+	// limits override reaches it there).
 	Scope string
 	// measure returns the schema's size in the limit's unit and where the
 	// largest part is; nil outside the schema scope.
@@ -29,10 +30,11 @@ var Limits = []LimitCheck{
 	{"enum-values", "limit.strict-enum-values", "enum values in all", "schema", countEnumValues},
 	{"enum-chars", "limit.strict-enum-chars", "characters in a string enum of more than 250 values", "schema", longEnumChars},
 	{"name-chars", "limit.strict-name-chars", "characters of property names, definition names and string enum and const values", "schema", nameChars},
-	{"description", "limit.description", "characters of a tool's description", "tool", nil},
-	{"strict-tools", "limit.strict-tools", "strict tools in one request (one bundle)", "bundle", nil},
-	{"optional", "limit.strict-optional", "optional parameters in one request, counted after $ref expansion", "bundle", nil},
-	{"unions", "limit.strict-unions", "union-typed parameters (anyOf or a type array) in one request, counted after $ref expansion", "bundle", nil},
+	{"description", "loss.description", "characters of a tool's description: longer ones are shortened", "tool", nil},
+	{"tools", "accept.tools", "tools in one request (one bundle), checked by package accept", "request", nil},
+	{"strict-tools", "accept.strict-tools", "strict tools in one request, checked by package accept", "request", nil},
+	{"optional", "accept.optional", "optional parameters of strict tools in one request, counted after $ref expansion by package accept", "request", nil},
+	{"unions", "accept.unions", "union-typed parameters (anyOf or a type array) of strict tools in one request, counted after $ref expansion by package accept", "request", nil},
 }
 
 // LimitNamed returns the check of the budget name.

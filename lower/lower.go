@@ -45,6 +45,11 @@ const (
 	Close    Action = "close"    // additionalProperties: false on every object (strict)
 	Require  Action = "require"  // optional properties made required and nullable (strict)
 	Upper    Action = "upper"    // type names in upper case (OpenAPI as Gemini spells it)
+	Add      Action = "add"      // items / properties added where missing
+	Type     Action = "type"     // untyped schemas given a type
+	Wrap     Action = "wrap"     // $ref with siblings written as anyOf: [{"$ref": …}] with the siblings beside
+	Alone    Action = "alone"    // anyOf the only keyword of its schema: the others moved into its branches
+	Prune    Action = "prune"    // required names that properties lacks dropped
 )
 
 // Feature is one row of the table of schema features that targets differ on.
@@ -75,7 +80,7 @@ var describable = map[string]bool{
 // A keyword in no row and not structural belongs to the "other" row.
 var Features = []Feature{
 	{"$ref", []string{"$ref", "$dynamicRef", "$recursiveRef"}, "loss.ref", []Action{Keep, Inline, Acyclic}, "local references and the $defs/definitions they point into; where they are inlined, the dynamic ones are dropped"},
-	{"anyOf", []string{"anyOf"}, "loss.any-of", []Action{Keep, Drop}, "anyOf"},
+	{"anyOf", []string{"anyOf"}, "loss.any-of", []Action{Keep, Drop, Alone}, "anyOf; with alone, the only keyword of its schema (the others moved into its branches)"},
 	{"oneOf", []string{"oneOf"}, "loss.one-of", []Action{Keep, Drop, AnyOf}, "oneOf"},
 	{"allOf", []string{"allOf"}, "loss.all-of", []Action{Keep, Drop, Merge}, "allOf"},
 	{"not", []string{"not"}, "loss.not", []Action{Keep, Drop}, "not"},
@@ -83,6 +88,12 @@ var Features = []Feature{
 	{"dependent", []string{"dependentRequired", "dependentSchemas", "dependencies"}, "loss.dependent", []Action{Keep, Drop}, "dependentRequired, dependentSchemas and draft-07 dependencies"},
 	{"type-array", nil, "loss.type-union", []Action{Keep, Nullable}, `"type" written as an array, such as ["string", "null"]`},
 	{"type", nil, "", []Action{Keep, Upper}, `the spelling of "type" names`},
+	{"untyped", nil, "loss.untyped", []Action{Keep, Type}, "schemas without a type; with type, typed from their enum, const or keywords, else widened to anyOf of the JSON scalar types"},
+	{"items-missing", nil, "", []Action{Keep, Add}, "array schemas without items; with add, items: {} added"},
+	{"properties-missing", nil, "", []Action{Keep, Add}, "object schemas without properties; with add, properties: {} added"},
+	{"ref-siblings", nil, "", []Action{Keep, Wrap, Only}, "keywords beside $ref; with wrap, the $ref moved into anyOf: [{\"$ref\": …}]; with only, the siblings kept beside it (others wrapped)"},
+	{"root-any-of", nil, "loss.any-of", []Action{Keep, Merge}, "anyOf (or oneOf) at the root of an input schema; with merge, its object branches merged into the root: every branch's properties, required only where all agree"},
+	{"required-undefined", nil, "loss.required", []Action{Keep, Prune}, "names in required that properties does not define; with prune, dropped"},
 	{"const", []string{"const"}, "loss.const", []Action{Keep, Drop, Enum}, "const"},
 	{"enum", []string{"enum"}, "loss.enum", []Action{Keep, Drop, Only}, "enum; with only, the JSON types its values may have"},
 	{"pattern", []string{"pattern"}, "loss.pattern", []Action{Keep, Drop, Simple}, "pattern"},
@@ -175,6 +186,17 @@ type Limit struct {
 type Rules struct {
 	Rows   []Row
 	Limits []Limit
+	// Keys is the rule for property keys; nil keeps every key.
+	Keys *KeyRule
+}
+
+// KeyRule is a target's rule for property keys: which characters, which
+// may come first, and how many. Keys outside it are renamed.
+type KeyRule struct {
+	Chars  string // a regular-expression character class body: "a-zA-Z0-9_.-"
+	First  string // the class of the first character; "" for Chars
+	Max    int
+	Source string
 }
 
 // Row returns the row of feature; a feature without a row is kept.
@@ -202,7 +224,7 @@ func (r *Rules) Limit(name string) (int, bool) {
 
 // Clone returns a copy of r that shares no slices with it.
 func (r *Rules) Clone() *Rules {
-	c := &Rules{Rows: slices.Clone(r.Rows), Limits: slices.Clone(r.Limits)}
+	c := &Rules{Rows: slices.Clone(r.Rows), Limits: slices.Clone(r.Limits), Keys: r.Keys}
 	for i := range c.Rows {
 		c.Rows[i].Values = slices.Clone(c.Rows[i].Values)
 	}
@@ -298,12 +320,33 @@ type Result struct {
 	// lowered schema ("/properties/limit"): a null value there means the
 	// caller left the argument out.
 	Optional []canonical.Pointer
+	// Renamed maps the pointer, in the lowered schema, of each property
+	// whose key the target's key rule renamed to the key it had
+	// ("/properties/filter_bundleId_" → "filter[bundleId]").
+	Renamed map[canonical.Pointer]string
+}
+
+// Narrowing lists the codes of changes that make a schema accept less
+// than it did: what strict mode cannot say without narrowing a tool.
+var Narrowing = []string{"loss.additional-properties", "loss.untyped", "loss.ref"}
+
+// Narrowed returns the first change of r that narrows the schema, if any.
+func (r *Result) Narrowed() (Change, bool) {
+	if r == nil {
+		return Change{}, false
+	}
+	for _, c := range r.Changes {
+		if slices.Contains(Narrowing, c.Code) {
+			return c, true
+		}
+	}
+	return Change{}, false
 }
 
 // Needed reports whether rules can change or report anything about a
 // schema; when not, Schema would return a copy of its input.
 func Needed(rules *Rules) bool {
-	if len(plan(rules)) > 0 {
+	if len(plan(rules)) > 0 || rules.Keys != nil {
 		return true
 	}
 	for _, l := range rules.Limits {
@@ -321,7 +364,8 @@ func Schema(s *canonical.Schema, rules *Rules, opts Options) *Result {
 		p.Run(u)
 	}
 	checkLimits(u)
-	return &Result{Schema: canonical.AsSchema(u.root), Changes: u.changes, Optional: u.optional}
+	u.recordRenamed()
+	return &Result{Schema: canonical.AsSchema(u.root), Changes: u.changes, Optional: u.optional, Renamed: u.renamed}
 }
 
 // Unit is the state of lowering one schema, given to each pass.
@@ -334,6 +378,10 @@ type Unit struct {
 	origins  map[*canonical.Value]canonical.Pointer
 	changes  []Change
 	optional []canonical.Pointer
+	renamed  map[canonical.Pointer]string
+	// renamedNodes are the property schemas whose keys the keys pass
+	// renamed, with their old keys; recordRenamed locates them.
+	renamedNodes map[*canonical.Value]string
 }
 
 func newUnit(s *canonical.Schema, rules *Rules, opts Options) *Unit {

@@ -87,7 +87,7 @@ var (
 )
 
 // Passes lists every pass in the fixed order they run in.
-var Passes = []*Pass{InlineRefs, MergeAllOf, OneOfToAnyOf, ConstToEnum, NullableTypes, TupleItems, StrictMode, DropUnsupported, UpperTypes}
+var Passes = []*Pass{InlineRefs, MergeAllOf, OneOfToAnyOf, ConstToEnum, TupleItems, ShapeNodes, NullableTypes, RenameKeys, StrictMode, DropUnsupported, AnyOfAlone, UpperTypes}
 
 // plan returns the passes that rules need, in order. A pass's Requires
 // are passes whose output it expects when they run; Passes orders every
@@ -459,6 +459,12 @@ func runNullable(u *Unit) {
 				}
 			}
 			if !lifted {
+				if len(rest) == 0 && !n.Has("type") {
+					n.Delete("anyOf")
+					n.Set("type", canonical.NewString("null"))
+					u.Report("lower.type-as-nullable", s.at, n, "anyOf", "an anyOf of only null written as type \"null\"")
+					continue
+				}
 				if len(rest) == 0 {
 					n.Delete("anyOf")
 				} else {
@@ -561,6 +567,9 @@ func runStrict(u *Unit) {
 		}
 		if closeAll {
 			switch ap := n.Get("additionalProperties"); {
+			case ap == nil && len(n.Get("properties").Keys()) == 0:
+				n.Set("additionalProperties", canonical.NewBool(false))
+				u.Report("loss.additional-properties", s.at, n, "", "a free-form object (no properties declared) closed with additionalProperties: false, as strict mode requires: it now accepts only {}")
 			case ap == nil:
 				n.Set("additionalProperties", canonical.NewBool(false))
 				u.Report("lower.strict-closed", s.at, n, "", "additionalProperties: false added, as strict mode requires on every object")
@@ -739,6 +748,14 @@ func dropNode(u *Unit, at canonical.Pointer, n *canonical.Value) {
 			continue
 		}
 		row := u.Rules.Row(f.Name)
+		if f.Name == "enum" && row.Action == Only && v.Kind == canonical.Array && slices.ContainsFunc(v.Items, isNull) {
+			rest := &canonical.Value{Kind: canonical.Array, Pos: v.Pos, Items: slices.DeleteFunc(slices.Clone(v.Items), isNull)}
+			if len(rest.Items) > 0 && keeps(row, k, rest) {
+				n.Set(k, rest)
+				u.Report(f.Loss, at, n, k, "null removed from the enum, as the target takes enum values of the types %s only; the other values are kept", strings.Join(row.Values, ", "))
+				continue
+			}
+		}
 		dynamic := (k == "$dynamicRef" || k == "$recursiveRef") && u.Rules.Action("core") == Drop // its anchor goes
 		if keeps(row, k, v) && !dynamic {
 			continue

@@ -65,7 +65,7 @@ type Target struct {
 	Name   string       `toml:"name"`   // unique among targets; defaults to the format
 	Format string       `toml:"format"` // a target format name
 	Out    string       `toml:"out"`    // output path relative to the manifest
-	Strict *bool        `toml:"strict"` // strict mode, for formats that take it
+	Strict *Strict      `toml:"strict"` // strict mode, for formats that take it: true, false or "auto"
 	Policy *diag.Policy `toml:"policy"` // overrides [policy] for this target
 
 	// Schema is the schema mode of formats that have several (gemini:
@@ -81,6 +81,28 @@ type Target struct {
 	Profile map[string]any `toml:"profile"`
 	// Limits overrides the target's size budgets by name.
 	Limits map[string]int `toml:"limits"`
+}
+
+// Strict is a target's strict option: strict = true, false or "auto".
+type Strict struct {
+	On   bool // true or "auto": the strict transform, "strict": true where it applies
+	Auto bool // "auto": per tool, strict only where it narrows nothing
+}
+
+// UnmarshalTOML reads true, false or "auto".
+func (s *Strict) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case bool:
+		*s = Strict{On: x}
+		return nil
+	case string:
+		if x == "auto" {
+			*s = Strict{On: true, Auto: true}
+			return nil
+		}
+		return fmt.Errorf("strict = %q: want true, false or \"auto\"", x)
+	}
+	return fmt.Errorf("strict: want true, false or \"auto\", not %T", v)
 }
 
 // Formats says which formats and target options the caller supports, so that

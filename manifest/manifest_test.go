@@ -56,7 +56,7 @@ func TestDecodeGood(t *testing.T) {
 	if l, _ := m.Pos("targets[1].out"); l != 23 {
 		t.Errorf("Pos(targets[1].out) = %d, want 23", l)
 	}
-	if m.Targets[0].Name != "openai" || m.Targets[0].Strict == nil || *m.Targets[0].Strict || m.Targets[0].Policy.Deny[0] != "loss" {
+	if m.Targets[0].Name != "openai" || m.Targets[0].Strict == nil || m.Targets[0].Strict.On || m.Targets[0].Policy.Deny[0] != "loss" {
 		t.Errorf("targets[0] = %+v", m.Targets[0])
 	}
 	if m.Targets[1].Name != "mcp-main" || m.Targets[1].Out != "dist/mcp.json" {

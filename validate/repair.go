@@ -53,11 +53,31 @@ func repairType(t string) (string, bool) {
 //     a later dialect, as the numeric form (repair.exclusive-bound);
 //   - "optional" lists and flags, and draft-03 "required": true flags on
 //     properties, as the parent's "required" list (repair.optional,
-//     repair.required-flag).
+//     repair.required-flag);
+//   - an input schema of {} or null, which some servers write for a tool
+//     without parameters, as {"type": "object", "properties": {}}
+//     (repair.input-schema);
+//   - additionalProperties written as a type name ("object"), as a schema
+//     of that type (repair.additional-properties).
 //
 // The schemas are copied before they change; t gets the copies.
 func Repair(t *canonical.Tool) []diag.Diagnostic {
 	var ds []diag.Diagnostic
+	if in := t.Input; in == nil || in.Kind == canonical.Null || in.IsObject() && len(in.Members) == 0 {
+		was := "null"
+		if in != nil && in.Kind == canonical.Object {
+			was = "{}"
+		}
+		fixed := canonical.NewObject()
+		fixed.Set("type", canonical.NewString("object"))
+		fixed.Set("properties", canonical.NewObject())
+		if in != nil {
+			fixed.Pos = in.Pos
+		}
+		t.Input = canonical.AsSchema(fixed)
+		ds = append(ds, diag.New("repair.input-schema", "the input schema %s of a tool without parameters rewritten as {\"type\": \"object\", \"properties\": {}}", was).
+			At(t.Source.File, string(t.Source.Locate("/input"))))
+	}
 	for _, f := range []struct {
 		field canonical.Pointer
 		s     **canonical.Schema
@@ -114,6 +134,20 @@ func repairSchema(p canonical.Pointer, s *canonical.Schema, draft *jsonschema.Dr
 			}
 			fs = append(fs, finding{code: "repair.exclusive-bound", ptr: p.Append(b.excl), msg: msg})
 		}
+	}
+	if ap := v.Get("additionalProperties"); ap != nil && ap.Kind == canonical.String {
+		t := ap.Text
+		if r, ok := repairType(t); ok {
+			t = r
+		}
+		fixed := canonical.NewObject()
+		if t != "" {
+			fixed.Set("type", canonical.NewString(t))
+		}
+		fixed.Pos = ap.Pos
+		v.Set("additionalProperties", fixed)
+		fs = append(fs, finding{code: "repair.additional-properties", ptr: p.Append("additionalProperties"),
+			msg: fmt.Sprintf("additionalProperties %q (a type name where a schema belongs) rewritten as %s", ap.Text, fixed.String())})
 	}
 	props := v.Get("properties")
 	if opt := v.Get("optional"); opt != nil && opt.Kind == canonical.Array {

@@ -393,6 +393,12 @@ func checkRefs(root *canonical.Schema) (fs []finding, external []string) {
 	resources[baseURL] = res{root, ""}
 	walk("", root, base)
 
+	fs = append(fs, refCycles(root, refs2(refs, func(r ref) (canonical.Pointer, string, bool) {
+		if r.resolved == nil || withoutFragment(r.resolved) != baseURL || !strings.HasPrefix(r.resolved.Fragment, "/") && r.resolved.Fragment != "" {
+			return "", "", false
+		}
+		return r.at, r.resolved.Fragment, true
+	}))...)
 	for _, r := range refs {
 		if r.resolved == nil {
 			fs = append(fs, finding{code: "schema.invalid", ptr: r.at, msg: fmt.Sprintf("%q is not a valid URI reference", r.value)})
@@ -428,6 +434,84 @@ func checkRefs(root *canonical.Schema) (fs []finding, external []string) {
 		}
 	}
 	return fs, external
+}
+
+// refs2 turns the references of checkRefs into (keyword pointer, target
+// pointer) pairs, keeping the local ones by JSON Pointer.
+func refs2[R any](refs []R, local func(R) (canonical.Pointer, string, bool)) [][2]canonical.Pointer {
+	var out [][2]canonical.Pointer
+	for _, r := range refs {
+		if at, frag, ok := local(r); ok {
+			out = append(out, [2]canonical.Pointer{at, canonical.Pointer(frag)})
+		}
+	}
+	return out
+}
+
+// pureKeys are the keywords that assert nothing beside a $ref.
+var pureKeys = []string{"$ref", "title", "description", "$comment", "default", "examples", "deprecated", "readOnly", "writeOnly", "$defs", "definitions"}
+
+// refCycles finds chains of $refs whose every schema is a $ref and nothing
+// else that asserts, and that lead back to themselves: such a schema
+// validates nothing and loops validators. Each cycle is reported once, at
+// the $ref of its first schema in document order.
+func refCycles(root *canonical.Schema, refs [][2]canonical.Pointer) []finding {
+	next := map[canonical.Pointer]canonical.Pointer{} // pure $ref schema → its target
+	var order []canonical.Pointer
+	for _, r := range refs {
+		if !strings.HasSuffix(string(r[0]), "/$ref") {
+			continue
+		}
+		at := canonical.Pointer(strings.TrimSuffix(string(r[0]), "/$ref"))
+		node := root.JSON().Resolve(at)
+		if node == nil || node.Kind != canonical.Object || slices.ContainsFunc(node.Members, func(m canonical.Member) bool { return !slices.Contains(pureKeys, m.Key) }) {
+			continue
+		}
+		next[at] = r[1]
+		order = append(order, at)
+	}
+	var fs []finding
+	reported := map[canonical.Pointer]bool{}
+	for _, start := range order {
+		var path []canonical.Pointer
+		cur := start
+		for {
+			i := slices.Index(path, cur)
+			if i >= 0 {
+				cycle := slices.Clone(path[i:])
+				first := slices.Index(cycle, slices.Min(cycle))
+				cycle = append(cycle[first:], cycle[:first]...) // the chain, from its first schema
+				if !reported[cycle[0]] {
+					cycle = append(cycle, cycle[0])
+					for _, c := range cycle {
+						reported[c] = true
+					}
+					fs = append(fs, finding{code: "schema.ref-cycle", ptr: cycle[0].Append("$ref"),
+						msg: fmt.Sprintf("the $refs of %s lead back to themselves with no keyword on the way: the schema validates nothing", strings.Join(pointers(cycle), " → "))})
+				}
+				break
+			}
+			t, ok := next[cur]
+			if !ok {
+				break
+			}
+			path = append(path, cur)
+			cur = t
+		}
+	}
+	return fs
+}
+
+func pointers(ps []canonical.Pointer) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		if p == "" {
+			out[i] = "#"
+		} else {
+			out[i] = "#" + string(p)
+		}
+	}
+	return out
 }
 
 func withoutFragment(u *url.URL) string {

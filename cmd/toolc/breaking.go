@@ -169,7 +169,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string) ([]diag.Diagnostic, breaking.Bump) {
 	var strict []string
 	for _, t := range res.Manifest.Targets {
-		if t.Strict != nil && *t.Strict { // the manifest allows strict only where a format has it
+		if t.Strict != nil && t.Strict.On { // the manifest allows strict only where a format has it
 			strict = append(strict, t.Name)
 		}
 	}

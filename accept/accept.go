@@ -1,0 +1,719 @@
+// Package accept says whether a provider would accept a bundle: an
+// independent check of what lowering emits, in the manner of a compiler's
+// verifier after its passes (LLVM's Verifier, Go's ssa.checkFunc).
+//
+// What each provider refuses is data, one Table per target and mode, each
+// Rule citing its evidence (PROVIDERS.md, "Corrections and additions").
+// The tables are kept apart from the lowering profiles of package adapters
+// on purpose: if both read one table, a wrong fact would pass both, while
+// two tables that must agree catch it. Check reads the encoded bundle
+// itself, the JSON that goes to the provider, so what the encoders do is
+// checked too.
+//
+// A violation of a schema, name or description rule is an accept.* error:
+// the provider would answer 400 for the whole request. A per-request count
+// over its limit is a warning, since a caller may send a subset of the
+// bundle. The package knows only canonical and diag; it changes nothing.
+package accept
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// Kind is what one rule checks.
+type Kind string
+
+// The kinds of rule. Values and Max mean what each kind's doc says.
+const (
+	// Schema rules, checked on every subschema of every input (and output)
+	// schema, $defs included.
+	Keywords        Kind = "keywords"         // only the keywords in Values
+	NoKeywords      Kind = "no-keywords"      // none of the keywords in Values
+	Formats         Kind = "formats"          // "format" is one of Values
+	Typed           Kind = "typed"            // every subschema has one of the keywords in Values
+	TypeNames       Kind = "type-names"       // "type" is one string of Values
+	Properties      Kind = "properties"       // every object schema has "properties"
+	Closed          Kind = "closed"           // every object schema has additionalProperties: false
+	AllRequired     Kind = "all-required"     // "required" lists every property, and only those
+	RequiredDefined Kind = "required-defined" // "required" names only properties of "properties"
+	RefSiblings     Kind = "ref-siblings"     // beside "$ref" only the keywords in Values
+	AnyOfAlone      Kind = "any-of-alone"     // beside "anyOf" only the keywords in Values
+	Items           Kind = "items"            // every array schema has "items" (a schema)
+	RefsResolve     Kind = "refs-resolve"     // every "$ref" points into the emitted schema
+	Acyclic         Kind = "acyclic"          // no "$ref" recursion
+	PropertyKeys    Kind = "property-keys"    // every property name matches the pattern Values[0]
+	EnumTypes       Kind = "enum-types"       // enum values are of the JSON types in Values
+	MinItems        Kind = "min-items"        // "minItems" is one of Values
+	NoLookaround    Kind = "no-lookaround"    // "pattern" has no lookaround
+	RootObject      Kind = "root-object"      // the root has "type": "object" (Values: spellings)
+	// Tool rules, checked on each tool entry.
+	Name        Kind = "name"        // the name matches the pattern Values[0]
+	Description Kind = "description" // the description has at most Max characters
+	// Request rules, checked on the whole bundle: warnings.
+	Tools       Kind = "tools"        // at most Max tools in one request
+	StrictTools Kind = "strict-tools" // at most Max strict tools
+	Optional    Kind = "optional"     // at most Max optional parameters in strict tools, after $ref expansion
+	Unions      Kind = "unions"       // at most Max anyOf or type-array parameters in strict tools, after $ref expansion
+)
+
+// kinds gives each kind its diagnostic code and the rule it states.
+var kinds = map[Kind]struct{ code, doc string }{
+	Keywords:        {"accept.keyword", "only the keywords %s are accepted"},
+	NoKeywords:      {"accept.keyword", "the keyword is not accepted"},
+	Formats:         {"accept.format", "format must be one of %s"},
+	Typed:           {"accept.untyped", "every schema needs one of %s"},
+	TypeNames:       {"accept.type", "type must be one of %s"},
+	Properties:      {"accept.properties-missing", "every object schema needs a properties key"},
+	Closed:          {"accept.additional-properties", "every object schema needs additionalProperties: false"},
+	AllRequired:     {"accept.required", "required must list every property, and only those"},
+	RequiredDefined: {"accept.required", "required may name only properties that properties defines"},
+	RefSiblings:     {"accept.ref-siblings", "$ref takes no sibling keywords but %s"},
+	AnyOfAlone:      {"accept.any-of-siblings", "anyOf must be the only field of its schema (but %s)"},
+	Items:           {"accept.items-missing", "every array schema needs items"},
+	RefsResolve:     {"accept.ref", "every $ref must point into the schema"},
+	Acyclic:         {"accept.ref", "recursive $refs are not accepted"},
+	PropertyKeys:    {"accept.property-key", "property keys must match %s"},
+	EnumTypes:       {"accept.enum", "enum values must be of the types %s"},
+	MinItems:        {"accept.keyword", "minItems must be one of %s"},
+	NoLookaround:    {"accept.pattern", "patterns may not use lookaround"},
+	RootObject:      {"accept.root", "the input schema must have type object"},
+	Name:            {"accept.name", "tool names must match %s"},
+	Description:     {"accept.description", "a description takes at most %d characters"},
+	Tools:           {"accept.tools", "one request takes at most %d tools"},
+	StrictTools:     {"accept.strict-tools", "one request takes at most %d strict tools"},
+	Optional:        {"accept.optional", "one request takes at most %d optional parameters in strict tools"},
+	Unions:          {"accept.unions", "one request takes at most %d union-typed parameters in strict tools"},
+}
+
+// Rule is one thing a provider refuses, with its evidence.
+type Rule struct {
+	Kind     Kind
+	Values   []string
+	Max      int
+	Evidence string
+}
+
+// Doc says what the rule demands, in a sentence fragment.
+func (r Rule) Doc() string {
+	k := kinds[r.Kind]
+	switch {
+	case strings.Contains(k.doc, "%d"):
+		return fmt.Sprintf(k.doc, r.Max)
+	case strings.Contains(k.doc, "%s"):
+		return fmt.Sprintf(k.doc, strings.Join(r.Values, ", "))
+	}
+	return k.doc
+}
+
+// Code is the diagnostic code of a violation of the rule.
+func (r Rule) Code() string { return kinds[r.Kind].code }
+
+// Shape says where a bundle keeps its tools and, in each tool entry, the
+// parts that the rules check, as JSON Pointers.
+type Shape struct {
+	List        canonical.Pointer // the array of tool entries
+	Name        canonical.Pointer
+	Description canonical.Pointer
+	Input       canonical.Pointer
+	Output      canonical.Pointer // "" when the format has no output schema
+	Strict      canonical.Pointer // the entry's strict flag; "" when it has none
+}
+
+// Table is what one provider accepts in one target and mode.
+type Table struct {
+	Name     string // "openai", "gemini-openapi" …
+	Provider string // how messages name the provider: "OpenAI"
+	Shape    Shape
+	Tool     []Rule // each tool entry
+	Schema   []Rule // every schema of every tool
+	Strict   []Rule // besides Schema, every schema of a tool whose strict flag is true
+	Request  []Rule // the bundle as one request
+	// StrictRequest are request rules counted over the strict tools only.
+	StrictRequest []Rule
+}
+
+// with returns t with the Max of its rules overridden by max and the
+// rules of the kinds in skip left out.
+func (t *Table) with(max map[Kind]int, skip []Kind) *Table {
+	if len(max) == 0 && len(skip) == 0 {
+		return t
+	}
+	c := *t
+	for _, rs := range []*[]Rule{&c.Tool, &c.Schema, &c.Strict, &c.Request, &c.StrictRequest} {
+		*rs = slices.DeleteFunc(slices.Clone(*rs), func(r Rule) bool { return slices.Contains(skip, r.Kind) })
+		for i := range *rs {
+			if n, ok := max[(*rs)[i].Kind]; ok {
+				(*rs)[i].Max = n
+			}
+		}
+	}
+	return &c
+}
+
+// Options change a check.
+type Options struct {
+	// Accepted are keywords that the manifest declares the provider accepts
+	// (a profile override): no rule about a keyword is checked for them.
+	Accepted []string
+	// Max overrides the Max of the rules of a kind (a manifest's limits:
+	// "description", "tools", "strict-tools", "optional", "unions").
+	Max map[Kind]int
+	// Skip are kinds of rule not checked: the manifest overrides the
+	// lowering that they verify.
+	Skip []Kind
+}
+
+// Check checks bundle, encoded for target, against t. tools are the lowered
+// tools in the bundle's order, whose sources locate each finding: the
+// diagnostic points at the tool's input in its source file, at the line of
+// the offending node where lowering kept it, and its message gives the JSON
+// Pointer in the emitted schema.
+func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target string, opts Options) []diag.Diagnostic {
+	list := bundle.Resolve(t.Shape.List)
+	if list == nil || list.Kind != canonical.Array {
+		d := diag.New("accept.shape", "the %s bundle has no tool list at %q", target, t.Shape.List)
+		d.Target = target
+		return []diag.Diagnostic{d}
+	}
+	c := &checker{t: t, target: target, opts: opts}
+	t = t.with(opts.Max, opts.Skip)
+	c.t = t
+	strictTools := 0
+	var optional, unions []count
+	for i, entry := range list.Items {
+		var tool *canonical.Tool
+		if i < len(tools) {
+			tool = tools[i]
+		}
+		c.tool, c.entry = tool, entry
+		for _, r := range t.Tool {
+			c.toolRule(r)
+		}
+		strict := false
+		if t.Shape.Strict != "" {
+			strict, _ = entry.Resolve(t.Shape.Strict).BoolValue()
+		}
+		for _, part := range []struct {
+			at    canonical.Pointer
+			field canonical.Pointer
+		}{{t.Shape.Input, "/input"}, {t.Shape.Output, "/output"}} {
+			if part.at == "" {
+				continue
+			}
+			s := entry.Resolve(part.at)
+			if s == nil || s.Kind == canonical.Null {
+				continue
+			}
+			c.field = part.field
+			rules := t.Schema
+			if strict {
+				rules = append(slices.Clone(rules), t.Strict...)
+			}
+			c.schema(s, rules, part.field == "/input")
+		}
+		if strict {
+			strictTools++
+			if s := entry.Resolve(t.Shape.Input); s != nil {
+				o, u := parameters(s)
+				optional = append(optional, count{c.name(), o})
+				unions = append(unions, count{c.name(), u})
+			}
+		}
+	}
+	c.tool, c.entry = nil, nil
+	for _, r := range t.Request {
+		if r.Kind == Tools && len(list.Items) > r.Max {
+			c.request(r, len(list.Items), "tools", nil)
+		}
+	}
+	for _, r := range t.StrictRequest {
+		switch r.Kind {
+		case StrictTools:
+			if strictTools > r.Max {
+				c.request(r, strictTools, "strict tools", nil)
+			}
+		case Optional:
+			if n := total(optional); n > r.Max {
+				c.request(r, n, "optional parameters in its strict tools", optional)
+			}
+		case Unions:
+			if n := total(unions); n > r.Max {
+				c.request(r, n, "union-typed parameters (anyOf or a type array) in its strict tools", unions)
+			}
+		}
+	}
+	return c.out
+}
+
+// count is one tool's share of a per-request budget.
+type count struct {
+	tool string
+	n    int
+}
+
+func total(cs []count) int {
+	n := 0
+	for _, c := range cs {
+		n += c.n
+	}
+	return n
+}
+
+// biggest names the tools that spend the most of a budget.
+func biggest(cs []count) string {
+	cs = slices.Clone(cs)
+	slices.SortStableFunc(cs, func(a, b count) int { return b.n - a.n })
+	var parts []string
+	for _, c := range cs {
+		if c.n == 0 || len(parts) == 5 {
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s (%d)", c.tool, c.n))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; the most: " + strings.Join(parts, ", ")
+}
+
+type checker struct {
+	t      *Table
+	target string
+	opts   Options
+	out    []diag.Diagnostic
+
+	tool  *canonical.Tool
+	entry *canonical.Value
+	field canonical.Pointer // "/input" or "/output"
+}
+
+func (c *checker) name() string {
+	if c.tool != nil {
+		return c.tool.ID()
+	}
+	n, _ := c.entry.Resolve(c.t.Shape.Name).StringValue()
+	return n
+}
+
+// report records a violation of r by the current tool, at field of the
+// canonical tool; node, when not nil, is the offending node and at its
+// pointer in the emitted schema.
+func (c *checker) report(r Rule, field canonical.Pointer, at canonical.Pointer, pos canonical.Pos, format string, args ...any) {
+	where := ""
+	if c.field != "" && field == c.field {
+		where = fmt.Sprintf(" at %s of the emitted %s schema", pointerText(at), strings.TrimPrefix(string(c.field), "/"))
+	}
+	d := diag.New(r.Code(), "tool %s: %s would refuse the bundle%s: %s (%s; %s)",
+		c.name(), c.t.Provider, where, fmt.Sprintf(format, args...), r.Doc(), r.Evidence)
+	d.Target = c.target
+	if c.tool != nil {
+		d = d.At(c.tool.Source.File, string(c.tool.Source.Locate(field)))
+		if pos.IsValid() {
+			d.Line, d.Column = pos.Line, pos.Column
+		}
+	}
+	c.out = append(c.out, d)
+}
+
+func pointerText(p canonical.Pointer) string {
+	if p == "" {
+		return "the root"
+	}
+	return string(p)
+}
+
+func (c *checker) request(r Rule, n int, what string, cs []count) {
+	d := diag.New(r.Code(), "the %s bundle has %d %s; %s takes at most %d in one request%s (%s)",
+		c.target, n, what, c.t.Provider, r.Max, biggest(cs), r.Evidence)
+	d.Target = c.target
+	c.out = append(c.out, d)
+}
+
+var patterns sync.Map // string → *regexp.Regexp
+
+func compiled(p string) *regexp.Regexp {
+	if re, ok := patterns.Load(p); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := regexp.MustCompile(p)
+	patterns.Store(p, re)
+	return re
+}
+
+func (c *checker) toolRule(r Rule) {
+	c.field = ""
+	switch r.Kind {
+	case Name:
+		n, _ := c.entry.Resolve(c.t.Shape.Name).StringValue()
+		if !compiled(r.Values[0]).MatchString(n) {
+			c.report(r, "/name", "", canonical.Pos{}, "the name %q", n)
+		}
+	case Description:
+		d, _ := c.entry.Resolve(c.t.Shape.Description).StringValue()
+		if n := len([]rune(d)); n > r.Max {
+			c.report(r, "/description", "", canonical.Pos{}, "the description has %d characters", n)
+		}
+	}
+}
+
+// accepted reports whether the manifest declared keyword k accepted.
+func (c *checker) accepted(k string) bool { return slices.Contains(c.opts.Accepted, k) }
+
+// schema checks one emitted schema.
+func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
+	for _, r := range rules {
+		switch r.Kind {
+		case RootObject:
+			if input && !slices.Contains(r.Values, typeString(root)) {
+				c.report(r, c.field, "", root.Pos, "the root schema's type is %s", typeText(root))
+			}
+		case RefsResolve, Acyclic:
+			c.refs(root, r)
+		}
+	}
+	var visit func(v *canonical.Value, at canonical.Pointer, key string, pos canonical.Pos)
+	visit = func(v *canonical.Value, at canonical.Pointer, key string, pos canonical.Pos) {
+		if v.Pos.IsValid() {
+			pos = v.Pos
+		}
+		for _, r := range rules {
+			c.node(r, v, at, key, pos)
+		}
+		for rel, sub := range canonical.AsSchema(v).Subschemas() {
+			visit(sub.JSON(), at.Join(rel), lastKeyword(rel), pos)
+		}
+	}
+	visit(root, "", "", root.Pos)
+}
+
+// lastKeyword returns the keyword that holds the subschema at rel:
+// "additionalProperties" for "/additionalProperties", "properties" for
+// "/properties/a", "anyOf" for "/anyOf/0".
+func lastKeyword(rel canonical.Pointer) string {
+	s := strings.TrimPrefix(string(rel), "/")
+	k, _, _ := strings.Cut(s, "/")
+	return k
+}
+
+func typeString(v *canonical.Value) string {
+	if v.Kind != canonical.Object {
+		return ""
+	}
+	s, _ := v.Get("type").StringValue()
+	return s
+}
+
+func typeText(v *canonical.Value) string {
+	if v.Kind != canonical.Object || !v.Has("type") {
+		return "missing"
+	}
+	return v.Get("type").String()
+}
+
+func types(v *canonical.Value) []string {
+	t := v.Get("type")
+	if s, ok := t.StringValue(); ok {
+		return []string{strings.ToLower(s)}
+	}
+	ts, _ := t.Strings()
+	for i := range ts {
+		ts[i] = strings.ToLower(ts[i])
+	}
+	return ts
+}
+
+// isObject reports whether v is an object schema: typed object, or
+// untyped with properties.
+func isObject(v *canonical.Value) bool {
+	ts := types(v)
+	return slices.Contains(ts, "object") || ts == nil && v.Has("properties")
+}
+
+func isArray(v *canonical.Value) bool { return slices.Contains(types(v), "array") }
+
+// node checks one rule on one subschema v at the emitted pointer at, held
+// by keyword key of its parent.
+func (c *checker) node(r Rule, v *canonical.Value, at canonical.Pointer, key string, pos canonical.Pos) {
+	if v.Kind == canonical.Bool {
+		// additionalProperties: false is how strict mode closes an object;
+		// any other boolean schema has no type.
+		if r.Kind == Typed && !(key == "additionalProperties" && !v.Bool) {
+			c.report(r, c.field, at, pos, "the boolean schema %v has no type", v.Bool)
+		}
+		return
+	}
+	if v.Kind != canonical.Object {
+		return
+	}
+	switch r.Kind {
+	case Keywords:
+		for _, m := range v.Members {
+			if !slices.Contains(r.Values, m.Key) && !c.accepted(m.Key) {
+				c.report(r, c.field, at, keyPos(m, pos), "the keyword %q", m.Key)
+			}
+		}
+	case NoKeywords:
+		for _, m := range v.Members {
+			if slices.Contains(r.Values, m.Key) && !c.accepted(m.Key) {
+				c.report(r, c.field, at, keyPos(m, pos), "the keyword %q", m.Key)
+			}
+		}
+	case Formats:
+		if f, ok := v.Get("format").StringValue(); ok && !slices.Contains(r.Values, f) && !c.accepted("format") {
+			c.report(r, c.field, at, pos, "format %q", f)
+		}
+	case Typed:
+		if !slices.ContainsFunc(r.Values, v.Has) {
+			c.report(r, c.field, at, pos, "the schema has no type")
+		}
+	case TypeNames:
+		t := v.Get("type")
+		if t == nil {
+			return
+		}
+		if s, ok := t.StringValue(); !ok || !slices.Contains(r.Values, s) {
+			c.report(r, c.field, at, pos, "type %s", t.String())
+		}
+	case Properties:
+		if isObject(v) && !v.Has("properties") {
+			c.report(r, c.field, at, pos, "an object schema without properties")
+		}
+	case Closed:
+		if isObject(v) && !c.accepted("additionalProperties") {
+			if ap := v.Get("additionalProperties"); ap == nil || ap.Kind != canonical.Bool || ap.Bool {
+				c.report(r, c.field, at, pos, "an object schema that is not closed")
+			}
+		}
+	case AllRequired, RequiredDefined:
+		if !isObject(v) {
+			return
+		}
+		props := v.Get("properties").Keys()
+		req, _ := v.Get("required").Strings()
+		for _, k := range req {
+			if !slices.Contains(props, k) {
+				c.report(r, c.field, at, pos, "required names %q, which properties does not define", k)
+			}
+		}
+		if r.Kind == AllRequired {
+			for _, k := range props {
+				if !slices.Contains(req, k) {
+					c.report(r, c.field, at, pos, "property %q is not in required", k)
+				}
+			}
+		}
+	case RefSiblings, AnyOfAlone:
+		key := "$ref"
+		if r.Kind == AnyOfAlone {
+			key = "anyOf"
+		}
+		if !v.Has(key) {
+			return
+		}
+		for _, m := range v.Members {
+			if m.Key != key && !slices.Contains(r.Values, m.Key) {
+				c.report(r, c.field, at, keyPos(m, pos), "%s has the sibling %q", key, m.Key)
+			}
+		}
+	case Items:
+		if isArray(v) {
+			if it := v.Get("items"); it == nil || it.Kind != canonical.Object && it.Kind != canonical.Bool {
+				c.report(r, c.field, at, pos, "an array schema without items")
+			}
+		}
+	case PropertyKeys:
+		if p := v.Get("properties"); p != nil && p.Kind == canonical.Object {
+			for _, m := range p.Members {
+				if !compiled(r.Values[0]).MatchString(m.Key) {
+					c.report(r, c.field, at.Append("properties", m.Key), keyPos(m, pos), "the property key %q", m.Key)
+				}
+			}
+		}
+	case EnumTypes:
+		if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !c.accepted("enum") {
+			for _, x := range e.Items {
+				if t := jsonType(x); !slices.Contains(r.Values, t) && !(t == "integer" && slices.Contains(r.Values, "number")) {
+					c.report(r, c.field, at, pos, "the enum value %s", x.String())
+					break
+				}
+			}
+		}
+	case MinItems:
+		if m := v.Get("minItems"); m != nil && !slices.Contains(r.Values, m.Text) && !c.accepted("minItems") {
+			c.report(r, c.field, at, pos, "minItems %s", m.Text)
+		}
+	case NoLookaround:
+		if p, ok := v.Get("pattern").StringValue(); ok && hasLookaround(p) && !c.accepted("pattern") {
+			c.report(r, c.field, at, pos, "the pattern %q", p)
+		}
+	}
+}
+
+func keyPos(m canonical.Member, pos canonical.Pos) canonical.Pos {
+	if m.KeyPos.IsValid() {
+		return m.KeyPos
+	}
+	return pos
+}
+
+func hasLookaround(p string) bool {
+	for _, l := range []string{"(?=", "(?!", "(?<=", "(?<!"} {
+		if strings.Contains(p, l) {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonType(v *canonical.Value) string {
+	if v.Kind == canonical.Number && !strings.ContainsAny(v.Text, ".eE") {
+		return "integer"
+	}
+	return v.Kind.String()
+}
+
+// ref is one $ref of a schema: where it is and where it points.
+type ref struct {
+	at, target canonical.Pointer
+	pos        canonical.Pos
+	ok         bool
+}
+
+// localRefs lists every $ref under root with its resolved target.
+func localRefs(root *canonical.Value) []ref {
+	var out []ref
+	for p, s := range canonical.AsSchema(root).All() {
+		if !s.IsObject() {
+			continue
+		}
+		r, ok := s.Keyword("$ref").StringValue()
+		if !ok {
+			continue
+		}
+		t, ok := resolve(root, r)
+		out = append(out, ref{at: p, target: t, pos: s.Pos, ok: ok})
+	}
+	return out
+}
+
+// resolve resolves a local reference by JSON Pointer; anchors are not
+// resolved (lowering writes every kept reference as a pointer).
+func resolve(root *canonical.Value, r string) (canonical.Pointer, bool) {
+	frag, ok := strings.CutPrefix(r, "#")
+	if !ok || frag != "" && frag[0] != '/' {
+		return "", false
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	v := root.Resolve(canonical.Pointer(frag))
+	return canonical.Pointer(frag), v != nil && (v.Kind == canonical.Object || v.Kind == canonical.Bool)
+}
+
+func within(p, q canonical.Pointer) bool {
+	return p == q || strings.HasPrefix(string(p), string(q)+"/")
+}
+
+// refs checks the references of one schema: that they resolve, and, for
+// Acyclic, that none leads back into itself.
+func (c *checker) refs(root *canonical.Value, r Rule) {
+	rs := localRefs(root)
+	if r.Kind == RefsResolve {
+		for _, x := range rs {
+			if !x.ok {
+				v, _ := root.Resolve(x.at).Get("$ref").StringValue()
+				c.report(r, c.field, x.at, x.pos, "$ref %q points to nothing in the emitted schema", v)
+			}
+		}
+		return
+	}
+	// A reference recurses when following references from its target
+	// comes back to it.
+	state := make([]int, len(rs)) // 0 unseen, 1 on the path, 2 done
+	var cyclic []int
+	var visit func(i int) bool
+	visit = func(i int) bool {
+		state[i] = 1
+		for j, y := range rs {
+			if !y.ok || !within(y.at, rs[i].target) {
+				continue
+			}
+			if state[j] == 1 || state[j] == 0 && visit(j) {
+				state[i] = 2
+				if !slices.Contains(cyclic, j) {
+					cyclic = append(cyclic, j)
+				}
+				return true
+			}
+		}
+		state[i] = 2
+		return false
+	}
+	for i, x := range rs {
+		if x.ok && state[i] == 0 {
+			visit(i)
+		}
+	}
+	slices.Sort(cyclic)
+	for _, i := range cyclic {
+		c.report(r, c.field, rs[i].at, rs[i].pos, "$ref to %s is recursive", pointerText(rs[i].target))
+	}
+}
+
+// parameters counts, in an input schema with its local $refs expanded, the
+// optional properties (not in required) and the union-typed ones (anyOf,
+// oneOf or a type array of two or more types), as Anthropic counts them.
+func parameters(root *canonical.Value) (optional, unions int) {
+	var walk func(v *canonical.Value, stack []canonical.Pointer)
+	walk = func(v *canonical.Value, stack []canonical.Pointer) {
+		if v.Kind != canonical.Object || len(stack) > 32 {
+			return
+		}
+		if r, ok := v.Get("$ref").StringValue(); ok {
+			if t, ok := resolve(root, r); ok && !slices.Contains(stack, t) {
+				walk(root.Resolve(t), append(stack[:len(stack):len(stack)], t))
+			}
+		}
+		if props := v.Get("properties"); props != nil && props.Kind == canonical.Object {
+			req, _ := v.Get("required").Strings()
+			for _, m := range props.Members {
+				if !slices.Contains(req, m.Key) {
+					optional++
+				}
+				if union(m.Value, root) {
+					unions++
+				}
+			}
+		}
+		for rel, sub := range canonical.AsSchema(v).Subschemas() {
+			if k := lastKeyword(rel); k == "$defs" || k == "definitions" {
+				continue
+			}
+			walk(sub.JSON(), stack)
+		}
+	}
+	walk(root, nil)
+	return optional, unions
+}
+
+func union(v, root *canonical.Value) bool {
+	if v.Kind != canonical.Object {
+		return false
+	}
+	if r, ok := v.Get("$ref").StringValue(); ok && len(v.Members) == 1 {
+		if t, ok := resolve(root, r); ok {
+			if d := root.Resolve(t); d != nil && d != v {
+				return d.Kind == canonical.Object && (d.Has("anyOf") || d.Has("oneOf") || len(types(d)) > 1)
+			}
+		}
+	}
+	return v.Has("anyOf") || v.Has("oneOf") || len(types(v)) > 1
+}

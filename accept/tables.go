@@ -1,0 +1,200 @@
+package accept
+
+// Evidence for the rules, as PROVIDERS.md gives it ("Corrections and
+// additions" first). Each rule of the tables below cites one.
+const (
+	evOpenAIName    = "OpenAI FunctionDefinition.name ^[a-zA-Z0-9_-]{1,64}$"
+	evOpenAITools   = "OpenAI: at most 128 tools per request, array_above_max_length; openai-openapi PR 76, zed issue 42393"
+	evOpenAIItems   = "OpenAI: every array has items, in every mode; mark3labs/mcp-filesystem-server PR 23"
+	evOpenAIDesc    = "OpenAI: function description at most 1,024 characters; getsentry/sentry-mcp issue 106"
+	evOpenAIRoot    = "OpenAI: parameters must be an object schema"
+	evStrictProps   = "OpenAI strict: every object has a properties key; google/adk-go PR 1614"
+	evStrictTyped   = "OpenAI strict: \"schema must have a 'type' key\"; pydantic-ai profiles/openai.py"
+	evStrictRef     = "OpenAI strict: \"$ref cannot have keywords {'description'}\"; openai-python lib/_pydantic.py"
+	evStrictReq     = "OpenAI strict: required equals the keys of properties; vercel/ai issue 7888"
+	evStrictClosed  = "OpenAI strict: \"'additionalProperties' is required to be supplied and to be false\"; langchain-ai/langchain issue 34596"
+	evStrictKeys    = "OpenAI structured outputs, supported schemas (PROVIDERS.md keyword table; default rejected by Azure OpenAI)"
+	evStrictFormats = "OpenAI structured outputs: date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid"
+	evStrictPattern = "OpenAI structured outputs: patterns without lookaround"
+	evStrictRoot    = "OpenAI strict: the root is an object, not anyOf"
+
+	evAnthropicName   = "Anthropic tool names ^[a-zA-Z0-9_-]{1,128}$; modelcontextprotocol issue 1345"
+	evAnthropicKeys   = "Anthropic: \"Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'\"; n8n issue 30590"
+	evAnthropicRoot   = "Anthropic: input_schema must have type object"
+	evAnthropicStrict = "Anthropic strict tool use: supported schema subset; experientiallabs/experiential issue 804"
+	evAnthropicTyped  = "anthropic-sdk-python lib/_parse/_transform.py: a type, anyOf or allOf on every node"
+	evAnthropicBudget = "Anthropic strict tool use: at most 20 strict tools, 24 optional and 16 union-typed parameters per request"
+
+	evGeminiTools    = "Gemini: at most 512 function declarations per request; gemini-cli issue 19083"
+	evGeminiName     = "Gemini FunctionDeclaration.name ^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$"
+	evGeminiKeys     = "python-genai FunctionDeclaration.parameters: property names [A-Za-z_][A-Za-z0-9_]{0,63}"
+	evGeminiSchema   = "go-genai Schema: the fields of Gemini's OpenAPI 3.0 subset; \"Unknown name ... Cannot find field\""
+	evGeminiTyped    = "Gemini 3 rejects TYPE_UNSPECIFIED; inspect_ai PR 3097"
+	evGeminiAnyOf    = "Gemini: \"When using any_of, it must be the only field set\"; vercel/ai issue 19000"
+	evGeminiRequired = "Gemini: required[i]: property is not defined; vercel/ai issue 4412"
+	evGeminiFormats  = "python-genai Schema.format"
+	evGeminiItems    = "Gemini: ARRAY needs items"
+	evGeminiEnum     = "Gemini parameters: enum of strings (format: enum)"
+	evGeminiCore     = "Gemini parametersJsonSchema: Unknown name \"$schema\"; pydantic-ai issue 1250"
+	evGeminiRef      = "Gemini parametersJsonSchema: $ref takes only description and default beside it; opencode issue 12295"
+	evGeminiRoot     = "Gemini: parameters must be an object schema"
+
+	evBedrockName   = "Bedrock ToolSpecification.name ^[a-zA-Z0-9_-]{1,64}$"
+	evBedrockRoot   = "Bedrock: inputSchema.json.type must be object"
+	evBedrockDefs   = "Bedrock Nova: \"extraneous key [definitions] is not permitted\"; pydantic-ai issue 1623"
+	evBedrockStrict = "Bedrock toolSpec.strict, verified by pydantic-ai on Claude: no numeric bounds, minItems at most 1, no maxItems"
+	evBedrockKeys   = "Claude on Bedrock answers with Anthropic's errors: property keys ^[a-zA-Z0-9_.-]{1,64}$"
+
+	evMCPName = "MCP specification 2025-11-25, tool names (SHOULD)"
+	evMCPRoot = "MCP: inputSchema must be an object schema; go-sdk Server.AddTool panics otherwise"
+)
+
+// strictNo are the keywords OpenAI's strict mode refuses.
+var strictNo = []string{"oneOf", "allOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies",
+	"minLength", "maxLength", "uniqueItems", "contains", "minContains", "maxContains", "prefixItems", "additionalItems",
+	"patternProperties", "propertyNames", "minProperties", "maxProperties", "unevaluatedProperties", "unevaluatedItems",
+	"default", "$dynamicRef", "$recursiveRef"}
+
+// anthropicStrictNo are the keywords Anthropic's strict mode refuses.
+var anthropicStrictNo = []string{"oneOf", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies",
+	"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "maxItems",
+	"uniqueItems", "contains", "minContains", "maxContains", "prefixItems", "additionalItems", "patternProperties",
+	"propertyNames", "minProperties", "maxProperties", "unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$recursiveRef"}
+
+var objectTypes = []string{"object"}
+
+// openAIStrict are the rules of a tool whose strict flag is true.
+var openAIStrict = []Rule{
+	{Kind: NoKeywords, Values: strictNo, Evidence: evStrictKeys},
+	{Kind: Formats, Values: []string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}, Evidence: evStrictFormats},
+	{Kind: Typed, Values: []string{"type", "anyOf", "$ref", "enum", "const"}, Evidence: evStrictTyped},
+	{Kind: Properties, Evidence: evStrictProps},
+	{Kind: Closed, Evidence: evStrictClosed},
+	{Kind: AllRequired, Evidence: evStrictReq},
+	{Kind: RefSiblings, Evidence: evStrictRef},
+	{Kind: NoLookaround, Evidence: evStrictPattern},
+	{Kind: RootObject, Values: objectTypes, Evidence: evStrictRoot},
+}
+
+var openAISchema = []Rule{
+	{Kind: Items, Evidence: evOpenAIItems},
+	{Kind: RefsResolve, Evidence: "JSON Schema: a $ref that points nowhere cannot be resolved"},
+	{Kind: RootObject, Values: objectTypes, Evidence: evOpenAIRoot},
+}
+
+var openAITool = []Rule{
+	{Kind: Name, Values: []string{`^[a-zA-Z0-9_-]{1,64}$`}, Evidence: evOpenAIName},
+	{Kind: Description, Max: 1024, Evidence: evOpenAIDesc},
+}
+
+var anthropicStrict = []Rule{
+	{Kind: NoKeywords, Values: anthropicStrictNo, Evidence: evAnthropicStrict},
+	{Kind: Formats, Values: []string{"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}, Evidence: evAnthropicStrict},
+	{Kind: MinItems, Values: []string{"0", "1"}, Evidence: evAnthropicStrict},
+	{Kind: Typed, Values: []string{"type", "anyOf", "allOf", "$ref", "enum", "const"}, Evidence: evAnthropicTyped},
+	{Kind: Closed, Evidence: evAnthropicStrict},
+	{Kind: Acyclic, Evidence: evAnthropicStrict},
+}
+
+var anthropicBudget = []Rule{
+	{Kind: StrictTools, Max: 20, Evidence: evAnthropicBudget},
+	{Kind: Optional, Max: 24, Evidence: evAnthropicBudget},
+	{Kind: Unions, Max: 16, Evidence: evAnthropicBudget},
+}
+
+var geminiTool = []Rule{{Kind: Name, Values: []string{`^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$`}, Evidence: evGeminiName}}
+
+var geminiRequest = []Rule{{Kind: Tools, Max: 512, Evidence: evGeminiTools}}
+
+// Tables holds the acceptance table of every target and mode, by name:
+// the target format, then "-" and the mode where it has several. The
+// lowering profiles name the table that applies to them.
+var Tables = map[string]*Table{
+	"mcp": {
+		Name: "mcp", Provider: "an MCP client",
+		Shape: Shape{List: "/tools", Name: "/name", Description: "/description", Input: "/inputSchema", Output: "/outputSchema"},
+		Tool:  []Rule{{Kind: Name, Values: []string{`^[A-Za-z0-9_.-]{1,128}$`}, Evidence: evMCPName}},
+		Schema: []Rule{
+			{Kind: RootObject, Values: objectTypes, Evidence: evMCPRoot},
+			{Kind: RefsResolve, Evidence: "JSON Schema: a $ref that points nowhere cannot be resolved"},
+		},
+	},
+	"openai": {
+		Name: "openai", Provider: "OpenAI",
+		Shape:   Shape{Name: "/function/name", Description: "/function/description", Input: "/function/parameters", Strict: "/function/strict"},
+		Tool:    openAITool,
+		Schema:  openAISchema,
+		Strict:  openAIStrict,
+		Request: []Rule{{Kind: Tools, Max: 128, Evidence: evOpenAITools}},
+	},
+	"openai-responses": {
+		Name: "openai-responses", Provider: "OpenAI",
+		Shape:   Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"},
+		Tool:    openAITool,
+		Schema:  openAISchema,
+		Strict:  openAIStrict,
+		Request: []Rule{{Kind: Tools, Max: 128, Evidence: evOpenAITools}},
+	},
+	"anthropic": {
+		Name: "anthropic", Provider: "Anthropic",
+		Shape: Shape{Name: "/name", Description: "/description", Input: "/input_schema", Strict: "/strict"},
+		Tool:  []Rule{{Kind: Name, Values: []string{`^[a-zA-Z0-9_-]{1,128}$`}, Evidence: evAnthropicName}},
+		Schema: []Rule{
+			{Kind: PropertyKeys, Values: []string{`^[a-zA-Z0-9_.-]{1,64}$`}, Evidence: evAnthropicKeys},
+			{Kind: RefsResolve, Evidence: "JSON Schema 2020-12: input_schema is validated as a schema; claude-code issue 7365"},
+			{Kind: RootObject, Values: objectTypes, Evidence: evAnthropicRoot},
+		},
+		Strict:        anthropicStrict,
+		StrictRequest: anthropicBudget,
+	},
+	"gemini": {
+		Name: "gemini", Provider: "Gemini",
+		Shape: Shape{List: "/functionDeclarations", Name: "/name", Description: "/description", Input: "/parametersJsonSchema", Output: "/responseJsonSchema"},
+		Tool:  geminiTool,
+		Schema: []Rule{
+			{Kind: NoKeywords, Values: []string{"$schema", "$id", "$comment"}, Evidence: evGeminiCore},
+			{Kind: RefSiblings, Values: []string{"description", "default"}, Evidence: evGeminiRef},
+			{Kind: RefsResolve, Evidence: "JSON Schema: a $ref that points nowhere cannot be resolved"},
+			{Kind: RootObject, Values: objectTypes, Evidence: evGeminiRoot},
+		},
+		Request: geminiRequest,
+	},
+	"gemini-openapi": {
+		Name: "gemini-openapi", Provider: "Gemini",
+		Shape: Shape{List: "/functionDeclarations", Name: "/name", Description: "/description", Input: "/parameters", Output: "/response"},
+		Tool:  geminiTool,
+		Schema: []Rule{
+			{Kind: Keywords, Values: []string{"anyOf", "default", "description", "enum", "example", "format", "items", "maxItems", "maxLength",
+				"maxProperties", "maximum", "minItems", "minLength", "minProperties", "minimum", "nullable", "pattern", "properties",
+				"propertyOrdering", "required", "title", "type"}, Evidence: evGeminiSchema},
+			{Kind: TypeNames, Values: []string{"STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"}, Evidence: evGeminiSchema},
+			{Kind: Typed, Values: []string{"type", "anyOf"}, Evidence: evGeminiTyped},
+			{Kind: AnyOfAlone, Evidence: evGeminiAnyOf},
+			{Kind: RequiredDefined, Evidence: evGeminiRequired},
+			{Kind: Items, Evidence: evGeminiItems},
+			{Kind: Formats, Values: []string{"enum", "date-time", "float", "double", "int32", "int64", "email", "byte", "date", "password"}, Evidence: evGeminiFormats},
+			{Kind: EnumTypes, Values: []string{"string"}, Evidence: evGeminiEnum},
+			{Kind: PropertyKeys, Values: []string{`^[A-Za-z_][A-Za-z0-9_]{0,63}$`}, Evidence: evGeminiKeys},
+			{Kind: RootObject, Values: []string{"OBJECT"}, Evidence: evGeminiRoot},
+		},
+		Request: geminiRequest,
+	},
+	"bedrock": {
+		Name: "bedrock", Provider: "Bedrock",
+		Shape: Shape{List: "/tools", Name: "/toolSpec/name", Description: "/toolSpec/description", Input: "/toolSpec/inputSchema/json", Strict: "/toolSpec/strict"},
+		Tool:  []Rule{{Kind: Name, Values: []string{`^[a-zA-Z0-9_-]{1,64}$`}, Evidence: evBedrockName}},
+		Schema: []Rule{
+			{Kind: NoKeywords, Values: []string{"definitions", "$defs", "$ref"}, Evidence: evBedrockDefs},
+			{Kind: PropertyKeys, Values: []string{`^[a-zA-Z0-9_.-]{1,64}$`}, Evidence: evBedrockKeys},
+			{Kind: RootObject, Values: objectTypes, Evidence: evBedrockRoot},
+		},
+		Strict: append([]Rule{{Kind: NoKeywords, Values: []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems"}, Evidence: evBedrockStrict},
+			{Kind: MinItems, Values: []string{"0", "1"}, Evidence: evBedrockStrict}}, anthropicStrict...),
+	},
+}
+
+// TableNamed returns the table name.
+func TableNamed(name string) (*Table, bool) {
+	t, ok := Tables[name]
+	return t, ok
+}

@@ -1,0 +1,541 @@
+package lower
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// The passes that give schemas the shapes a provider demands besides its
+// keywords: a type on every node, items on every array, properties on every
+// object, $ref without siblings, required naming only defined properties,
+// property keys in the target's alphabet, and anyOf alone on its node.
+var (
+	ShapeNodes = &Pass{
+		Name: "shape",
+		Doc:  "types untyped schemas from their enum, const or keywords (lower.type-inferred) or widens them to the JSON scalar types (loss.untyped); adds items to arrays (lower.items-added) and properties to objects (lower.properties-added); wraps $ref that has siblings in anyOf (lower.ref-wrapped); drops required names that properties lacks (loss.required)",
+		When: func(r *Rules) bool {
+			return r.Action("untyped") == Type || r.Action("items-missing") == Add || r.Action("root-any-of") == Merge || r.Action("properties-missing") == Add ||
+				r.Action("ref-siblings") != Keep || r.Action("required-undefined") == Prune
+		},
+		Run: runShape,
+	}
+	RenameKeys = &Pass{
+		Name: "keys",
+		Doc:  "renames property keys outside the target's key rule, every illegal character made '_' (name.property-renamed), recording the old key; a new key that is taken is name.property-collision",
+		When: func(r *Rules) bool { return r.Keys != nil },
+		Run:  runKeys,
+	}
+	AnyOfAlone = &Pass{
+		Name:     "alone",
+		Doc:      "makes anyOf the only keyword of its schema: each keyword beside it goes into the branches it applies to (lower.any-of-distributed)",
+		Requires: []*Pass{DropUnsupported},
+		When:     needs("anyOf", Alone),
+		Run:      runAlone,
+	}
+)
+
+// typeKeywords say which type a keyword implies on an untyped schema.
+var typeKeywords = map[string]string{
+	"properties": "object", "required": "object", "additionalProperties": "object", "patternProperties": "object",
+	"minProperties": "object", "maxProperties": "object", "propertyNames": "object", "dependentRequired": "object",
+	"items": "array", "prefixItems": "array", "minItems": "array", "maxItems": "array", "contains": "array", "uniqueItems": "array",
+	"pattern": "string", "minLength": "string", "maxLength": "string",
+	"minimum": "number", "maximum": "number", "exclusiveMinimum": "number", "exclusiveMaximum": "number", "multipleOf": "number",
+}
+
+// typing keywords make a schema typed without "type".
+var typing = []string{"type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const"}
+
+// scalars is what an untyped schema becomes where a type is needed.
+func scalars() *canonical.Value {
+	var bs []*canonical.Value
+	for _, t := range []string{"string", "number", "boolean", "null"} {
+		b := canonical.NewObject()
+		b.Set("type", canonical.NewString(t))
+		bs = append(bs, b)
+	}
+	return canonical.NewArray(bs...)
+}
+
+// valueTypes returns the JSON types of values, "integer" for integral
+// numbers and "number" when integers and others mix.
+func valueTypes(values []*canonical.Value) []string {
+	var ts []string
+	for _, v := range values {
+		t := jsonType(v)
+		switch {
+		case t == "integer" && slices.Contains(ts, "number"):
+			continue
+		case t == "number" && slices.Contains(ts, "integer"):
+			ts[slices.Index(ts, "integer")] = "number"
+			continue
+		}
+		if !slices.Contains(ts, t) {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// inferType returns the type a schema's other keywords imply, or nil.
+func inferType(n *canonical.Value) []string {
+	if e := n.Get("enum"); e != nil && e.Kind == canonical.Array && len(e.Items) > 0 {
+		return valueTypes(e.Items)
+	}
+	if c := n.Get("const"); c != nil {
+		return valueTypes([]*canonical.Value{c})
+	}
+	var ts []string
+	for _, m := range n.Members {
+		if t := typeKeywords[m.Key]; t != "" && !slices.Contains(ts, t) {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) == 1 {
+		return ts
+	}
+	return nil
+}
+
+func setType(n *canonical.Value, ts []string) {
+	v := canonical.NewString(ts[0])
+	if len(ts) > 1 {
+		v = canonical.NewStrings(ts)
+	}
+	n.Members = slices.Insert(n.Members, 0, canonical.Member{Key: "type", Value: v})
+}
+
+// requiredOnly reports whether a branch says only which properties are
+// required (annotations aside): a constraint on its parent's properties.
+func requiredOnly(b *canonical.Value) bool {
+	if b.Kind != canonical.Object || !b.Has("required") {
+		return false
+	}
+	for _, m := range b.Members {
+		if m.Key != "required" && !annotation[m.Key] {
+			return false
+		}
+	}
+	return true
+}
+
+// held reports whether the subschemas under keyword k survive the target's
+// rules, so that shaping them is not wasted.
+func held(r *Rules, k string) bool {
+	switch k {
+	case "additionalProperties":
+		a := r.Action("additionalProperties")
+		return a != Drop && a != Close
+	case "$defs", "definitions":
+		return r.Action("$ref") != Inline
+	}
+	if f := keywordFeature(k); f != nil {
+		return r.Action(f.Name) != Drop
+	}
+	return true
+}
+
+func runShape(u *Unit) {
+	r := u.Rules
+	typed := r.Action("untyped") == Type
+	if r.Action("root-any-of") == Merge {
+		mergeRoot(u)
+	}
+	var visit func(n *canonical.Value, at canonical.Pointer, inherit []string)
+	visit = func(n *canonical.Value, at canonical.Pointer, inherit []string) {
+		if n.Kind == canonical.Bool {
+			if typed && n.Bool {
+				n.Kind, n.Members = canonical.Object, []canonical.Member{{Key: "anyOf", Value: scalars()}}
+				u.Report("loss.untyped", at, n, "", "the schema true (any value) written as anyOf of string, number, boolean and null: the target needs a type, so objects and arrays are no longer accepted here")
+			}
+			return
+		}
+		if n.Kind != canonical.Object {
+			return
+		}
+		shapeRef(u, n, at)
+		if typed {
+			shapeType(u, n, at, inherit)
+		}
+		ts := canonical.AsSchema(n).Types()
+		if r.Action("items-missing") == Add && slices.Contains(ts, "array") && !n.Has("items") && !n.Has("prefixItems") {
+			n.Set("items", canonical.NewObject())
+			u.Report("lower.items-added", at, n, "", "items: {} added to an array schema without items, as the target requires")
+		}
+		if isObjectSchema(n) {
+			if r.Action("properties-missing") == Add && !n.Has("properties") {
+				n.Set("properties", canonical.NewObject())
+				u.Report("lower.properties-added", at, n, "", "properties: {} added to an object schema without properties, as the target requires")
+			}
+			if r.Action("required-undefined") == Prune {
+				pruneRequired(u, n, at)
+			}
+		}
+		for rel, sub := range canonical.AsSchema(n).Subschemas() {
+			k := firstToken(rel)
+			if !held(r, k) {
+				continue
+			}
+			var in []string
+			if k == "anyOf" || k == "oneOf" || k == "allOf" {
+				in = canonical.AsSchema(n).Types()
+			}
+			visit(sub.JSON(), at.Join(rel), in)
+		}
+	}
+	visit(u.root, "", nil)
+}
+
+// shapeType gives an untyped schema a type: its parent's (for a branch of
+// anyOf under a typed schema, which means the same), the one its keywords
+// imply, or else the JSON scalar types.
+func shapeType(u *Unit, n *canonical.Value, at canonical.Pointer, inherit []string) {
+	if isObjectSchema(n) {
+		for _, k := range []string{"anyOf", "oneOf"} {
+			if b := n.Get(k); b != nil && b.Kind == canonical.Array && len(b.Items) > 0 && !slices.ContainsFunc(b.Items, func(x *canonical.Value) bool { return !requiredOnly(x) }) {
+				n.Delete(k)
+				u.Report("loss.any-of", at, n, k, "the %s of required lists dropped: each branch only says which properties are required together, and the target needs a type on every branch", k)
+			}
+		}
+	}
+	if slices.ContainsFunc(typing, n.Has) {
+		if !n.Has("type") && n.Has("enum") && !n.Has("$ref") {
+			if ts := inferType(n); ts != nil {
+				setType(n, ts)
+				u.Report("lower.type-inferred", at, n, "", "type %s added, as the values of its enum say", canonical.NewStrings(ts).String())
+			}
+		}
+		if !n.Has("type") && n.Has("const") && !n.Has("$ref") {
+			if ts := inferType(n); ts != nil {
+				setType(n, ts)
+				u.Report("lower.type-inferred", at, n, "", "type %s added, as its const says", canonical.NewStrings(ts).String())
+			}
+		}
+		return
+	}
+	if inherit != nil {
+		setType(n, inherit)
+		u.Report("lower.type-inferred", at, n, "", "type %s added: the branch's parent has that type, so the branch means the same with it", canonical.NewStrings(inherit).String())
+		return
+	}
+	if ts := inferType(n); ts != nil {
+		setType(n, ts)
+		u.Report("lower.type-inferred", at, n, "", "type %q added, as its keywords apply to that type only", ts[0])
+		return
+	}
+	n.Members = append(n.Members, canonical.Member{Key: "anyOf", Value: scalars()})
+	u.Report("loss.untyped", at, n, "", "a schema without a type (any value) written as anyOf of string, number, boolean and null: the target needs a type, so objects and arrays are no longer accepted here")
+}
+
+// mergeRoot makes a root that is a union of object schemas one object
+// schema, where the target takes no anyOf at the root: the properties of
+// every branch, required only what every branch requires.
+func mergeRoot(u *Unit) {
+	n := u.root
+	if n.Kind != canonical.Object {
+		return
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		b := n.Get(k)
+		if b == nil || b.Kind != canonical.Array || len(b.Items) == 0 {
+			continue
+		}
+		objects := true
+		for _, x := range b.Items {
+			ts := canonical.AsSchema(x).Types()
+			if x.Kind != canonical.Object || ts != nil && !slices.Equal(ts, []string{"object"}) || x.Has("$ref") || x.Has("anyOf") || x.Has("oneOf") {
+				objects = false
+			}
+		}
+		if !objects {
+			continue
+		}
+		props := n.Get("properties")
+		if props == nil || props.Kind != canonical.Object {
+			props = canonical.NewObject()
+		} else {
+			props = &canonical.Value{Kind: canonical.Object, Pos: props.Pos, Members: slices.Clone(props.Members)}
+		}
+		var common []string
+		for i, x := range b.Items {
+			if p := x.Get("properties"); p != nil && p.Kind == canonical.Object {
+				for _, m := range p.Members {
+					if !props.Has(m.Key) {
+						props.Members = append(props.Members, m)
+					}
+				}
+			}
+			req, _ := x.Get("required").Strings()
+			if i == 0 {
+				common = req
+			} else {
+				common = slices.DeleteFunc(common, func(r string) bool { return !slices.Contains(req, r) })
+			}
+		}
+		own, _ := n.Get("required").Strings()
+		for _, r := range common {
+			if !slices.Contains(own, r) {
+				own = append(own, r)
+			}
+		}
+		n.Delete(k)
+		if !n.Has("type") {
+			setType(n, []string{"object"})
+		}
+		n.Set("properties", props)
+		if len(own) > 0 {
+			n.Set("required", canonical.NewStrings(own))
+		}
+		u.Report("loss.any-of", "", n, k, "the %s of %d object schemas at the root merged into one object with every branch's properties, as the target takes no %s at the root: which combinations were required is lost", k, len(b.Items), k)
+	}
+}
+
+// pruneRequired drops the names in required that properties lacks.
+func pruneRequired(u *Unit, n *canonical.Value, at canonical.Pointer) {
+	req, ok := n.Get("required").Strings()
+	if !ok {
+		return
+	}
+	props := n.Get("properties").Keys()
+	var keep, lost []string
+	for _, k := range req {
+		if slices.Contains(props, k) {
+			keep = append(keep, k)
+		} else {
+			lost = append(lost, k)
+		}
+	}
+	if len(lost) == 0 {
+		return
+	}
+	if len(keep) == 0 {
+		n.Delete("required")
+	} else {
+		r := canonical.NewStrings(keep)
+		r.Pos = n.Get("required").Pos
+		n.Set("required", r)
+	}
+	u.Report("loss.required", at, n, "required", "required named %s, which properties does not define; dropped, as the target refuses it", strings.Join(quoteAll(lost), ", "))
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+// shapeRef wraps a $ref that has siblings the target refuses:
+// {"$ref": X, "description": D} becomes {"description": D, "anyOf":
+// [{"$ref": X}]}, which accepts the same values and leaves the shared
+// definition shared.
+func shapeRef(u *Unit, n *canonical.Value, at canonical.Pointer) {
+	row := u.Rules.Row("ref-siblings")
+	if row.Action == Keep {
+		return
+	}
+	i := n.Index("$ref")
+	if i < 0 || n.Has("anyOf") {
+		return
+	}
+	var refused []string
+	for _, m := range n.Members {
+		if m.Key != "$ref" && !(row.Action == Only && slices.Contains(row.Values, m.Key)) {
+			refused = append(refused, m.Key)
+		}
+	}
+	if len(refused) == 0 {
+		return
+	}
+	inner := &canonical.Value{Kind: canonical.Object, Pos: n.Pos, Members: []canonical.Member{n.Members[i]}}
+	u.origins[inner] = u.origins[n]
+	n.Members[i] = canonical.Member{Key: "anyOf", Value: canonical.NewArray(inner), KeyPos: n.Members[i].KeyPos}
+	u.Report("lower.ref-wrapped", at, n, "", "$ref with the sibling keyword(s) %s written as anyOf: [{\"$ref\": …}] beside them, as the target refuses siblings of $ref", strings.Join(quoteAll(refused), ", "))
+}
+
+// ---- keys ----
+
+func (k *KeyRule) pattern() *regexp.Regexp {
+	first := k.First
+	if first == "" {
+		first = k.Chars
+	}
+	return regexp.MustCompile(fmt.Sprintf("^[%s][%s]{0,%d}$", first, k.Chars, k.Max-1))
+}
+
+// Pattern is the rule as one regular expression.
+func (k *KeyRule) Pattern() string { return k.pattern().String() }
+
+// legal renames key under the rule: each character outside it becomes '_',
+// a first character it forbids gets '_' before it, and a key that is too
+// long keeps its start and ends with '_' and a hash of the key.
+func (k *KeyRule) legal(key string) string {
+	chars := regexp.MustCompile("[^" + k.Chars + "]")
+	out := chars.ReplaceAllString(key, "_")
+	first := k.First
+	if first == "" {
+		first = k.Chars
+	}
+	if !regexp.MustCompile("^[" + first + "]").MatchString(out) {
+		out = "_" + out
+	}
+	if len(out) > k.Max {
+		sum := sha256.Sum256([]byte(key))
+		out = out[:k.Max-9] + "_" + hex.EncodeToString(sum[:4])
+	}
+	return out
+}
+
+func runKeys(u *Unit) {
+	rule := u.Rules.Keys
+	re := rule.pattern()
+	renamed := map[*canonical.Value]string{}
+	for _, s := range allSchemas(u.root) {
+		props := s.node.Get("properties")
+		if props == nil || props.Kind != canonical.Object {
+			continue
+		}
+		var bad []int
+		for i, m := range props.Members {
+			if !re.MatchString(m.Key) {
+				bad = append(bad, i)
+			}
+		}
+		if len(bad) == 0 {
+			continue
+		}
+		req, _ := s.node.Get("required").Strings()
+		changedReq := false
+		for _, i := range bad {
+			old := props.Members[i].Key
+			key := rule.legal(old)
+			if props.Has(key) {
+				u.Report("name.property-collision", s.at.Append("properties"), props, old, "property key %q is not legal for the target (%s), and its legal form %q is another property's key", old, rule.Pattern(), key)
+				continue
+			}
+			props.Members[i].Key = key
+			renamed[props.Members[i].Value] = old
+			if j := slices.Index(req, old); j >= 0 {
+				req[j] = key
+				changedReq = true
+			}
+			u.Report("name.property-renamed", s.at.Append("properties"), props, old, "property key %q renamed %q, as the target takes keys matching %s; toolc.lock records the old key", old, key, rule.Pattern())
+		}
+		if changedReq {
+			r := canonical.NewStrings(req)
+			r.Pos = s.node.Get("required").Pos
+			s.node.Set("required", r)
+		}
+	}
+	if len(renamed) == 0 {
+		return
+	}
+	u.renamedNodes = renamed
+}
+
+// recordRenamed sets the pointers of the renamed properties, as they are
+// in the lowered schema when every pass has run.
+func (u *Unit) recordRenamed() {
+	if len(u.renamedNodes) == 0 {
+		return
+	}
+	u.renamed = map[canonical.Pointer]string{}
+	for _, s := range allSchemas(u.root) {
+		props := s.node.Get("properties")
+		if props == nil || props.Kind != canonical.Object {
+			continue
+		}
+		for _, m := range props.Members {
+			if old, ok := u.renamedNodes[m.Value]; ok {
+				u.renamed[s.at.Append("properties", m.Key)] = old
+			}
+		}
+	}
+}
+
+// ---- alone ----
+
+// keywordTypes say which JSON types a keyword beside anyOf applies to;
+// one missing applies to all.
+var keywordTypes = map[string][]string{
+	"properties": {"object"}, "required": {"object"}, "additionalProperties": {"object"}, "minProperties": {"object"},
+	"maxProperties": {"object"}, "propertyOrdering": {"object"},
+	"items": {"array"}, "minItems": {"array"}, "maxItems": {"array"},
+	"minLength": {"string"}, "maxLength": {"string"}, "pattern": {"string"},
+	"minimum": {"number", "integer"}, "maximum": {"number", "integer"},
+}
+
+func runAlone(u *Unit) {
+	for _, s := range reversed(u.root) {
+		n := s.node
+		any := n.Get("anyOf")
+		if any == nil || any.Kind != canonical.Array || len(n.Members) == 1 {
+			continue
+		}
+		siblings := without(n.Members, "anyOf")
+		var branches []*canonical.Value
+		var lost []string
+		for _, b := range any.Items {
+			if b.Kind == canonical.Bool {
+				if !b.Bool {
+					continue
+				}
+				b = canonical.NewObject()
+			}
+			if b.Kind != canonical.Object {
+				continue
+			}
+			out := &canonical.Value{Kind: canonical.Object, Pos: b.Pos, Members: slices.Clone(b.Members)}
+			u.origins[out] = u.origins[b]
+			bt := canonical.AsSchema(out).Types()
+			empty := false
+			for _, m := range siblings {
+				if ts, ok := keywordTypes[m.Key]; ok && bt != nil && !slices.ContainsFunc(bt, func(t string) bool { return slices.Contains(ts, t) }) {
+					continue // does not apply to this branch's type
+				}
+				prev := out.Get(m.Key)
+				switch {
+				case prev == nil:
+					out.Members = append(out.Members, m)
+				case prev.Equal(m.Value), annotation[m.Key]:
+				case m.Key == "nullable":
+					out.Set("nullable", canonical.NewBool(true))
+				case m.Key == "type":
+					t := intersectTypes(prev, m.Value)
+					if t == nil {
+						empty = true
+					} else {
+						out.Set("type", t)
+					}
+				default:
+					one := &canonical.Value{Kind: canonical.Object, Members: []canonical.Member{m}}
+					if merged, ok := mergeSchemas(out, one, func(string) {}); ok {
+						out.Members = merged.Members
+					} else if !slices.Contains(lost, m.Key) {
+						lost = append(lost, m.Key)
+					}
+				}
+			}
+			if !empty {
+				branches = append(branches, out)
+			}
+		}
+		pos := n.Members[n.Index("anyOf")].KeyPos
+		n.Members = []canonical.Member{{Key: "anyOf", Value: canonical.NewArray(branches...), KeyPos: pos}}
+		var keys []string
+		for _, m := range siblings {
+			keys = append(keys, m.Key)
+		}
+		u.Report("lower.any-of-distributed", s.at, n, "anyOf", "the keyword(s) %s beside anyOf moved into its branches, as the target takes anyOf only alone", strings.Join(quoteAll(keys), ", "))
+		if len(lost) > 0 {
+			u.Report("loss.any-of", s.at, n, "anyOf", "the keyword(s) %s beside anyOf could not be merged into a branch that says otherwise; that branch keeps its own", strings.Join(quoteAll(lost), ", "))
+		}
+	}
+}
