@@ -169,6 +169,9 @@ type Options struct {
 	// Skip are kinds of rule not checked: the manifest overrides the
 	// lowering that they verify.
 	Skip []Kind
+	// Unchecked holds the IDs of tools whose entries are not checked (their
+	// own schemas are in error); they still count in per-request budgets.
+	Unchecked map[string]bool
 }
 
 // Check checks bundle, encoded for target, against t. tools are the lowered
@@ -194,6 +197,9 @@ func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target st
 			tool = tools[i]
 		}
 		c.tool, c.entry = tool, entry
+		if tool != nil && opts.Unchecked[tool.ID()] {
+			continue
+		}
 		for _, r := range t.Tool {
 			c.toolRule(r)
 		}
@@ -214,7 +220,7 @@ func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target st
 			}
 			c.field = part.field
 			rules := t.Schema
-			if strict {
+			if strict && part.field == "/input" { // strict mode constrains the arguments the model writes
 				rules = append(slices.Clone(rules), t.Strict...)
 			}
 			c.schema(s, rules, part.field == "/input")

@@ -62,6 +62,9 @@ func (d *decoder) openAITool(v *canonical.Value, p canonical.Pointer) *canonical
 		f.used["parameters"] = true
 		t.Input = canonical.AsSchema(emptyObjectSchema())
 	}
+	if out := f.obj.Get("output_schema"); out != nil && out.Kind != canonical.Null {
+		t.Output = f.schema("output_schema", "/output")
+	}
 	f.rest() // strict and fields of later API versions
 	return f.done()
 }
@@ -125,6 +128,9 @@ func (d *decoder) responsesTool(v *canonical.Value, p canonical.Pointer) *canoni
 		f.used["parameters"] = true // absent or null: no arguments
 		t.Input = canonical.AsSchema(emptyObjectSchema())
 	}
+	if out := f.obj.Get("output_schema"); out != nil && out.Kind != canonical.Null {
+		t.Output = f.schema("output_schema", "/output")
+	}
 	f.rest() // strict and fields of later API versions
 	return f.done()
 }
@@ -137,6 +143,9 @@ func encodeResponses(tools []*canonical.Tool, opts TargetOptions) *canonical.Val
 		o.Set("name", canonical.NewString(t.Name))
 		setDescription(o, t)
 		o.Set("parameters", t.Input.JSON())
+		if t.Output != nil {
+			o.Set("output_schema", t.Output.JSON()) // openai-python types/responses/function_tool_param.py
+		}
 		strict := canonical.NewBool(false)
 		for _, f := range []string{"openai-responses", "openai"} {
 			if b, ok := t.Extensions[f].Get("strict").BoolValue(); ok {

@@ -553,19 +553,20 @@ type Lowered struct {
 func (a *Adapter) Emit(tools []*canonical.Tool, target string, opts TargetOptions) *Lowered {
 	low := a.Profile.Lower(tools, target, opts)
 	low.Bundle = a.Encode(low.Tools, opts)
-	low.Diagnostics = append(low.Diagnostics, a.Profile.Accept(low.Bundle, low.Tools, target, opts)...)
+	low.Diagnostics = append(low.Diagnostics, a.Profile.Accept(low.Bundle, tools, target, opts)...)
 	return low
 }
 
 // Accept checks an encoded bundle against the profile's acceptance table
-// for opts' mode; tools are the lowered tools in bundle order.
+// for opts' mode; tools are the catalog's tools in bundle order, which name
+// and locate each finding.
 func (p *Profile) Accept(bundle *canonical.Value, tools []*canonical.Tool, target string, opts TargetOptions) []diag.Diagnostic {
 	name, ok := p.Acceptance[p.mode(opts)]
 	if !ok {
 		return nil
 	}
 	t, _ := accept.TableNamed(name)
-	ao := accept.Options{Accepted: p.accepted, Skip: p.skip, Max: map[accept.Kind]int{}}
+	ao := accept.Options{Accepted: p.accepted, Skip: p.skip, Max: map[accept.Kind]int{}, Unchecked: opts.Unchecked}
 	for l, n := range p.limits {
 		ao.Max[accept.Kind(l)] = n
 	}
@@ -705,7 +706,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			res = lowerSchema(&c.Input, "/input", p.rules("strict"))
 			if ch, narrowed := res.Narrowed(); narrowed && opts.Auto {
 				strict = false
-				at("lower.strict-fallback", canonical.Pointer("/input").Join(ch.Origin), "tool %s: left non-strict: strict mode would narrow it at %s (%s)", id, "/input"+ch.Pointer, ch.Message)
+				at("lower.strict-fallback", canonical.Pointer("/input").Join(ch.Origin), "tool %s: left non-strict, as strict mode would narrow it (%s at %s: %s)", id, ch.Code, "/input"+ch.Pointer, ch.Message)
 			} else {
 				rules = p.rules("strict")
 			}

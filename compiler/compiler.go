@@ -165,6 +165,7 @@ type build struct {
 	files   []fileResult      // per input, same index
 	tools   []*canonical.Tool // the catalog, sorted by ID
 	targets []targetResult    // per manifest target
+	invalid map[string]bool   // IDs of tools with an error of their own
 	diags   []diag.Diagnostic // not tied to a target
 }
 
@@ -179,6 +180,10 @@ type fileResult struct {
 	doc    *canonical.Value
 	tools  []*canonical.Tool
 	diags  []diag.Diagnostic
+	// invalid are the tools with an error of their own (an invalid
+	// schema): the build fails, and what the acceptance check would say of
+	// their bundles adds nothing.
+	invalid []*canonical.Tool
 }
 
 type targetResult struct {
@@ -328,7 +333,11 @@ func (b *build) readSource(in input) fileResult {
 	}
 	ds = append(ds, adapters.CheckSchemas(tools)...)
 	for _, t := range tools {
-		ds = append(ds, b.validator.Tool(t)...)
+		vd := b.validator.Tool(t)
+		if diag.HasErrors(vd) || diag.HasErrors(adapters.CheckSchemas([]*canonical.Tool{t})) {
+			r.invalid = append(r.invalid, t)
+		}
+		ds = append(ds, vd...)
 	}
 	r.tools = tools
 	r.diags = append(r.diags, ds...)
@@ -353,6 +362,14 @@ func (b *build) collectTools() {
 		}
 	}
 	slices.SortFunc(b.tools, func(x, y *canonical.Tool) int { return strings.Compare(x.ID(), y.ID()) })
+	for _, f := range b.files {
+		for _, t := range f.invalid {
+			if b.invalid == nil {
+				b.invalid = map[string]bool{}
+			}
+			b.invalid[t.ID()] = true
+		}
+	}
 }
 
 // buildTargets lowers and encodes the catalog for every target in parallel.
@@ -371,12 +388,13 @@ func (b *build) buildTargets(ctx context.Context) error {
 				strict = &t.Strict.On
 			}
 			opts := adapters.TargetOptions{
-				Strict:   strict,
-				Auto:     t.Strict != nil && t.Strict.Auto,
-				Schema:   t.Schema,
-				Names:    t.Names,
-				Describe: t.Describe != nil && *t.Describe,
-				Catalog:  adapters.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
+				Strict:    strict,
+				Auto:      t.Strict != nil && t.Strict.Auto,
+				Schema:    t.Schema,
+				Names:     t.Names,
+				Describe:  t.Describe != nil && *t.Describe,
+				Catalog:   adapters.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
+				Unchecked: b.invalid,
 			}
 			emit := *a
 			emit.Profile = b.profiles[i]
@@ -404,19 +422,8 @@ func (b *build) finish() *Result {
 		ds = append(ds, diag.Apply(f.diags, &b.m.Policy)...)
 		docs[b.inputs[i].path] = f.doc
 	}
-	failed := map[string]bool{} // files with an error: what the acceptance check says of their tools adds nothing
-	for _, d := range ds {
-		if d.Severity == diag.Error && d.File != "" {
-			failed[d.File] = true
-		}
-	}
 	for _, t := range b.targets {
-		for _, d := range t.diags {
-			if failed[d.File] && strings.HasPrefix(d.Code, "accept.") {
-				continue
-			}
-			ds = append(ds, d)
-		}
+		ds = append(ds, t.diags...)
 	}
 	if len(b.tools) == 0 {
 		ds = append(ds, diag.Apply([]diag.Diagnostic{diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")}, &b.m.Policy)...)

@@ -113,12 +113,26 @@ func reversed(root *canonical.Value) []located {
 // ---- allOf ----
 
 func runAllOf(u *Unit) {
+	// Inlining a member's $ref can bring in definitions that have an allOf
+	// of their own: walk again until none is left (bounded, as inlining is).
+	for range 16 {
+		if !mergeAllOf(u) {
+			return
+		}
+	}
+}
+
+// mergeAllOf merges or drops every allOf present now, and reports whether
+// it found one.
+func mergeAllOf(u *Unit) bool {
 	var r *resolver
+	found := false
 	for _, s := range reversed(u.root) {
 		all := s.node.Get("allOf")
 		if all == nil || all.Kind != canonical.Array {
 			continue
 		}
+		found = true
 		base := &canonical.Value{Kind: canonical.Object, Members: without(s.node.Members, "allOf")}
 		merged := 0
 		var lost []string
@@ -145,6 +159,7 @@ func runAllOf(u *Unit) {
 			u.Report("lower.all-of-merged", s.at, s.node, "allOf", "merged %d allOf member(s) into the schema%s", merged, keptOver(lost, "a member's"))
 		}
 	}
+	return found
 }
 
 var (

@@ -473,69 +473,82 @@ var keywordTypes = map[string][]string{
 }
 
 func runAlone(u *Unit) {
-	for _, s := range reversed(u.root) {
-		n := s.node
-		any := n.Get("anyOf")
-		if any == nil || any.Kind != canonical.Array || len(n.Members) == 1 {
-			continue
+	var walk func(n *canonical.Value, at canonical.Pointer)
+	walk = func(n *canonical.Value, at canonical.Pointer) {
+		if n.Kind != canonical.Object {
+			return
 		}
-		siblings := without(n.Members, "anyOf")
-		var branches []*canonical.Value
-		var lost []string
-		for _, b := range any.Items {
-			if b.Kind == canonical.Bool {
-				if !b.Bool {
-					continue
-				}
-				b = canonical.NewObject()
-			}
-			if b.Kind != canonical.Object {
+		if any := n.Get("anyOf"); any != nil && any.Kind == canonical.Array && len(n.Members) > 1 {
+			distribute(u, n, at)
+		}
+		// Outer schemas first: what they move into a branch that has an
+		// anyOf of its own moves on into its branches when it is walked.
+		for rel, sub := range canonical.AsSchema(n).Subschemas() {
+			walk(sub.JSON(), at.Join(rel))
+		}
+	}
+	walk(u.root, "")
+}
+
+// distribute moves the keywords beside n's anyOf into its branches.
+func distribute(u *Unit, n *canonical.Value, at canonical.Pointer) {
+	any := n.Get("anyOf")
+	siblings := without(n.Members, "anyOf")
+	var branches []*canonical.Value
+	var lost []string
+	for _, b := range any.Items {
+		if b.Kind == canonical.Bool {
+			if !b.Bool {
 				continue
 			}
-			out := &canonical.Value{Kind: canonical.Object, Pos: b.Pos, Members: slices.Clone(b.Members)}
-			u.origins[out] = u.origins[b]
-			bt := canonical.AsSchema(out).Types()
-			empty := false
-			for _, m := range siblings {
-				if ts, ok := keywordTypes[m.Key]; ok && bt != nil && !slices.ContainsFunc(bt, func(t string) bool { return slices.Contains(ts, t) }) {
-					continue // does not apply to this branch's type
-				}
-				prev := out.Get(m.Key)
-				switch {
-				case prev == nil:
-					out.Members = append(out.Members, m)
-				case prev.Equal(m.Value), annotation[m.Key]:
-				case m.Key == "nullable":
-					out.Set("nullable", canonical.NewBool(true))
-				case m.Key == "type":
-					t := intersectTypes(prev, m.Value)
-					if t == nil {
-						empty = true
-					} else {
-						out.Set("type", t)
-					}
-				default:
-					one := &canonical.Value{Kind: canonical.Object, Members: []canonical.Member{m}}
-					if merged, ok := mergeSchemas(out, one, func(string) {}); ok {
-						out.Members = merged.Members
-					} else if !slices.Contains(lost, m.Key) {
-						lost = append(lost, m.Key)
-					}
-				}
-			}
-			if !empty {
-				branches = append(branches, out)
-			}
+			b = canonical.NewObject()
 		}
-		pos := n.Members[n.Index("anyOf")].KeyPos
-		n.Members = []canonical.Member{{Key: "anyOf", Value: canonical.NewArray(branches...), KeyPos: pos}}
-		var keys []string
+		if b.Kind != canonical.Object {
+			continue
+		}
+		out := &canonical.Value{Kind: canonical.Object, Pos: b.Pos, Members: slices.Clone(b.Members)}
+		u.origins[out] = u.origins[b]
+		bt := canonical.AsSchema(out).Types()
+		empty := false
 		for _, m := range siblings {
-			keys = append(keys, m.Key)
+			if ts, ok := keywordTypes[m.Key]; ok && bt != nil && !slices.ContainsFunc(bt, func(t string) bool { return slices.Contains(ts, t) }) {
+				continue // does not apply to this branch's type
+			}
+			prev := out.Get(m.Key)
+			switch {
+			case prev == nil:
+				out.Members = append(out.Members, m)
+			case prev.Equal(m.Value), annotation[m.Key]:
+			case m.Key == "nullable":
+				out.Set("nullable", canonical.NewBool(true))
+			case m.Key == "type":
+				t := intersectTypes(prev, m.Value)
+				if t == nil {
+					empty = true
+				} else {
+					out.Set("type", t)
+				}
+			default:
+				one := &canonical.Value{Kind: canonical.Object, Members: []canonical.Member{m}}
+				if merged, ok := mergeSchemas(out, one, func(string) {}); ok {
+					out.Members = merged.Members
+				} else if !slices.Contains(lost, m.Key) {
+					lost = append(lost, m.Key)
+				}
+			}
 		}
-		u.Report("lower.any-of-distributed", s.at, n, "anyOf", "the keyword(s) %s beside anyOf moved into its branches, as the target takes anyOf only alone", strings.Join(quoteAll(keys), ", "))
-		if len(lost) > 0 {
-			u.Report("loss.any-of", s.at, n, "anyOf", "the keyword(s) %s beside anyOf could not be merged into a branch that says otherwise; that branch keeps its own", strings.Join(quoteAll(lost), ", "))
+		if !empty {
+			branches = append(branches, out)
 		}
+	}
+	pos := n.Members[n.Index("anyOf")].KeyPos
+	n.Members = []canonical.Member{{Key: "anyOf", Value: canonical.NewArray(branches...), KeyPos: pos}}
+	var keys []string
+	for _, m := range siblings {
+		keys = append(keys, m.Key)
+	}
+	u.Report("lower.any-of-distributed", at, n, "anyOf", "the keyword(s) %s beside anyOf moved into its branches, as the target takes anyOf only alone", strings.Join(quoteAll(keys), ", "))
+	if len(lost) > 0 {
+		u.Report("loss.any-of", at, n, "anyOf", "the keyword(s) %s beside anyOf could not be merged into a branch that says otherwise; that branch keeps its own", strings.Join(quoteAll(lost), ", "))
 	}
 }

@@ -1,0 +1,160 @@
+package accept
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+func parse(t *testing.T, s string) *canonical.Value {
+	t.Helper()
+	v, err := canonical.ParseJSON([]byte(s))
+	if err != nil {
+		t.Fatalf("%s: %v", s, err)
+	}
+	return v
+}
+
+// openaiStrict wraps an input schema as a one-tool OpenAI strict bundle.
+func openaiStrict(schema string) string {
+	return `[{"type": "function", "function": {"name": "t", "parameters": ` + schema + `, "strict": true}}]`
+}
+
+func gemini(schema string) string {
+	return `{"functionDeclarations": [{"name": "t", "parameters": ` + schema + `}]}`
+}
+
+func claudeStrict(schema string) string {
+	return `[{"name": "t", "input_schema": ` + schema + `, "strict": true}]`
+}
+
+// many returns n properties p0 … p(n-1) of the schema s (a string by
+// default), as the members of a properties object.
+func many(n int, s ...string) string {
+	schema := `{"type": "string"}`
+	if len(s) > 0 {
+		schema = s[0]
+	}
+	var ps []string
+	for i := range n {
+		ps = append(ps, fmt.Sprintf(`"p%d": %s`, i, schema))
+	}
+	return strings.Join(ps, ", ")
+}
+
+// TestAcceptCatches checks that each rule fires on a bundle that breaks it,
+// with the real rejections of corpus/rejections where there is one: a
+// verifier that cannot fail verifies nothing.
+func TestAcceptCatches(t *testing.T) {
+	closed := `"additionalProperties": false`
+	tests := []struct {
+		table, bundle, want string
+	}{
+		{"openai", openaiStrict(`{"type": "object", "properties": {"q": {"type": "string", "minLength": 1}}, "required": ["q"], ` + closed + `}`), "accept.keyword"},
+		{"openai", openaiStrict(`{"type": "object", "properties": {"q": {"type": "string", "format": "uri"}}, "required": ["q"], ` + closed + `}`), "accept.format"},
+		{"openai", openaiStrict(`{"type": "object", "properties": {"items": {"type": "array", "items": {}}}, "required": ["items"], ` + closed + `}`), "accept.untyped"}, // O2-1
+		{"openai", openaiStrict(`{"type": "object", "properties": {"m": {"type": "object", ` + closed + `}}, "required": ["m"], ` + closed + `}`), "accept.properties-missing"},
+		{"openai", openaiStrict(`{"type": "object", "properties": {"fields": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}}, "required": ["fields"], ` + closed + `}`), "accept.additional-properties"},                                  // O4-1
+		{"openai", openaiStrict(`{"type": "object", "properties": {"folderId": {"type": "string"}, "limit": {"type": "number"}}, "required": ["folderId"], ` + closed + `}`), "accept.required"},                                                                          // O3-1
+		{"openai", openaiStrict(`{"type": "object", "properties": {"hero": {"$ref": "#/$defs/H", "description": "The hero chart"}}, "required": ["hero"], ` + closed + `, "$defs": {"H": {"type": "object", "properties": {}, ` + closed + `}}}`), "accept.ref-siblings"}, // O1-1
+		{"openai", openaiStrict(`{"type": "object", "properties": {"p": {"type": "string", "pattern": "^(?!a)"}}, "required": ["p"], ` + closed + `}`), "accept.pattern"},
+		{"openai", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"tags": {"type": "array"}}}}}]`, "accept.items-missing"},
+		{"openai", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "string"}}}]`, "accept.root"},
+		{"openai", `[{"type": "function", "function": {"name": "github.list.repos", "parameters": {"type": "object"}}}]`, "accept.name"},
+		{"openai", `[{"type": "function", "function": {"name": "t", "description": "` + strings.Repeat("x", 2000) + `", "parameters": {"type": "object"}}}]`, "accept.description"},
+		{"openai", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}}}]`, "accept.ref"},
+		{"openai", `{"tools": []}`, "accept.shape"},
+		{"openai", "[" + strings.Repeat(`{"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}},`, 128) + `{"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}}]`, "accept.tools"},
+		{"anthropic", `[{"name": "t", "input_schema": {"type": "object", "properties": {"filter[bundleId]": {"type": "string"}}}}]`, "accept.property-key"},                                              // A1-1
+		{"anthropic", claudeStrict(`{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "maxItems": 5}}, "required": ["tags"], ` + closed + `}`), "accept.keyword"}, // A2-1
+		{"anthropic", claudeStrict(`{"type": "object", "properties": {"n": {"$ref": "#/$defs/n"}}, ` + closed + `, "$defs": {"n": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/n"}}}, ` + closed + `}}}`), "accept.ref"},
+		{"anthropic", claudeStrict(`{"type": "object", "properties": {` + many(25) + `}, ` + closed + `}`), "accept.optional"},
+		{"anthropic", claudeStrict(`{"type": "object", "properties": {` + many(17, `{"type": ["string", "null"]}`) + `}, "required": [], ` + closed + `}`), "accept.unions"},
+		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"q": {"type": ["string", "null"]}}}`), "accept.type"},
+		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"q": {"type": "INTEGER", "enum": [1, 2]}}}`), "accept.enum"},
+		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"entries": {"type": "ARRAY", "items": {"anyOf": [{"type": "OBJECT", "properties": {}}], "required": ["path"]}}}}`), "accept.any-of-siblings"}, // G3-1
+		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"a": {"type": "STRING"}}, "required": ["a", "zzz"]}`), "accept.required"},                                                                     // G4-1
+		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"a": {"type": "STRING"}}, "additionalProperties": false}`), "accept.keyword"},                                                                 // G1-1
+		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"a": {"description": "any"}}}`), "accept.untyped"},
+		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"Content-Type": {"type": "STRING"}}}`), "accept.property-key"},
+		{"gemini", `{"functionDeclarations": [{"name": "t", "parametersJsonSchema": {"type": "object", "$schema": "http://json-schema.org/draft-07/schema#"}}]}`, "accept.keyword"},                                         // G9-1
+		{"bedrock", `{"tools": [{"toolSpec": {"name": "t", "inputSchema": {"json": {"type": "object", "properties": {"tz": {"$ref": "#/definitions/T"}}, "definitions": {"T": {"type": "string"}}}}}}]}`, "accept.keyword"}, // B1-1
+	}
+	entry := strings.TrimSuffix(strings.TrimPrefix(claudeStrict(`{"type": "object", "properties": {}, `+closed+`}`), "["), "]")
+	strictTools := "[" + strings.Repeat(entry+",", 20) + entry + "]"
+	tests = append(tests, struct{ table, bundle, want string }{"anthropic", strictTools, "accept.strict-tools"})
+	covered := map[string]bool{}
+	for _, tc := range tests {
+		tab, ok := TableNamed(tc.table)
+		if !ok {
+			t.Fatalf("no table %q", tc.table)
+		}
+		ds := Check(tab, parse(t, tc.bundle), nil, tc.table, Options{})
+		var codes []string
+		for _, d := range ds {
+			codes = append(codes, d.Code)
+		}
+		if !slices.Contains(codes, tc.want) {
+			b := tc.bundle
+			if len(b) > 200 {
+				b = b[:200] + "…"
+			}
+			t.Errorf("Check(%s, %s) = %v, want %s", tc.table, b, codes, tc.want)
+		}
+		covered[tc.want] = true
+	}
+	for _, c := range diag.Codes() {
+		if strings.HasPrefix(c.Code, "accept.") && !covered[c.Code] {
+			t.Errorf("no case shows %s", c.Code)
+		}
+	}
+}
+
+// TestAcceptPasses: what each table accepts passes without a finding.
+func TestAcceptPasses(t *testing.T) {
+	closed := `"additionalProperties": false`
+	tests := []struct{ table, bundle string }{
+		{"openai", openaiStrict(`{"type": "object", "properties": {"q": {"type": ["string", "null"]}, "r": {"anyOf": [{"$ref": "#/$defs/R"}, {"type": "null"}], "description": "d"}}, "required": ["q", "r"], ` + closed + `, "$defs": {"R": {"type": "object", "properties": {}, ` + closed + `}}}`)},
+		{"openai", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}}]`},
+		{"anthropic", claudeStrict(`{"type": "object", "properties": {"q": {"type": "string"}}, ` + closed + `}`)},
+		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"q": {"anyOf": [{"type": "STRING", "nullable": true}, {"type": "INTEGER"}]}, "d": {"type": "STRING", "format": "date"}}, "required": ["q"]}`)},
+		{"mcp", `{"tools": [{"name": "a.b", "inputSchema": {"type": "object"}}]}`},
+	}
+	for _, tc := range tests {
+		tab, _ := TableNamed(tc.table)
+		if ds := Check(tab, parse(t, tc.bundle), nil, tc.table, Options{}); len(ds) > 0 {
+			t.Errorf("Check(%s, %s) = %v, want nothing", tc.table, tc.bundle, ds)
+		}
+	}
+}
+
+// TestTablesCiteEvidence: every rule says where its fact comes from, and
+// every kind has a code in diag's table.
+func TestTablesCiteEvidence(t *testing.T) {
+	for _, name := range slices.Sorted(maps.Keys(Tables)) {
+		tab := Tables[name]
+		if tab.Name != name {
+			t.Errorf("table %q is named %q", name, tab.Name)
+		}
+		for _, rs := range [][]Rule{tab.Tool, tab.Schema, tab.Strict, tab.Request, tab.StrictRequest} {
+			for _, r := range rs {
+				if r.Evidence == "" {
+					t.Errorf("%s: rule %s cites no evidence", name, r.Kind)
+				}
+				if _, ok := diag.Lookup(r.Code()); !ok {
+					t.Errorf("%s: rule %s has the unknown code %q", name, r.Kind, r.Code())
+				}
+			}
+		}
+	}
+	for k := range kinds {
+		if fmt.Sprint(k) == "" {
+			t.Error("an unnamed kind")
+		}
+	}
+}

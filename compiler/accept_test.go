@@ -1,0 +1,228 @@
+package compiler
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/corpus"
+)
+
+// modes are the targets, with every mode, that a provider's bundles are
+// built for: each provider's in the rejection cases, all of them for the
+// corpus.
+var modes = map[string][]string{
+	"openai": {
+		"format = \"openai\"\nout = \"dist/openai.json\"",
+		"name = \"openai-strict\"\nformat = \"openai\"\nstrict = true\nout = \"dist/openai-strict.json\"",
+		"name = \"openai-auto\"\nformat = \"openai\"\nstrict = \"auto\"\nout = \"dist/openai-auto.json\"",
+		"format = \"openai-responses\"\nstrict = true\nout = \"dist/responses.json\"",
+	},
+	"anthropic": {
+		"format = \"anthropic\"\nout = \"dist/anthropic.json\"",
+		"name = \"anthropic-strict\"\nformat = \"anthropic\"\nstrict = true\nout = \"dist/anthropic-strict.json\"",
+		"name = \"anthropic-auto\"\nformat = \"anthropic\"\nstrict = \"auto\"\nout = \"dist/anthropic-auto.json\"",
+	},
+	"gemini": {
+		"format = \"gemini\"\nout = \"dist/gemini.json\"",
+		"name = \"gemini-openapi\"\nformat = \"gemini\"\nschema = \"openapi\"\nout = \"dist/gemini-openapi.json\"",
+	},
+	"bedrock": {
+		"format = \"bedrock\"\nout = \"dist/bedrock.json\"",
+		"name = \"bedrock-strict\"\nformat = \"bedrock\"\nstrict = true\nout = \"dist/bedrock-strict.json\"",
+	},
+	"mcp-client": {"format = \"mcp\"\nout = \"dist/mcp.json\""},
+}
+
+func targets(providers ...string) string {
+	var b strings.Builder
+	for _, p := range providers {
+		for _, m := range modes[p] {
+			b.WriteString("\n[[targets]]\n" + m + "\n")
+		}
+	}
+	return b.String()
+}
+
+// rejection is one line of corpus/rejections/cases.jsonl.
+type rejection struct {
+	ID       string          `json:"id"`
+	Provider string          `json:"provider"`
+	What     string          `json:"what"`
+	Error    []string        `json:"error"`
+	Schema   json.RawMessage `json:"schema"`
+}
+
+// TestRejectionCases builds each schema that a provider refused in a public
+// thread as a one-tool catalog for that provider, in every mode: the bundle
+// must pass the acceptance check (no accept.* error), or toolc must refuse
+// it with a located error. It logs what became of each case.
+func TestRejectionCases(t *testing.T) {
+	var cases []rejection
+	for _, l := range corpus.Lines(t, "rejections/cases.jsonl") {
+		var c rejection
+		if err := json.Unmarshal(l, &c); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, c)
+	}
+	if len(cases) == 0 {
+		t.Fatal("no rejection cases")
+	}
+	for _, c := range cases {
+		t.Run(c.ID, func(t *testing.T) {
+			tool := fmt.Sprintf(`[{"name": "case_tool", "description": %q, "inputSchema": %s}]`, c.What, c.Schema)
+			file, format := "tools.json", "mcp"
+			if strings.Contains(string(c.Schema), `"openapi"`) {
+				file, format, tool = "api.json", "openapi", string(c.Schema)
+			}
+			providers := []string{c.Provider}
+			if c.Provider == "mcp-client" {
+				providers = append(providers, "anthropic", "gemini") // clients that do not resolve $ref
+			}
+			manifest := fmt.Sprintf("version = 1\n\n[[sources]]\ninclude = [%q]\nformat = %q\n%s", file, format, targets(providers...))
+			res, err := Build(context.Background(), fstest.MapFS{"toolc.toml": {Data: []byte(manifest)}, file: {Data: []byte(tool)}}, Options{})
+			if err != nil {
+				t.Fatalf("Build: %v", err)
+			}
+			var notes []string
+			for _, d := range res.Diagnostics {
+				if strings.HasPrefix(d.Code, "accept.") && d.Severity == diag.Error {
+					t.Errorf("%s: the %s bundle would be refused: %s", c.ID, d.Target, d)
+				}
+				if d.Severity == diag.Error && (d.File == "" || d.Line == 0) {
+					t.Errorf("%s: an error without a location: %s", c.ID, d)
+				}
+				if d.Severity >= diag.Warning {
+					notes = append(notes, d.Code)
+				}
+			}
+			slices.Sort(notes)
+			verdict := "accepted"
+			if res.Failed {
+				verdict = "refused by toolc"
+			}
+			t.Logf("%s (%s, %s): %s; %s", c.ID, c.Provider, c.What, verdict, strings.Join(slices.Compact(notes), " "))
+		})
+	}
+}
+
+var legal = regexp.MustCompile(`[^a-zA-Z0-9_-]`)
+
+// TestCorpusAcceptedByEveryTarget builds every MCP tool of the corpus's
+// current servers, every OpenAPI operation and every BFCL function (with
+// repair) to every target and mode, and checks that no bundle breaks its
+// provider's acceptance table. It logs, for the strict = "auto" targets,
+// how many tools stayed strict and why the others fell back.
+func TestCorpusAcceptedByEveryTarget(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the whole corpus to every target")
+	}
+	dir := corpus.Dir(t)
+	fsys := fstest.MapFS{}
+	var sources []string
+	add := func(namespace, format string, repair bool, files map[string][]byte) {
+		for name, data := range files {
+			fsys[namespace+"/"+name] = &fstest.MapFile{Data: data}
+		}
+		sources = append(sources, fmt.Sprintf("\n[[sources]]\ninclude = [%q]\nnamespace = %q\nformat = %q\nrepair = %v\n",
+			namespace+"/**", strings.ReplaceAll(namespace, "-", "_"), format, repair))
+	}
+	read := func(globs ...string) map[string][]byte {
+		files := map[string][]byte{}
+		for _, g := range globs {
+			ms, _ := filepath.Glob(filepath.Join(dir, g))
+			for _, m := range ms {
+				data, err := os.ReadFile(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				files[path.Base(m)] = data
+			}
+		}
+		return files
+	}
+	add("github", "mcp", false, read("mcp/github-mcp-server/tools_list.current.json"))
+	add("reference", "mcp", true, read("mcp/reference-servers-py/*.json"))
+	for _, api := range []string{"swagger-petstore/openapi.yaml", "redocly-museum/openapi.yaml", "notion/notion-openapi.json", "stripe/spec3.2023-09-12.json", "openai/openapi.json"} {
+		add(strings.SplitN(api, "/", 2)[0], "openapi", false, read("openapi/"+api))
+	}
+	bfcl := map[string][]byte{}
+	seen := map[string]bool{}
+	for i, l := range corpus.Lines(t, "openai/bfcl/all_functions.distinct.jsonl") {
+		var line struct {
+			Function map[string]any `json:"function"`
+		}
+		if json.Unmarshal(l, &line) != nil {
+			continue
+		}
+		name, _ := line.Function["name"].(string)
+		key := legal.ReplaceAllString(name, "_")
+		if seen[key] {
+			continue // one function per emitted name: BFCL has both solve.x and solve_x
+		}
+		seen[key] = true
+		data, _ := json.Marshal([]any{line.Function})
+		bfcl[fmt.Sprintf("%04d.json", i)] = data
+	}
+	add("bfcl", "openai", true, bfcl)
+	var all []string
+	for _, p := range slices.Sorted(maps.Keys(modes)) {
+		all = append(all, p)
+	}
+	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + targets(all...))}
+	res, err := Build(context.Background(), fsys, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failedFiles := map[string]bool{}
+	for _, d := range res.Diagnostics {
+		if strings.HasPrefix(d.Code, "accept.") && d.Severity == diag.Error {
+			t.Errorf("%s", d)
+		}
+		if d.Severity == diag.Error {
+			failedFiles[d.File] = true
+		}
+	}
+	// The figures: per strict = "auto" target, the tools left non-strict
+	// and why (the narrowing that strict mode would have made).
+	reason := regexp.MustCompile(`as strict mode would narrow it \(([a-z.-]+) `)
+	for _, target := range []string{"openai-auto", "anthropic-auto"} {
+		why := map[string]int{}
+		n := 0
+		for _, d := range res.Diagnostics {
+			if d.Code == "lower.strict-fallback" && d.Target == target {
+				n++
+				if m := reason.FindStringSubmatch(d.Message); m != nil {
+					why[m[1]]++
+				}
+			}
+		}
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(why)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, why[k]))
+		}
+		t.Logf("%s: %d of %d tools strict, %d left non-strict (%s)", target, res.Tools-n, res.Tools, n, strings.Join(parts, ", "))
+	}
+	counts := map[string]int{}
+	for _, d := range res.Diagnostics {
+		if d.Severity >= diag.Warning {
+			counts[d.Code]++
+		}
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
+		parts = append(parts, fmt.Sprintf("%s=%d", k, counts[k]))
+	}
+	t.Logf("%d tools from %d files (%d files with errors) to %d targets; warnings and errors: %s", res.Tools, res.Files, len(failedFiles), res.Targets, strings.Join(parts, " "))
+}
