@@ -573,6 +573,13 @@ func (p *Profile) Accept(bundle *canonical.Value, tools []*canonical.Tool, targe
 	return accept.Check(t, bundle, tools, target, ao)
 }
 
+// StrictRequiresAll reports whether the target's strict mode makes every
+// property required (OpenAI's does; Anthropic's keeps required as written).
+func (p *Profile) StrictRequiresAll() bool {
+	r := p.Schema["strict"]
+	return r != nil && r.Action("optional") == lower.Require
+}
+
 // mode returns the schema mode that opts select ("" or "openapi").
 func (p *Profile) mode(opts TargetOptions) string {
 	if opts.Schema == "json-schema" {

@@ -229,3 +229,55 @@ func TestNameInvalid(t *testing.T) {
 		}
 	}
 }
+
+// TestStrictNullableKeepsSharedDefinitions: making an optional property
+// nullable in strict mode wraps its $ref and never changes the definition
+// that other places share.
+func TestStrictNullableKeepsSharedDefinitions(t *testing.T) {
+	in, err := canonical.ParseSchema([]byte(`{"type": "object", "properties": {
+		"a": {"$ref": "#/$defs/D"},
+		"b": {"$ref": "#/$defs/D", "description": "the same, optional"}},
+		"required": ["a"],
+		"$defs": {"D": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := lower.Schema(in, openAIStrict, lower.Options{})
+	out := res.Schema.JSON()
+	if got := string(out.Get("$defs").Get("D").AppendJSON(nil, "")); got != `{"type":"object","properties":{"x":{"type":"string"}},"required":["x"],"additionalProperties":false}` {
+		t.Errorf("the shared definition became %s", got)
+	}
+	if got := string(out.Get("properties").Get("a").AppendJSON(nil, "")); got != `{"$ref":"#/$defs/D"}` {
+		t.Errorf("the required property became %s", got)
+	}
+	if got := string(out.Get("properties").Get("b").AppendJSON(nil, "")); got != `{"anyOf":[{"$ref":"#/$defs/D"},{"type":"null"}],"description":"the same, optional"}` {
+		t.Errorf("the optional property became %s", got)
+	}
+}
+
+// TestPropertyKeysRenamed: keys outside a target's key rule are renamed,
+// required follows, the old keys are recorded by their new pointers, and a
+// renamed key that is taken is an error.
+func TestPropertyKeysRenamed(t *testing.T) {
+	in, _ := canonical.ParseSchema([]byte(`{"type": "object", "properties": {
+		"filter[bundleId]": {"type": "string"}, "page[size]": {"type": "integer"},
+		"nested": {"type": "object", "properties": {"Content-Type": {"type": "string"}}}},
+		"required": ["filter[bundleId]"]}`))
+	res := lower.Schema(in, geminiOpenAPI, lower.Options{})
+	out := res.Schema.JSON()
+	if got := out.Get("properties").Keys(); !slices.Equal(got, []string{"filter_bundleId_", "page_size_", "nested"}) {
+		t.Errorf("keys = %q", got)
+	}
+	if req, _ := out.Get("required").Strings(); !slices.Equal(req, []string{"filter_bundleId_"}) {
+		t.Errorf("required = %q", req)
+	}
+	want := map[canonical.Pointer]string{"/properties/filter_bundleId_": "filter[bundleId]", "/properties/page_size_": "page[size]", "/properties/nested/properties/Content_Type": "Content-Type"}
+	if !maps.Equal(res.Renamed, want) {
+		t.Errorf("renamed = %v, want %v", res.Renamed, want)
+	}
+	clash, _ := canonical.ParseSchema([]byte(`{"type": "object", "properties": {"a[b]": {"type": "string"}, "a_b_": {"type": "string"}}}`))
+	res = lower.Schema(clash, anthropicDefault, lower.Options{})
+	if !slices.ContainsFunc(res.Changes, func(c lower.Change) bool { return c.Code == "name.property-collision" }) {
+		t.Errorf("a renamed key that is taken gives %v, want name.property-collision", res.Changes)
+	}
+}

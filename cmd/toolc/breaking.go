@@ -169,7 +169,9 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string) ([]diag.Diagnostic, breaking.Bump) {
 	var strict []string
 	for _, t := range res.Manifest.Targets {
-		if t.Strict != nil && t.Strict.On { // the manifest allows strict only where a format has it
+		// Only a strict mode that makes optional properties required (OpenAI's)
+		// turns an added optional property into a required one.
+		if a, ok := adapters.Default().Get(t.Format); ok && t.Strict != nil && t.Strict.On && a.Profile.StrictRequiresAll() {
 			strict = append(strict, t.Name)
 		}
 	}

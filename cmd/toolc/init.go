@@ -261,11 +261,12 @@ out = "dist/mcp.json"
 [[targets]]
 format = "openai"
 out = "dist/openai.json"
-# strict = true                 # structured outputs: closed objects, nullable optionals
+strict = "auto"                 # strict where it narrows nothing; true forces it, false turns it off
 
 [[targets]]
 format = "anthropic"
 out = "dist/anthropic.json"
+strict = "auto"
 
 [[targets]]
 format = "gemini"
