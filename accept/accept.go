@@ -375,6 +375,46 @@ func (c *checker) accepted(k string) bool { return slices.Contains(c.opts.Accept
 
 // schema checks one emitted schema.
 func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
+	var refs []ref // collected on the walk, for the reference rules
+	var visit func(v *canonical.Value, at *step, key string, pos canonical.Pos)
+	visit = func(v *canonical.Value, at *step, key string, pos canonical.Pos) {
+		if v.Pos.IsValid() {
+			pos = v.Pos
+		}
+		for _, r := range rules {
+			c.node(r, v, at, key, pos)
+		}
+		if v.Kind != canonical.Object {
+			return
+		}
+		if r, ok := v.Get("$ref").StringValue(); ok {
+			t, ok := resolve(root, r)
+			refs = append(refs, ref{at: at.pointer(), target: t, pos: pos, ok: ok})
+		}
+		for _, m := range v.Members {
+			if !canonical.IsApplicator(m.Key) {
+				continue
+			}
+			in := &step{parent: at, tok: m.Key}
+			switch sub := m.Value; {
+			case sub.Kind == canonical.Array:
+				for i, it := range sub.Items {
+					if it.Kind == canonical.Object || it.Kind == canonical.Bool {
+						visit(it, &step{parent: in, index: i + 1}, m.Key, pos)
+					}
+				}
+			case sub.Kind == canonical.Object && named[m.Key]:
+				for _, nm := range sub.Members {
+					if nm.Value.Kind == canonical.Object || nm.Value.Kind == canonical.Bool {
+						visit(nm.Value, &step{parent: in, tok: nm.Key}, m.Key, pos)
+					}
+				}
+			case sub.Kind == canonical.Object || sub.Kind == canonical.Bool:
+				visit(sub, in, m.Key, pos)
+			}
+		}
+	}
+	visit(root, nil, "", root.Pos)
 	for _, r := range rules {
 		switch r.Kind {
 		case RootObject:
@@ -382,22 +422,30 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 				c.report(r, c.field, "", root.Pos, "the root schema's type is %s", typeText(root))
 			}
 		case RefsResolve, Acyclic:
-			c.refs(root, r)
+			c.refs(root, refs, r)
 		}
 	}
-	var visit func(v *canonical.Value, at canonical.Pointer, key string, pos canonical.Pos)
-	visit = func(v *canonical.Value, at canonical.Pointer, key string, pos canonical.Pos) {
-		if v.Pos.IsValid() {
-			pos = v.Pos
-		}
-		for _, r := range rules {
-			c.node(r, v, at, key, pos)
-		}
-		for rel, sub := range canonical.AsSchema(v).Subschemas() {
-			visit(sub.JSON(), at.Join(rel), lastKeyword(rel), pos)
-		}
+}
+
+// named are the applicators whose value is an object of named schemas.
+var named = map[string]bool{"properties": true, "$defs": true, "definitions": true, "patternProperties": true, "dependentSchemas": true, "dependencies": true}
+
+// step is one token of the JSON Pointer of a schema in a walk: built into
+// a string only when a finding needs it.
+type step struct {
+	parent *step
+	tok    string
+	index  int // 1 + the array index, for an item of a list
+}
+
+func (s *step) pointer() canonical.Pointer {
+	if s == nil {
+		return ""
 	}
-	visit(root, "", "", root.Pos)
+	if s.index > 0 {
+		return s.parent.pointer().Index(s.index - 1)
+	}
+	return s.parent.pointer().Append(s.tok)
 }
 
 // lastKeyword returns the keyword that holds the subschema at rel:
@@ -447,12 +495,13 @@ func isArray(v *canonical.Value) bool { return slices.Contains(types(v), "array"
 
 // node checks one rule on one subschema v at the emitted pointer at, held
 // by keyword key of its parent.
-func (c *checker) node(r Rule, v *canonical.Value, at canonical.Pointer, key string, pos canonical.Pos) {
+func (c *checker) node(r Rule, v *canonical.Value, st *step, key string, pos canonical.Pos) {
+	at := st.pointer // called only for a finding
 	if v.Kind == canonical.Bool {
 		// additionalProperties: false is how strict mode closes an object;
 		// any other boolean schema has no type.
 		if r.Kind == Typed && !(key == "additionalProperties" && !v.Bool) {
-			c.report(r, c.field, at, pos, "the boolean schema %v has no type", v.Bool)
+			c.report(r, c.field, at(), pos, "the boolean schema %v has no type", v.Bool)
 		}
 		return
 	}
@@ -463,22 +512,22 @@ func (c *checker) node(r Rule, v *canonical.Value, at canonical.Pointer, key str
 	case Keywords:
 		for _, m := range v.Members {
 			if !slices.Contains(r.Values, m.Key) && !c.accepted(m.Key) {
-				c.report(r, c.field, at, keyPos(m, pos), "the keyword %q", m.Key)
+				c.report(r, c.field, at(), keyPos(m, pos), "the keyword %q", m.Key)
 			}
 		}
 	case NoKeywords:
 		for _, m := range v.Members {
 			if slices.Contains(r.Values, m.Key) && !c.accepted(m.Key) {
-				c.report(r, c.field, at, keyPos(m, pos), "the keyword %q", m.Key)
+				c.report(r, c.field, at(), keyPos(m, pos), "the keyword %q", m.Key)
 			}
 		}
 	case Formats:
 		if f, ok := v.Get("format").StringValue(); ok && !slices.Contains(r.Values, f) && !c.accepted("format") {
-			c.report(r, c.field, at, pos, "format %q", f)
+			c.report(r, c.field, at(), pos, "format %q", f)
 		}
 	case Typed:
 		if !slices.ContainsFunc(r.Values, v.Has) {
-			c.report(r, c.field, at, pos, "the schema has no type")
+			c.report(r, c.field, at(), pos, "the schema has no type")
 		}
 	case TypeNames:
 		t := v.Get("type")
@@ -486,16 +535,16 @@ func (c *checker) node(r Rule, v *canonical.Value, at canonical.Pointer, key str
 			return
 		}
 		if s, ok := t.StringValue(); !ok || !slices.Contains(r.Values, s) {
-			c.report(r, c.field, at, pos, "type %s", t.String())
+			c.report(r, c.field, at(), pos, "type %s", t.String())
 		}
 	case Properties:
 		if isObject(v) && !v.Has("properties") {
-			c.report(r, c.field, at, pos, "an object schema without properties")
+			c.report(r, c.field, at(), pos, "an object schema without properties")
 		}
 	case Closed:
 		if isObject(v) && !c.accepted("additionalProperties") {
 			if ap := v.Get("additionalProperties"); ap == nil || ap.Kind != canonical.Bool || ap.Bool {
-				c.report(r, c.field, at, pos, "an object schema that is not closed")
+				c.report(r, c.field, at(), pos, "an object schema that is not closed")
 			}
 		}
 	case AllRequired, RequiredDefined:
@@ -506,13 +555,13 @@ func (c *checker) node(r Rule, v *canonical.Value, at canonical.Pointer, key str
 		req, _ := v.Get("required").Strings()
 		for _, k := range req {
 			if !slices.Contains(props, k) {
-				c.report(r, c.field, at, pos, "required names %q, which properties does not define", k)
+				c.report(r, c.field, at(), pos, "required names %q, which properties does not define", k)
 			}
 		}
 		if r.Kind == AllRequired {
 			for _, k := range props {
 				if !slices.Contains(req, k) {
-					c.report(r, c.field, at, pos, "property %q is not in required", k)
+					c.report(r, c.field, at(), pos, "property %q is not in required", k)
 				}
 			}
 		}
@@ -526,20 +575,20 @@ func (c *checker) node(r Rule, v *canonical.Value, at canonical.Pointer, key str
 		}
 		for _, m := range v.Members {
 			if m.Key != key && !slices.Contains(r.Values, m.Key) {
-				c.report(r, c.field, at, keyPos(m, pos), "%s has the sibling %q", key, m.Key)
+				c.report(r, c.field, at(), keyPos(m, pos), "%s has the sibling %q", key, m.Key)
 			}
 		}
 	case Items:
 		if isArray(v) {
 			if it := v.Get("items"); it == nil || it.Kind != canonical.Object && it.Kind != canonical.Bool {
-				c.report(r, c.field, at, pos, "an array schema without items")
+				c.report(r, c.field, at(), pos, "an array schema without items")
 			}
 		}
 	case PropertyKeys:
 		if p := v.Get("properties"); p != nil && p.Kind == canonical.Object {
 			for _, m := range p.Members {
 				if !compiled(r.Values[0]).MatchString(m.Key) {
-					c.report(r, c.field, at.Append("properties", m.Key), keyPos(m, pos), "the property key %q", m.Key)
+					c.report(r, c.field, at().Append("properties", m.Key), keyPos(m, pos), "the property key %q", m.Key)
 				}
 			}
 		}
@@ -547,18 +596,18 @@ func (c *checker) node(r Rule, v *canonical.Value, at canonical.Pointer, key str
 		if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !c.accepted("enum") {
 			for _, x := range e.Items {
 				if t := jsonType(x); !slices.Contains(r.Values, t) && !(t == "integer" && slices.Contains(r.Values, "number")) {
-					c.report(r, c.field, at, pos, "the enum value %s", x.String())
+					c.report(r, c.field, at(), pos, "the enum value %s", x.String())
 					break
 				}
 			}
 		}
 	case MinItems:
 		if m := v.Get("minItems"); m != nil && !slices.Contains(r.Values, m.Text) && !c.accepted("minItems") {
-			c.report(r, c.field, at, pos, "minItems %s", m.Text)
+			c.report(r, c.field, at(), pos, "minItems %s", m.Text)
 		}
 	case NoLookaround:
 		if p, ok := v.Get("pattern").StringValue(); ok && hasLookaround(p) && !c.accepted("pattern") {
-			c.report(r, c.field, at, pos, "the pattern %q", p)
+			c.report(r, c.field, at(), pos, "the pattern %q", p)
 		}
 	}
 }
@@ -593,23 +642,6 @@ type ref struct {
 	ok         bool
 }
 
-// localRefs lists every $ref under root with its resolved target.
-func localRefs(root *canonical.Value) []ref {
-	var out []ref
-	for p, s := range canonical.AsSchema(root).All() {
-		if !s.IsObject() {
-			continue
-		}
-		r, ok := s.Keyword("$ref").StringValue()
-		if !ok {
-			continue
-		}
-		t, ok := resolve(root, r)
-		out = append(out, ref{at: p, target: t, pos: s.Pos, ok: ok})
-	}
-	return out
-}
-
 // resolve resolves a local reference by JSON Pointer; anchors are not
 // resolved (lowering writes every kept reference as a pointer).
 func resolve(root *canonical.Value, r string) (canonical.Pointer, bool) {
@@ -630,8 +662,7 @@ func within(p, q canonical.Pointer) bool {
 
 // refs checks the references of one schema: that they resolve, and, for
 // Acyclic, that none leads back into itself.
-func (c *checker) refs(root *canonical.Value, r Rule) {
-	rs := localRefs(root)
+func (c *checker) refs(root *canonical.Value, rs []ref, r Rule) {
 	if r.Kind == RefsResolve {
 		for _, x := range rs {
 			if !x.ok {

@@ -335,6 +335,9 @@ func TestLowerTestSuiteSchemas(t *testing.T) {
 			for mode, rules := range p.Schema {
 				before := s.DeepCopy()
 				res := lower.Schema(s, rules, lower.Options{Describe: true})
+				if !lower.Applies(s, rules) && (len(res.Changes) > 0 || !res.Schema.Equal(s)) {
+					t.Errorf("%s (%s %s): Applies says nothing to do, but lowering gives %v", f, format, mode, res.Changes)
+				}
 				if !s.Equal(before) {
 					t.Fatalf("%s (%s %s): the input changed", f, format, mode)
 				}

@@ -690,7 +690,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 				n = lower.Needed(r)
 				needed[r] = n
 			}
-			if *s == nil || !n {
+			if *s == nil || !n || !lower.Applies(*s, r) {
 				return nil
 			}
 			return lower.Schema(*s, r, lower.Options{Describe: opts.Describe})

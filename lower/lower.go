@@ -357,6 +357,24 @@ func Needed(rules *Rules) bool {
 	return false
 }
 
+// Applies reports whether lowering s with rules can change or report
+// anything. When it cannot, Schema would return a copy of s with no
+// changes, and a caller may use s as it is: most schemas of most targets
+// need nothing, and this spares copying them.
+func Applies(s *canonical.Schema, rules *Rules) bool {
+	for _, l := range rules.Limits {
+		if c, ok := LimitNamed(l.Name); ok && c.measure != nil {
+			return true
+		}
+	}
+	for _, p := range plan(rules) {
+		if p.Check == nil || p.Check(rules, s.JSON()) {
+			return true
+		}
+	}
+	return false
+}
+
 // Schema lowers s for rules. s is not modified.
 func Schema(s *canonical.Schema, rules *Rules, opts Options) *Result {
 	u := newUnit(s, rules, opts)
@@ -438,6 +456,9 @@ type Pass struct {
 	When func(*Rules) bool
 	// Run rewrites u's schema, reporting each change through u.Report.
 	Run func(u *Unit)
+	// Check, when set, reports cheaply whether Run could change or report
+	// anything in the schema root; without it, Run is assumed to.
+	Check func(r *Rules, root *canonical.Value) bool
 }
 
 func (p *Pass) String() string { return p.Name }

@@ -123,16 +123,15 @@ func runAllOf(u *Unit) {
 }
 
 // mergeAllOf merges or drops every allOf present now, and reports whether
-// it found one.
+// it inlined a definition, which may have brought in another allOf.
 func mergeAllOf(u *Unit) bool {
 	var r *resolver
-	found := false
+	inlined := false
 	for _, s := range reversed(u.root) {
 		all := s.node.Get("allOf")
 		if all == nil || all.Kind != canonical.Array {
 			continue
 		}
-		found = true
 		base := &canonical.Value{Kind: canonical.Object, Members: without(s.node.Members, "allOf")}
 		merged := 0
 		var lost []string
@@ -146,6 +145,7 @@ func mergeAllOf(u *Unit) bool {
 					u.Report("loss.all-of", at, m, "", "allOf member dropped: %s %s cannot be merged", refWhy[st], m.Get("$ref").Text)
 					continue
 				}
+				inlined = true
 			}
 			if out, ok := mergeSchemas(base, m, func(k string) { lost = append(lost, k) }); ok {
 				base = out
@@ -159,7 +159,7 @@ func mergeAllOf(u *Unit) bool {
 			u.Report("lower.all-of-merged", s.at, s.node, "allOf", "merged %d allOf member(s) into the schema%s", merged, keptOver(lost, "a member's"))
 		}
 	}
-	return found
+	return inlined
 }
 
 var (

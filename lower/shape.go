@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolc-dev/toolc/canonical"
 )
@@ -23,13 +24,15 @@ var (
 			return r.Action("untyped") == Type || r.Action("items-missing") == Add || r.Action("root-any-of") == Merge || r.Action("properties-missing") == Add ||
 				r.Action("ref-siblings") != Keep || r.Action("required-undefined") == Prune
 		},
-		Run: runShape,
+		Run:   runShape,
+		Check: checkShape,
 	}
 	RenameKeys = &Pass{
-		Name: "keys",
-		Doc:  "renames property keys outside the target's key rule, every illegal character made '_' (name.property-renamed), recording the old key; a new key that is taken is name.property-collision",
-		When: func(r *Rules) bool { return r.Keys != nil },
-		Run:  runKeys,
+		Name:  "keys",
+		Doc:   "renames property keys outside the target's key rule, every illegal character made '_' (name.property-renamed), recording the old key; a new key that is taken is name.property-collision",
+		When:  func(r *Rules) bool { return r.Keys != nil },
+		Run:   runKeys,
+		Check: checkKeys,
 	}
 	AnyOfAlone = &Pass{
 		Name:     "alone",
@@ -39,6 +42,53 @@ var (
 		Run:      runAlone,
 	}
 )
+
+// checkShape reports whether the shape pass could change root: a cheap
+// walk for the targets that need only items, properties or $ref alone.
+func checkShape(r *Rules, root *canonical.Value) bool {
+	if r.Action("untyped") == Type || r.Action("root-any-of") == Merge {
+		return true // strict modes and Gemini: nearly every schema
+	}
+	items, props, prune := r.Action("items-missing") == Add, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
+	refs := r.Action("ref-siblings") != Keep
+	found := false
+	canonical.Walk(canonical.AsSchema(root), func(_ canonical.Pointer, s *canonical.Schema) bool {
+		if found || !s.IsObject() {
+			return false
+		}
+		n := s.JSON()
+		ts := s.Types()
+		switch {
+		case items && slices.Contains(ts, "array") && !n.Has("items") && !n.Has("prefixItems"),
+			props && isObjectSchema(n) && !n.Has("properties"),
+			refs && n.Has("$ref") && len(n.Members) > 1,
+			prune && n.Has("required"):
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// checkKeys reports whether a property key of root breaks the key rule.
+func checkKeys(r *Rules, root *canonical.Value) bool {
+	re := r.Keys.compiled()
+	found := false
+	canonical.Walk(canonical.AsSchema(root), func(_ canonical.Pointer, s *canonical.Schema) bool {
+		if found || !s.IsObject() {
+			return false
+		}
+		if p := s.Keyword("properties"); p != nil && p.Kind == canonical.Object {
+			for _, m := range p.Members {
+				if !re.MatchString(m.Key) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
 
 // typeKeywords say which type a keyword implies on an untyped schema.
 var typeKeywords = map[string]string{
@@ -362,6 +412,18 @@ func shapeRef(u *Unit, n *canonical.Value, at canonical.Pointer) {
 
 // ---- keys ----
 
+var keyPatterns sync.Map // *KeyRule → *regexp.Regexp
+
+// compiled returns the rule's pattern, compiled once.
+func (k *KeyRule) compiled() *regexp.Regexp {
+	if re, ok := keyPatterns.Load(k); ok {
+		return re.(*regexp.Regexp)
+	}
+	re := k.pattern()
+	keyPatterns.Store(k, re)
+	return re
+}
+
 func (k *KeyRule) pattern() *regexp.Regexp {
 	first := k.First
 	if first == "" {
@@ -395,7 +457,7 @@ func (k *KeyRule) legal(key string) string {
 
 func runKeys(u *Unit) {
 	rule := u.Rules.Keys
-	re := rule.pattern()
+	re := rule.compiled()
 	renamed := map[*canonical.Value]string{}
 	for _, s := range allSchemas(u.root) {
 		props := s.node.Get("properties")
