@@ -47,6 +47,9 @@ type TargetOptions struct {
 	// each tool keeps the strict flag of its source, if the source was of a
 	// format the target writes back, and is lowered accordingly.
 	Strict *bool
+	// Dialect names the server that speaks the format, where servers
+	// differ (Dialects); "" is the provider itself.
+	Dialect string
 	// Auto, with Strict true, makes each tool strict only where strict
 	// mode can express it without narrowing what it accepts (a free-form
 	// object, an untyped value, a recursion the target refuses); the others

@@ -395,7 +395,7 @@ var profiles = map[string]*Profile{
 	"openai": {
 		Format:     "openai",
 		Name:       nameOpenAI,
-		Options:    append([]string{"strict"}, namedOptions...),
+		Options:    append([]string{"strict", "dialect"}, namedOptions...),
 		Schema:     map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
 		Acceptance: map[string]string{"": "openai"},
 		Source:     "OpenAI API reference, ChatCompletionTool / FunctionDefinition",
@@ -449,6 +449,64 @@ var profiles = map[string]*Profile{
 		Schema: map[string]*lower.Rules{"": keepAll},
 		Source: "JSON Schema 2020-12: one $defs entry per tool's input schema",
 	},
+}
+
+// Dialect is a server that speaks a target's format but differs from the
+// provider in what it takes: one row per server, with its evidence, so
+// that a server is a line of this table rather than a branch in the code.
+type Dialect struct {
+	Name string
+	// Strict says whether the server takes the "strict" flag, and so strict
+	// mode; where it does not, the flag is never written.
+	Strict bool
+	Source string
+}
+
+// dialects lists, per target format, the servers that speak it; the first
+// is the default.
+var dialects = map[string][]Dialect{
+	"openai": {
+		{"openai", true, "OpenAI Chat Completions: FunctionDefinition.strict"},
+		{"xai", false, "xAI rejects strict (PROVIDERS.md, corrections)"},
+		{"compatible", false, "OpenAI-compatible servers differ; legacy functions reject strict (PROVIDERS.md, corrections)"},
+	},
+}
+
+// Dialects returns the dialects of a target format, the default first; nil
+// for a format that has none.
+func Dialects(format string) []Dialect { return slices.Clone(dialects[format]) }
+
+// dialect returns the dialect opts name, the default when none.
+func (p *Profile) dialect(opts TargetOptions) (Dialect, bool) {
+	ds := dialects[p.Format]
+	if len(ds) == 0 {
+		return Dialect{Name: p.Format, Strict: slices.Contains(p.Options, "strict")}, opts.Dialect == ""
+	}
+	if opts.Dialect == "" {
+		return ds[0], true
+	}
+	i := slices.IndexFunc(ds, func(d Dialect) bool { return d.Name == opts.Dialect })
+	if i < 0 {
+		return Dialect{}, false
+	}
+	return ds[i], true
+}
+
+// CheckDialect says what is wrong with a target's dialect and strict
+// options together, or nil.
+func (p *Profile) CheckDialect(opts TargetOptions) error {
+	d, ok := p.dialect(opts)
+	if !ok {
+		var names []string
+		for _, d := range dialects[p.Format] {
+			names = append(names, d.Name)
+		}
+		return fmt.Errorf("unknown dialect %q of %s (one of %s)", opts.Dialect, p.Format, strings.Join(names, ", "))
+	}
+	if !d.Strict && opts.Strict != nil && *opts.Strict {
+		return fmt.Errorf("dialect %q takes no strict mode (%s)", d.Name, d.Source)
+	}
+	return nil
 }
 
 // ProfileOf returns the built-in profile of a target format.
@@ -682,7 +740,17 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			}
 			delete(c.Extensions, format)
 		}
-		strict := slices.Contains(p.Options, "strict") && p.strictOf(t, opts)
+		dialect, _ := p.dialect(opts)
+		if !dialect.Strict {
+			if ext := c.Extensions[p.Format]; ext.Get("strict") != nil {
+				at("loss.extension", canonical.Pointer("").Append("extensions", p.Format, "strict"),
+					"tool %s: the %s dialect takes no \"strict\" flag (%s); dropped", id, dialect.Name, dialect.Source)
+				e := canonical.NewObject()
+				e.Members = slices.DeleteFunc(slices.Clone(ext.Members), func(m canonical.Member) bool { return m.Key == "strict" })
+				c.Extensions[p.Format] = e
+			}
+		}
+		strict := dialect.Strict && slices.Contains(p.Options, "strict") && p.strictOf(t, opts)
 		mode := p.mode(opts)
 		lowerSchema := func(s **canonical.Schema, base canonical.Pointer, r *lower.Rules) *lower.Result {
 			n, ok := needed[r]
@@ -721,7 +789,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		if !strict {
 			res = lowerSchema(&c.Input, "/input", rules)
 		}
-		if slices.Contains(p.Options, "strict") && opts.Strict != nil {
+		if dialect.Strict && slices.Contains(p.Options, "strict") && opts.Strict != nil {
 			if was, f, ok := p.sourceStrict(t); ok && was != strict && !opts.Auto {
 				at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
 					"tool %s: its source says \"strict\": %v; the target's strict = %v wins", id, was, strict)

@@ -237,6 +237,15 @@ func (b *build) loadManifest() error {
 		if t.Schema != "" && !slices.Contains(adapters.GeminiSchemas, t.Schema) {
 			bad(key+".schema", "schema %q is not one of %s", t.Schema, strings.Join(adapters.GeminiSchemas, ", "))
 		}
+		if t.Dialect != "" || t.Strict != nil {
+			var strict *bool
+			if t.Strict != nil {
+				strict = &t.Strict.On
+			}
+			if err := p.CheckDialect(adapters.TargetOptions{Dialect: t.Dialect, Strict: strict}); err != nil {
+				bad(key+".dialect", "%v", err)
+			}
+		}
 		if t.Names != "" {
 			if err := adapters.CheckNames(t.Names); err != nil {
 				bad(key+".names", "%v", err)
@@ -390,6 +399,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 			opts := adapters.TargetOptions{
 				Strict:    strict,
 				Auto:      t.Strict != nil && t.Strict.Auto,
+				Dialect:   t.Dialect,
 				Schema:    t.Schema,
 				Names:     t.Names,
 				Describe:  t.Describe != nil && *t.Describe,

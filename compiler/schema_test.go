@@ -59,6 +59,14 @@ func strs(desc string) obj {
 	return obj{{"type", "array"}, {"items", obj{{"type", "string"}}}, {"description", desc}}
 }
 
+func dialectNames() []string {
+	var names []string
+	for _, d := range adapters.Dialects("openai") {
+		names = append(names, d.Name)
+	}
+	return names
+}
+
 // manifestSchema makes the schema from the tables it must agree with: the
 // registry's formats and their options, lower's features and actions, the
 // profiles' limits, and diag's codes and categories.
@@ -76,7 +84,7 @@ func manifestSchema() obj {
 		}
 		targets = append(targets, a.Name)
 		var not obj
-		for _, o := range []string{"strict", "schema", "names", "describe", "profile", "limits"} {
+		for _, o := range []string{"strict", "dialect", "schema", "names", "describe", "profile", "limits"} {
 			if !slices.Contains(a.Profile.Options, o) {
 				not = append(not, member{o, false})
 			}
@@ -164,6 +172,7 @@ func manifestSchema() obj {
 						{"out", append(slices.Clone(path), member{"description", "the bundle's path, relative to the manifest"})},
 						{"strict", obj{{"anyOf", []any{obj{{"type", "boolean"}}, obj{{"const", "auto"}}}}, {"description", "strict mode: closed objects, typed schemas, OpenAI's optional properties made nullable; \"auto\": per tool, strict only where that narrows nothing"}}},
 						{"policy", policy},
+						{"dialect", obj{{"enum", dialectNames()}, {"description", "OpenAI: the server that speaks the format; xai and compatible take no strict flag"}}},
 						{"schema", obj{{"enum", adapters.GeminiSchemas}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},
 						{"names", obj{{"type", "string"}, {"pattern", `\{name\}`}, {"description", "the template of emitted names, {namespace}__{name} by default"}}},
 						{"describe", obj{{"type", "boolean"}, {"description", "keep dropped constraints in the descriptions"}}},
