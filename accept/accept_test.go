@@ -158,3 +158,20 @@ func TestTablesCiteEvidence(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCheck: no bundle, however malformed, panics or loops the check.
+func FuzzCheck(f *testing.F) {
+	f.Add(openaiStrict(`{"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "$defs": {"a": {"$ref": "#/$defs/a"}}}`))
+	f.Add(gemini(`{"type": "OBJECT", "anyOf": [true, false, 1], "properties": {"a": {"items": [{}], "required": 3}}}`))
+	f.Add(`{"tools": [{"toolSpec": {"name": 1, "inputSchema": {"json": {"$ref": "#/%zz"}}}}]}`)
+	f.Add(claudeStrict(`{"properties": {"x": {"$ref": "#"}}, "enum": [null, 1.5e3]}`))
+	f.Fuzz(func(t *testing.T, bundle string) {
+		v, err := canonical.ParseJSON([]byte(bundle))
+		if err != nil {
+			return
+		}
+		for _, name := range slices.Sorted(maps.Keys(Tables)) {
+			Check(Tables[name], v, nil, name, Options{})
+		}
+	})
+}

@@ -527,8 +527,8 @@ func FuzzDecode(f *testing.F) {
 				if b.Encode == nil {
 					continue
 				}
-				for _, opts := range []TargetOptions{{}, {Strict: &strict, Schema: "openapi", Describe: true}} {
-					b.Encode(b.Profile.Lower(tools, b.Name, opts).Tools, opts)
+				for _, opts := range []TargetOptions{{}, {Strict: &strict, Schema: "openapi", Describe: true}, {Strict: &strict, Auto: true}} {
+					b.Emit(tools, b.Name, opts) // lowered, encoded and checked for acceptance
 				}
 			}
 		}
