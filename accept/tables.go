@@ -45,6 +45,7 @@ const (
 	evBedrockStrict = "Bedrock toolSpec.strict, verified by pydantic-ai on Claude: no numeric bounds, minItems at most 1, no maxItems"
 	evBedrockKeys   = "Claude on Bedrock answers with Anthropic's errors: property keys ^[a-zA-Z0-9_.-]{1,64}$"
 
+	evRefs    = "JSON Schema: a $ref that points nowhere cannot be resolved"
 	evMCPName = "MCP specification 2025-11-25, tool names (SHOULD)"
 	evMCPRoot = "MCP: inputSchema must be an object schema; go-sdk Server.AddTool panics otherwise"
 )
@@ -78,7 +79,7 @@ var openAIStrict = []Rule{
 
 var openAISchema = []Rule{
 	{Kind: Items, Evidence: evOpenAIItems},
-	{Kind: RefsResolve, Evidence: "JSON Schema: a $ref that points nowhere cannot be resolved"},
+	{Kind: RefsResolve, Evidence: evRefs},
 	{Kind: RootObject, Values: objectTypes, Evidence: evOpenAIRoot},
 }
 
@@ -106,6 +107,12 @@ var geminiTool = []Rule{{Kind: Name, Values: []string{`^[A-Za-z_][A-Za-z0-9_.:-]
 
 var geminiRequest = []Rule{{Kind: Tools, Max: 512, Evidence: evGeminiTools}}
 
+// openAI is the table of an OpenAI API whose tools have the shape s.
+func openAI(name string, s Shape) *Table {
+	return &Table{Name: name, Provider: "OpenAI", Shape: s, Tool: openAITool, Schema: openAISchema, Strict: openAIStrict,
+		Request: []Rule{{Kind: Tools, Max: 128, Evidence: evOpenAITools}}}
+}
+
 // Tables holds the acceptance table of every target and mode, by name:
 // the target format, then "-" and the mode where it has several. The
 // lowering profiles name the table that applies to them.
@@ -116,25 +123,13 @@ var Tables = map[string]*Table{
 		Tool:  []Rule{{Kind: Name, Values: []string{`^[A-Za-z0-9_.-]{1,128}$`}, Evidence: evMCPName}},
 		Schema: []Rule{
 			{Kind: RootObject, Values: objectTypes, Evidence: evMCPRoot},
-			{Kind: RefsResolve, Evidence: "JSON Schema: a $ref that points nowhere cannot be resolved"},
+			{Kind: RefsResolve, Evidence: evRefs},
 		},
 	},
-	"openai": {
-		Name: "openai", Provider: "OpenAI",
-		Shape:   Shape{Name: "/function/name", Description: "/function/description", Input: "/function/parameters", Strict: "/function/strict"},
-		Tool:    openAITool,
-		Schema:  openAISchema,
-		Strict:  openAIStrict,
-		Request: []Rule{{Kind: Tools, Max: 128, Evidence: evOpenAITools}},
-	},
-	"openai-responses": {
-		Name: "openai-responses", Provider: "OpenAI",
-		Shape:   Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"},
-		Tool:    openAITool,
-		Schema:  openAISchema,
-		Strict:  openAIStrict,
-		Request: []Rule{{Kind: Tools, Max: 128, Evidence: evOpenAITools}},
-	},
+	// Chat Completions nests the function; Responses is flat and carries
+	// output_schema. The rules are the same.
+	"openai":           openAI("openai", Shape{Name: "/function/name", Description: "/function/description", Input: "/function/parameters", Strict: "/function/strict"}),
+	"openai-responses": openAI("openai-responses", Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"}),
 	"anthropic": {
 		Name: "anthropic", Provider: "Anthropic",
 		Shape: Shape{Name: "/name", Description: "/description", Input: "/input_schema", Strict: "/strict"},
@@ -154,7 +149,7 @@ var Tables = map[string]*Table{
 		Schema: []Rule{
 			{Kind: NoKeywords, Values: []string{"$schema", "$id", "$comment"}, Evidence: evGeminiCore},
 			{Kind: RefSiblings, Values: []string{"description", "default"}, Evidence: evGeminiRef},
-			{Kind: RefsResolve, Evidence: "JSON Schema: a $ref that points nowhere cannot be resolved"},
+			{Kind: RefsResolve, Evidence: evRefs},
 			{Kind: RootObject, Values: objectTypes, Evidence: evGeminiRoot},
 		},
 		Request: geminiRequest,
@@ -190,6 +185,8 @@ var Tables = map[string]*Table{
 		},
 		Strict: append([]Rule{{Kind: NoKeywords, Values: []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems"}, Evidence: evBedrockStrict},
 			{Kind: MinItems, Values: []string{"0", "1"}, Evidence: evBedrockStrict}}, anthropicStrict...),
+		// Claude on Bedrock: Anthropic's budgets, assumed (a warning only)
+		StrictRequest: anthropicBudget,
 	},
 }
 
