@@ -1,9 +1,6 @@
 package lower
 
 import (
-	"net/url"
-	"slices"
-
 	"github.com/toolc-dev/toolc/canonical"
 )
 
@@ -143,64 +140,4 @@ func nameChars(root *canonical.Value) (int, canonical.Pointer) {
 		}
 	}
 	return n, ""
-}
-
-// Budget counts, in a lowered schema with its local $refs expanded, the
-// optional parameters (properties the strict transform made nullable, or
-// that are not required) and the union-typed ones (anyOf, or a type array
-// of more than one type besides what the strict transform added), as
-// Anthropic counts them for its per-request limits.
-func Budget(r *Result) (optional, unions int) {
-	made := map[canonical.Pointer]bool{}
-	for _, p := range r.Optional {
-		made[p] = true
-	}
-	root := r.Schema.JSON()
-	var walk func(v *canonical.Value, p canonical.Pointer, stack []canonical.Pointer)
-	walk = func(v *canonical.Value, p canonical.Pointer, stack []canonical.Pointer) {
-		if v.Kind != canonical.Object || len(stack) > 64 {
-			return
-		}
-		if ref, ok := refOf(v); ok && len(ref) > 0 && ref[0] == '#' {
-			frag, err := url.PathUnescape(ref[1:]) // as normalize escaped it
-			if err != nil {
-				frag = ref[1:]
-			}
-			t := canonical.Pointer(frag)
-			if def := root.Resolve(t); def != nil && !slices.Contains(stack, t) {
-				walk(def, t, append(stack[:len(stack):len(stack)], t))
-			}
-		}
-		if props := v.Get("properties"); props != nil && props.Kind == canonical.Object {
-			req, _ := v.Get("required").Strings()
-			for _, m := range props.Members {
-				at := p.Append("properties", m.Key)
-				switch {
-				case made[at] || !slices.Contains(req, m.Key):
-					optional++
-				case isUnion(m.Value):
-					unions++
-				}
-			}
-		}
-		for rel, sub := range canonical.AsSchema(v).Subschemas() {
-			if k := firstToken(rel); k == "$defs" || k == "definitions" {
-				continue
-			}
-			walk(sub.JSON(), p.Join(rel), stack)
-		}
-	}
-	walk(root, "", nil)
-	return optional, unions
-}
-
-func isUnion(v *canonical.Value) bool {
-	if v.Kind != canonical.Object {
-		return false
-	}
-	if v.Has("anyOf") || v.Has("oneOf") {
-		return true
-	}
-	ts, ok := v.Get("type").Strings()
-	return ok && len(ts) > 1
 }

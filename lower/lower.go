@@ -1,7 +1,12 @@
 // Package lower rewrites a JSON Schema into what one target accepts: it
 // inlines references, turns oneOf into anyOf and const into enum, merges
-// allOf where that is sound, spells nullable types the OpenAPI way, applies
-// the strict-mode transform, and last drops what the target cannot carry.
+// allOf where that is sound, gives every schema the shape the target
+// demands (a type, items, properties, $ref and anyOf without refused
+// siblings, required naming only defined properties), spells nullable types
+// the OpenAPI way, renames property keys the target refuses, applies the
+// strict-mode transform, and last drops what the target cannot carry.
+// Whether the result is what the provider accepts is checked apart, by
+// package accept, from tables of its own.
 //
 // What a target accepts is data, a Rules value: one Row per schema feature
 // (a keyword or a family of keywords) saying what the target does with it,

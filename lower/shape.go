@@ -425,11 +425,10 @@ func (k *KeyRule) compiled() *regexp.Regexp {
 }
 
 func (k *KeyRule) pattern() *regexp.Regexp {
-	first := k.First
-	if first == "" {
-		first = k.Chars
+	if k.First == "" {
+		return regexp.MustCompile(fmt.Sprintf("^[%s]{1,%d}$", k.Chars, k.Max))
 	}
-	return regexp.MustCompile(fmt.Sprintf("^[%s][%s]{0,%d}$", first, k.Chars, k.Max-1))
+	return regexp.MustCompile(fmt.Sprintf("^[%s][%s]{0,%d}$", k.First, k.Chars, k.Max-1))
 }
 
 // Pattern is the rule as one regular expression.
