@@ -157,6 +157,11 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 	for _, api := range []string{"swagger-petstore/openapi.yaml", "redocly-museum/openapi.yaml", "notion/notion-openapi.json", "stripe/spec3.2023-09-12.json", "openai/openapi.json"} {
 		add(strings.SplitN(api, "/", 2)[0], "openapi", false, read("openapi/"+api))
 	}
+	examples, _ := filepath.Glob(filepath.Join(dir, "openapi/oai-examples/examples/v3.*/*.json"))
+	for _, e := range examples { // one source each: several describe the same petstore
+		ns := "oai-" + strings.NewReplacer(".", "-", "/", "-").Replace(strings.TrimSuffix(filepath.Base(e), ".json"))
+		add(ns, "openapi", false, read(strings.TrimPrefix(e, dir+string(filepath.Separator))))
+	}
 	bfcl := map[string][]byte{}
 	seen := map[string]bool{}
 	for i, l := range corpus.Lines(t, "openai/bfcl/all_functions.distinct.jsonl") {
