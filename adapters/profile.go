@@ -838,8 +838,10 @@ func shorten(s string, max int) string {
 		}
 	}
 	head = string(rs[:max-1])
-	if i := strings.LastIndexAny(head, " \n\t"); i >= 0 && utf8.RuneCountInString(head[:i]) >= max/2 {
-		head = head[:i]
+	if next := rs[max-1]; next != ' ' && next != '\n' && next != '\t' { // inside a word: back to its start
+		if i := strings.LastIndexAny(head, " \n\t"); i >= 0 && utf8.RuneCountInString(head[:i]) >= max/2 {
+			head = head[:i]
+		}
 	}
 	return strings.TrimRight(head, " \n\t,;:") + "…"
 }

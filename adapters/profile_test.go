@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -279,5 +280,62 @@ func TestPropertyKeysRenamed(t *testing.T) {
 	res = lower.Schema(clash, anthropicDefault, lower.Options{})
 	if !slices.ContainsFunc(res.Changes, func(c lower.Change) bool { return c.Code == "name.property-collision" }) {
 		t.Errorf("a renamed key that is taken gives %v, want name.property-collision", res.Changes)
+	}
+}
+
+func TestShorten(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"Short.", 10, "Short."},
+		{"Lists the issues. Filters by state and label. Pages with cursor.", 50, "Lists the issues. Filters by state and label."},
+		{"Lists the issues of a repository with filters", 20, "Lists the issues of…"},
+		{"Überschrift über alles", 10, "Überschri…"},
+	} {
+		if got := shorten(tc.in, tc.max); got != tc.want || len([]rune(got)) > tc.max {
+			t.Errorf("shorten(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
+
+// TestCorrectedFacts checks the facts that PROVIDERS.md's corrections
+// changed, each on a small tool.
+func TestCorrectedFacts(t *testing.T) {
+	yes := true
+	conv := func(in, to string, opts TargetOptions) (string, []string) {
+		t.Helper()
+		res, err := Default().Convert(parse(t, []byte(in)), "a.json", "mcp", to, opts)
+		if err != nil {
+			t.Fatalf("%s: %v", to, err)
+		}
+		var codes []string
+		for _, d := range res.Diagnostics {
+			codes = append(codes, d.Code)
+		}
+		return string(res.Bundle.AppendJSON(nil, "")), codes
+	}
+	// Gemini's JSON Schema mode drops only null from a nullable enum, and
+	// $schema and $comment.
+	out, codes := conv(`{"name": "t", "inputSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema", "$comment": "c", "type": "object", "properties": {"u": {"type": ["string", "null"], "enum": ["a", "b", null]}}}}`, "gemini", TargetOptions{})
+	if !strings.Contains(out, `"enum":["a","b"]`) || strings.Contains(out, "$schema") || strings.Contains(out, "$comment") || !slices.Contains(codes, "loss.enum") {
+		t.Errorf("gemini: %s, codes %v", out, codes)
+	}
+	// Bedrock writes toolSpec.strict and lowers for Claude's strict subset.
+	out, _ = conv(`{"name": "t", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}}}`, "bedrock", TargetOptions{Strict: &yes})
+	if !strings.Contains(out, `"strict":true`) || strings.Contains(out, "minimum") || !strings.Contains(out, `"additionalProperties":false`) {
+		t.Errorf("bedrock strict: %s", out)
+	}
+	// Responses carries the output schema.
+	out, codes = conv(`{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}`, "openai-responses", TargetOptions{})
+	if !strings.Contains(out, `"output_schema":{"type":"object"`) || slices.Contains(codes, "loss.output-schema") {
+		t.Errorf("responses: %s, codes %v", out, codes)
+	}
+	// Anthropic takes names of 128 characters.
+	long := strings.Repeat("n", 100)
+	out, _ = conv(`{"name": "`+long+`", "inputSchema": {"type": "object"}}`, "anthropic", TargetOptions{})
+	if !strings.Contains(out, `"name":"`+long+`"`) {
+		t.Errorf("anthropic: a 100-character name became %s", out)
 	}
 }
