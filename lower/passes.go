@@ -582,7 +582,10 @@ func runStrict(u *Unit) {
 		}
 		if closeAll {
 			switch ap := n.Get("additionalProperties"); {
-			case ap == nil && len(n.Get("properties").Keys()) == 0:
+			case ap == nil && len(n.Get("properties").Keys()) == 0 && s.at != "":
+				// The root without properties is a tool that takes no
+				// arguments, not a map: closing it narrows nothing a
+				// caller means (the next case).
 				n.Set("additionalProperties", canonical.NewBool(false))
 				u.Report("loss.additional-properties", s.at, n, "", "a free-form object (no properties declared) closed with additionalProperties: false, as strict mode requires: it now accepts only {}")
 			case ap == nil:
