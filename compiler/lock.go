@@ -57,6 +57,7 @@ type LockTool struct {
 // LockOutput is one written bundle.
 type LockOutput struct {
 	Target string `toml:"target"`
+	Format string `toml:"format"` // the target's format, so the bundle can be read back
 	Path   string `toml:"path"`
 	Hash   string `toml:"sha256"` // of the file's bytes
 }
@@ -94,8 +95,12 @@ func (b *build) lock(outputs []Output) []byte {
 		}
 		l.Tools = append(l.Tools, lt)
 	}
+	format := map[string]string{}
+	for _, t := range b.m.Targets {
+		format[t.Name] = t.Format
+	}
 	for _, o := range outputs {
-		l.Outputs = append(l.Outputs, LockOutput{Target: o.Target, Path: o.Path, Hash: hashBytes(o.Data)})
+		l.Outputs = append(l.Outputs, LockOutput{Target: o.Target, Format: format[o.Target], Path: o.Path, Hash: hashBytes(o.Data)})
 	}
 	slices.SortFunc(l.Sources, func(x, y LockSource) int { return strings.Compare(x.Path, y.Path) })
 	slices.SortFunc(l.Outputs, func(x, y LockOutput) int { return strings.Compare(x.Path, y.Path) })

@@ -250,6 +250,66 @@ func compileMessage(err error) string {
 // one finding per keyword. Where an anyOf of the meta-schema fails (a "type"
 // that is neither a type name nor an array of them) the first alternative's
 // reason is kept: it is the one written for the common case.
+// Compiled is a schema compiled for validating values, such as a model's
+// arguments. It is safe for concurrent use.
+type Compiled struct {
+	s *jsonschema.Schema
+}
+
+// Compile compiles s for validating values, in the dialect its $schema
+// names (2020-12 without one). Nothing is read or fetched: a reference
+// outside s is an error.
+func (v *Validator) Compile(s *canonical.Schema) (*Compiled, error) {
+	draft, ok := Dialect(s)
+	if !ok {
+		return nil, fmt.Errorf("unknown $schema dialect")
+	}
+	c := v.newCompiler(draft, s, nil)
+	sch, err := c.Compile(baseURL)
+	if err != nil {
+		return nil, err
+	}
+	return &Compiled{s: sch}, nil
+}
+
+// Problem is one reason a value is not valid: where in the value (a JSON
+// Pointer) and why.
+type Problem struct {
+	Pointer canonical.Pointer
+	Message string
+}
+
+// Check validates value and returns its problems, one per place, in the
+// order the validator met them; none when it is valid.
+func (c *Compiled) Check(value *canonical.Value) []Problem {
+	err := c.s.Validate(ToAny(value))
+	if err == nil {
+		return nil
+	}
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return []Problem{{Message: err.Error()}}
+	}
+	var out []Problem
+	seen := map[canonical.Pointer]bool{}
+	var collect func(*jsonschema.ValidationError)
+	collect = func(e *jsonschema.ValidationError) {
+		for _, c := range e.Causes {
+			collect(c)
+		}
+		if len(e.Causes) > 0 {
+			return
+		}
+		p := canonical.Pointer("").Append(e.InstanceLocation...)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, Problem{Pointer: p, Message: e.ErrorKind.LocalizedString(printer)})
+		}
+	}
+	collect(ve)
+	return out
+}
+
 func leaves(ve *jsonschema.ValidationError, root *canonical.Schema) []finding {
 	var order []canonical.Pointer
 	msgs := map[canonical.Pointer][]string{}

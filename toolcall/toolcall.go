@@ -1,0 +1,370 @@
+// Package toolcall turns a model's tool call back into the catalog's
+// terms: the way back through what lowering did for a target. A call names
+// the tool by its emitted name and passes arguments shaped by the emitted
+// schema: strict mode made optional properties required and nullable, and a
+// target's key rule renamed property keys. Decode maps the name to the tool
+// ID, drops each null that stands for a property left out (only where
+// toolc.lock says the property was made nullable), restores every renamed
+// key at every depth, leaves everything else as it was, and validates the
+// result against the tool's source schema.
+//
+// A Catalog is loaded from a built catalog: toolc.lock, the canonical
+// bundle (a target with format = "canonical") and the target's own bundle,
+// all read through an fs.FS. It never guesses: what it undoes is what the
+// lock recorded. A Catalog is safe for concurrent use; each tool's schema
+// is compiled once, on first use.
+package toolcall
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/validate"
+)
+
+// The errors Load and Decode wrap.
+var (
+	ErrNoCatalog        = errors.New("no built catalog")
+	ErrUnknownTarget    = errors.New("unknown target")
+	ErrUnknownTool      = errors.New("unknown tool")
+	ErrInvalidArguments = errors.New("invalid arguments")
+)
+
+// Catalog is a built catalog, ready to decode calls for its targets.
+type Catalog struct {
+	tools   map[string]*canonical.Tool // by ID, as the canonical bundle has them
+	targets map[string]*target
+	v       *validate.Validator
+
+	mu       sync.Mutex
+	compiled map[string]*compiled // by tool ID
+}
+
+type target struct {
+	name, format string
+	byName       map[string]*entry // emitted name → entry
+}
+
+// entry is one tool as a target emitted it.
+type entry struct {
+	id       string
+	input    *canonical.Value // the emitted input schema
+	optional map[canonical.Pointer]bool
+	renamed  map[canonical.Pointer]string
+}
+
+type compiled struct {
+	once sync.Once
+	c    *validate.Compiled
+	err  error
+}
+
+// Call is a tool call in the catalog's terms.
+type Call struct {
+	ID   string          // the tool's ID, namespace:name
+	Tool *canonical.Tool // the tool as the catalog defines it
+	// Arguments are the arguments as the tool's source schema expects them:
+	// the bytes the model sent when nothing had to change.
+	Arguments []byte
+}
+
+// Problem is one reason arguments are not valid, at a JSON Pointer into
+// the decoded arguments.
+type Problem = validate.Problem
+
+// ArgumentsError lists why a call's arguments are not valid against the
+// tool's source schema, each problem located, so a caller can send them
+// back to the model.
+type ArgumentsError struct {
+	ID       string
+	Problems []Problem
+}
+
+// Error says what is wrong, one problem after the other.
+func (e *ArgumentsError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "arguments of %s are not valid:", e.ID)
+	for _, p := range e.Problems {
+		at := string(p.Pointer)
+		if at == "" {
+			at = "(the arguments)"
+		}
+		fmt.Fprintf(&b, " %s: %s;", at, p.Message)
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
+
+// Unwrap returns ErrInvalidArguments.
+func (e *ArgumentsError) Unwrap() error { return ErrInvalidArguments }
+
+// Load reads the built catalog whose toolc.lock is at lockPath in fsys;
+// every path in the lock is relative to the lock's folder. The lock must
+// list a canonical bundle (the source tools) and, for each target to
+// decode for, its bundle.
+func Load(fsys fs.FS, lockPath string) (*Catalog, error) {
+	data, err := fs.ReadFile(fsys, lockPath)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNoCatalog, err)
+	}
+	lock, err := compiler.DecodeLock(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", lockPath, err)
+	}
+	dir := path.Dir(lockPath)
+	reg := adapters.Default()
+	read := func(o compiler.LockOutput) ([]*canonical.Tool, error) {
+		if o.Format == "" {
+			return nil, fmt.Errorf("%s names no format for %s: it was written by an older toolc; run toolc build", lockPath, o.Path)
+		}
+		a, ok := reg.Get(o.Format)
+		if !ok || a.Decode == nil {
+			return nil, fmt.Errorf("%s: the %s bundle's format %q cannot be read back", lockPath, o.Target, o.Format)
+		}
+		p := path.Join(dir, o.Path)
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return nil, err
+		}
+		doc, err := canonical.ParseJSON(data)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		tools, _ := a.Decode(doc, p)
+		return tools, nil
+	}
+	c := &Catalog{tools: map[string]*canonical.Tool{}, targets: map[string]*target{}, v: validate.New(), compiled: map[string]*compiled{}}
+	if len(lock.Outputs) > 0 && !slices.ContainsFunc(lock.Outputs, func(o compiler.LockOutput) bool { return o.Format != "" }) {
+		return nil, fmt.Errorf("%w: %s names no format for its outputs: it was written by an older toolc; run toolc build", ErrNoCatalog, lockPath)
+	}
+	i := slices.IndexFunc(lock.Outputs, func(o compiler.LockOutput) bool { return o.Format == "canonical" })
+	if i < 0 {
+		return nil, fmt.Errorf("%w: %s lists no canonical bundle; add a target with format = \"canonical\" to the manifest", ErrNoCatalog, lockPath)
+	}
+	tools, err := read(lock.Outputs[i])
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tools {
+		c.tools[t.ID()] = t
+	}
+	for _, o := range lock.Outputs {
+		if o.Format == "canonical" || o.Format == "jsonschema" {
+			continue
+		}
+		emitted, err := read(o)
+		if err != nil {
+			return nil, err
+		}
+		byEmitted := map[string]*canonical.Tool{}
+		for _, t := range emitted {
+			byEmitted[t.ID()] = t
+		}
+		tg := &target{name: o.Target, format: o.Format, byName: map[string]*entry{}}
+		for _, lt := range lock.Tools {
+			name, ok := lt.Names[o.Target]
+			if !ok {
+				continue
+			}
+			e := &entry{id: lt.ID, optional: map[canonical.Pointer]bool{}, renamed: map[canonical.Pointer]string{}}
+			if t := byEmitted[name]; t != nil && t.Input != nil {
+				e.input = t.Input.JSON()
+			}
+			for _, p := range lt.Optional[o.Target] {
+				e.optional[canonical.Pointer(p)] = true
+			}
+			for p, old := range lt.Renamed[o.Target] {
+				e.renamed[canonical.Pointer(p)] = old
+			}
+			tg.byName[name] = e
+		}
+		c.targets[o.Target] = tg
+	}
+	return c, nil
+}
+
+// Targets lists the targets the catalog can decode calls for, sorted.
+func (c *Catalog) Targets() []string {
+	var out []string
+	for n := range c.targets {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Decode turns a call of the tool emitted as name for target, with the
+// arguments args (a JSON object as the model sent it), into the catalog's
+// terms, and validates the arguments against the tool's source schema.
+// Invalid arguments are an *ArgumentsError (wrapping ErrInvalidArguments)
+// with the Call filled in all the same.
+func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
+	tg, ok := c.targets[targetName]
+	if !ok {
+		return nil, fmt.Errorf("%w %q (the catalog has %s)", ErrUnknownTarget, targetName, strings.Join(c.Targets(), ", "))
+	}
+	e, ok := tg.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s has no tool named %q", ErrUnknownTool, targetName, name)
+	}
+	tool := c.tools[e.id]
+	if tool == nil {
+		return nil, fmt.Errorf("%w: %s is in the lock but not in the canonical bundle; rebuild the catalog", ErrUnknownTool, e.id)
+	}
+	if len(strings.TrimSpace(string(args))) == 0 {
+		args = []byte("{}") // some providers send no arguments for a tool that takes none
+	}
+	v, err := canonical.ParseJSON(args)
+	if err != nil {
+		return nil, &ArgumentsError{ID: e.id, Problems: []Problem{{Message: "not JSON: " + err.Error()}}}
+	}
+	call := &Call{ID: e.id, Tool: tool, Arguments: args}
+	if e.input != nil && (len(e.optional) > 0 || len(e.renamed) > 0) {
+		d := &undo{e: e, root: e.input}
+		d.walk(e.input, "", v, 0)
+		if d.changed {
+			call.Arguments = v.AppendJSON(nil, "")
+		}
+	}
+	if problems := c.check(tool, v); len(problems) > 0 {
+		return call, &ArgumentsError{ID: e.id, Problems: problems}
+	}
+	return call, nil
+}
+
+// check validates args against the tool's source input schema, compiled
+// once per tool.
+func (c *Catalog) check(t *canonical.Tool, args *canonical.Value) []Problem {
+	c.mu.Lock()
+	cs := c.compiled[t.ID()]
+	if cs == nil {
+		cs = &compiled{}
+		c.compiled[t.ID()] = cs
+	}
+	c.mu.Unlock()
+	cs.once.Do(func() { cs.c, cs.err = c.v.Compile(t.Input) })
+	if cs.err != nil {
+		return []Problem{{Message: "the tool's input schema does not compile: " + cs.err.Error()}}
+	}
+	return cs.c.Check(args)
+}
+
+// undo walks the arguments beside the emitted schema and undoes what
+// lowering recorded: nulls of optional properties and renamed keys.
+type undo struct {
+	e       *entry
+	root    *canonical.Value
+	changed bool
+}
+
+func (d *undo) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Value, depth int) {
+	if s == nil || s.Kind != canonical.Object || v == nil || depth > 64 {
+		return
+	}
+	if ref, ok := s.Get("$ref").StringValue(); ok {
+		if target, ok := local(ref); ok {
+			d.walk(d.root.Resolve(target), target, v, depth+1)
+		}
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if bs := s.Get(k); bs != nil && bs.Kind == canonical.Array {
+			for i, b := range bs.Items {
+				if fits(b, v, d.root) {
+					d.walk(b, at.Append(k).Index(i), v, depth+1)
+					break
+				}
+			}
+		}
+	}
+	if all := s.Get("allOf"); all != nil && all.Kind == canonical.Array {
+		for i, b := range all.Items {
+			d.walk(b, at.Append("allOf").Index(i), v, depth+1)
+		}
+	}
+	switch v.Kind {
+	case canonical.Object:
+		props := s.Get("properties")
+		if props == nil || props.Kind != canonical.Object {
+			return
+		}
+		kept := v.Members[:0:0]
+		for _, m := range v.Members {
+			ps := props.Get(m.Key)
+			if ps == nil {
+				kept = append(kept, m)
+				continue
+			}
+			p := at.Append("properties", m.Key)
+			if m.Value.Kind == canonical.Null && d.e.optional[p] {
+				d.changed = true // left out: the property was optional
+				continue
+			}
+			d.walk(ps, p, m.Value, depth+1)
+			if old, ok := d.e.renamed[p]; ok {
+				m.Key = old
+				d.changed = true
+			}
+			kept = append(kept, m)
+		}
+		v.Members = kept
+	case canonical.Array:
+		if items := s.Get("items"); items != nil && items.Kind == canonical.Object {
+			for _, it := range v.Items {
+				d.walk(items, at.Append("items"), it, depth+1)
+			}
+		}
+	}
+}
+
+// local returns the JSON Pointer of a local reference ("#/$defs/a", written
+// percent-escaped as lowering writes it).
+func local(ref string) (canonical.Pointer, bool) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok {
+		return "", false
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	return canonical.Pointer(frag), true
+}
+
+// fits reports whether value v can be an instance of branch b, by its
+// type: how a decoder picks the anyOf branch a model's value took.
+func fits(b, v, root *canonical.Value) bool {
+	for depth := 0; b != nil && b.Kind == canonical.Object && depth < 16; depth++ {
+		ref, ok := b.Get("$ref").StringValue()
+		target, local := local(ref)
+		if !ok || !local {
+			break
+		}
+		b = root.Resolve(target)
+	}
+	if b == nil || b.Kind != canonical.Object {
+		return b != nil && b.Kind == canonical.Bool && b.Bool
+	}
+	ts := canonical.AsSchema(b).Types()
+	if ts == nil {
+		if b.Has("properties") {
+			ts = []string{"object"}
+		} else {
+			return true
+		}
+	}
+	want := v.Kind.String()
+	if v.Kind == canonical.Number {
+		want = "number"
+		if !strings.ContainsAny(v.Text, ".eE") && slices.Contains(ts, "integer") {
+			return true
+		}
+	}
+	return slices.Contains(ts, want)
+}

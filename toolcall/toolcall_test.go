@@ -1,0 +1,411 @@
+package toolcall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/validate"
+)
+
+// targets are the targets whose calls the tests decode: the ones whose
+// lowering changes what a model sends (strict nulls, renamed keys), and
+// plain ones.
+const targets = `
+[[targets]]
+format = "canonical"
+out = "dist/canonical.json"
+[[targets]]
+name = "openai-strict"
+format = "openai"
+strict = true
+out = "dist/openai-strict.json"
+[[targets]]
+name = "openai-auto"
+format = "openai"
+strict = "auto"
+out = "dist/openai-auto.json"
+[[targets]]
+format = "anthropic"
+out = "dist/anthropic.json"
+[[targets]]
+name = "gemini-openapi"
+format = "gemini"
+schema = "openapi"
+out = "dist/gemini.json"
+[[targets]]
+format = "bedrock"
+out = "dist/bedrock.json"
+[[targets]]
+format = "mcp"
+out = "dist/mcp.json"
+`
+
+// build compiles a catalog and returns the file system it would write.
+func build(t testing.TB, fsys fstest.MapFS) fstest.MapFS {
+	t.Helper()
+	res, err := compiler.Build(context.Background(), fsys, compiler.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failed {
+		var errs []string
+		for _, d := range res.Diagnostics {
+			if d.Severity >= 2 {
+				errs = append(errs, d.String())
+			}
+		}
+		t.Fatalf("build failed:\n%s", strings.Join(errs, "\n"))
+	}
+	out := fstest.MapFS{}
+	for _, o := range res.Outputs {
+		out[o.Path] = &fstest.MapFile{Data: o.Data}
+	}
+	return out
+}
+
+const sample = `[{"name": "search", "description": "Search the app store.", "inputSchema": {
+  "type": "object",
+  "properties": {
+    "filter[bundleId]": {"type": "string", "description": "Only this bundle."},
+    "limit": {"type": "integer", "minimum": 1, "description": "How many."},
+    "page": {"type": "object", "properties": {"cursor": {"type": "string"}, "size[max]": {"type": "integer"}}, "description": "Paging."}
+  },
+  "required": ["filter[bundleId]"]}}]`
+
+func sampleCatalog(t testing.TB) *Catalog {
+	fsys := build(t, fstest.MapFS{
+		"toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"tools.json\"]\nnamespace = \"store\"\n" + targets)},
+		"tools.json": {Data: []byte(sample)},
+	})
+	c, err := Load(fsys, "toolc.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestDecode(t *testing.T) {
+	c := sampleCatalog(t)
+	for _, tc := range []struct {
+		target, name, args, want string
+	}{
+		// OpenAI strict: the nulls of optional properties are dropped, at every depth.
+		{"openai-strict", "store__search", `{"filter[bundleId]": "a", "limit": null, "page": {"cursor": "c", "size[max]": null}}`,
+			`{"filter[bundleId]":"a","page":{"cursor":"c"}}`},
+		// Anthropic: renamed keys restored, at every depth.
+		{"anthropic", "store__search", `{"filter_bundleId_": "a", "page": {"size_max_": 5}}`,
+			`{"filter[bundleId]":"a","page":{"size[max]":5}}`},
+		// Gemini's parameters: its key rule, and its names keep the ID.
+		{"gemini-openapi", "store:search", `{"filter_bundleId_": "a"}`, `{"filter[bundleId]":"a"}`},
+		// Nothing to undo: the bytes as they came.
+		{"mcp", "store__search", `{"filter[bundleId]": "a",  "limit": 3}`, `{"filter[bundleId]": "a",  "limit": 3}`},
+	} {
+		call, err := c.Decode(tc.target, tc.name, []byte(tc.args))
+		if err != nil {
+			t.Errorf("Decode(%s, %s, %s): %v", tc.target, tc.name, tc.args, err)
+			continue
+		}
+		if call.ID != "store:search" || string(call.Arguments) != tc.want {
+			t.Errorf("Decode(%s, %s, %s) = %s %s, want store:search %s", tc.target, tc.name, tc.args, call.ID, call.Arguments, tc.want)
+		}
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	c := sampleCatalog(t)
+	if _, err := c.Decode("nope", "x", nil); !errors.Is(err, ErrUnknownTarget) {
+		t.Errorf("unknown target: %v", err)
+	}
+	if _, err := c.Decode("anthropic", "store:search", nil); !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("a name of another target: %v", err)
+	}
+	// A null where the property was not optional stays, and is invalid; a
+	// bound is checked against the source schema, which strict mode dropped.
+	call, err := c.Decode("openai-strict", "store__search", []byte(`{"filter[bundleId]": null, "limit": 0}`))
+	var ae *ArgumentsError
+	if !errors.As(err, &ae) || !errors.Is(err, ErrInvalidArguments) || call == nil {
+		t.Fatalf("invalid arguments: %v", err)
+	}
+	var at []string
+	for _, p := range ae.Problems {
+		at = append(at, string(p.Pointer))
+	}
+	if !slices.Equal(at, []string{"/filter[bundleId]", "/limit"}) {
+		t.Errorf("problems at %q, want /filter[bundleId] and /limit: %v", at, err)
+	}
+	if _, err := c.Decode("mcp", "store__search", []byte(`{"filter[bundleId]": `)); !errors.Is(err, ErrInvalidArguments) {
+		t.Errorf("arguments that are not JSON: %v", err)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	if _, err := Load(fstest.MapFS{}, "toolc.lock"); !errors.Is(err, ErrNoCatalog) {
+		t.Errorf("no lock: %v", err)
+	}
+	fsys := build(t, fstest.MapFS{
+		"toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n[[targets]]\nformat = \"mcp\"\nout = \"mcp.json\"\n")},
+		"tools.json": {Data: []byte(sample)},
+	})
+	if _, err := Load(fsys, "toolc.lock"); !errors.Is(err, ErrNoCatalog) || !strings.Contains(err.Error(), "canonical") {
+		t.Errorf("no canonical bundle: %v", err)
+	}
+	// A lock written before outputs had a format: a clear error.
+	fsys = build(t, fstest.MapFS{
+		"toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n" + targets)},
+		"tools.json": {Data: []byte(sample)},
+	})
+	old := regexp.MustCompile(`(?m)^format = "[a-z-]+"\n(path = "dist/)`).ReplaceAllString(string(fsys["toolc.lock"].Data), "$1")
+	fsys["toolc.lock"] = &fstest.MapFile{Data: []byte(old)}
+	if _, err := Load(fsys, "toolc.lock"); err == nil || !strings.Contains(err.Error(), "older toolc") {
+		t.Errorf("a lock without output formats: %v", err)
+	}
+}
+
+// generate makes a value that schema s accepts, deterministically: every
+// required property and every other optional one, the first enum value,
+// the first anyOf branch. It does not try hard: the caller validates.
+func generate(s, root *canonical.Value, depth int) *canonical.Value {
+	if s == nil || s.Kind != canonical.Object || depth > 8 {
+		return canonical.NewString("x")
+	}
+	if ref, ok := s.Get("$ref").StringValue(); ok {
+		if p, ok := local(ref); ok {
+			return generate(root.Resolve(p), root, depth+1)
+		}
+	}
+	if e := s.Get("enum"); e != nil && e.Kind == canonical.Array && len(e.Items) > 0 {
+		return e.Items[0]
+	}
+	if c := s.Get("const"); c != nil {
+		return c
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if b := s.Get(k); b != nil && b.Kind == canonical.Array && len(b.Items) > 0 && !s.Has("type") {
+			return generate(b.Items[0], root, depth+1)
+		}
+	}
+	if all := s.Get("allOf"); all != nil && all.Kind == canonical.Array && len(all.Items) > 0 && !s.Has("type") && !s.Has("properties") {
+		return generate(all.Items[0], root, depth+1)
+	}
+	ts := canonical.AsSchema(s).Types()
+	t := "object"
+	if len(ts) > 0 {
+		t = ts[0]
+	} else if !s.Has("properties") {
+		t = "string"
+	}
+	switch t {
+	case "object":
+		o := canonical.NewObject()
+		req, _ := s.Get("required").Strings()
+		i := 0
+		for name, ps := range canonical.AsSchema(s).Properties() {
+			if slices.Contains(req, name) || i%2 == 0 {
+				o.Set(name, generate(ps.JSON(), root, depth+1))
+			}
+			i++
+		}
+		return o
+	case "array":
+		n := 1
+		if m := s.Get("minItems"); m != nil && m.Text != "" {
+			fmt.Sscan(m.Text, &n)
+		}
+		a := canonical.NewArray()
+		for range min(n, 3) {
+			a.Items = append(a.Items, generate(s.Get("items"), root, depth+1))
+		}
+		return a
+	case "integer":
+		if m := s.Get("minimum"); m != nil {
+			return m
+		}
+		return canonical.NewNumber("1")
+	case "number":
+		if m := s.Get("minimum"); m != nil {
+			return m
+		}
+		return canonical.NewNumber("1.5")
+	case "boolean":
+		return canonical.NewBool(true)
+	case "null":
+		return canonical.NewNull()
+	}
+	switch f, _ := s.Get("format").StringValue(); f {
+	case "date-time":
+		return canonical.NewString("2026-11-22T10:00:00Z")
+	case "date":
+		return canonical.NewString("2026-11-22")
+	case "email":
+		return canonical.NewString("a@example.com")
+	case "uri", "url":
+		return canonical.NewString("https://example.com/")
+	}
+	return canonical.NewString("x")
+}
+
+// encode writes args, valid for the source schema, as a target's model
+// would send them: under the emitted keys, and with null for each optional
+// property left out where strict mode made it required.
+func encode(e *entry, s *canonical.Value, at canonical.Pointer, v *canonical.Value, depth int) *canonical.Value {
+	if s == nil || s.Kind != canonical.Object || v == nil || depth > 64 {
+		return v
+	}
+	if ref, ok := s.Get("$ref").StringValue(); ok {
+		if p, ok := local(ref); ok {
+			return encode(e, e.input.Resolve(p), p, v, depth+1)
+		}
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if bs := s.Get(k); bs != nil && bs.Kind == canonical.Array {
+			for i, b := range bs.Items {
+				if fits(b, v, e.input) {
+					v = encode(e, b, at.Append(k).Index(i), v, depth+1)
+					break
+				}
+			}
+		}
+	}
+	switch v.Kind {
+	case canonical.Object:
+		props := s.Get("properties")
+		if props == nil || props.Kind != canonical.Object {
+			return v
+		}
+		out := canonical.NewObject()
+		used := map[string]bool{}
+		for _, pm := range props.Members {
+			p := at.Append("properties", pm.Key)
+			key := pm.Key
+			if old, ok := e.renamed[p]; ok {
+				key = old
+			}
+			used[key] = true
+			if x := v.Get(key); x != nil {
+				out.Members = append(out.Members, canonical.Member{Key: pm.Key, Value: encode(e, pm.Value, p, x, depth+1)})
+			} else if e.optional[p] {
+				out.Members = append(out.Members, canonical.Member{Key: pm.Key, Value: canonical.NewNull()})
+			}
+		}
+		for _, m := range v.Members { // properties the schema does not list
+			if !used[m.Key] {
+				out.Members = append(out.Members, m)
+			}
+		}
+		return out
+	case canonical.Array:
+		if items := s.Get("items"); items != nil {
+			out := canonical.NewArray()
+			for _, it := range v.Items {
+				out.Items = append(out.Items, encode(e, items, at.Append("items"), it, depth+1))
+			}
+			return out
+		}
+	}
+	return v
+}
+
+// TestRoundTripCorpus: for each tool of the corpus and each target,
+// arguments valid for the source schema, sent as the target's model sends
+// them, decode to exactly the original arguments; and arguments of the
+// wrong type give located problems.
+func TestRoundTripCorpus(t *testing.T) {
+	dir := corpus.Dir(t)
+	src := fstest.MapFS{}
+	var sources []string
+	for i, g := range []string{"mcp/github-mcp-server/tools_list.current.json", "mcp/reference-servers-py/*.json", "openapi/swagger-petstore/openapi.yaml", "openapi/redocly-museum/openapi.yaml", "openapi/notion/notion-openapi.json"} {
+		files, _ := filepath.Glob(filepath.Join(dir, g))
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("s%d/%s", i, filepath.Base(f))
+			src[name] = &fstest.MapFile{Data: data}
+		}
+		sources = append(sources, fmt.Sprintf("[[sources]]\ninclude = [\"s%d/*\"]\nnamespace = \"s%d\"\nrepair = true\n", i, i))
+	}
+	src["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + targets)}
+	c, err := Load(build(t, src), "toolc.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := validate.New()
+	calls, skipped, changed := 0, 0, 0
+	for _, tn := range c.Targets() {
+		tg := c.targets[tn]
+		for _, name := range slicesSorted(tg.byName) {
+			e := tg.byName[name]
+			tool := c.tools[e.id]
+			args := generate(tool.Input.JSON(), tool.Input.JSON(), 0)
+			cs, err := v.Compile(tool.Input)
+			if err != nil || len(cs.Check(args)) > 0 {
+				skipped++ // a pattern or a bound the generator does not meet
+				continue
+			}
+			want := string(args.AppendJSON(nil, ""))
+			sent := want
+			if e.input != nil {
+				sent = string(encode(e, e.input, "", args.DeepCopy(), 0).AppendJSON(nil, ""))
+			}
+			call, err := c.Decode(tn, name, []byte(sent))
+			calls++
+			if err != nil {
+				t.Errorf("%s %s: Decode(%s): %v", tn, name, sent, err)
+				continue
+			}
+			if sent != want {
+				changed++
+			}
+			if call.ID != e.id || string(call.Arguments) != want {
+				t.Errorf("%s %s: sent %s, decoded %s %s, want %s %s", tn, name, sent, call.ID, call.Arguments, e.id, want)
+			}
+			// The same arguments with a property of the wrong type: a located problem.
+			if args.Kind == canonical.Object && len(args.Members) > 0 {
+				bad := args.DeepCopy()
+				bad.Members[0].Value = canonical.NewArray(canonical.NewArray())
+				_, err := c.Decode(tn, name, bad.AppendJSON(nil, ""))
+				var ae *ArgumentsError
+				if !errors.As(err, &ae) || len(ae.Problems) == 0 || ae.Problems[0].Pointer == "" {
+					t.Errorf("%s %s: a wrong type at %s gives %v", tn, name, bad.Members[0].Key, err)
+				}
+			}
+		}
+	}
+	if calls == 0 {
+		t.Fatal("no calls decoded")
+	}
+	t.Logf("%d calls decoded to the original arguments (%d sent otherwise than the source schema says), %d tools skipped: the generator met no valid arguments", calls, changed, skipped)
+}
+
+func slicesSorted[V any](m map[string]V) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// BenchmarkDecode measures one decode and validation of a strict call.
+func BenchmarkDecode(b *testing.B) {
+	c := sampleCatalog(b)
+	args := []byte(`{"filter[bundleId]": "a", "limit": null, "page": {"cursor": "c", "size[max]": null}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Decode("openai-strict", "store__search", args); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
