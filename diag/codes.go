@@ -113,6 +113,9 @@ var codes = []Code{
 	{"breaking.version-minor", Warning, "the catalog version is a patch release but the catalog gained something",
 		"Additions (a tool, an optional property, an enum value, a loosened constraint) call for a minor version, so that callers can tell which release has them. Set the version it names."},
 
+	{"call.invalid-arguments", Error, "a tool call's arguments are not valid against the tool's source schema",
+		"toolc decode (and toolcall.Catalog.Decode) turned a model's call back into the catalog's terms and validated the arguments against the tool's source schema, which may say more than what the target carried (a bound or pattern strict mode dropped). Each problem is at a JSON Pointer into the arguments: send them back to the model so it can correct the call, or fix the caller."},
+
 	{"catalog.duplicate-id", Error, "two tools in the catalog have the same ID",
 		"Tool IDs (namespace:name, or name without a namespace) must be unique in a catalog. The message names both sources. Give one of the sources a namespace, or rename one tool."},
 	{"catalog.empty", Warning, "the catalog has no tools",

@@ -97,6 +97,6 @@ error, a denied diagnostic, a difference found by --check, a breaking change);
 	pf.StringVar(&a.global.errorFormat, "error-format", "text", "how to print diagnostics: `FORMAT` text, json, github-actions or sarif")
 	pf.BoolVarP(&a.global.quiet, "quiet", "q", false, "print only warnings and errors: no infos, no summary line")
 	_ = root.RegisterFlagCompletionFunc("error-format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
-	root.AddCommand(newBuild(a), newBreaking(a), newConvert(a), newDetect(a), newInit(a), newRules(a), newExplain(a), newVersion(stdout))
+	root.AddCommand(newBuild(a), newBreaking(a), newConvert(a), newDecode(a), newDetect(a), newInit(a), newRules(a), newExplain(a), newVersion(stdout))
 	return root
 }

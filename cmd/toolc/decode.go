@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/report"
+	"github.com/toolc-dev/toolc/manifest"
+	"github.com/toolc-dev/toolc/toolcall"
+)
+
+func newDecode(a *app) *cobra.Command {
+	var dir, manifestFile, target, name string
+	cmd := &cobra.Command{
+		Use:   "decode --target T --name N [-C DIR] [--manifest FILE] ARGS.json|-",
+		Short: "Turn a model's tool call back into the catalog's terms",
+		Long: `Decode reads the arguments of one tool call as a model sent it for a target
+(a file, or stdin given as -) and prints the tool's ID and the arguments as its
+source schema expects them: the nulls that strict mode made stand for a property
+left out are dropped, and property keys the target renamed are restored, both
+only where toolc.lock recorded them. It reads the built catalog beside the
+manifest: toolc.lock, the canonical bundle and the target's bundle.
+
+The arguments are validated against the tool's source schema: when they are not
+valid it exits 1 with each problem (call.invalid-arguments) at its JSON Pointer,
+and its line and column when the arguments needed no change.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := a.output()
+			if err != nil {
+				return err
+			}
+			m, err := openManifest(dir, manifestFile)
+			if err != nil {
+				return out.fail(exitUsage, "%v", err)
+			}
+			defer m.root.Close()
+			cat, err := toolcall.Load(m.root.FS(), manifest.LockFile)
+			if err != nil {
+				return out.fail(exitFailed, "%v", err)
+			}
+			file, data, err := readInput(cmd.InOrStdin(), args[0])
+			if err != nil {
+				return out.fail(exitFailed, "%v", err)
+			}
+			call, err := cat.Decode(target, name, data)
+			var ae *toolcall.ArgumentsError
+			switch {
+			case errors.As(err, &ae):
+				out.diagnostics(problems(file, data, ae), true)
+				return out.fail(exitFailed, "the arguments of %s are not valid against its schema", ae.ID)
+			case errors.Is(err, toolcall.ErrUnknownTarget):
+				return out.fail(exitUsage, "%v", err)
+			case err != nil:
+				return out.fail(exitFailed, "%v", err)
+			}
+			decoded, err := canonical.ParseJSON(call.Arguments)
+			if err != nil {
+				return out.fail(exitFailed, "internal error: %v", err)
+			}
+			if out.format == report.JSON || out.format == report.SARIF {
+				id, _ := json.Marshal(call.ID)
+				fmt.Fprintf(a.stdout, "{\"id\":%s,\"arguments\":%s}\n", id, decoded.AppendJSON(nil, ""))
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "%s\n%s\n", call.ID, decoded.AppendJSON(nil, "  "))
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&dir, "directory", "C", "", "change to `DIR` before doing anything")
+	fl.StringVar(&manifestFile, "manifest", compiler.DefaultManifest, "the manifest `FILE`; toolc.lock and the bundles are beside it")
+	fl.StringVar(&target, "target", "", "the `TARGET` the call was made for (a target's name in the manifest)")
+	fl.StringVar(&name, "name", "", "the tool `NAME` as the model called it (the emitted name)")
+	_ = cmd.MarkFlagRequired("target")
+	_ = cmd.MarkFlagRequired("name")
+	_ = cmd.MarkFlagDirname("directory")
+	return cmd
+}
+
+// problems turns invalid arguments into diagnostics on the arguments' file,
+// with the line and column of each place the sent arguments have under the
+// same pointer (a renamed key has none there).
+func problems(file string, sent []byte, ae *toolcall.ArgumentsError) []diag.Diagnostic {
+	doc, _ := canonical.ParseJSON(sent)
+	var ds []diag.Diagnostic
+	for _, p := range ae.Problems {
+		where := string(p.Pointer)
+		if where == "" {
+			where = "the arguments"
+		}
+		d := diag.New("call.invalid-arguments", "tool %s: %s: %s", ae.ID, where, p.Message).At(file, string(p.Pointer))
+		if doc != nil && doc.Resolve(p.Pointer) != nil {
+			pos := doc.PosOf(p.Pointer)
+			d.Line, d.Column = pos.Line, pos.Column
+		}
+		ds = append(ds, d.WithFix("send the problems back to the model, or fix the call"))
+	}
+	return diag.Sort(ds)
+}
