@@ -12,6 +12,7 @@ package canonical
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -158,6 +159,50 @@ func (t *Tool) Validate() []FieldError {
 		}
 	}
 	return errs
+}
+
+// ErrInvalidToolID is wrapped by the error ParseID returns.
+var ErrInvalidToolID = errors.New("invalid tool ID")
+
+// ParseID splits a tool ID into its namespace and name: "namespace:name",
+// or "name" for a tool without a namespace. An empty ID, an empty part or a
+// second ':' is an error wrapping ErrInvalidToolID.
+func ParseID(id string) (namespace, name string, err error) {
+	switch ns, n, ok := strings.Cut(id, ":"); {
+	case id == "":
+		return "", "", fmt.Errorf("%w: empty", ErrInvalidToolID)
+	case !ok:
+		return "", id, nil
+	case ns == "" || n == "":
+		return "", "", fmt.Errorf("%w %q: the namespace and the name around ':' must not be empty", ErrInvalidToolID, id)
+	case strings.Contains(n, ":"):
+		return "", "", fmt.Errorf("%w %q: more than one ':'", ErrInvalidToolID, id)
+	default:
+		return ns, n, nil
+	}
+}
+
+// The caps on a tool's tags.
+const (
+	MaxTags   = 20 // tags a tool keeps
+	MaxTagLen = 64 // characters a tag keeps
+)
+
+// CapTags returns the first MaxTags of tags, each cut to MaxTagLen
+// characters, and the tags it left out or cut, as they were.
+func CapTags(tags []string) (kept, cut []string) {
+	for i, t := range tags {
+		if i >= MaxTags {
+			cut = append(cut, t)
+			continue
+		}
+		if r := []rune(t); len(r) > MaxTagLen {
+			cut = append(cut, t)
+			t = string(r[:MaxTagLen])
+		}
+		kept = append(kept, t)
+	}
+	return kept, cut
 }
 
 // NormalizeTags returns tags trimmed of white space, in Unicode NFC, in lower

@@ -1,6 +1,8 @@
 package canonical
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -125,5 +127,40 @@ func TestLocate(t *testing.T) {
 		if got := s.Locate(in); got != want {
 			t.Errorf("Locate(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+func TestParseID(t *testing.T) {
+	for _, tc := range []struct {
+		id, ns, name string
+		ok           bool
+	}{
+		{"github:list_issues", "github", "list_issues", true},
+		{"list_issues", "", "list_issues", true},
+		{"", "", "", false},
+		{":list", "", "", false},
+		{"github:", "", "", false},
+		{"a:b:c", "", "", false},
+	} {
+		ns, name, err := ParseID(tc.id)
+		if ns != tc.ns || name != tc.name || (err == nil) != tc.ok || err != nil && !errors.Is(err, ErrInvalidToolID) {
+			t.Errorf("ParseID(%q) = %q, %q, %v; want %q, %q, ok %v", tc.id, ns, name, err, tc.ns, tc.name, tc.ok)
+		}
+	}
+}
+
+func TestCapTags(t *testing.T) {
+	var many []string
+	for i := range 22 {
+		many = append(many, fmt.Sprintf("t%d", i))
+	}
+	kept, cut := CapTags(many)
+	if len(kept) != MaxTags || !slices.Equal(cut, []string{"t20", "t21"}) {
+		t.Errorf("CapTags(22 tags) kept %d, cut %q", len(kept), cut)
+	}
+	long := strings.Repeat("é", 70)
+	kept, cut = CapTags([]string{"a", long})
+	if len(kept) != 2 || len([]rune(kept[1])) != MaxTagLen || !slices.Equal(cut, []string{long}) {
+		t.Errorf("CapTags(a long tag) = %q, cut %q", kept, cut)
 	}
 }

@@ -335,7 +335,12 @@ func (b *build) readSource(in input) fileResult {
 		if src.Namespace != "" {
 			t.Namespace = src.Namespace
 		}
-		t.Tags = canonical.NormalizeTags(append(t.Tags, src.Tags...))
+		var cut []string
+		t.Tags, cut = canonical.CapTags(canonical.NormalizeTags(append(t.Tags, src.Tags...)))
+		if len(cut) > 0 {
+			ds = append(ds, diag.New("catalog.tags-cut", "tool %s: tags past %d, or longer than %d characters, were cut: %s",
+				t.ID(), canonical.MaxTags, canonical.MaxTagLen, strings.Join(cut, ", ")).At(in.path, string(t.Source.Locate("/tags"))))
+		}
 		if src.Repair {
 			ds = append(ds, validate.Repair(t)...)
 		}

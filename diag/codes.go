@@ -120,6 +120,8 @@ var codes = []Code{
 		"Tool IDs (namespace:name, or name without a namespace) must be unique in a catalog. The message names both sources. Give one of the sources a namespace, or rename one tool."},
 	{"catalog.empty", Warning, "the catalog has no tools",
 		"No source file yielded a tool, so every bundle is empty. Check the include globs of [[sources]]."},
+	{"catalog.tags-cut", Warning, "a tool has more tags, or longer ones, than the catalog keeps",
+		"A tool keeps at most 20 tags of at most 64 characters each (after the source's tags are added), so that tags stay labels and bundles stay small. The rest were left out, the long ones cut. Shorten the tags or keep fewer."},
 
 	{"check.missing", Error, "an output or toolc.lock that the build writes does not exist",
 		"toolc build --check found that a bundle or the lock file is not on disk. Run toolc build and commit what it writes; the pre-commit hook and the CI check then pass."},

@@ -191,6 +191,21 @@ func Load(fsys fs.FS, lockPath string) (*Catalog, error) {
 	return c, nil
 }
 
+// Tool returns the catalog's tool with the ID id ("namespace:name", or
+// "name"). A malformed ID wraps canonical.ErrInvalidToolID, one the catalog
+// lacks ErrUnknownTool.
+func (c *Catalog) Tool(id string) (*canonical.Tool, error) {
+	ns, name, err := canonical.ParseID(id)
+	if err != nil {
+		return nil, err
+	}
+	t := c.tools[(&canonical.Tool{Namespace: ns, Name: name}).ID()]
+	if t == nil {
+		return nil, fmt.Errorf("%w %q", ErrUnknownTool, id)
+	}
+	return t, nil
+}
+
 // Targets lists the targets the catalog can decode calls for, sorted.
 func (c *Catalog) Targets() []string {
 	var out []string

@@ -149,6 +149,19 @@ func TestDecodeErrors(t *testing.T) {
 	}
 }
 
+func TestTool(t *testing.T) {
+	c := sampleCatalog(t)
+	if tl, err := c.Tool("store:search"); err != nil || tl.Name != "search" {
+		t.Errorf("Tool(store:search) = %v, %v", tl, err)
+	}
+	if _, err := c.Tool("store:search:x"); !errors.Is(err, canonical.ErrInvalidToolID) {
+		t.Errorf("Tool(store:search:x): %v", err)
+	}
+	if _, err := c.Tool("store:nope"); !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("Tool(store:nope): %v", err)
+	}
+}
+
 func TestLoadErrors(t *testing.T) {
 	if _, err := Load(fstest.MapFS{}, "toolc.lock"); !errors.Is(err, ErrNoCatalog) {
 		t.Errorf("no lock: %v", err)
