@@ -597,8 +597,11 @@ type Lowered struct {
 	// Renamed maps the ID of each tool whose property keys the target's key
 	// rule renamed to, per renamed property, its pointer in the emitted
 	// input schema and the key it had.
-	Renamed     map[string]map[canonical.Pointer]string
-	Diagnostics []diag.Diagnostic
+	Renamed map[string]map[canonical.Pointer]string
+	// RenamedOutput is the same for output schemas: a tool's result must
+	// use the renamed keys where the target declares its output schema.
+	RenamedOutput map[string]map[canonical.Pointer]string
+	Diagnostics   []diag.Diagnostic
 	// Bundle is the encoded bundle; set by Emit.
 	Bundle *canonical.Value
 }
@@ -689,7 +692,7 @@ var sourceOnlyExtensions = []string{"openapi", "langchain"}
 // tools on one name are a name.collision error. Limits of a whole bundle
 // are reported without a file, for the caller to place.
 func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptions) *Lowered {
-	out := &Lowered{Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}, Renamed: map[string]map[canonical.Pointer]string{}}
+	out := &Lowered{Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}, Renamed: map[string]map[canonical.Pointer]string{}, RenamedOutput: map[string]map[canonical.Pointer]string{}}
 	byName := make(map[string]*canonical.Tool, len(tools))
 	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
 	needed := map[*lower.Rules]bool{} // lower.Needed, once per mode rather than per tool
@@ -810,6 +813,9 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			if ores := lowerSchema(&c.Output, "/output", p.rules(mode)); ores != nil {
 				report(ores, "/output")
 				c.Output = ores.Schema
+				if len(ores.Renamed) > 0 {
+					out.RenamedOutput[id] = ores.Renamed
+				}
 			}
 		}
 		if max, ok := rules.Limit("description"); ok && utf8.RuneCountInString(c.Description) > max {

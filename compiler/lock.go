@@ -7,6 +7,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/manifest"
 )
 
@@ -52,6 +53,9 @@ type LockTool struct {
 	// schema → the key it has in the catalog. Turn a model's arguments
 	// back by renaming each such key.
 	Renamed map[string]map[string]string `toml:"renamed,omitempty"`
+	// RenamedOutput is the same for the emitted output schema: a tool's
+	// result must use the new keys for that target.
+	RenamedOutput map[string]map[string]string `toml:"renamed_output,omitempty"`
 }
 
 // LockOutput is one written bundle.
@@ -82,16 +86,8 @@ func (b *build) lock(outputs []Output) []byte {
 					lt.Optional[tgt.Name] = append(lt.Optional[tgt.Name], string(p))
 				}
 			}
-			if ren := b.targets[i].renamed[t.ID()]; len(ren) > 0 {
-				if lt.Renamed == nil {
-					lt.Renamed = map[string]map[string]string{}
-				}
-				m := map[string]string{}
-				for p, old := range ren {
-					m[string(p)] = old
-				}
-				lt.Renamed[tgt.Name] = m
-			}
+			lt.Renamed = addRenamed(lt.Renamed, tgt.Name, b.targets[i].renamed[t.ID()])
+			lt.RenamedOutput = addRenamed(lt.RenamedOutput, tgt.Name, b.targets[i].renamedO[t.ID()])
 		}
 		l.Tools = append(l.Tools, lt)
 	}
@@ -105,6 +101,22 @@ func (b *build) lock(outputs []Output) []byte {
 	slices.SortFunc(l.Sources, func(x, y LockSource) int { return strings.Compare(x.Path, y.Path) })
 	slices.SortFunc(l.Outputs, func(x, y LockOutput) int { return strings.Compare(x.Path, y.Path) })
 	return EncodeLock(&l)
+}
+
+// addRenamed records a target's renamed keys (pointer → old key) in m.
+func addRenamed(m map[string]map[string]string, target string, ren map[canonical.Pointer]string) map[string]map[string]string {
+	if len(ren) == 0 {
+		return m
+	}
+	if m == nil {
+		m = map[string]map[string]string{}
+	}
+	keys := map[string]string{}
+	for p, old := range ren {
+		keys[string(p)] = old
+	}
+	m[target] = keys
+	return m
 }
 
 // EncodeLock writes l as toolc.lock: the header line, then TOML.

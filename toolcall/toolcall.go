@@ -58,8 +58,11 @@ type target struct {
 type entry struct {
 	id       string
 	input    *canonical.Value // the emitted input schema
+	output   *canonical.Value // the emitted output schema, where the target has one
 	optional map[canonical.Pointer]bool
 	renamed  map[canonical.Pointer]string
+	// renamedOut are the output schema's renamed keys: a result gets them.
+	renamedOut map[canonical.Pointer]string
 }
 
 type compiled struct {
@@ -86,13 +89,18 @@ type Problem = validate.Problem
 // back to the model.
 type ArgumentsError struct {
 	ID       string
+	Result   bool // the tool's result (Encode), not a call's arguments
 	Problems []Problem
 }
 
 // Error says what is wrong, one problem after the other.
 func (e *ArgumentsError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "arguments of %s are not valid:", e.ID)
+	if e.Result {
+		fmt.Fprintf(&b, "the result of %s is not valid:", e.ID)
+	} else {
+		fmt.Fprintf(&b, "arguments of %s are not valid:", e.ID)
+	}
 	for _, p := range e.Problems {
 		at := string(p.Pointer)
 		if at == "" {
@@ -174,9 +182,15 @@ func Load(fsys fs.FS, lockPath string) (*Catalog, error) {
 			if !ok {
 				continue
 			}
-			e := &entry{id: lt.ID, optional: map[canonical.Pointer]bool{}, renamed: map[canonical.Pointer]string{}}
+			e := &entry{id: lt.ID, optional: map[canonical.Pointer]bool{}, renamed: map[canonical.Pointer]string{}, renamedOut: map[canonical.Pointer]string{}}
 			if t := byEmitted[name]; t != nil && t.Input != nil {
 				e.input = t.Input.JSON()
+				if t.Output != nil {
+					e.output = t.Output.JSON()
+				}
+			}
+			for p, old := range lt.RenamedOutput[o.Target] {
+				e.renamedOut[canonical.Pointer(p)] = old
 			}
 			for _, p := range lt.Optional[o.Target] {
 				e.optional[canonical.Pointer(p)] = true
@@ -258,18 +272,117 @@ func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
 // check validates args against the tool's source input schema, compiled
 // once per tool.
 func (c *Catalog) check(t *canonical.Tool, args *canonical.Value) []Problem {
+	return c.checkSchema(t.ID(), t.Input, args)
+}
+
+// checkSchema validates v against s, compiled once under key.
+func (c *Catalog) checkSchema(key string, s *canonical.Schema, v *canonical.Value) []Problem {
 	c.mu.Lock()
-	cs := c.compiled[t.ID()]
+	cs := c.compiled[key]
 	if cs == nil {
 		cs = &compiled{}
-		c.compiled[t.ID()] = cs
+		c.compiled[key] = cs
 	}
 	c.mu.Unlock()
-	cs.once.Do(func() { cs.c, cs.err = c.v.Compile(t.Input) })
+	cs.once.Do(func() { cs.c, cs.err = c.v.Compile(s) })
 	if cs.err != nil {
 		return []Problem{{Message: "the tool's input schema does not compile: " + cs.err.Error()}}
 	}
-	return cs.c.Check(args)
+	return cs.c.Check(v)
+}
+
+// Encode is the way out: it turns a tool's structured result, as the
+// catalog's output schema says it, into what the target declared (where a
+// target renamed property keys of the output schema, a result must use the
+// new keys), after validating it against the source output schema. A
+// result that is not valid is an *ArgumentsError. Without an output schema
+// the result is returned as it is.
+func (c *Catalog) Encode(targetName, name string, result []byte) ([]byte, error) {
+	tg, ok := c.targets[targetName]
+	if !ok {
+		return nil, fmt.Errorf("%w %q (the catalog has %s)", ErrUnknownTarget, targetName, strings.Join(c.Targets(), ", "))
+	}
+	e, ok := tg.byName[name]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s has no tool named %q", ErrUnknownTool, targetName, name)
+	}
+	tool := c.tools[e.id]
+	if tool == nil || tool.Output == nil {
+		return result, nil
+	}
+	v, err := canonical.ParseJSON(result)
+	if err != nil {
+		return nil, &ArgumentsError{ID: e.id, Result: true, Problems: []Problem{{Message: "not JSON: " + err.Error()}}}
+	}
+	if problems := c.checkSchema(e.id+" output", tool.Output, v); len(problems) > 0 {
+		return nil, &ArgumentsError{ID: e.id, Result: true, Problems: problems}
+	}
+	if e.output == nil || len(e.renamedOut) == 0 {
+		return result, nil
+	}
+	r := &redo{e: e, root: e.output}
+	r.walk(e.output, "", v, 0)
+	if !r.changed {
+		return result, nil
+	}
+	return v.AppendJSON(nil, ""), nil
+}
+
+// redo walks a result beside the emitted output schema and writes each
+// key under the name the target gave it.
+type redo struct {
+	e       *entry
+	root    *canonical.Value
+	changed bool
+}
+
+func (r *redo) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Value, depth int) {
+	if s == nil || s.Kind != canonical.Object || v == nil || depth > 64 {
+		return
+	}
+	if ref, ok := s.Get("$ref").StringValue(); ok {
+		if target, ok := local(ref); ok {
+			r.walk(r.root.Resolve(target), target, v, depth+1)
+		}
+	}
+	if bs := s.Get("anyOf"); bs != nil && bs.Kind == canonical.Array {
+		for i, b := range bs.Items {
+			if fits(b, v, r.root) {
+				r.walk(b, at.Append("anyOf").Index(i), v, depth+1)
+				break
+			}
+		}
+	}
+	switch v.Kind {
+	case canonical.Object:
+		props := s.Get("properties")
+		if props == nil || props.Kind != canonical.Object {
+			return
+		}
+		for _, pm := range props.Members {
+			p := at.Append("properties", pm.Key)
+			old, renamed := r.e.renamedOut[p]
+			key := pm.Key
+			if renamed {
+				key = old
+			}
+			i := v.Index(key)
+			if i < 0 {
+				continue
+			}
+			r.walk(pm.Value, p, v.Members[i].Value, depth+1)
+			if renamed {
+				v.Members[i].Key = pm.Key
+				r.changed = true
+			}
+		}
+	case canonical.Array:
+		if items := s.Get("items"); items != nil {
+			for _, it := range v.Items {
+				r.walk(items, at.Append("items"), it, depth+1)
+			}
+		}
+	}
 }
 
 // undo walks the arguments beside the emitted schema and undoes what

@@ -81,7 +81,8 @@ const sample = `[{"name": "search", "description": "Search the app store.", "inp
     "limit": {"type": "integer", "minimum": 1, "description": "How many."},
     "page": {"type": "object", "properties": {"cursor": {"type": "string"}, "size[max]": {"type": "integer"}}, "description": "Paging."}
   },
-  "required": ["filter[bundleId]"]}}]`
+  "required": ["filter[bundleId]"]},
+  "outputSchema": {"type": "object", "properties": {"Content-Type": {"type": "string"}, "count": {"type": "integer"}}, "required": ["count"]}}]`
 
 func sampleCatalog(t testing.TB) *Catalog {
 	fsys := build(t, fstest.MapFS{
@@ -159,6 +160,25 @@ func TestTool(t *testing.T) {
 	}
 	if _, err := c.Tool("store:nope"); !errors.Is(err, ErrUnknownTool) {
 		t.Errorf("Tool(store:nope): %v", err)
+	}
+}
+
+func TestEncode(t *testing.T) {
+	c := sampleCatalog(t)
+	// Gemini declares the output with its key rule: the result follows it.
+	got, err := c.Encode("gemini-openapi", "store:search", []byte(`{"Content-Type": "text/plain", "count": 2}`))
+	if err != nil || string(got) != `{"Content_Type":"text/plain","count":2}` {
+		t.Errorf("Encode(gemini-openapi) = %s, %v", got, err)
+	}
+	// MCP keeps the keys: the bytes as they are.
+	if got, err := c.Encode("mcp", "store__search", []byte(`{"Content-Type": "a",  "count": 2}`)); err != nil || string(got) != `{"Content-Type": "a",  "count": 2}` {
+		t.Errorf("Encode(mcp) = %s, %v", got, err)
+	}
+	// A result the output schema refuses.
+	_, err = c.Encode("mcp", "store__search", []byte(`{"Content-Type": "a"}`))
+	var ae *ArgumentsError
+	if !errors.As(err, &ae) || !ae.Result || !strings.Contains(err.Error(), "the result of store:search is not valid") {
+		t.Errorf("an invalid result: %v", err)
 	}
 }
 
@@ -421,4 +441,27 @@ func BenchmarkDecode(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzDecode: no arguments, however malformed, panic a decode.
+func FuzzDecode(f *testing.F) {
+	c := sampleCatalog(f)
+	f.Add("openai-strict", `{"filter[bundleId]": "a", "limit": null, "page": {"cursor": "c", "size[max]": null}}`)
+	f.Add("anthropic", `{"filter_bundleId_": [1, {"page": null}], "page": {"size_max_": {"x": []}}}`)
+	f.Add("gemini-openapi", `[]`)
+	f.Add("mcp", `null`)
+	f.Fuzz(func(t *testing.T, target, args string) {
+		for _, tn := range append(c.Targets(), target) {
+			for name := range c.targets[tn].byNameOrEmpty() {
+				c.Decode(tn, name, []byte(args))
+			}
+		}
+	})
+}
+
+func (tg *target) byNameOrEmpty() map[string]*entry {
+	if tg == nil {
+		return nil
+	}
+	return tg.byName
 }

@@ -280,7 +280,7 @@ type Problem struct {
 }
 
 // Check validates value and returns its problems, one per place, in the
-// order the validator met them; none when it is valid.
+// order of the places in value; none when it is valid.
 func (c *Compiled) Check(value *canonical.Value) []Problem {
 	err := c.s.Validate(ToAny(value))
 	if err == nil {
@@ -307,6 +307,25 @@ func (c *Compiled) Check(value *canonical.Value) []Problem {
 		}
 	}
 	collect(ve)
+	// The validator walks properties in map order: sort by where each place
+	// is in the value, so the same value always gives the same list.
+	if len(out) > 1 {
+		order := map[canonical.Pointer]int{}
+		var walk func(v *canonical.Value, p canonical.Pointer)
+		walk = func(v *canonical.Value, p canonical.Pointer) {
+			order[p] = len(order)
+			for i, it := range v.Items {
+				walk(it, p.Index(i))
+			}
+			for _, m := range v.Members {
+				walk(m.Value, p.Append(m.Key))
+			}
+		}
+		walk(value, "")
+		slices.SortStableFunc(out, func(a, b Problem) int {
+			return cmp.Or(cmp.Compare(order[a.Pointer], order[b.Pointer]), strings.Compare(string(a.Pointer), string(b.Pointer)))
+		})
+	}
 	return out
 }
 
