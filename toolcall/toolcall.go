@@ -340,18 +340,8 @@ func (r *redo) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Value
 	if s == nil || s.Kind != canonical.Object || v == nil || depth > 64 {
 		return
 	}
-	if ref, ok := s.Get("$ref").StringValue(); ok {
-		if target, ok := local(ref); ok {
-			r.walk(r.root.Resolve(target), target, v, depth+1)
-		}
-	}
-	if bs := s.Get("anyOf"); bs != nil && bs.Kind == canonical.Array {
-		for i, b := range bs.Items {
-			if fits(b, v, r.root) {
-				r.walk(b, at.Append("anyOf").Index(i), v, depth+1)
-				break
-			}
-		}
+	for _, sub := range also(r.root, s, at, v) {
+		r.walk(sub.s, sub.at, v, depth+1)
 	}
 	switch v.Kind {
 	case canonical.Object:
@@ -397,25 +387,8 @@ func (d *undo) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Value
 	if s == nil || s.Kind != canonical.Object || v == nil || depth > 64 {
 		return
 	}
-	if ref, ok := s.Get("$ref").StringValue(); ok {
-		if target, ok := local(ref); ok {
-			d.walk(d.root.Resolve(target), target, v, depth+1)
-		}
-	}
-	for _, k := range []string{"anyOf", "oneOf"} {
-		if bs := s.Get(k); bs != nil && bs.Kind == canonical.Array {
-			for i, b := range bs.Items {
-				if fits(b, v, d.root) {
-					d.walk(b, at.Append(k).Index(i), v, depth+1)
-					break
-				}
-			}
-		}
-	}
-	if all := s.Get("allOf"); all != nil && all.Kind == canonical.Array {
-		for i, b := range all.Items {
-			d.walk(b, at.Append("allOf").Index(i), v, depth+1)
-		}
+	for _, sub := range also(d.root, s, at, v) {
+		d.walk(sub.s, sub.at, v, depth+1)
 	}
 	switch v.Kind {
 	case canonical.Object:
@@ -450,6 +423,40 @@ func (d *undo) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Value
 			}
 		}
 	}
+}
+
+// located is a subschema and its pointer in the emitted schema.
+type located struct {
+	s  *canonical.Value
+	at canonical.Pointer
+}
+
+// also returns the other schemas that describe value v besides s at at:
+// the target of s's $ref, the anyOf or oneOf branch v took, every allOf
+// member.
+func also(root, s *canonical.Value, at canonical.Pointer, v *canonical.Value) []located {
+	var out []located
+	if ref, ok := s.Get("$ref").StringValue(); ok {
+		if target, ok := local(ref); ok {
+			out = append(out, located{root.Resolve(target), target})
+		}
+	}
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if bs := s.Get(k); bs != nil && bs.Kind == canonical.Array {
+			for i, b := range bs.Items {
+				if fits(b, v, root) {
+					out = append(out, located{b, at.Append(k).Index(i)})
+					break
+				}
+			}
+		}
+	}
+	if all := s.Get("allOf"); all != nil && all.Kind == canonical.Array {
+		for i, b := range all.Items {
+			out = append(out, located{b, at.Append("allOf").Index(i)})
+		}
+	}
+	return out
 }
 
 // local returns the JSON Pointer of a local reference ("#/$defs/a", written
