@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -464,4 +465,29 @@ func (tg *target) byNameOrEmpty() map[string]*entry {
 		return nil
 	}
 	return tg.byName
+}
+
+// TestDecodeConcurrent: one Catalog serves many goroutines (run with -race);
+// each tool's schema is compiled once, by whichever call comes first.
+func TestDecodeConcurrent(t *testing.T) {
+	c := sampleCatalog(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 8)
+	for i := range errs {
+		wg.Go(func() {
+			for range 50 {
+				call, err := c.Decode("openai-strict", "store__search", []byte(`{"filter[bundleId]": "a", "limit": null, "page": null}`))
+				if err != nil || string(call.Arguments) != `{"filter[bundleId]":"a"}` {
+					errs[i] = fmt.Errorf("%v %v", call, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
 }
