@@ -235,3 +235,23 @@ func FuzzCompare(f *testing.F) {
 		Needed(Compare(old, new, Options{Strict: []string{"s"}}))
 	})
 }
+
+func TestCovers(t *testing.T) {
+	for _, tc := range []struct {
+		old, new string
+		need     Bump
+		want     bool
+	}{
+		{"1.0.0", "2.0.0", Major, true},
+		{"1.0.0", "1.1.0", Major, false},
+		{"0.3.1", "0.4.0", Major, true}, // 0.y.z: the minor number is the major one
+		{"0.3.1", "0.3.2", Major, false},
+		{"1.4.0", "1.5.0", Minor, true},
+		{"1.4.0", "", Major, false},
+		{"", "2.0.0", Major, false},
+	} {
+		if got := Covers(tc.old, tc.new, tc.need); got != tc.want {
+			t.Errorf("Covers(%q, %q, %v) = %v, want %v", tc.old, tc.new, tc.need, got, tc.want)
+		}
+	}
+}

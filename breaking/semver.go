@@ -116,6 +116,16 @@ func Next(old string, need Bump) string {
 	return fmt.Sprintf("%d.%d.%d", v[0], v[1], v[2])
 }
 
+// Covers reports whether going from oldVersion to newVersion is a release
+// of at least the bump need: both versions are semantic versions and the
+// new one bumps enough (a major change in 0.y.z needs a new minor, as cargo
+// reads it).
+func Covers(oldVersion, newVersion string, need Bump) bool {
+	o, ok1 := parseVersion(oldVersion)
+	n, ok2 := parseVersion(newVersion)
+	return ok1 && ok2 && bumpOf(o, n) >= need
+}
+
 // CheckVersion compares the catalog's version change with the bump its
 // changes need. It returns a breaking.version error when a breaking change
 // comes without a major bump (0.x: a minor one), and a

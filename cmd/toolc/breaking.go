@@ -25,6 +25,7 @@ import (
 
 type breakingFlags struct {
 	dir, manifest, against string
+	strict                 bool
 }
 
 func newBreaking(a *app) *cobra.Command {
@@ -43,8 +44,15 @@ they were at REF, read with git (no clone, no checkout).
 
 It prints the semantic-version bump the changes need (major, minor, patch or
 none) with the reasons, and compares it with [catalog] version: a breaking change
-without a major bump is breaking.version. It exits 1 when an error remains after
-the manifest's policy, which may ignore any breaking code.`,
+without a major bump is breaking.version (exit 1). A release whose version bump
+is at least what the changes need passes: its breaking changes are printed as
+warnings, what the release contains. With --strict every breaking change fails,
+whatever the version, for teams that want each one acknowledged in the
+manifest's policy. It exits 1 when an error remains after the manifest's policy,
+which may ignore any breaking code.
+
+Against a revision or folder without the manifest (the first release after
+adopting toolc), every tool is added.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out, err := a.output()
@@ -58,6 +66,7 @@ the manifest's policy, which may ignore any breaking code.`,
 	fl.StringVar(&f.against, "against", "", "the earlier catalog: a git `REF`, a folder or a canonical bundle")
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
 	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	fl.BoolVar(&f.strict, "strict", false, "fail on every breaking change, even in a release whose version says it breaks")
 	_ = cmd.MarkFlagRequired("against")
 	return cmd
 }
@@ -83,7 +92,11 @@ func loadEarlier(ctx context.Context, ref string, m *manifestRoot) (*earlier, er
 	}
 	g, err := gitfs.Open(ctx, m.root.Name(), ref)
 	if err != nil {
-		return nil, fmt.Errorf("--against %s: not a file, a folder or a git revision of %s (%v)", ref, m.root.Name(), err)
+		hint := ""
+		if gitfs.Shallow(ctx, m.root.Name()) {
+			hint = "; this is a shallow clone, which lacks the history: fetch it (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)"
+		}
+		return nil, fmt.Errorf("--against %s: not a file, a folder or a git revision of %s (%v)%s", ref, m.root.Name(), err, hint)
 	}
 	return buildEarlier(ctx, g, m.file, fmt.Sprintf("%s (%s)", ref, g.Rev[:min(12, len(g.Rev))]))
 }
@@ -113,6 +126,10 @@ func loadBundle(path, ref string) (*earlier, error) {
 // buildEarlier builds the manifest in fsys; what decodes is compared even
 // when the earlier catalog has errors of its own.
 func buildEarlier(ctx context.Context, fsys fs.FS, manifest, what string) (*earlier, error) {
+	if _, err := fs.Stat(fsys, manifest); errors.Is(err, fs.ErrNotExist) {
+		// The first release after adopting toolc: nothing to break.
+		return &earlier{what: what + ", which has no " + manifest + " (every tool is new)"}, nil
+	}
 	res, err := compiler.Build(ctx, fsys, compiler.Options{Manifest: manifest, CatalogOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("the catalog at %s: %w", what, err)
@@ -139,13 +156,14 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	old, err := loadEarlier(ctx, f.against, m)
 	if err != nil {
 		var ce *compiler.ConfigError
-		if errors.As(err, &ce) {
+		if errors.As(err, &ce) { // each diagnostic once, then what it is about
 			out.diagnostics(ce.Diagnostics, false)
+			return out.fail(exitUsage, "--against %s: the earlier catalog's manifest cannot be used", f.against)
 		}
 		return out.fail(exitUsage, "%v", err)
 	}
 
-	ds, need := compareCatalogs(old, res, m.file)
+	ds, need, released := compareCatalogs(old, res, m.file, f.strict)
 	newVersion := res.Manifest.Catalog.Version
 	out.diagnostics(ds, false)
 
@@ -159,6 +177,10 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	if errs > 0 {
 		return out.fail(exitFailed, "breaking: %s: %s", plural(errs, "error"), summary)
 	}
+	if released > 0 {
+		out.status("%s is a major release and says so: %s that break callers, printed above: %s", newVersion, plural(released, "change"), summary)
+		return nil
+	}
 	out.status("nothing breaks: %s", summary)
 	return nil
 }
@@ -166,7 +188,10 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 // compareCatalogs compares the earlier catalog with the new build, applies
 // the new manifest's policy, checks its version, and returns the findings,
 // located, and the bump they need.
-func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string) ([]diag.Diagnostic, breaking.Bump) {
+//
+// Unless strictVerdict, a release whose version bump covers what its changes need
+// passes: the breaking findings become warnings, what the release contains.
+func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string, strictVerdict bool) (ds []diag.Diagnostic, need breaking.Bump, released int) {
 	var strict []string
 	for _, t := range res.Manifest.Targets {
 		// Only a strict mode that makes optional properties required (OpenAI's)
@@ -175,16 +200,26 @@ func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string) ([
 			strict = append(strict, t.Name)
 		}
 	}
-	ds := breaking.Compare(old.tools, res.Catalog, breaking.Options{Strict: strict})
+	ds = breaking.Compare(old.tools, res.Catalog, breaking.Options{Strict: strict})
 	ds = diag.Apply(ds, &res.Manifest.Policy)
-	need := breaking.Needed(ds)
-	if d, ok := breaking.CheckVersion(old.version, res.Manifest.Catalog.Version, need); ok {
+	need = breaking.Needed(ds)
+	newVersion := res.Manifest.Catalog.Version
+	if !strictVerdict && need == breaking.Major && breaking.Covers(old.version, newVersion, need) {
+		for i := range ds {
+			if ds[i].Severity == diag.Error && strings.HasPrefix(ds[i].Code, "breaking.") {
+				ds[i].Severity = diag.Warning
+				ds[i].Message += fmt.Sprintf(" (in %s, which says it breaks callers)", newVersion)
+				released++
+			}
+		}
+	}
+	if d, ok := breaking.CheckVersion(old.version, newVersion, need); ok {
 		line, col := res.Manifest.Pos("catalog.version")
 		d.File, d.Line, d.Column = manifestFile, line, col
 		ds = append(ds, diag.Apply([]diag.Diagnostic{d}, &res.Manifest.Policy)...)
 	}
 	res.Locate(ds)
-	return diag.Sort(ds), need
+	return diag.Sort(ds), need, released
 }
 
 // writeVerdict prints the bump the changes need, and why.

@@ -27,6 +27,13 @@ type FS struct {
 	blobs map[string]string // path → blob hash
 }
 
+// Shallow reports whether the repository at dir is a shallow clone, whose
+// history lacks the revisions before its depth.
+func Shallow(ctx context.Context, dir string) bool {
+	out, err := git(ctx, dir, "rev-parse", "--is-shallow-repository")
+	return err == nil && strings.TrimSpace(string(out)) == "true"
+}
+
 // Open lists the folder dir as it was at the revision rev (a branch, tag,
 // commit, HEAD~2 …). Symbolic links and submodules are left out.
 func Open(ctx context.Context, dir, rev string) (*FS, error) {
