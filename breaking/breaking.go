@@ -178,12 +178,20 @@ func (w *walk) schema(old, new *canonical.Value, at canonical.Pointer, path stri
 		}
 		return
 	}
-	w.types(old, new, at, path)
-	if w.input {
-		w.values(old, new, at, path)
-		w.bounds(old, new, at, path)
+	composed := composite(old) || composite(new)
+	typed := false
+	if !composed { // with a composition on either side, inclusion decides the whole node
+		typed = w.types(old, new, at, path)
+		if w.input {
+			w.values(old, new, at, path)
+			w.bounds(old, new, at, path)
+		}
 	}
+	decided := !composed || w.compositions(old, new, at, path, typed)
 	for _, k := range unverified {
+		if decided && slices.Contains(compositions, k) {
+			continue
+		}
 		if o, n := old.Get(k), new.Get(k); (o != nil || n != nil) && !o.Equal(n) {
 			w.report("breaking.unverified", at.Append(k), "%s: %s changed, which toolc does not compare; check by hand whether it breaks callers", w.where(path), k)
 		}
@@ -217,7 +225,71 @@ func typeText(ts []string) string {
 	return strings.Join(ts, " or ")
 }
 
-func (w *walk) types(old, new *canonical.Value, at canonical.Pointer, path string) {
+// compositions are the keywords whose changes compositions decides.
+var compositions = []string{"anyOf", "oneOf", "allOf"}
+
+func composite(v *canonical.Value) bool {
+	return slices.ContainsFunc(compositions, v.Has)
+}
+
+// compositions decides a change to anyOf, oneOf or allOf by subschema
+// inclusion: for an input, the new schema must accept every value the old
+// one did (a branch removed or narrowed breaks callers; one added loosens);
+// for an output, the old schema must have promised every value the new one
+// allows. It reports whether it decided; when it cannot (a pattern, a
+// format, not …), the caller reports breaking.unverified.
+func (w *walk) compositions(old, new *canonical.Value, at canonical.Pointer, path string, typed bool) bool {
+	k := "the schema"
+	kat := at
+	for _, c := range compositions {
+		if o, n := old.Get(c), new.Get(c); (o != nil || n != nil) && !o.Equal(n) {
+			k, kat = c, at.Append(c)
+			break
+		}
+	}
+	newHasOld := (&incl{aRoot: w.newRoot, bRoot: w.oldRoot}).includes(new, old)
+	oldHasNew := (&incl{aRoot: w.oldRoot, bRoot: w.newRoot}).includes(old, new)
+	if !w.input {
+		switch oldHasNew {
+		case unknown:
+			return false
+		case no:
+			if !typed {
+				w.report("breaking.type-changed", kat, "%s may now be values it did not promise: its %s changed%s", w.where(path), k, w.which(new, old, w.newRoot, w.oldRoot))
+			}
+		}
+		return true
+	}
+	switch newHasOld {
+	case unknown:
+		return false
+	case no:
+		if !typed {
+			w.report("breaking.type-changed", kat, "%s no longer accepts every value it did: its %s changed%s", w.where(path), k, w.which(old, new, w.oldRoot, w.newRoot))
+		}
+	case yes:
+		if oldHasNew != yes {
+			w.report("breaking.constraint-loosened", at, "%s accepts more now: its %s changed", w.where(path), k)
+		}
+	}
+	return true
+}
+
+// which names a branch of from's union that to no longer includes.
+func (w *walk) which(from, to, fromRoot, toRoot *canonical.Value) string {
+	for _, br := range union(from) {
+		if (&incl{aRoot: toRoot, bRoot: fromRoot}).includes(to, br) == no {
+			s := br.String()
+			if len(s) > 80 {
+				s = s[:77] + "..."
+			}
+			return " (the branch " + s + ")"
+		}
+	}
+	return ""
+}
+
+func (w *walk) types(old, new *canonical.Value, at canonical.Pointer, path string) bool {
 	ot, nt := typesOf(old), typesOf(new)
 	from, to := ot, nt // input: every old type must still be accepted
 	verb := "no longer accepts"
@@ -226,15 +298,19 @@ func (w *walk) types(old, new *canonical.Value, at canonical.Pointer, path strin
 		verb = "may now be"
 	}
 	if from == nil && to != nil {
+		if union(old) != nil || union(new) != nil {
+			return false // a union without "type": the compositions decide
+		}
 		w.report("breaking.type-changed", at+"/type", "%s was %s and is %s now", w.where(path), typeText(ot), typeText(nt))
-		return
+		return true
 	}
 	for _, t := range from {
 		if !accepts(to, t) {
 			w.report("breaking.type-changed", at+"/type", "%s %s %s (type %s, was %s)", w.where(path), verb, t, typeText(nt), typeText(ot))
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // values compares enum, const and pattern of an input node.
