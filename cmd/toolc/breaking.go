@@ -26,6 +26,7 @@ import (
 type breakingFlags struct {
 	dir, manifest, against string
 	strict                 bool
+	format                 string // of the verdict: text or markdown
 }
 
 func newBreaking(a *app) *cobra.Command {
@@ -66,6 +67,7 @@ adopting toolc), every tool is added.`,
 	fl.StringVar(&f.against, "against", "", "the earlier catalog: a git `REF`, a folder or a canonical bundle")
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
 	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	fl.StringVar(&f.format, "format", "text", "the verdict as `text`, or as markdown release notes (added, changed, breaking, removed tools) for a changelog or $GITHUB_STEP_SUMMARY")
 	fl.BoolVar(&f.strict, "strict", false, "fail on every breaking change, even in a release whose version says it breaks")
 	_ = cmd.MarkFlagRequired("against")
 	return cmd
@@ -138,6 +140,9 @@ func buildEarlier(ctx context.Context, fsys fs.FS, manifest, what string) (*earl
 }
 
 func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
+	if f.format != "text" && f.format != "markdown" {
+		return out.fail(exitUsage, "--format %q: want text or markdown", f.format)
+	}
 	m, err := openManifest(f.dir, f.manifest)
 	if err != nil {
 		return out.fail(exitUsage, "%v", err)
@@ -171,7 +176,11 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	if out.machine() {
 		w = out.stderr
 	}
-	writeVerdict(w, need, ds, old.version, newVersion)
+	if f.format == "markdown" {
+		writeChangelog(out.stdout, res.Manifest.Catalog.Name, need, ds, old.version, newVersion)
+	} else {
+		writeVerdict(w, need, ds, old.version, newVersion)
+	}
 	errs, _, _ := diag.Count(ds)
 	summary := fmt.Sprintf("%d tools against %d in %s", len(res.Catalog), len(old.tools), old.what)
 	if errs > 0 {
@@ -208,7 +217,7 @@ func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string, st
 		for i := range ds {
 			if ds[i].Severity == diag.Error && strings.HasPrefix(ds[i].Code, "breaking.") {
 				ds[i].Severity = diag.Warning
-				ds[i].Message += fmt.Sprintf(" (in %s, which says it breaks callers)", newVersion)
+				ds[i].Message += fmt.Sprintf(" (in %s, %s)", newVersion, releasedNote)
 				released++
 			}
 		}
@@ -222,11 +231,79 @@ func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string, st
 	return diag.Sort(ds), need, released
 }
 
+// releasedNote ends the message of a breaking finding that a major release
+// acknowledges (printed as a warning).
+const releasedNote = "which says it breaks callers"
+
+// bumpFor returns the bump one finding needs: a breaking one that the
+// release acknowledged still needs a major one.
+func bumpFor(d diag.Diagnostic) breaking.Bump {
+	if strings.HasSuffix(d.Message, releasedNote+")") {
+		return breaking.Major
+	}
+	return breaking.Needed([]diag.Diagnostic{d})
+}
+
+// writeChangelog prints release notes in Markdown: the bump, then the tools
+// that break callers, were added, changed or removed, each change once.
+func writeChangelog(w io.Writer, name string, need breaking.Bump, ds []diag.Diagnostic, oldVersion, newVersion string) {
+	title := cmp.Or(strings.TrimSpace(name+" "+newVersion), "Tool catalog")
+	fmt.Fprintf(w, "## %s\n\n", title)
+	switch {
+	case need == breaking.None:
+		fmt.Fprintf(w, "No change that callers can see.\n")
+		return
+	case oldVersion != "":
+		fmt.Fprintf(w, "A **%s** release: from %s, at least %s", need, oldVersion, breaking.Next(oldVersion, need))
+		if newVersion != "" {
+			fmt.Fprintf(w, " (this is %s)", newVersion)
+		}
+		fmt.Fprint(w, ".\n")
+	default:
+		fmt.Fprintf(w, "A **%s** release.\n", need)
+	}
+	sections := []struct {
+		title string
+		keep  func(diag.Diagnostic) bool
+	}{
+		{"Breaking", func(d diag.Diagnostic) bool { return bumpFor(d) == breaking.Major && d.Code != "breaking.tool-removed" }},
+		{"Removed", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-removed" }},
+		{"Added", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-added" }},
+		{"Changed", func(d diag.Diagnostic) bool {
+			b := bumpFor(d)
+			return (b == breaking.Minor || b == breaking.Patch) && d.Code != "breaking.tool-added"
+		}},
+		{"To check by hand", func(d diag.Diagnostic) bool { return d.Code == "breaking.unverified" }},
+	}
+	for _, sec := range sections {
+		var lines []string
+		for _, d := range ds {
+			if d.Code == "breaking.version" || d.Code == "breaking.version-minor" || !sec.keep(d) {
+				continue
+			}
+			msg := strings.TrimSuffix(d.Message, fmt.Sprintf(" (in %s, %s)", newVersion, releasedNote))
+			line := "- " + msg
+			if d.Code == "breaking.tool-added" || d.Code == "breaking.tool-removed" {
+				id, _, _ := strings.Cut(strings.TrimPrefix(msg, "tool "), " ")
+				line = fmt.Sprintf("- `%s`", id)
+			} else if tool, rest, ok := strings.Cut(strings.TrimPrefix(msg, "tool "), ": "); ok && strings.HasPrefix(msg, "tool ") {
+				line = fmt.Sprintf("- `%s`: %s", tool, rest)
+			}
+			if !slices.Contains(lines, line) {
+				lines = append(lines, line)
+			}
+		}
+		if len(lines) > 0 {
+			fmt.Fprintf(w, "\n### %s\n\n%s\n", sec.title, strings.Join(lines, "\n"))
+		}
+	}
+}
+
 // writeVerdict prints the bump the changes need, and why.
 func writeVerdict(w io.Writer, need breaking.Bump, ds []diag.Diagnostic, oldVersion, newVersion string) {
 	count := map[breaking.Bump]map[string]int{}
 	for _, d := range ds {
-		b := breaking.Needed([]diag.Diagnostic{d})
+		b := bumpFor(d)
 		if count[b] == nil {
 			count[b] = map[string]int{}
 		}
