@@ -108,6 +108,12 @@ func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canoni
 	t.Scopes = f.strings("scopes", "/scopes")
 	t.Icons = f.icons("icons")
 	t.Meta = f.typed("meta", "/meta", canonical.Object)
+	if v := f.typed("deprecated", "/deprecated", canonical.Bool); v != nil {
+		t.Deprecated = v.Bool
+	}
+	t.Sunset = f.string("sunset", "/sunset")
+	t.RenamedFrom = f.string("renamed_from", "/renamed_from")
+	f.lifecycle()
 	if ext := f.typed("extensions", "", canonical.Object); ext != nil {
 		t.Extensions = map[string]*canonical.Value{}
 		for _, m := range ext.Members {

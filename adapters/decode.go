@@ -3,6 +3,7 @@ package adapters
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
@@ -313,6 +314,21 @@ func (f *fields) strings(key string, field canonical.Pointer) []string {
 		f.invalid(key, "%q must be an array of strings", key)
 	}
 	return ss
+}
+
+// lifecycle checks the tool's sunset date and former ID.
+func (f *fields) lifecycle() {
+	t := f.tool
+	if t.Sunset != "" {
+		if _, err := time.Parse(time.DateOnly, t.Sunset); err != nil {
+			f.invalid("sunset", "sunset %q is not a date such as \"2027-01-31\"", t.Sunset)
+		}
+	}
+	if t.RenamedFrom != "" {
+		if _, _, err := canonical.ParseID(t.RenamedFrom); err != nil {
+			f.invalid("renamed_from", "renamed_from: %v", err)
+		}
+	}
 }
 
 // usedKeys lists the keys read so far.

@@ -3,6 +3,7 @@ package adapters
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -63,6 +64,22 @@ func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.To
 	t.Annotations = f.annotations("annotations")
 	t.Icons = f.icons("icons")
 	t.Meta = f.typed("_meta", "/meta", canonical.Object)
+	if lc := t.Meta.Get(LifecycleMetaKey); lc != nil && lc.Kind == canonical.Object {
+		t.Deprecated, _ = lc.Get("deprecated").BoolValue()
+		t.Sunset, _ = lc.Get("sunset").StringValue()
+		t.RenamedFrom, _ = lc.Get("renamed_from").StringValue()
+		rest := &canonical.Value{Kind: canonical.Object, Pos: t.Meta.Pos}
+		for _, m := range t.Meta.Members {
+			if m.Key != LifecycleMetaKey {
+				rest.Members = append(rest.Members, m)
+			}
+		}
+		t.Meta = rest
+		if len(rest.Members) == 0 {
+			t.Meta = nil
+		}
+		f.lifecycle()
+	}
 	f.rest() // execution and fields of later revisions
 	return f.done()
 }
@@ -86,6 +103,28 @@ func encodeMCP(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
 // catalog's name and version.
 const CatalogMetaKey = "dev.toolc/catalog"
 
+// LifecycleMetaKey is the _meta key of an MCP tool that holds its lifecycle:
+// {"deprecated": true, "sunset": "2027-01-31", "renamed_from": "old:id"}.
+const LifecycleMetaKey = "dev.toolc/lifecycle"
+
+// lifecycleValue returns t's lifecycle as an object, or nil.
+func lifecycleValue(t *canonical.Tool) *canonical.Value {
+	if !t.Deprecated && t.Sunset == "" && t.RenamedFrom == "" {
+		return nil
+	}
+	o := canonical.NewObject()
+	if t.Deprecated {
+		o.Set("deprecated", canonical.NewBool(true))
+	}
+	if t.Sunset != "" {
+		o.Set("sunset", canonical.NewString(t.Sunset))
+	}
+	if t.RenamedFrom != "" {
+		o.Set("renamed_from", canonical.NewString(t.RenamedFrom))
+	}
+	return o
+}
+
 func mcpToolValue(t *canonical.Tool) *canonical.Value {
 	o := canonical.NewObject()
 	o.Set("name", canonical.NewString(t.Name))
@@ -103,8 +142,16 @@ func mcpToolValue(t *canonical.Tool) *canonical.Value {
 	if len(t.Icons) > 0 {
 		o.Set("icons", canonical.IconsValue(t.Icons))
 	}
-	if t.Meta != nil {
-		o.Set("_meta", t.Meta)
+	meta := t.Meta
+	if lc := lifecycleValue(t); lc != nil {
+		meta = canonical.NewObject()
+		if t.Meta != nil {
+			meta.Members = slices.Clone(t.Meta.Members)
+		}
+		meta.Set(LifecycleMetaKey, lc)
+	}
+	if meta != nil {
+		o.Set("_meta", meta)
 	}
 	appendExtensions(o, t, "mcp")
 	return o

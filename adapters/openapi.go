@@ -259,6 +259,9 @@ func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt ca
 		t.Source.Fields["/description"] = opAt.Append("description")
 	}
 	t.Tags = f.strings("tags", "/tags")
+	if dep, _ := op.Get("deprecated").BoolValue(); dep {
+		t.Deprecated = true // and the binding keeps it, as the description said
+	}
 
 	http := canonical.NewObject()
 	http.Set("method", canonical.NewString(method))

@@ -207,6 +207,9 @@ var toolFields = []toolField{
 	{"scopes", "scopes", "loss.metadata", func(t *canonical.Tool) bool { return len(t.Scopes) > 0 }, func(t *canonical.Tool) { t.Scopes = nil }},
 	{"icons", "icons", "loss.icons", func(t *canonical.Tool) bool { return len(t.Icons) > 0 }, func(t *canonical.Tool) { t.Icons = nil }},
 	{"meta", "_meta", "loss.meta", func(t *canonical.Tool) bool { return t.Meta != nil }, func(t *canonical.Tool) { t.Meta = nil }},
+	{"lifecycle", "lifecycle (deprecated, sunset, renamed_from)", "loss.metadata",
+		func(t *canonical.Tool) bool { return t.Deprecated || t.Sunset != "" || t.RenamedFrom != "" },
+		func(t *canonical.Tool) { t.Deprecated, t.Sunset, t.RenamedFrom = false, "", "" }},
 }
 
 // Sources of the facts in the tables below.
@@ -386,7 +389,7 @@ var profiles = map[string]*Profile{
 	"mcp": {
 		Format:     "mcp",
 		Name:       NameRule{Chars: "A-Za-z0-9_.-", Max: 128, Source: "MCP specification 2025-11-25, Tool names (SHOULD)"},
-		Carries:    []string{"title", "output", "annotations", "icons", "meta"},
+		Carries:    []string{"title", "output", "annotations", "icons", "meta", "lifecycle"},
 		Options:    namedOptions,
 		Schema:     map[string]*lower.Rules{"": keepAll},
 		Acceptance: map[string]string{"": "mcp"},
@@ -439,7 +442,7 @@ var profiles = map[string]*Profile{
 	},
 	"canonical": {
 		Format:     "canonical",
-		Carries:    []string{"title", "version", "category", "output", "annotations", "examples", "timeout", "scopes", "icons", "meta"},
+		Carries:    []string{"title", "version", "category", "output", "annotations", "examples", "timeout", "scopes", "icons", "meta", "lifecycle"},
 		Extensions: []string{"*"},
 		Schema:     map[string]*lower.Rules{"": keepAll},
 		Source:     "toolc's canonical form: lossless",
@@ -604,6 +607,12 @@ type Lowered struct {
 	Diagnostics   []diag.Diagnostic
 	// Bundle is the encoded bundle; set by Emit.
 	Bundle *canonical.Value
+	// Sources are the catalog's tools in the order of Tools: a renamed
+	// tool's alias has the tool's source.
+	Sources []*canonical.Tool
+	// Aliases maps the ID of each tool renamed (renamed_from) to the old
+	// name the target also serves it under.
+	Aliases map[string]string
 }
 
 // Emit lowers tools for the adapter's target (named target in
@@ -614,7 +623,7 @@ type Lowered struct {
 func (a *Adapter) Emit(tools []*canonical.Tool, target string, opts TargetOptions) *Lowered {
 	low := a.Profile.Lower(tools, target, opts)
 	low.Bundle = a.Encode(low.Tools, opts)
-	low.Diagnostics = append(low.Diagnostics, a.Profile.Accept(low.Bundle, tools, target, opts)...)
+	low.Diagnostics = append(low.Diagnostics, a.Profile.Accept(low.Bundle, low.Sources, target, opts)...)
 	return low
 }
 
@@ -692,7 +701,8 @@ var sourceOnlyExtensions = []string{"openapi", "langchain"}
 // tools on one name are a name.collision error. Limits of a whole bundle
 // are reported without a file, for the caller to place.
 func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptions) *Lowered {
-	out := &Lowered{Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}, Renamed: map[string]map[canonical.Pointer]string{}, RenamedOutput: map[string]map[canonical.Pointer]string{}}
+	var aliases []pendingAlias
+	out := &Lowered{Aliases: map[string]string{}, Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}, Renamed: map[string]map[canonical.Pointer]string{}, RenamedOutput: map[string]map[canonical.Pointer]string{}}
 	byName := make(map[string]*canonical.Tool, len(tools))
 	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
 	needed := map[*lower.Rules]bool{} // lower.Needed, once per mode rather than per tool
@@ -825,8 +835,41 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			c.Description = short
 		}
 		out.Tools = append(out.Tools, &c)
+		out.Sources = append(out.Sources, t)
+		if t.RenamedFrom != "" && p.Name.Max > 0 {
+			ns, old, _ := canonical.ParseID(t.RenamedFrom)
+			alias := p.Name.legalize(render(tmpl, &canonical.Tool{Namespace: ns, Name: old}), t.RenamedFrom)
+			aliases = append(aliases, pendingAlias{name: alias, tool: &c, src: t})
+		}
+	}
+	// A renamed tool is served under its old name too, while the catalog
+	// says renamed_from, so calls made to the old name keep working.
+	for _, a := range aliases {
+		id := a.src.ID()
+		if prev, ok := byName[a.name]; ok {
+			d := diag.New("name.collision", "tool %s (%s), renamed from %s, keeps the old name %q as an alias in %s, which is the name of %s (%s)",
+				id, a.src.Source.String(), a.src.RenamedFrom, a.name, target, prev.ID(), prev.Source.String()).At(a.src.Source.File, string(a.src.Source.Locate("/renamed_from")))
+			d.Target = target
+			out.Diagnostics = append(out.Diagnostics, d)
+			continue
+		}
+		byName[a.name] = a.src
+		c := *a.tool
+		c.Name, c.Deprecated, c.RenamedFrom, c.Sunset = a.name, true, "", ""
+		c.Description = strings.TrimSpace(fmt.Sprintf("Deprecated: the old name of %s, kept while it was renamed; call %s instead. %s", a.tool.Name, a.tool.Name, a.tool.Description))
+		out.Tools = append(out.Tools, &c)
+		out.Sources = append(out.Sources, a.src)
+		out.Aliases[id] = a.name
 	}
 	return out
+}
+
+// pendingAlias is the old name of a renamed tool, emitted once every tool
+// has its name.
+type pendingAlias struct {
+	name string
+	tool *canonical.Tool // the lowered tool
+	src  *canonical.Tool
 }
 
 // shorten cuts s to at most max characters: at the end of the last

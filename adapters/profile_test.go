@@ -339,3 +339,31 @@ func TestCorrectedFacts(t *testing.T) {
 		t.Errorf("anthropic: a 100-character name became %s", out)
 	}
 }
+
+// TestRenamedToolAlias: a tool renamed_from an old ID is served under the
+// old name too, deprecated, in every target with a name rule; an alias
+// that is another tool's name is a collision.
+func TestRenamedToolAlias(t *testing.T) {
+	in := `[{"name": "find", "description": "Find things.", "_meta": {"dev.toolc/lifecycle": {"renamed_from": "search"}}, "inputSchema": {"type": "object"}}]`
+	res, err := Default().Convert(parse(t, []byte(in)), "a.json", "mcp", "openai", TargetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(res.Bundle.AppendJSON(nil, ""))
+	if !strings.Contains(out, `"name":"find"`) || !strings.Contains(out, `"name":"search","description":"Deprecated: the old name of find`) {
+		t.Errorf("bundle = %s", out)
+	}
+	res, _ = Default().Convert(parse(t, []byte(in)), "a.json", "mcp", "mcp", TargetOptions{})
+	if out := string(res.Bundle.AppendJSON(nil, "")); !strings.Contains(out, `"_meta":{"dev.toolc/lifecycle":{"renamed_from":"search"}}`) || !strings.Contains(out, `"_meta":{"dev.toolc/lifecycle":{"deprecated":true}}`) {
+		t.Errorf("MCP keeps the lifecycle and marks the alias deprecated: %s", out)
+	}
+	clash := `[{"name": "find", "_meta": {"dev.toolc/lifecycle": {"renamed_from": "search"}}, "inputSchema": {"type": "object"}},
+		{"name": "search", "inputSchema": {"type": "object"}}]`
+	if _, err := Default().Convert(parse(t, []byte(clash)), "a.json", "mcp", "openai", TargetOptions{}); err == nil || !strings.Contains(err.Error(), "alias") {
+		t.Errorf("an alias that is another tool's name: %v", err)
+	}
+	bad := `[{"name": "find", "_meta": {"dev.toolc/lifecycle": {"sunset": "soon", "renamed_from": "a:b:c"}}, "inputSchema": {"type": "object"}}]`
+	if _, err := Default().Convert(parse(t, []byte(bad)), "a.json", "mcp", "openai", TargetOptions{}); err == nil {
+		t.Errorf("a sunset that is no date and a malformed former ID are accepted")
+	}
+}

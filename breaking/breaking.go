@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
@@ -26,6 +27,9 @@ type Options struct {
 	// with strict = true), which make every property required: there an
 	// added optional property is a new required one.
 	Strict []string
+	// Today is the date against which sunset dates are read (default: the
+	// current date): a tool removed after its sunset is a minor change.
+	Today time.Time
 }
 
 // Compare compares the old and new catalogs tool by tool, matched by ID, and
@@ -34,22 +38,49 @@ type Options struct {
 // pointer is into that file); a removed tool is located at its old file.
 func Compare(old, new []*canonical.Tool, opts Options) []diag.Diagnostic {
 	c := &comparer{opts: opts}
+	if c.opts.Today.IsZero() {
+		c.opts.Today = time.Now()
+	}
+	today := c.opts.Today.Format(time.DateOnly)
 	byID := map[string]*canonical.Tool{}
+	renamed := map[string]*canonical.Tool{} // old ID → the tool renamed from it
 	for _, t := range new {
 		byID[t.ID()] = t
+		if t.RenamedFrom != "" {
+			renamed[t.RenamedFrom] = t
+		}
 	}
 	seen := map[string]bool{}
 	for _, o := range old {
 		id := o.ID()
 		seen[id] = true
 		n := byID[id]
-		if n == nil {
-			d := diag.New("breaking.tool-removed", "tool %s was removed (or renamed): a call to it fails", id)
+		switch r := renamed[id]; {
+		case n != nil:
+			c.tool(o, n)
+			if n.Deprecated && !o.Deprecated {
+				sunset := ""
+				if n.Sunset != "" {
+					sunset = ", with the sunset " + n.Sunset
+				}
+				c.report(n, "breaking.tool-deprecated", "", "tool %s is deprecated now%s", id, sunset)
+			}
+		case r != nil && !seen[r.ID()] && byID[id] == nil:
+			seen[r.ID()] = true
+			c.report(r, "breaking.tool-renamed", "/renamed_from", "tool %s was renamed %s; the build serves the old name as an alias while renamed_from says so", id, r.ID())
+			c.tool(o, r)
+		case o.Sunset != "" && o.Sunset <= today:
+			d := diag.New("breaking.tool-sunset", "tool %s was removed after its sunset date %s", id, o.Sunset)
 			d.File = o.Source.File
 			c.out = append(c.out, d)
-			continue
+		default:
+			d := diag.New("breaking.tool-removed", "tool %s was removed (or renamed): a call to it fails", id)
+			if o.Sunset != "" {
+				d.Message += fmt.Sprintf("; its sunset date %s has not come", o.Sunset)
+			}
+			d.File = o.Source.File
+			c.out = append(c.out, d)
 		}
-		c.tool(o, n)
 	}
 	for _, n := range new {
 		if !seen[n.ID()] {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
@@ -262,6 +263,38 @@ func TestCovers(t *testing.T) {
 	} {
 		if got := Covers(tc.old, tc.new, tc.need); got != tc.want {
 			t.Errorf("Covers(%q, %q, %v) = %v, want %v", tc.old, tc.new, tc.need, got, tc.want)
+		}
+	}
+}
+
+// TestLifecycle: a rename is compared as one tool, a removal after its
+// sunset and a deprecation are minor changes.
+func TestLifecycle(t *testing.T) {
+	in := func(props string) *canonical.Schema {
+		return schema(t, `{"type": "object", "properties": {`+props+`}}`)
+	}
+	today := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name     string
+		old, new []*canonical.Tool
+		want     string
+		bump     Bump
+	}{
+		{"renamed", []*canonical.Tool{{Name: "search", Input: in(`"q": {}`)}}, []*canonical.Tool{{Name: "find", RenamedFrom: "search", Input: in(`"q": {}`)}},
+			"breaking.tool-renamed", Minor},
+		{"renamed, and a property removed", []*canonical.Tool{{Name: "search", Input: in(`"q": {}`)}}, []*canonical.Tool{{Name: "find", RenamedFrom: "search", Input: in(``)}},
+			"breaking.property-removed breaking.tool-renamed", Major},
+		{"removed after its sunset", []*canonical.Tool{{Name: "search", Deprecated: true, Sunset: "2026-01-31", Input: in(``)}}, nil,
+			"breaking.tool-sunset", Minor},
+		{"removed before its sunset", []*canonical.Tool{{Name: "search", Deprecated: true, Sunset: "2027-01-31", Input: in(``)}}, nil,
+			"breaking.tool-removed", Major},
+		{"deprecated", []*canonical.Tool{{Name: "search", Input: in(``)}}, []*canonical.Tool{{Name: "search", Deprecated: true, Input: in(``)}},
+			"breaking.tool-deprecated", Minor},
+	}
+	for _, tc := range tests {
+		ds := Compare(tc.old, tc.new, Options{Today: today})
+		if got := strings.Join(codes(ds), " "); got != tc.want || Needed(ds) != tc.bump {
+			t.Errorf("%s: Compare = %q (%v), want %q (%v)", tc.name, got, Needed(ds), tc.want, tc.bump)
 		}
 	}
 }

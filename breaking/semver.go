@@ -31,6 +31,9 @@ var minorCodes = map[string]bool{
 	"breaking.optional-added":      true,
 	"breaking.enum-value-added":    true,
 	"breaking.constraint-loosened": true,
+	"breaking.tool-deprecated":     true,
+	"breaking.tool-renamed":        true,
+	"breaking.tool-sunset":         true,
 }
 
 // Needed returns the bump that the findings ds call for: major for any

@@ -41,6 +41,13 @@ type Tool struct {
 	Icons       []Icon
 	Meta        *Value // MCP _meta, an object
 
+	// Lifecycle: a deprecated tool is still served; Sunset is the date
+	// (YYYY-MM-DD) after which removing it is a minor change; RenamedFrom
+	// is the ID the tool had, which the build keeps serving as an alias.
+	Deprecated  bool
+	Sunset      string
+	RenamedFrom string
+
 	// Extensions keeps, per format name, the fields of that format that have
 	// no canonical meaning (OpenAI strict, Anthropic cache_control, MCP
 	// execution, unknown fields …) as an object in source order, so that a
@@ -327,6 +334,11 @@ func (t *Tool) ToValue() *Value {
 	if t.Meta != nil {
 		o.Set("meta", t.Meta)
 	}
+	if t.Deprecated {
+		o.Set("deprecated", NewBool(true))
+	}
+	str("sunset", t.Sunset)
+	str("renamed_from", t.RenamedFrom)
 	if len(t.Extensions) > 0 {
 		ext := NewObject()
 		for _, k := range slices.Sorted(maps.Keys(t.Extensions)) {

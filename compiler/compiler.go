@@ -191,6 +191,7 @@ type targetResult struct {
 	optional map[string][]canonical.Pointer
 	renamed  map[string]map[canonical.Pointer]string
 	renamedO map[string]map[canonical.Pointer]string // of output schemas
+	aliases  map[string]string                       // renamed tool's ID → its old name
 	data     []byte
 	diags    []diag.Diagnostic
 }
@@ -422,7 +423,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 					ds[j].Line, ds[j].Column = b.m.Pos(fmt.Sprintf("targets[%d]", i))
 				}
 			}
-			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, data: low.Bundle.Indent(), diags: diag.Apply(ds, t.Policy, &b.m.Policy)}
+			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases, data: low.Bundle.Indent(), diags: diag.Apply(ds, t.Policy, &b.m.Policy)}
 			return nil
 		})
 	}

@@ -56,6 +56,10 @@ type LockTool struct {
 	// RenamedOutput is the same for the emitted output schema: a tool's
 	// result must use the new keys for that target.
 	RenamedOutput map[string]map[string]string `toml:"renamed_output,omitempty"`
+	// Aliases maps a target name to the old name under which the target
+	// also serves a tool that was renamed (renamed_from): a call to it is a
+	// call to this tool.
+	Aliases map[string]string `toml:"aliases,omitempty"`
 }
 
 // LockOutput is one written bundle.
@@ -88,6 +92,12 @@ func (b *build) lock(outputs []Output) []byte {
 			}
 			lt.Renamed = addRenamed(lt.Renamed, tgt.Name, b.targets[i].renamed[t.ID()])
 			lt.RenamedOutput = addRenamed(lt.RenamedOutput, tgt.Name, b.targets[i].renamedO[t.ID()])
+			if alias, ok := b.targets[i].aliases[t.ID()]; ok {
+				if lt.Aliases == nil {
+					lt.Aliases = map[string]string{}
+				}
+				lt.Aliases[tgt.Name] = alias
+			}
 		}
 		l.Tools = append(l.Tools, lt)
 	}

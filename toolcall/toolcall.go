@@ -199,6 +199,9 @@ func Load(fsys fs.FS, lockPath string) (*Catalog, error) {
 				e.renamed[canonical.Pointer(p)] = old
 			}
 			tg.byName[name] = e
+			if alias, ok := lt.Aliases[o.Target]; ok {
+				tg.byName[alias] = e // the old name of a renamed tool
+			}
 		}
 		c.targets[o.Target] = tg
 	}

@@ -491,3 +491,23 @@ func TestDecodeConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeAlias: a call to the old name of a renamed tool is a call to it.
+func TestDecodeAlias(t *testing.T) {
+	fsys := build(t, fstest.MapFS{
+		"toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n" + targets)},
+		"tools.json": {Data: []byte(`[{"name": "find", "description": "Find.", "_meta": {"dev.toolc/lifecycle": {"renamed_from": "search"}},
+  "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]`)},
+	})
+	c, err := Load(fsys, "toolc.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, err := c.Decode("openai-strict", "search", []byte(`{"q": null}`))
+	if err != nil || call.ID != "find" || string(call.Arguments) != `{}` {
+		t.Errorf("Decode(the old name) = %v, %v", call, err)
+	}
+	if !strings.Contains(string(fsys["toolc.lock"].Data), "[tools.aliases]\nanthropic = \"search\"") {
+		t.Errorf("the lock records no alias:\n%s", fsys["toolc.lock"].Data)
+	}
+}

@@ -244,6 +244,9 @@ func bumpFor(d diag.Diagnostic) breaking.Bump {
 	return breaking.Needed([]diag.Diagnostic{d})
 }
 
+// lifecycleCodes have sections of their own in the release notes.
+var lifecycleCodes = []string{"breaking.tool-added", "breaking.tool-removed", "breaking.tool-sunset", "breaking.tool-deprecated", "breaking.tool-renamed"}
+
 // writeChangelog prints release notes in Markdown: the bump, then the tools
 // that break callers, were added, changed or removed, each change once.
 func writeChangelog(w io.Writer, name string, need breaking.Bump, ds []diag.Diagnostic, oldVersion, newVersion string) {
@@ -267,11 +270,15 @@ func writeChangelog(w io.Writer, name string, need breaking.Bump, ds []diag.Diag
 		keep  func(diag.Diagnostic) bool
 	}{
 		{"Breaking", func(d diag.Diagnostic) bool { return bumpFor(d) == breaking.Major && d.Code != "breaking.tool-removed" }},
-		{"Removed", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-removed" }},
+		{"Removed", func(d diag.Diagnostic) bool {
+			return d.Code == "breaking.tool-removed" || d.Code == "breaking.tool-sunset"
+		}},
+		{"Deprecated", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-deprecated" }},
+		{"Renamed", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-renamed" }},
 		{"Added", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-added" }},
 		{"Changed", func(d diag.Diagnostic) bool {
 			b := bumpFor(d)
-			return (b == breaking.Minor || b == breaking.Patch) && d.Code != "breaking.tool-added"
+			return (b == breaking.Minor || b == breaking.Patch) && !slices.Contains(lifecycleCodes, d.Code)
 		}},
 		{"To check by hand", func(d diag.Diagnostic) bool { return d.Code == "breaking.unverified" }},
 	}
@@ -283,7 +290,7 @@ func writeChangelog(w io.Writer, name string, need breaking.Bump, ds []diag.Diag
 			}
 			msg := strings.TrimSuffix(d.Message, fmt.Sprintf(" (in %s, %s)", newVersion, releasedNote))
 			line := "- " + msg
-			if d.Code == "breaking.tool-added" || d.Code == "breaking.tool-removed" {
+			if d.Code == "breaking.tool-added" || d.Code == "breaking.tool-removed" || d.Code == "breaking.tool-deprecated" {
 				id, _, _ := strings.Cut(strings.TrimPrefix(msg, "tool "), " ")
 				line = fmt.Sprintf("- `%s`", id)
 			} else if tool, rest, ok := strings.Cut(strings.TrimPrefix(msg, "tool "), ": "); ok && strings.HasPrefix(msg, "tool ") {
