@@ -122,13 +122,13 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	summary := fmt.Sprintf("%d tools from %d source files, %d targets: %s, %s (%s)",
 		res.Tools, res.Files, res.Targets, plural(warns, "warning"), plural(errs, "error"), time.Since(start).Round(time.Millisecond))
 	if res.Failed {
-		out.diagnostics(res.Diagnostics, false)
+		out.digest(res.Diagnostics)
 		return out.fail(exitFailed, "build failed: %s", summary)
 	}
 	if f.check {
 		return check(m, res, f.diff, out, summary)
 	}
-	out.diagnostics(res.Diagnostics, false)
+	out.digest(res.Diagnostics)
 	if err := compiler.Write(m.root, res.Outputs); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
@@ -147,7 +147,7 @@ func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summar
 	for _, d := range diffs {
 		ds = append(ds, d.Diagnostic())
 	}
-	out.diagnostics(diag.Sort(ds), false)
+	out.digest(diag.Sort(ds))
 	if diff {
 		w := out.stdout
 		if out.machine() { // stdout holds the diagnostics

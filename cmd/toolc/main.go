@@ -96,6 +96,7 @@ error, a denied diagnostic, a difference found by --check, a breaking change);
 	pf := root.PersistentFlags()
 	pf.StringVar(&a.global.errorFormat, "error-format", "text", "how to print diagnostics: `FORMAT` text, json, github-actions or sarif")
 	pf.BoolVarP(&a.global.quiet, "quiet", "q", false, "print only warnings and errors: no infos, no summary line")
+	pf.BoolVarP(&a.global.verbose, "verbose", "v", false, "print every diagnostic with its place, infos included, where build prints a digest")
 	_ = root.RegisterFlagCompletionFunc("error-format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	root.AddCommand(newBuild(a), newBreaking(a), newConvert(a), newDecode(a), newDetect(a), newInit(a), newRules(a), newExplain(a), newVersion(stdout))
 	return root

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/report"
@@ -15,6 +16,7 @@ import (
 type globalFlags struct {
 	errorFormat string
 	quiet       bool
+	verbose     bool
 }
 
 // output is where a command's diagnostics and status lines go. Text and
@@ -25,6 +27,7 @@ type output struct {
 	stdout, stderr io.Writer
 	format         report.Format
 	quiet          bool
+	verbose        bool // every diagnostic, where a command would digest them
 	color          bool
 	prefix         string // joined before every diagnostic's file
 }
@@ -34,7 +37,7 @@ func newOutput(g *globalFlags, stdout, stderr io.Writer) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &output{stdout: stdout, stderr: stderr, format: f, quiet: g.quiet, color: isTerminal(stderr)}, nil
+	return &output{stdout: stdout, stderr: stderr, format: f, quiet: g.quiet, verbose: g.verbose, color: isTerminal(stderr)}, nil
 }
 
 // isTerminal reports whether w is a terminal that colour may be written to:
@@ -89,6 +92,44 @@ func (o *output) diagnostics(ds []diag.Diagnostic, productOnStdout bool) {
 	}
 	if err := report.Write(w, o.format, shown, report.Options{Color: o.color && w == o.stderr, Version: version()}); err != nil {
 		fmt.Fprintf(o.stderr, "toolc: %v\n", err)
+	}
+}
+
+// maxDigest is how many warning codes a build's digest lists.
+const maxDigest = 10
+
+// digest writes a build's diagnostics for a person: in the text format and
+// without --verbose, one line per warning code and every error in full,
+// last (report.WriteDigest), then a line saying what --verbose adds. Other
+// formats, and --verbose, get every diagnostic.
+func (o *output) digest(ds []diag.Diagnostic) {
+	if o.format != report.Text || o.verbose {
+		o.diagnostics(ds, false)
+		return
+	}
+	shown := make([]diag.Diagnostic, len(ds))
+	for i, d := range ds {
+		d.File = o.path(d.File)
+		shown[i] = d
+	}
+	folded, err := report.WriteDigest(o.stderr, shown, maxDigest, o.color)
+	if err != nil {
+		fmt.Fprintf(o.stderr, "toolc: %v\n", err)
+	}
+	var parts []string
+	if folded.Codes > 0 {
+		parts = append(parts, fmt.Sprintf("%s (%s)", plural(folded.Codes, "more warning code"), plural(folded.Warnings, "warning")))
+	}
+	if folded.Infos > 0 && !o.quiet {
+		parts = append(parts, plural(folded.Infos, "info"))
+	}
+	_, warns, _ := diag.Count(ds)
+	if len(parts) > 0 || warns > 0 {
+		what := "the place of each warning"
+		if len(parts) > 0 {
+			what = strings.Join(parts, " and ") + ", and the place of each warning"
+		}
+		fmt.Fprintf(o.stderr, "toolc: --verbose shows %s\n", what)
 	}
 }
 

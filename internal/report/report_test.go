@@ -169,3 +169,29 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("ParseFormat(xml) = %v, want ErrUnknownFormat", err)
 	}
 }
+
+func TestWriteDigest(t *testing.T) {
+	var ds []diag.Diagnostic
+	add := func(code string, sev diag.Severity, file, target string) {
+		ds = append(ds, diag.Diagnostic{Code: code, Severity: sev, Message: "m", File: file, Line: 1, Column: 1, Target: target})
+	}
+	add("catalog.duplicate-id", diag.Error, "a.json", "")
+	for _, tg := range []string{"openai", "anthropic", "openai"} {
+		add("loss.title", diag.Warning, "a.json", tg)
+	}
+	add("loss.meta", diag.Warning, "b.json", "mcp")
+	add("loss.meta", diag.Warning, "c.json", "mcp")
+	add("loss.icons", diag.Warning, "a.json", "openai")
+	add("lower.ref-inlined", diag.Info, "a.json", "gemini")
+	var b bytes.Buffer
+	got, err := WriteDigest(&b, ds, 2, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "warning loss.title ×3 in a.json [targets anthropic, openai] — toolc explain loss.title\n" +
+		"warning loss.meta ×2 in 2 files [targets mcp] — toolc explain loss.meta\n" +
+		"a.json:1:1: error catalog.duplicate-id: m\n"
+	if b.String() != want || got != (Digest{Codes: 1, Warnings: 1, Infos: 1}) {
+		t.Errorf("WriteDigest =\n%s%+v\nwant\n%s", b.String(), got, want)
+	}
+}
