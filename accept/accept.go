@@ -18,7 +18,6 @@ package accept
 
 import (
 	"fmt"
-	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -645,15 +644,12 @@ type ref struct {
 // resolve resolves a local reference by JSON Pointer; anchors are not
 // resolved (lowering writes every kept reference as a pointer).
 func resolve(root *canonical.Value, r string) (canonical.Pointer, bool) {
-	frag, ok := strings.CutPrefix(r, "#")
-	if !ok || frag != "" && frag[0] != '/' {
+	p, ok := canonical.RefPointer(r)
+	if !ok {
 		return "", false
 	}
-	if f, err := url.PathUnescape(frag); err == nil {
-		frag = f
-	}
-	v := root.Resolve(canonical.Pointer(frag))
-	return canonical.Pointer(frag), v != nil && (v.Kind == canonical.Object || v.Kind == canonical.Bool)
+	v := root.Resolve(p)
+	return p, v != nil && (v.Kind == canonical.Object || v.Kind == canonical.Bool)
 }
 
 func within(p, q canonical.Pointer) bool {

@@ -158,36 +158,18 @@ func resolve(root, v *canonical.Value) *canonical.Value {
 		if v == nil || v.Kind != canonical.Object {
 			return v
 		}
-		ref, ok := v.Get("$ref").StringValue()
-		if !ok || !strings.HasPrefix(ref, "#") {
+		ref, _ := v.Get("$ref").StringValue()
+		p, ok := canonical.RefPointer(ref)
+		if !ok {
 			return v
 		}
-		next := root.Resolve(canonical.Pointer(unescapeFragment(ref[1:])))
+		next := root.Resolve(p)
 		if next == nil {
 			return v
 		}
 		v = next
 	}
 	return v
-}
-
-// unescapeFragment undoes the percent-encoding of a URI fragment.
-func unescapeFragment(s string) string {
-	if !strings.Contains(s, "%") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 2
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // schema compares one node: old and new are the schemas at the same place,

@@ -2,6 +2,7 @@ package canonical
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 )
@@ -25,6 +26,20 @@ func (p Pointer) Append(tokens ...string) Pointer {
 		b.WriteString(tokenEscaper.Replace(t))
 	}
 	return Pointer(b.String())
+}
+
+// RefPointer returns the JSON Pointer that a local reference by pointer
+// names ("#", "#/$defs/a", written percent-escaped as a URI fragment), and
+// false for a reference to another document or by anchor.
+func RefPointer(ref string) (Pointer, bool) {
+	frag, ok := strings.CutPrefix(ref, "#")
+	if !ok || frag != "" && frag[0] != '/' {
+		return "", false
+	}
+	if f, err := url.PathUnescape(frag); err == nil {
+		frag = f
+	}
+	return Pointer(frag), true
 }
 
 // Index returns p extended by an array index.

@@ -55,18 +55,15 @@ func newResolver(u *Unit) *resolver {
 // ("#", "#/$defs/x", "#/definitions/x", "#anchor"), and whether it names a
 // schema there. References to other documents are not local.
 func (r *resolver) resolve(ref string) (canonical.Pointer, bool) {
-	frag, ok := strings.CutPrefix(ref, "#")
+	p, ok := canonical.RefPointer(ref)
 	if !ok {
-		return "", false
-	}
-	if f, err := url.PathUnescape(frag); err == nil {
-		frag = f
-	}
-	var p canonical.Pointer
-	switch {
-	case frag == "" || frag[0] == '/':
-		p = canonical.Pointer(frag)
-	default:
+		frag, local := strings.CutPrefix(ref, "#")
+		if !local {
+			return "", false
+		}
+		if f, err := url.PathUnescape(frag); err == nil {
+			frag = f
+		}
 		if p, ok = r.anchors[frag]; !ok {
 			return "", false
 		}

@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -233,12 +232,8 @@ func (c *Catalog) Targets() []string {
 	return out
 }
 
-// Decode turns a call of the tool emitted as name for target, with the
-// arguments args (a JSON object as the model sent it), into the catalog's
-// terms, and validates the arguments against the tool's source schema.
-// Invalid arguments are an *ArgumentsError (wrapping ErrInvalidArguments)
-// with the Call filled in all the same.
-func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
+// entry returns the tool that target emitted as name.
+func (c *Catalog) entry(targetName, name string) (*entry, error) {
 	tg, ok := c.targets[targetName]
 	if !ok {
 		return nil, fmt.Errorf("%w %q (the catalog has %s)", ErrUnknownTarget, targetName, strings.Join(c.Targets(), ", "))
@@ -246,6 +241,19 @@ func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
 	e, ok := tg.byName[name]
 	if !ok {
 		return nil, fmt.Errorf("%w: %s has no tool named %q", ErrUnknownTool, targetName, name)
+	}
+	return e, nil
+}
+
+// Decode turns a call of the tool emitted as name for target, with the
+// arguments args (a JSON object as the model sent it), into the catalog's
+// terms, and validates the arguments against the tool's source schema.
+// Invalid arguments are an *ArgumentsError (wrapping ErrInvalidArguments)
+// with the Call filled in all the same.
+func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
+	e, err := c.entry(targetName, name)
+	if err != nil {
+		return nil, err
 	}
 	tool := c.tools[e.id]
 	if tool == nil {
@@ -260,9 +268,7 @@ func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
 	}
 	call := &Call{ID: e.id, Tool: tool, Arguments: args}
 	if e.input != nil && (len(e.optional) > 0 || len(e.renamed) > 0) {
-		d := &undo{e: e, root: e.input}
-		d.walk(e.input, "", v, 0)
-		if d.changed {
+		if undo(e, v) {
 			call.Arguments = v.AppendJSON(nil, "")
 		}
 	}
@@ -301,13 +307,9 @@ func (c *Catalog) checkSchema(key string, s *canonical.Schema, v *canonical.Valu
 // result that is not valid is an *ArgumentsError. Without an output schema
 // the result is returned as it is.
 func (c *Catalog) Encode(targetName, name string, result []byte) ([]byte, error) {
-	tg, ok := c.targets[targetName]
-	if !ok {
-		return nil, fmt.Errorf("%w %q (the catalog has %s)", ErrUnknownTarget, targetName, strings.Join(c.Targets(), ", "))
-	}
-	e, ok := tg.byName[name]
-	if !ok {
-		return nil, fmt.Errorf("%w: %s has no tool named %q", ErrUnknownTool, targetName, name)
+	e, err := c.entry(targetName, name)
+	if err != nil {
+		return nil, err
 	}
 	tool := c.tools[e.id]
 	if tool == nil || tool.Output == nil {
@@ -323,82 +325,52 @@ func (c *Catalog) Encode(targetName, name string, result []byte) ([]byte, error)
 	if e.output == nil || len(e.renamedOut) == 0 {
 		return result, nil
 	}
-	r := &redo{e: e, root: e.output}
-	r.walk(e.output, "", v, 0)
-	if !r.changed {
+	if !redo(e, v) {
 		return result, nil
 	}
 	return v.AppendJSON(nil, ""), nil
 }
 
-// redo walks a result beside the emitted output schema and writes each
-// key under the name the target gave it.
-type redo struct {
-	e       *entry
-	root    *canonical.Value
-	changed bool
+// beside walks a value beside the emitted schema that describes it, through
+// $ref, the anyOf or oneOf branch the value took, allOf and items, and
+// hands each object value with its schema's properties to object, which
+// handles the members and calls descend for those to walk into.
+type beside struct {
+	root   *canonical.Value
+	object func(props *canonical.Value, at canonical.Pointer, v *canonical.Value, descend func(s *canonical.Value, at canonical.Pointer, v *canonical.Value))
+	depth  int
 }
 
-func (r *redo) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Value, depth int) {
-	if s == nil || s.Kind != canonical.Object || v == nil || depth > 64 {
+func (b *beside) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Value) {
+	if s == nil || s.Kind != canonical.Object || v == nil || b.depth > 64 {
 		return
 	}
-	for _, sub := range also(r.root, s, at, v) {
-		r.walk(sub.s, sub.at, v, depth+1)
+	b.depth++
+	defer func() { b.depth-- }()
+	for _, sub := range also(b.root, s, at, v) {
+		b.walk(sub.s, sub.at, v)
 	}
 	switch v.Kind {
 	case canonical.Object:
-		props := s.Get("properties")
-		if props == nil || props.Kind != canonical.Object {
-			return
-		}
-		for _, pm := range props.Members {
-			p := at.Append("properties", pm.Key)
-			old, renamed := r.e.renamedOut[p]
-			key := pm.Key
-			if renamed {
-				key = old
-			}
-			i := v.Index(key)
-			if i < 0 {
-				continue
-			}
-			r.walk(pm.Value, p, v.Members[i].Value, depth+1)
-			if renamed {
-				v.Members[i].Key = pm.Key
-				r.changed = true
-			}
+		if props := s.Get("properties"); props != nil && props.Kind == canonical.Object {
+			b.object(props, at, v, b.walk)
 		}
 	case canonical.Array:
-		if items := s.Get("items"); items != nil {
+		if items := s.Get("items"); items != nil && items.Kind == canonical.Object {
 			for _, it := range v.Items {
-				r.walk(items, at.Append("items"), it, depth+1)
+				b.walk(items, at.Append("items"), it)
 			}
 		}
 	}
 }
 
-// undo walks the arguments beside the emitted schema and undoes what
-// lowering recorded: nulls of optional properties and renamed keys.
-type undo struct {
-	e       *entry
-	root    *canonical.Value
-	changed bool
-}
-
-func (d *undo) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Value, depth int) {
-	if s == nil || s.Kind != canonical.Object || v == nil || depth > 64 {
-		return
-	}
-	for _, sub := range also(d.root, s, at, v) {
-		d.walk(sub.s, sub.at, v, depth+1)
-	}
-	switch v.Kind {
-	case canonical.Object:
-		props := s.Get("properties")
-		if props == nil || props.Kind != canonical.Object {
-			return
-		}
+// undo undoes in arguments what lowering recorded for e: it drops the
+// nulls of properties strict mode made nullable and restores renamed keys.
+// It reports whether it changed anything.
+func undo(e *entry, args *canonical.Value) bool {
+	changed := false
+	b := &beside{root: e.input}
+	b.object = func(props *canonical.Value, at canonical.Pointer, v *canonical.Value, descend func(*canonical.Value, canonical.Pointer, *canonical.Value)) {
 		kept := v.Members[:0:0]
 		for _, m := range v.Members {
 			ps := props.Get(m.Key)
@@ -407,25 +379,49 @@ func (d *undo) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Value
 				continue
 			}
 			p := at.Append("properties", m.Key)
-			if m.Value.Kind == canonical.Null && d.e.optional[p] {
-				d.changed = true // left out: the property was optional
+			if m.Value.Kind == canonical.Null && e.optional[p] {
+				changed = true // left out: the property was optional
 				continue
 			}
-			d.walk(ps, p, m.Value, depth+1)
-			if old, ok := d.e.renamed[p]; ok {
+			descend(ps, p, m.Value)
+			if old, ok := e.renamed[p]; ok {
 				m.Key = old
-				d.changed = true
+				changed = true
 			}
 			kept = append(kept, m)
 		}
 		v.Members = kept
-	case canonical.Array:
-		if items := s.Get("items"); items != nil && items.Kind == canonical.Object {
-			for _, it := range v.Items {
-				d.walk(items, at.Append("items"), it, depth+1)
+	}
+	b.walk(e.input, "", args)
+	return changed
+}
+
+// redo writes each key of a result under the name the target gave it in
+// e's output schema, and reports whether it changed anything.
+func redo(e *entry, result *canonical.Value) bool {
+	changed := false
+	b := &beside{root: e.output}
+	b.object = func(props *canonical.Value, at canonical.Pointer, v *canonical.Value, descend func(*canonical.Value, canonical.Pointer, *canonical.Value)) {
+		for _, pm := range props.Members {
+			p := at.Append("properties", pm.Key)
+			old, renamed := e.renamedOut[p]
+			key := pm.Key
+			if renamed {
+				key = old
+			}
+			i := v.Index(key)
+			if i < 0 {
+				continue
+			}
+			descend(pm.Value, p, v.Members[i].Value)
+			if renamed {
+				v.Members[i].Key = pm.Key
+				changed = true
 			}
 		}
 	}
+	b.walk(e.output, "", result)
+	return changed
 }
 
 // located is a subschema and its pointer in the emitted schema.
@@ -440,7 +436,7 @@ type located struct {
 func also(root, s *canonical.Value, at canonical.Pointer, v *canonical.Value) []located {
 	var out []located
 	if ref, ok := s.Get("$ref").StringValue(); ok {
-		if target, ok := local(ref); ok {
+		if target, ok := canonical.RefPointer(ref); ok {
 			out = append(out, located{root.Resolve(target), target})
 		}
 	}
@@ -462,25 +458,12 @@ func also(root, s *canonical.Value, at canonical.Pointer, v *canonical.Value) []
 	return out
 }
 
-// local returns the JSON Pointer of a local reference ("#/$defs/a", written
-// percent-escaped as lowering writes it).
-func local(ref string) (canonical.Pointer, bool) {
-	frag, ok := strings.CutPrefix(ref, "#")
-	if !ok {
-		return "", false
-	}
-	if f, err := url.PathUnescape(frag); err == nil {
-		frag = f
-	}
-	return canonical.Pointer(frag), true
-}
-
 // fits reports whether value v can be an instance of branch b, by its
 // type: how a decoder picks the anyOf branch a model's value took.
 func fits(b, v, root *canonical.Value) bool {
 	for depth := 0; b != nil && b.Kind == canonical.Object && depth < 16; depth++ {
 		ref, ok := b.Get("$ref").StringValue()
-		target, local := local(ref)
+		target, local := canonical.RefPointer(ref)
 		if !ok || !local {
 			break
 		}

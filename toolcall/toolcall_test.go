@@ -214,7 +214,7 @@ func generate(s, root *canonical.Value, depth int) *canonical.Value {
 		return canonical.NewString("x")
 	}
 	if ref, ok := s.Get("$ref").StringValue(); ok {
-		if p, ok := local(ref); ok {
+		if p, ok := canonical.RefPointer(ref); ok {
 			return generate(root.Resolve(p), root, depth+1)
 		}
 	}
@@ -297,7 +297,7 @@ func encode(e *entry, s *canonical.Value, at canonical.Pointer, v *canonical.Val
 		return v
 	}
 	if ref, ok := s.Get("$ref").StringValue(); ok {
-		if p, ok := local(ref); ok {
+		if p, ok := canonical.RefPointer(ref); ok {
 			return encode(e, e.input.Resolve(p), p, v, depth+1)
 		}
 	}

@@ -290,23 +290,7 @@ func (c *Compiled) Check(value *canonical.Value) []Problem {
 	if !errors.As(err, &ve) {
 		return []Problem{{Message: err.Error()}}
 	}
-	var out []Problem
-	seen := map[canonical.Pointer]bool{}
-	var collect func(*jsonschema.ValidationError)
-	collect = func(e *jsonschema.ValidationError) {
-		for _, c := range e.Causes {
-			collect(c)
-		}
-		if len(e.Causes) > 0 {
-			return
-		}
-		p := canonical.Pointer("").Append(e.InstanceLocation...)
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, Problem{Pointer: p, Message: e.ErrorKind.LocalizedString(printer)})
-		}
-	}
-	collect(ve)
+	out := problems(ve)
 	// The validator walks properties in map order: sort by where each place
 	// is in the value, so the same value always gives the same list.
 	if len(out) > 1 {
@@ -329,9 +313,11 @@ func (c *Compiled) Check(value *canonical.Value) []Problem {
 	return out
 }
 
-func leaves(ve *jsonschema.ValidationError, root *canonical.Schema) []finding {
-	var order []canonical.Pointer
-	msgs := map[canonical.Pointer][]string{}
+// problems lists the places where validation failed, each once with its
+// first message, in the order the validator met them.
+func problems(ve *jsonschema.ValidationError) []Problem {
+	var out []Problem
+	seen := map[canonical.Pointer]bool{}
 	var collect func(*jsonschema.ValidationError)
 	collect = func(e *jsonschema.ValidationError) {
 		for _, c := range e.Causes {
@@ -341,22 +327,25 @@ func leaves(ve *jsonschema.ValidationError, root *canonical.Schema) []finding {
 			return
 		}
 		p := canonical.Pointer("").Append(e.InstanceLocation...)
-		if _, ok := msgs[p]; !ok {
-			order = append(order, p)
-		}
-		if len(msgs[p]) == 0 {
-			msgs[p] = append(msgs[p], e.ErrorKind.LocalizedString(printer))
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, Problem{Pointer: p, Message: e.ErrorKind.LocalizedString(printer)})
 		}
 	}
 	collect(ve)
+	return out
+}
+
+func leaves(ve *jsonschema.ValidationError, root *canonical.Schema) []finding {
 	var fs []finding
-	for _, p := range order {
+	for _, pr := range problems(ve) {
+		p := pr.Pointer
 		where := string(p)
 		if where == "" {
 			where = "the schema root"
 		}
 		fd := finding{code: "schema.invalid", ptr: p,
-			msg: fmt.Sprintf("%s: %s (checked against the meta-schema)", where, msgs[p][0])}
+			msg: fmt.Sprintf("%s: %s (checked against the meta-schema)", where, pr.Message)}
 		if hint := repairHint(root, p); hint != "" {
 			fd.msg += "; " + hint
 			fd.fix = "set repair = true on the source"
