@@ -168,9 +168,13 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 		return out.fail(exitUsage, "%v", err)
 	}
 
-	ds, need, released := compareCatalogs(old, res, m.file, f.strict)
+	ds, need := compareCatalogs(old, res, m.file)
 	newVersion := res.Manifest.Catalog.Version
-	out.diagnostics(ds, false)
+	shown, released := ds, 0
+	if !f.strict && need == breaking.Major && breaking.Covers(old.version, newVersion, need) {
+		shown, released = acknowledge(ds, newVersion)
+	}
+	out.diagnostics(shown, false)
 
 	w := out.stdout
 	if out.machine() {
@@ -181,7 +185,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	} else {
 		writeVerdict(w, need, ds, old.version, newVersion)
 	}
-	errs, _, _ := diag.Count(ds)
+	errs, _, _ := diag.Count(shown)
 	summary := fmt.Sprintf("%d tools against %d in %s", len(res.Catalog), len(old.tools), old.what)
 	if errs > 0 {
 		return out.fail(exitFailed, "breaking: %s: %s", plural(errs, "error"), summary)
@@ -197,10 +201,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 // compareCatalogs compares the earlier catalog with the new build, applies
 // the new manifest's policy, checks its version, and returns the findings,
 // located, and the bump they need.
-//
-// Unless strictVerdict, a release whose version bump covers what its changes need
-// passes: the breaking findings become warnings, what the release contains.
-func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string, strictVerdict bool) (ds []diag.Diagnostic, need breaking.Bump, released int) {
+func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string) (ds []diag.Diagnostic, need breaking.Bump) {
 	var strict []string
 	for _, t := range res.Manifest.Targets {
 		// Only a strict mode that makes optional properties required (OpenAI's)
@@ -212,37 +213,33 @@ func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string, st
 	ds = breaking.Compare(old.tools, res.Catalog, breaking.Options{Strict: strict})
 	ds = diag.Apply(ds, &res.Manifest.Policy)
 	need = breaking.Needed(ds)
-	newVersion := res.Manifest.Catalog.Version
-	if !strictVerdict && need == breaking.Major && breaking.Covers(old.version, newVersion, need) {
-		for i := range ds {
-			if ds[i].Severity == diag.Error && strings.HasPrefix(ds[i].Code, "breaking.") {
-				ds[i].Severity = diag.Warning
-				ds[i].Message += fmt.Sprintf(" (in %s, %s)", newVersion, releasedNote)
-				released++
-			}
-		}
-	}
-	if d, ok := breaking.CheckVersion(old.version, newVersion, need); ok {
+	if d, ok := breaking.CheckVersion(old.version, res.Manifest.Catalog.Version, need); ok {
 		line, col := res.Manifest.Pos("catalog.version")
 		d.File, d.Line, d.Column = manifestFile, line, col
 		ds = append(ds, diag.Apply([]diag.Diagnostic{d}, &res.Manifest.Policy)...)
 	}
 	res.Locate(ds)
-	return diag.Sort(ds), need, released
+	return diag.Sort(ds), need
 }
 
-// releasedNote ends the message of a breaking finding that a major release
-// acknowledges (printed as a warning).
-const releasedNote = "which says it breaks callers"
-
-// bumpFor returns the bump one finding needs: a breaking one that the
-// release acknowledged still needs a major one.
-func bumpFor(d diag.Diagnostic) breaking.Bump {
-	if strings.HasSuffix(d.Message, releasedNote+")") {
-		return breaking.Major
+// acknowledge returns the findings as a release whose version says it
+// breaks callers prints them: each breaking error a warning, what the
+// release contains; and how many it changed.
+func acknowledge(ds []diag.Diagnostic, version string) ([]diag.Diagnostic, int) {
+	out := slices.Clone(ds)
+	n := 0
+	for i := range out {
+		if out[i].Severity == diag.Error && strings.HasPrefix(out[i].Code, "breaking.") {
+			out[i].Severity = diag.Warning
+			out[i].Message += fmt.Sprintf(" (in %s, which says it breaks callers)", version)
+			n++
+		}
 	}
-	return breaking.Needed([]diag.Diagnostic{d})
+	return out, n
 }
+
+// bumpFor returns the bump one finding needs.
+func bumpFor(d diag.Diagnostic) breaking.Bump { return breaking.Needed([]diag.Diagnostic{d}) }
 
 // lifecycleCodes have sections of their own in the release notes.
 var lifecycleCodes = []string{"breaking.tool-added", "breaking.tool-removed", "breaking.tool-sunset", "breaking.tool-deprecated", "breaking.tool-renamed"}
@@ -288,7 +285,7 @@ func writeChangelog(w io.Writer, name string, need breaking.Bump, ds []diag.Diag
 			if d.Code == "breaking.version" || d.Code == "breaking.version-minor" || !sec.keep(d) {
 				continue
 			}
-			msg := strings.TrimSuffix(d.Message, fmt.Sprintf(" (in %s, %s)", newVersion, releasedNote))
+			msg := d.Message
 			line := "- " + msg
 			if d.Code == "breaking.tool-added" || d.Code == "breaking.tool-removed" || d.Code == "breaking.tool-deprecated" {
 				id, _, _ := strings.Cut(strings.TrimPrefix(msg, "tool "), " ")

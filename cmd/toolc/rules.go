@@ -156,7 +156,7 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 		if err != nil {
 			return nil, err
 		}
-		found, _, _ := compareCatalogs(old, res, compiler.DefaultManifest, false)
+		found, _ := compareCatalogs(old, res, compiler.DefaultManifest)
 		ds = append(ds, found...)
 	case "toolc build --check":
 		diffs, err := compiler.Check(fsys, res.Outputs)
