@@ -183,7 +183,7 @@ type fileResult struct {
 	// invalid are the tools with an error of their own (an invalid
 	// schema): the build fails, and what the acceptance check would say of
 	// their bundles adds nothing.
-	invalid []*canonical.Tool
+	invalid []string
 }
 
 type targetResult struct {
@@ -347,13 +347,12 @@ func (b *build) readSource(in input) fileResult {
 			ds = append(ds, validate.Repair(t)...)
 		}
 	}
-	ds = append(ds, adapters.CheckSchemas(tools)...)
 	for _, t := range tools {
-		vd := b.validator.Tool(t)
-		if diag.HasErrors(vd) || diag.HasErrors(adapters.CheckSchemas([]*canonical.Tool{t})) {
-			r.invalid = append(r.invalid, t)
+		td := append(adapters.CheckSchemas([]*canonical.Tool{t}), b.validator.Tool(t)...)
+		if diag.HasErrors(td) {
+			r.invalid = append(r.invalid, t.ID())
 		}
-		ds = append(ds, vd...)
+		ds = append(ds, td...)
 	}
 	r.tools = tools
 	r.diags = append(r.diags, ds...)
@@ -379,11 +378,11 @@ func (b *build) collectTools() {
 	}
 	slices.SortFunc(b.tools, func(x, y *canonical.Tool) int { return strings.Compare(x.ID(), y.ID()) })
 	for _, f := range b.files {
-		for _, t := range f.invalid {
+		for _, id := range f.invalid {
 			if b.invalid == nil {
 				b.invalid = map[string]bool{}
 			}
-			b.invalid[t.ID()] = true
+			b.invalid[id] = true
 		}
 	}
 }
