@@ -861,6 +861,23 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		out.Sources = append(out.Sources, a.src)
 		out.Aliases[id] = a.name
 	}
+	if len(out.Aliases) > 0 { // bundles list tools by ID: an alias by the ID it stands for
+		sortKey := func(i int) string {
+			if i >= len(tools) {
+				return out.Sources[i].RenamedFrom
+			}
+			return out.Sources[i].ID()
+		}
+		order := make([]int, len(out.Tools))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(sortKey(a), sortKey(b)) })
+		ts, ss := slices.Clone(out.Tools), slices.Clone(out.Sources)
+		for i, j := range order {
+			out.Tools[i], out.Sources[i] = ts[j], ss[j]
+		}
+	}
 	return out
 }
 

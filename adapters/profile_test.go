@@ -357,6 +357,18 @@ func TestRenamedToolAlias(t *testing.T) {
 	if out := string(res.Bundle.AppendJSON(nil, "")); !strings.Contains(out, `"_meta":{"dev.toolc/lifecycle":{"renamed_from":"search"}}`) || !strings.Contains(out, `"_meta":{"dev.toolc/lifecycle":{"deprecated":true}}`) {
 		t.Errorf("MCP keeps the lifecycle and marks the alias deprecated: %s", out)
 	}
+	// Tools are listed by ID, an alias by the ID it stands for.
+	order := `[{"name": "zeta", "_meta": {"dev.toolc/lifecycle": {"renamed_from": "alpha"}}, "inputSchema": {"type": "object"}},
+		{"name": "mid", "inputSchema": {"type": "object"}}]`
+	res, _ = Default().Convert(parse(t, []byte(order)), "a.json", "mcp", "openai", TargetOptions{})
+	var names []string
+	for _, it := range res.Bundle.Items {
+		n, _ := it.Get("function").Get("name").StringValue()
+		names = append(names, n)
+	}
+	if !slices.Equal(names, []string{"alpha", "mid", "zeta"}) {
+		t.Errorf("bundle order = %q, want alpha, mid, zeta", names)
+	}
 	clash := `[{"name": "find", "_meta": {"dev.toolc/lifecycle": {"renamed_from": "search"}}, "inputSchema": {"type": "object"}},
 		{"name": "search", "inputSchema": {"type": "object"}}]`
 	if _, err := Default().Convert(parse(t, []byte(clash)), "a.json", "mcp", "openai", TargetOptions{}); err == nil || !strings.Contains(err.Error(), "alias") {
