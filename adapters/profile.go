@@ -2,8 +2,6 @@ package adapters
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"maps"
 	"regexp"
@@ -64,21 +62,16 @@ type NameRule struct {
 	First  string // the class of the first character; "" for Chars
 	Max    int    // the most characters
 	Source string
-	// compiled forms, made once for the table's rules
-	re, chars, first *regexp.Regexp
+	// re is the compiled Pattern, made once for the table's rules
+	re *regexp.Regexp
 }
 
-// compile returns the rule's regular expressions: the whole name, one
-// character, the first character.
-func (r *NameRule) compile() (re, chars, first *regexp.Regexp) {
+// compile returns the rule's Pattern compiled.
+func (r *NameRule) compile() *regexp.Regexp {
 	if r.re != nil {
-		return r.re, r.chars, r.first
+		return r.re
 	}
-	first = regexp.MustCompile("^[" + r.Chars + "]")
-	if r.First != "" {
-		first = regexp.MustCompile("^[" + r.First + "]")
-	}
-	return regexp.MustCompile(r.Pattern()), regexp.MustCompile("^[" + r.Chars + "]$"), first
+	return regexp.MustCompile(r.Pattern())
 }
 
 // Pattern is the rule as one regular expression.
@@ -97,14 +90,13 @@ func (r *NameRule) Match(name string) bool {
 	if r.Max == 0 {
 		return name != ""
 	}
-	re, _, _ := r.compile()
-	return re.MatchString(name)
+	return r.compile().MatchString(name)
 }
 
 func init() {
 	for _, p := range profiles {
 		if p.Name.Max > 0 {
-			p.Name.re, p.Name.chars, p.Name.first = p.Name.compile()
+			p.Name.re = p.Name.compile()
 		}
 	}
 }
@@ -165,24 +157,7 @@ func (r *NameRule) legalize(name, id string) string {
 	if r.Max == 0 || r.Match(name) {
 		return name
 	}
-	_, chars, first := r.compile()
-	var b strings.Builder
-	for _, c := range name {
-		if chars.MatchString(string(c)) {
-			b.WriteRune(c)
-		} else {
-			b.WriteByte('_')
-		}
-	}
-	out := b.String()
-	if out != "" && !first.MatchString(out) {
-		out = "_" + out
-	}
-	if len(out) > r.Max {
-		sum := sha256.Sum256([]byte(id))
-		out = out[:r.Max-9] + "_" + hex.EncodeToString(sum[:4])
-	}
-	return out
+	return (&lower.KeyRule{Chars: r.Chars, First: r.First, Max: r.Max}).Legal(name, id)
 }
 
 // toolField is one optional canonical tool field that a target may not carry.

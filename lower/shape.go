@@ -434,21 +434,25 @@ func (k *KeyRule) pattern() *regexp.Regexp {
 // Pattern is the rule as one regular expression.
 func (k *KeyRule) Pattern() string { return k.pattern().String() }
 
-// legal renames key under the rule: each character outside it becomes '_',
-// a first character it forbids gets '_' before it, and a key that is too
-// long keeps its start and ends with '_' and a hash of the key.
-func (k *KeyRule) legal(key string) string {
-	chars := regexp.MustCompile("[^" + k.Chars + "]")
-	out := chars.ReplaceAllString(key, "_")
+// legal renames key under the rule (Legal, seeded by the key).
+func (k *KeyRule) legal(key string) string { return k.Legal(key, key) }
+
+// Legal makes s legal under the rule: each character outside it becomes
+// '_', a first character it forbids gets a '_' before it, and a result that
+// is too long keeps its start and ends with '_' and 8 hex digits of the
+// SHA-256 of seed. Tool names (seed: the ID) and property keys (seed: the
+// key) are made legal so.
+func (k *KeyRule) Legal(s, seed string) string {
+	out := regexp.MustCompile("[^"+k.Chars+"]").ReplaceAllString(s, "_")
 	first := k.First
 	if first == "" {
 		first = k.Chars
 	}
-	if !regexp.MustCompile("^[" + first + "]").MatchString(out) {
+	if out != "" && !regexp.MustCompile("^["+first+"]").MatchString(out) {
 		out = "_" + out
 	}
 	if len(out) > k.Max {
-		sum := sha256.Sum256([]byte(key))
+		sum := sha256.Sum256([]byte(seed))
 		out = out[:k.Max-9] + "_" + hex.EncodeToString(sum[:4])
 	}
 	return out
