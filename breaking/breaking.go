@@ -202,7 +202,7 @@ func (w *walk) schema(old, new *canonical.Value, at canonical.Pointer, path stri
 	}
 	decided := !composed || w.compositions(old, new, at, path, typed)
 	for _, k := range unverified {
-		if decided && slices.Contains(compositions, k) {
+		if decided && slices.Contains(combinators, k) {
 			continue
 		}
 		if o, n := old.Get(k), new.Get(k); (o != nil || n != nil) && !o.Equal(n) {
@@ -238,11 +238,12 @@ func typeText(ts []string) string {
 	return strings.Join(ts, " or ")
 }
 
-// compositions are the keywords whose changes compositions decides.
-var compositions = []string{"anyOf", "oneOf", "allOf"}
+// combinators are the keywords whose changes (*walk).compositions decides.
+var combinators = []string{"anyOf", "oneOf", "allOf"}
 
+// composite reports whether schema v combines subschemas.
 func composite(v *canonical.Value) bool {
-	return slices.ContainsFunc(compositions, v.Has)
+	return slices.ContainsFunc(combinators, v.Has)
 }
 
 // compositions decides a change to anyOf, oneOf or allOf by subschema
@@ -254,7 +255,7 @@ func composite(v *canonical.Value) bool {
 func (w *walk) compositions(old, new *canonical.Value, at canonical.Pointer, path string, typed bool) bool {
 	k := "the schema"
 	kat := at
-	for _, c := range compositions {
+	for _, c := range combinators {
 		if o, n := old.Get(c), new.Get(c); (o != nil || n != nil) && !o.Equal(n) {
 			k, kat = c, at.Append(c)
 			break

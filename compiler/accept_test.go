@@ -181,11 +181,7 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 		bfcl[fmt.Sprintf("%04d.json", i)] = data
 	}
 	add("bfcl", "openai", true, bfcl)
-	var all []string
-	for _, p := range slices.Sorted(maps.Keys(modes)) {
-		all = append(all, p)
-	}
-	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + targets(all...))}
+	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + targets(slices.Sorted(maps.Keys(modes))...))}
 	res, err := Build(context.Background(), fsys, Options{})
 	if err != nil {
 		t.Fatal(err)
