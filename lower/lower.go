@@ -16,8 +16,9 @@
 // schema and the pointer of the node it came from in the original schema.
 //
 // Lowering never modifies its input, is deterministic, never adds a
-// constraint that the input did not have (but for the closed objects that
-// strict mode demands, each reported), and is idempotent: lowering its
+// constraint that the input did not have but for what a target demands
+// (closed objects in strict mode, a type on an untyped schema, a root anyOf
+// merged), each reported, and is idempotent: lowering its
 // own output again with the same rules changes nothing. The package does no
 // I/O and knows no target by name; the per-target tables live in package
 // adapters.
