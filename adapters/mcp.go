@@ -68,6 +68,12 @@ func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.To
 		t.Deprecated, _ = lc.Get("deprecated").BoolValue()
 		t.Sunset, _ = lc.Get("sunset").StringValue()
 		t.RenamedFrom, _ = lc.Get("renamed_from").StringValue()
+		for _, m := range lc.Members {
+			if m.Key != "deprecated" && m.Key != "sunset" && m.Key != "renamed_from" {
+				f.d.report("source.ignored-field", f.at.Append("_meta", LifecycleMetaKey, m.Key),
+					"%q is not a lifecycle field (deprecated, sunset, renamed_from) and is not carried into bundles", m.Key)
+			}
+		}
 		rest := &canonical.Value{Kind: canonical.Object, Pos: t.Meta.Pos}
 		for _, m := range t.Meta.Members {
 			if m.Key != LifecycleMetaKey {

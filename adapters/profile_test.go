@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/lower"
 )
 
@@ -373,6 +374,11 @@ func TestRenamedToolAlias(t *testing.T) {
 		{"name": "search", "inputSchema": {"type": "object"}}]`
 	if _, err := Default().Convert(parse(t, []byte(clash)), "a.json", "mcp", "openai", TargetOptions{}); err == nil || !strings.Contains(err.Error(), "alias") {
 		t.Errorf("an alias that is another tool's name: %v", err)
+	}
+	odd := `[{"name": "find", "_meta": {"dev.toolc/lifecycle": {"renamed_from": "search", "note": "x"}}, "inputSchema": {"type": "object"}}]`
+	res, _ = Default().Convert(parse(t, []byte(odd)), "a.json", "mcp", "mcp", TargetOptions{})
+	if !slices.ContainsFunc(res.Diagnostics, func(d diag.Diagnostic) bool { return d.Code == "source.ignored-field" }) {
+		t.Errorf("a lifecycle field toolc does not know is dropped silently: %v", res.Diagnostics)
 	}
 	bad := `[{"name": "find", "_meta": {"dev.toolc/lifecycle": {"sunset": "soon", "renamed_from": "a:b:c"}}, "inputSchema": {"type": "object"}}]`
 	if _, err := Default().Convert(parse(t, []byte(bad)), "a.json", "mcp", "openai", TargetOptions{}); err == nil {
