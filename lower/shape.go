@@ -412,27 +412,28 @@ func shapeRef(u *Unit, n *canonical.Value, at canonical.Pointer) {
 
 // ---- keys ----
 
-var keyPatterns sync.Map // *KeyRule → *regexp.Regexp
+var patterns sync.Map // expression → *regexp.Regexp
 
-// compiled returns the rule's pattern, compiled once.
-func (k *KeyRule) compiled() *regexp.Regexp {
-	if re, ok := keyPatterns.Load(k); ok {
+// regexpOf compiles expr once for the process.
+func regexpOf(expr string) *regexp.Regexp {
+	if re, ok := patterns.Load(expr); ok {
 		return re.(*regexp.Regexp)
 	}
-	re := k.pattern()
-	keyPatterns.Store(k, re)
+	re := regexp.MustCompile(expr)
+	patterns.Store(expr, re)
 	return re
 }
 
-func (k *KeyRule) pattern() *regexp.Regexp {
-	if k.First == "" {
-		return regexp.MustCompile(fmt.Sprintf("^[%s]{1,%d}$", k.Chars, k.Max))
-	}
-	return regexp.MustCompile(fmt.Sprintf("^[%s][%s]{0,%d}$", k.First, k.Chars, k.Max-1))
-}
+// compiled returns the rule's pattern, compiled once.
+func (k *KeyRule) compiled() *regexp.Regexp { return regexpOf(k.Pattern()) }
 
 // Pattern is the rule as one regular expression.
-func (k *KeyRule) Pattern() string { return k.pattern().String() }
+func (k *KeyRule) Pattern() string {
+	if k.First == "" {
+		return fmt.Sprintf("^[%s]{1,%d}$", k.Chars, k.Max)
+	}
+	return fmt.Sprintf("^[%s][%s]{0,%d}$", k.First, k.Chars, k.Max-1)
+}
 
 // legal renames key under the rule (Legal, seeded by the key).
 func (k *KeyRule) legal(key string) string { return k.Legal(key, key) }
@@ -443,12 +444,12 @@ func (k *KeyRule) legal(key string) string { return k.Legal(key, key) }
 // SHA-256 of seed. Tool names (seed: the ID) and property keys (seed: the
 // key) are made legal so.
 func (k *KeyRule) Legal(s, seed string) string {
-	out := regexp.MustCompile("[^"+k.Chars+"]").ReplaceAllString(s, "_")
+	out := regexpOf("[^"+k.Chars+"]").ReplaceAllString(s, "_")
 	first := k.First
 	if first == "" {
 		first = k.Chars
 	}
-	if out != "" && !regexp.MustCompile("^["+first+"]").MatchString(out) {
+	if out != "" && !regexpOf("^["+first+"]").MatchString(out) {
 		out = "_" + out
 	}
 	if len(out) > k.Max {
