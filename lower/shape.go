@@ -255,16 +255,11 @@ func shapeType(u *Unit, n *canonical.Value, at canonical.Pointer, inherit []stri
 		}
 	}
 	if slices.ContainsFunc(typing, n.Has) {
-		if !n.Has("type") && n.Has("enum") && !n.Has("$ref") {
+		// An enum or const says its type; anyOf, $ref and the rest type it.
+		if !n.Has("type") && !n.Has("$ref") && (n.Has("enum") || n.Has("const")) {
 			if ts := inferType(n); ts != nil {
 				setType(n, ts)
-				u.Report("lower.type-inferred", at, n, "", "type %s added, as the values of its enum say", canonical.NewStrings(ts).String())
-			}
-		}
-		if !n.Has("type") && n.Has("const") && !n.Has("$ref") {
-			if ts := inferType(n); ts != nil {
-				setType(n, ts)
-				u.Report("lower.type-inferred", at, n, "", "type %s added, as its const says", canonical.NewStrings(ts).String())
+				u.Report("lower.type-inferred", at, n, "", "type %s added, as the values of its enum or const say", canonical.NewStrings(ts).String())
 			}
 		}
 		return
