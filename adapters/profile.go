@@ -680,7 +680,6 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 	out := &Lowered{Aliases: map[string]string{}, Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}, Renamed: map[string]map[canonical.Pointer]string{}, RenamedOutput: map[string]map[canonical.Pointer]string{}}
 	byName := make(map[string]*canonical.Tool, len(tools))
 	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
-	needed := map[*lower.Rules]bool{} // lower.Needed, once per mode rather than per tool
 	for _, t := range tools {
 		at := func(code string, field canonical.Pointer, format string, args ...any) {
 			d := diag.New(code, format, args...).At(t.Source.File, string(t.Source.Locate(field)))
@@ -741,12 +740,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		strict := dialect.Strict && slices.Contains(p.Options, "strict") && p.strictOf(t, opts)
 		mode := p.mode(opts)
 		lowerSchema := func(s **canonical.Schema, base canonical.Pointer, r *lower.Rules) *lower.Result {
-			n, ok := needed[r]
-			if !ok {
-				n = lower.Needed(r)
-				needed[r] = n
-			}
-			if *s == nil || !n || !lower.Applies(*s, r) {
+			if *s == nil || !lower.Applies(*s, r) {
 				return nil
 			}
 			return lower.Schema(*s, r, lower.Options{Describe: opts.Describe})

@@ -349,20 +349,6 @@ func (r *Result) Narrowed() (Change, bool) {
 	return Change{}, false
 }
 
-// Needed reports whether rules can change or report anything about a
-// schema; when not, Schema would return a copy of its input.
-func Needed(rules *Rules) bool {
-	if len(plan(rules)) > 0 || rules.Keys != nil {
-		return true
-	}
-	for _, l := range rules.Limits {
-		if c, ok := LimitNamed(l.Name); ok && c.measure != nil {
-			return true
-		}
-	}
-	return false
-}
-
 // Applies reports whether lowering s with rules can change or report
 // anything. When it cannot, Schema would return a copy of s with no
 // changes, and a caller may use s as it is: most schemas of most targets
