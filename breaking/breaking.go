@@ -261,10 +261,9 @@ func (w *walk) compositions(old, new *canonical.Value, at canonical.Pointer, pat
 			break
 		}
 	}
-	newHasOld := (&incl{aRoot: w.newRoot, bRoot: w.oldRoot}).includes(new, old)
-	oldHasNew := (&incl{aRoot: w.oldRoot, bRoot: w.newRoot}).includes(old, new)
+	oldHasNew := func() verdict { return (&incl{aRoot: w.oldRoot, bRoot: w.newRoot}).includes(old, new) }
 	if !w.input {
-		switch oldHasNew {
+		switch oldHasNew() {
 		case unknown:
 			return false
 		case no:
@@ -274,7 +273,7 @@ func (w *walk) compositions(old, new *canonical.Value, at canonical.Pointer, pat
 		}
 		return true
 	}
-	switch newHasOld {
+	switch (&incl{aRoot: w.newRoot, bRoot: w.oldRoot}).includes(new, old) {
 	case unknown:
 		return false
 	case no:
@@ -282,7 +281,7 @@ func (w *walk) compositions(old, new *canonical.Value, at canonical.Pointer, pat
 			w.report("breaking.type-changed", kat, "%s no longer accepts every value it did: its %s changed%s", w.where(path), k, w.which(old, new, w.oldRoot, w.newRoot))
 		}
 	case yes:
-		if oldHasNew != yes {
+		if oldHasNew() != yes {
 			w.report("breaking.constraint-loosened", at, "%s accepts more now: its %s changed", w.where(path), k)
 		}
 	}
