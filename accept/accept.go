@@ -316,8 +316,8 @@ func (c *checker) report(r Rule, field canonical.Pointer, at canonical.Pointer, 
 	if c.field != "" && field == c.field {
 		where = fmt.Sprintf(" at %s of the emitted %s schema", pointerText(at), strings.TrimPrefix(string(c.field), "/"))
 	}
-	d := diag.New(r.Code(), "tool %s: %s would refuse the bundle%s: %s (%s; %s)",
-		c.name(), c.t.Provider, where, fmt.Sprintf(format, args...), r.Doc(), r.Evidence)
+	d := diag.New(r.Code(), "%s would refuse the bundle%s: %s (%s; %s)",
+		c.t.Provider, where, fmt.Sprintf(format, args...), r.Doc(), r.Evidence).About(c.name())
 	d.Target = c.target
 	if c.tool != nil {
 		d = d.At(c.tool.Source.File, string(c.tool.Source.Locate(field)))

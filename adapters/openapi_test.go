@@ -59,7 +59,7 @@ func TestOpenAPIGolden(t *testing.T) {
 			got.WriteString("\n# diagnostics\n")
 			for _, d := range diag.Sort(ds) {
 				pos := doc.PosOf(canonical.Pointer(d.Pointer))
-				fmt.Fprintf(&got, "%d:%d %s %s: %s\n", pos.Line, pos.Column, d.Severity, d.Code, d.Message)
+				fmt.Fprintf(&got, "%d:%d %s %s: %s\n", pos.Line, pos.Column, d.Severity, d.Code, d.Text())
 			}
 			golden := filepath.Join("testdata", "openapi", c.name+".golden")
 			if *update {

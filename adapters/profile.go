@@ -682,7 +682,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
 	for _, t := range tools {
 		at := func(code string, field canonical.Pointer, format string, args ...any) {
-			d := diag.New(code, format, args...).At(t.Source.File, string(t.Source.Locate(field)))
+			d := diag.New(code, format, args...).At(t.Source.File, string(t.Source.Locate(field))).About(t.ID())
 			d.Target = target
 			out.Diagnostics = append(out.Diagnostics, d)
 		}
@@ -693,24 +693,24 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			want := render(tmpl, t)
 			name := p.Name.legalize(want, id)
 			if name != want {
-				at("name.rewritten", "/name", "tool %s: name %q is not legal for %s (%s); emitted as %q", id, want, p.Format, p.Name.Pattern(), name)
+				at("name.rewritten", "/name", "name %q is not legal for %s (%s); emitted as %q", want, p.Format, p.Name.Pattern(), name)
 			}
 			if !p.Name.Match(name) {
-				at("name.invalid", "/name", "tool %s: name %q is not legal for %s (want %s)", id, name, p.Format, p.Name.Pattern())
+				at("name.invalid", "/name", "name %q is not legal for %s (want %s)", name, p.Format, p.Name.Pattern())
 			}
 			c.Namespace, c.Name = "", name
 		}
 		name := c.ID() // the emitted name; the ID itself where no rule renames
 		out.Names[id] = name
 		if prev, ok := byName[name]; ok {
-			at("name.collision", "/name", "tools %s (%s) and %s (%s) both map to the name %q in %s",
-				prev.ID(), prev.Source.String(), id, t.Source.String(), name, target)
+			at("name.collision", "/name", "its name %q in %s is also the name of %s (%s)",
+				name, target, prev.ID(), prev.Source.String())
 		} else {
 			byName[name] = t
 		}
 		for _, f := range toolFields {
 			if f.has(&c) && !slices.Contains(p.Carries, f.name) {
-				at(f.code, canonical.Pointer("").Append(f.name), "tool %s: %s cannot carry its %s; dropped", id, p.Format, f.label)
+				at(f.code, canonical.Pointer("").Append(f.name), "the target has no place for its %s; dropped", f.label)
 				f.clear(&c)
 			}
 		}
@@ -722,7 +722,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			if !slices.Contains(sourceOnlyExtensions, format) { // those are left out by design
 				for _, m := range c.Extensions[format].Members {
 					at("loss.extension", canonical.Pointer("").Append("extensions", format, m.Key),
-						"tool %s: the %s field %q has no place in %s; dropped", id, format, m.Key, p.Format)
+						"the %s field %q has no place in the target; dropped", format, m.Key)
 				}
 			}
 			delete(c.Extensions, format)
@@ -731,7 +731,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		if !dialect.Strict {
 			if ext := c.Extensions[p.Format]; ext.Get("strict") != nil {
 				at("loss.extension", canonical.Pointer("").Append("extensions", p.Format, "strict"),
-					"tool %s: the %s dialect takes no \"strict\" flag (%s); dropped", id, dialect.Name, dialect.Source)
+					"the %s dialect takes no \"strict\" flag (%s); dropped", dialect.Name, dialect.Source)
 				e := canonical.NewObject()
 				e.Members = slices.DeleteFunc(slices.Clone(ext.Members), func(m canonical.Member) bool { return m.Key == "strict" })
 				c.Extensions[p.Format] = e
@@ -754,7 +754,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 				if ch.Pointer != ch.Origin {
 					msg += fmt.Sprintf(" (at %s of the emitted schema)", base.Join(ch.Pointer))
 				}
-				at(ch.Code, base.Join(ch.Origin), "tool %s: %s", id, msg)
+				at(ch.Code, base.Join(ch.Origin), "%s", msg)
 			}
 		}
 		rules := p.rules(mode)
@@ -763,7 +763,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			res = lowerSchema(&c.Input, "/input", p.rules("strict"))
 			if ch, narrowed := res.Narrowed(); narrowed && opts.Auto {
 				strict = false
-				at("lower.strict-fallback", canonical.Pointer("/input").Join(ch.Origin), "tool %s: left non-strict, as strict mode would narrow it (%s at %s: %s)", id, ch.Code, "/input"+ch.Pointer, ch.Message)
+				at("lower.strict-fallback", canonical.Pointer("/input").Join(ch.Origin), "left non-strict, as strict mode would narrow it (%s at %s: %s)", ch.Code, "/input"+ch.Pointer, ch.Message)
 			} else {
 				rules = p.rules("strict")
 			}
@@ -774,7 +774,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		if dialect.Strict && slices.Contains(p.Options, "strict") && opts.Strict != nil {
 			if was, f, ok := p.sourceStrict(t); ok && was != strict && !opts.Auto {
 				at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
-					"tool %s: its source says \"strict\": %v; the target's strict = %v wins", id, was, strict)
+					"its source says \"strict\": %v; the target's strict = %v wins", was, strict)
 			}
 			setExtension(&c, p.Format, "strict", canonical.NewBool(strict))
 		}
@@ -799,8 +799,8 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		}
 		if max, ok := rules.Limit("description"); ok && utf8.RuneCountInString(c.Description) > max {
 			short := shorten(c.Description, max)
-			at("loss.description", "/description", "tool %s: the description has %d characters; %s takes at most %d, so it was cut to %d (the MCP and canonical bundles keep it whole)",
-				id, utf8.RuneCountInString(c.Description), p.Format, max, utf8.RuneCountInString(short))
+			at("loss.description", "/description", "the description has %d characters; %s takes at most %d, so it was cut to %d (the MCP and canonical bundles keep it whole)",
+				utf8.RuneCountInString(c.Description), p.Format, max, utf8.RuneCountInString(short))
 			c.Description = short
 		}
 		out.Tools = append(out.Tools, &c)
@@ -816,8 +816,8 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 	for _, a := range aliases {
 		id := a.src.ID()
 		if prev, ok := byName[a.name]; ok {
-			d := diag.New("name.collision", "tool %s (%s), renamed from %s, keeps the old name %q as an alias in %s, which is the name of %s (%s)",
-				id, a.src.Source.String(), a.src.RenamedFrom, a.name, target, prev.ID(), prev.Source.String()).At(a.src.Source.File, string(a.src.Source.Locate("/renamed_from")))
+			d := diag.New("name.collision", "renamed from %s, it keeps the old name %q as an alias in %s, which is the name of %s (%s)",
+				a.src.RenamedFrom, a.name, target, prev.ID(), prev.Source.String()).At(a.src.Source.File, string(a.src.Source.Locate("/renamed_from"))).About(id)
 			d.Target = target
 			out.Diagnostics = append(out.Diagnostics, d)
 			continue

@@ -171,7 +171,7 @@ func TestRoundTripThroughTargets(t *testing.T) {
 					}
 					changed++
 					reported := slices.ContainsFunc(there.Diagnostics, func(d diag.Diagnostic) bool {
-						return d.Target != "" && strings.Contains(d.Message, "tool "+orig.ID()+":") && !strings.HasPrefix(d.Code, "name.")
+						return d.Target != "" && d.Tool == orig.ID() && !strings.HasPrefix(d.Code, "name.")
 					})
 					if c.exact || !reported {
 						t.Errorf("%s: the input schema of %s changed through %s (reported: %v):\n got %s\nwant %s", cd.name, orig.Name, c.target, reported,

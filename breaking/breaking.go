@@ -63,18 +63,18 @@ func Compare(old, new []*canonical.Tool, opts Options) []diag.Diagnostic {
 				if n.Sunset != "" {
 					sunset = ", with the sunset " + n.Sunset
 				}
-				c.report(n, "breaking.tool-deprecated", "", "tool %s is deprecated now%s", id, sunset)
+				c.report(n, "breaking.tool-deprecated", "", "deprecated now%s", sunset)
 			}
 		case r != nil && !seen[r.ID()] && byID[id] == nil:
 			seen[r.ID()] = true
-			c.report(r, "breaking.tool-renamed", "/renamed_from", "tool %s was renamed %s; the build serves the old name as an alias while renamed_from says so", id, r.ID())
+			c.report(r, "breaking.tool-renamed", "/renamed_from", "renamed from %s; the build serves the old name as an alias while renamed_from says so", id)
 			c.tool(o, r)
 		case o.Sunset != "" && o.Sunset <= today:
-			d := diag.New("breaking.tool-sunset", "tool %s was removed after its sunset date %s", id, o.Sunset)
+			d := diag.New("breaking.tool-sunset", "removed after its sunset date %s", o.Sunset).About(id)
 			d.File = o.Source.File
 			c.out = append(c.out, d)
 		default:
-			d := diag.New("breaking.tool-removed", "tool %s was removed (or renamed): a call to it fails", id)
+			d := diag.New("breaking.tool-removed", "removed (or renamed): a call to it fails").About(id)
 			if o.Sunset != "" {
 				d.Message += fmt.Sprintf("; its sunset date %s has not come", o.Sunset)
 			}
@@ -84,7 +84,7 @@ func Compare(old, new []*canonical.Tool, opts Options) []diag.Diagnostic {
 	}
 	for _, n := range new {
 		if !seen[n.ID()] {
-			c.report(n, "breaking.tool-added", "", "tool %s was added", n.ID())
+			c.report(n, "breaking.tool-added", "", "added")
 		}
 	}
 	return diag.Sort(c.out)
@@ -101,21 +101,20 @@ func (c *comparer) report(t *canonical.Tool, code string, at canonical.Pointer, 
 	if at != "" || t.Source.Pointer != "" {
 		ptr = string(t.Source.Locate(at))
 	}
-	c.out = append(c.out, diag.New(code, format, args...).At(t.Source.File, ptr))
+	c.out = append(c.out, diag.New(code, format, args...).At(t.Source.File, ptr).About(t.ID()))
 }
 
 func (c *comparer) tool(o, n *canonical.Tool) {
-	id := n.ID()
 	if o.Description != n.Description {
-		c.report(n, "breaking.description-changed", "/description", "tool %s: the description changed", id)
+		c.report(n, "breaking.description-changed", "/description", "the description changed")
 	}
 	if o.Title != n.Title {
-		c.report(n, "breaking.description-changed", "/title", "tool %s: the title changed", id)
+		c.report(n, "breaking.description-changed", "/title", "the title changed")
 	}
 	c.walk(n, o.Input, n.Input, true).schema(o.Input.JSON(), n.Input.JSON(), "/input", "")
 	switch {
 	case o.Output != nil && n.Output == nil:
-		c.report(n, "breaking.output-property-removed", "", "tool %s: the output schema was removed: callers that read structured results get none", id)
+		c.report(n, "breaking.output-property-removed", "", "the output schema was removed: callers that read structured results get none")
 	case o.Output != nil:
 		c.walk(n, o.Output, n.Output, false).schema(o.Output.JSON(), n.Output.JSON(), "/output", "")
 	}
@@ -125,18 +124,17 @@ func (c *comparer) tool(o, n *canonical.Tool) {
 type walk struct {
 	c                *comparer
 	tool             *canonical.Tool
-	id               string
 	input            bool             // input schemas (else output)
 	oldRoot, newRoot *canonical.Value // what local $refs resolve against
 	seen             map[[2]*canonical.Value]bool
 }
 
 func (c *comparer) walk(t *canonical.Tool, old, new *canonical.Schema, input bool) *walk {
-	return &walk{c: c, tool: t, id: t.ID(), input: input, oldRoot: old.JSON(), newRoot: new.JSON(), seen: map[[2]*canonical.Value]bool{}}
+	return &walk{c: c, tool: t, input: input, oldRoot: old.JSON(), newRoot: new.JSON(), seen: map[[2]*canonical.Value]bool{}}
 }
 
 func (w *walk) report(code string, at canonical.Pointer, format string, args ...any) {
-	w.c.report(w.tool, code, at, "tool %s: "+format, append([]any{w.id}, args...)...)
+	w.c.report(w.tool, code, at, format, args...)
 }
 
 // where names a place in the schema for messages: the property path, or

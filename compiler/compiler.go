@@ -340,8 +340,8 @@ func (b *build) readSource(in input) fileResult {
 		var cut []string
 		t.Tags, cut = canonical.CapTags(canonical.NormalizeTags(append(t.Tags, src.Tags...)))
 		if len(cut) > 0 {
-			ds = append(ds, diag.New("catalog.tags-cut", "tool %s: tags past %d, or longer than %d characters, were cut: %s",
-				t.ID(), canonical.MaxTags, canonical.MaxTagLen, strings.Join(cut, ", ")).At(in.path, string(t.Source.Locate("/tags"))))
+			ds = append(ds, diag.New("catalog.tags-cut", "tags past %d, or longer than %d characters, were cut: %s",
+				canonical.MaxTags, canonical.MaxTagLen, strings.Join(cut, ", ")).At(in.path, string(t.Source.Locate("/tags"))).About(t.ID()))
 		}
 		if src.Repair {
 			ds = append(ds, validate.Repair(t)...)

@@ -51,6 +51,7 @@ type Diagnostic struct {
 	Line     int      // 1-based; 0 when unknown
 	Column   int      // 1-based byte column; 0 when unknown
 	Target   string   // the target the diagnostic comes from, when it comes from lowering
+	Tool     string   // the ID of the tool it is about, when it is about one
 	Fix      string   // a suggested fix as a verb phrase, when there is one
 }
 
@@ -68,14 +69,22 @@ func (d Diagnostic) String() string {
 		}
 		b.WriteString(": ")
 	}
-	fmt.Fprintf(&b, "%s %s: %s", d.Severity, d.Code, d.Message)
+	fmt.Fprintf(&b, "%s %s: %s", d.Severity, d.Code, d.Text())
 	if d.Target != "" {
 		fmt.Fprintf(&b, " [target %s]", d.Target)
 	}
 	return b.String()
 }
 
-// Compare orders diagnostics by file, line, column, code, message, target and
+// Text is the message as a sentence that names its tool: "tool ID: message".
+func (d Diagnostic) Text() string {
+	if d.Tool == "" {
+		return d.Message
+	}
+	return "tool " + d.Tool + ": " + d.Message
+}
+
+// Compare orders diagnostics by file, line, column, code, tool, message, target and
 // pointer, so that printing is stable whatever order they were found in.
 func Compare(a, b Diagnostic) int {
 	return cmp.Or(
@@ -83,6 +92,7 @@ func Compare(a, b Diagnostic) int {
 		cmp.Compare(a.Line, b.Line),
 		cmp.Compare(a.Column, b.Column),
 		cmp.Compare(a.Code, b.Code),
+		cmp.Compare(a.Tool, b.Tool),
 		cmp.Compare(a.Message, b.Message),
 		cmp.Compare(a.Target, b.Target),
 		cmp.Compare(a.Pointer, b.Pointer),
@@ -132,6 +142,12 @@ func New(code string, format string, args ...any) Diagnostic {
 // At returns a copy of d located at pointer in file.
 func (d Diagnostic) At(file, pointer string) Diagnostic {
 	d.File, d.Pointer = file, pointer
+	return d
+}
+
+// About returns a copy of d about the tool whose ID is tool.
+func (d Diagnostic) About(tool string) Diagnostic {
+	d.Tool = tool
 	return d
 }
 

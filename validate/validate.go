@@ -92,7 +92,7 @@ func Dialect(s *canonical.Schema) (*jsonschema.Draft, bool) {
 func (v *Validator) Tool(t *canonical.Tool) []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	report := func(fd finding, field canonical.Pointer) {
-		d := diag.New(fd.code, "%s", fd.msg).At(t.Source.File, string(t.Source.Locate(field.Join(fd.ptr))))
+		d := diag.New(fd.code, "%s", fd.msg).At(t.Source.File, string(t.Source.Locate(field.Join(fd.ptr)))).About(t.ID())
 		ds = append(ds, d.WithFix(fd.fix))
 	}
 	valid := true
@@ -149,11 +149,11 @@ func lintTool(t *canonical.Tool) []finding {
 	switch n := utf8.RuneCountInString(t.Description); {
 	case n == 0:
 		return []finding{{code: "lint.description-missing", ptr: "/name",
-			msg: fmt.Sprintf("tool %s has no description: the model has only its name to decide when to call it", t.ID()),
+			msg: "no description: the model has only its name to decide when to call it",
 			fix: "add a description that says what the tool does and when to use it"}}
 	case n > MaxDescription:
 		return []finding{{code: "lint.description-too-long", ptr: "/description",
-			msg: fmt.Sprintf("tool %s has a description of %d characters; OpenAI has rejected more than %d", t.ID(), n, MaxDescription),
+			msg: fmt.Sprintf("a description of %d characters; OpenAI has rejected more than %d", n, MaxDescription),
 			fix: "move details into parameter descriptions or shorten it"}}
 	}
 	return nil

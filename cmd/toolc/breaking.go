@@ -285,13 +285,12 @@ func writeChangelog(w io.Writer, name string, need breaking.Bump, ds []diag.Diag
 			if d.Code == "breaking.version" || d.Code == "breaking.version-minor" || !sec.keep(d) {
 				continue
 			}
-			msg := d.Message
-			line := "- " + msg
-			if d.Code == "breaking.tool-added" || d.Code == "breaking.tool-removed" || d.Code == "breaking.tool-deprecated" {
-				id, _, _ := strings.Cut(strings.TrimPrefix(msg, "tool "), " ")
-				line = fmt.Sprintf("- `%s`", id)
-			} else if tool, rest, ok := strings.Cut(strings.TrimPrefix(msg, "tool "), ": "); ok && strings.HasPrefix(msg, "tool ") {
-				line = fmt.Sprintf("- `%s`: %s", tool, rest)
+			line := "- " + d.Message
+			switch {
+			case d.Tool != "" && (d.Code == "breaking.tool-added" || d.Code == "breaking.tool-removed" || d.Code == "breaking.tool-deprecated"):
+				line = fmt.Sprintf("- `%s`", d.Tool)
+			case d.Tool != "":
+				line = fmt.Sprintf("- `%s`: %s", d.Tool, d.Message)
 			}
 			if !slices.Contains(lines, line) {
 				lines = append(lines, line)

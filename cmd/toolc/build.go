@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/report"
 )
 
 type buildFlags struct {
@@ -118,7 +119,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	if err != nil {
 		return err
 	}
-	errs, warns, _ := diag.Count(res.Diagnostics)
+	errs, warns, _ := report.Count(res.Diagnostics)
 	summary := fmt.Sprintf("%d tools from %d source files, %d targets: %s, %s (%s)",
 		res.Tools, res.Files, res.Targets, plural(warns, "warning"), plural(errs, "error"), time.Since(start).Round(time.Millisecond))
 	if res.Failed {
@@ -147,7 +148,7 @@ func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summar
 	for _, d := range diffs {
 		ds = append(ds, d.Diagnostic())
 	}
-	out.digest(diag.Sort(ds))
+	out.digestOf(diag.Sort(ds), !out.quiet) // -q: only what is stale, and the errors
 	if diff {
 		w := out.stdout
 		if out.machine() { // stdout holds the diagnostics

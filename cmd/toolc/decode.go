@@ -95,7 +95,7 @@ func problems(file string, sent []byte, ae *toolcall.ArgumentsError) []diag.Diag
 		if where == "" {
 			where = "the arguments"
 		}
-		d := diag.New("call.invalid-arguments", "tool %s: %s: %s", ae.ID, where, p.Message).At(file, string(p.Pointer))
+		d := diag.New("call.invalid-arguments", "%s: %s", where, p.Message).At(file, string(p.Pointer)).About(ae.ID)
 		if doc != nil && doc.Resolve(p.Pointer) != nil {
 			pos := doc.PosOf(p.Pointer)
 			d.Line, d.Column = pos.Line, pos.Column

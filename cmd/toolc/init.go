@@ -16,6 +16,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/report"
 	"github.com/toolc-dev/toolc/manifest"
 )
 
@@ -112,7 +113,7 @@ func runInit(cmd *cobra.Command, dir string, out *output) error {
 	for _, g := range groups {
 		files += len(g.files)
 	}
-	_, warns, _ := diag.Count(res.Diagnostics)
+	_, warns, _ := report.Count(res.Diagnostics)
 	out.status("wrote %s: %s in %s, %s; toolc build now gives %s and %s",
 		out.path(compiler.DefaultManifest), plural(files, "tool file"), plural(len(groups), "source"), plural(res.Tools, "tool"), plural(warns, "warning"), plural(len(errs), "error"))
 	return nil

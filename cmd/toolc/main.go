@@ -97,6 +97,7 @@ error, a denied diagnostic, a difference found by --check, a breaking change);
 	pf.StringVar(&a.global.errorFormat, "error-format", "text", "how to print diagnostics: `FORMAT` text, json, github-actions or sarif")
 	pf.BoolVarP(&a.global.quiet, "quiet", "q", false, "print only warnings and errors: no infos, no summary line")
 	pf.BoolVarP(&a.global.verbose, "verbose", "v", false, "print every diagnostic with its place, infos included, where build prints a digest")
+	pf.IntVar(&a.global.maxDiagnostics, "max-diagnostics", -1, "write at most `N` findings in full in the text format, 0 for all (default: 25 on a terminal, all elsewhere; machine formats always write all)")
 	_ = root.RegisterFlagCompletionFunc("error-format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	root.AddCommand(newBuild(a), newBreaking(a), newConvert(a), newDecode(a), newDetect(a), newInit(a), newRules(a), newExplain(a), newVersion(stdout))
 	return root

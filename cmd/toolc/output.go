@@ -14,9 +14,10 @@ import (
 
 // globalFlags are the flags every command takes.
 type globalFlags struct {
-	errorFormat string
-	quiet       bool
-	verbose     bool
+	errorFormat    string
+	quiet          bool
+	verbose        bool
+	maxDiagnostics int // -1: the default for where the text goes
 }
 
 // output is where a command's diagnostics and status lines go. Text and
@@ -29,6 +30,8 @@ type output struct {
 	quiet          bool
 	verbose        bool // every diagnostic, where a command would digest them
 	color          bool
+	max            int    // how many findings text writes in full; 0 for all
+	maxSet         bool   // max comes from --max-diagnostics
 	prefix         string // joined before every diagnostic's file
 }
 
@@ -37,8 +40,19 @@ func newOutput(g *globalFlags, stdout, stderr io.Writer) (*output, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &output{stdout: stdout, stderr: stderr, format: f, quiet: g.quiet, verbose: g.verbose, color: isTerminal(stderr)}, nil
+	o := &output{stdout: stdout, stderr: stderr, format: f, quiet: g.quiet, verbose: g.verbose, color: isTerminal(stderr)}
+	switch {
+	case g.maxDiagnostics >= 0:
+		o.max, o.maxSet = g.maxDiagnostics, true
+	case f == report.Text && o.color && !g.verbose:
+		o.max = terminalMax // a terminal shows a screenful; a log keeps all
+	}
+	return o, nil
 }
+
+// terminalMax is how many findings the text format writes in full on a
+// terminal unless --max-diagnostics or --verbose says otherwise.
+const terminalMax = 25
 
 // isTerminal reports whether w is a terminal that colour may be written to:
 // never with NO_COLOR set (https://no-color.org) or TERM=dumb.
@@ -90,9 +104,27 @@ func (o *output) diagnostics(ds []diag.Diagnostic, productOnStdout bool) {
 	if len(shown) == 0 && o.format != report.SARIF {
 		return
 	}
-	if err := report.Write(w, o.format, shown, report.Options{Color: o.color && w == o.stderr, Version: version()}); err != nil {
+	omitted, err := report.Write(w, o.format, shown, report.Options{Color: o.color && w == o.stderr, Version: version(), Max: o.max})
+	if err != nil {
 		fmt.Fprintf(o.stderr, "toolc: %v\n", err)
 	}
+	o.more(omitted)
+}
+
+// more says how many findings the text format left out, and how to see them.
+func (o *output) more(omitted int) {
+	if omitted == 0 {
+		return
+	}
+	how := "--verbose shows every one"
+	if o.maxSet || o.verbose {
+		how = "--max-diagnostics 0 shows every one"
+	}
+	more := "more findings"
+	if omitted == 1 {
+		more = "more finding"
+	}
+	fmt.Fprintf(o.stderr, "toolc: … and %d %s; %s\n", omitted, more, how)
 }
 
 // maxDigest is how many warning codes a build's digest lists.
@@ -103,6 +135,12 @@ const maxDigest = 10
 // last (report.WriteDigest), then a line saying what --verbose adds. Other
 // formats, and --verbose, get every diagnostic.
 func (o *output) digest(ds []diag.Diagnostic) {
+	o.digestOf(ds, true)
+}
+
+// digestOf is digest; without warnings, it lists no warning code (what
+// build --check -q wants: only what is stale, and the errors).
+func (o *output) digestOf(ds []diag.Diagnostic, warnings bool) {
 	if o.format != report.Text || o.verbose {
 		o.diagnostics(ds, false)
 		return
@@ -112,15 +150,19 @@ func (o *output) digest(ds []diag.Diagnostic) {
 		d.File = o.path(d.File)
 		shown[i] = d
 	}
-	folded, err := report.WriteDigest(o.stderr, shown, maxDigest, o.color)
+	folded, err := report.WriteDigest(o.stderr, shown, report.DigestOptions{MaxCodes: maxDigest, MaxErrors: o.max, Warnings: warnings, Color: o.color})
 	if err != nil {
 		fmt.Fprintf(o.stderr, "toolc: %v\n", err)
+	}
+	o.more(folded.Errors)
+	if o.quiet {
+		return
 	}
 	var parts []string
 	if folded.Codes > 0 {
 		parts = append(parts, fmt.Sprintf("%s (%s)", plural(folded.Codes, "more warning code"), plural(folded.Warnings, "warning")))
 	}
-	if folded.Infos > 0 && !o.quiet {
+	if folded.Infos > 0 {
 		parts = append(parts, plural(folded.Infos, "info"))
 	}
 	_, warns, _ := diag.Count(ds)

@@ -206,7 +206,7 @@ func explain(ctx context.Context, w io.Writer, c diag.Code) error {
 		}
 	}
 	var lines bytes.Buffer
-	if err := report.Write(&lines, report.Text, shown, report.Options{}); err != nil {
+	if _, err := report.Write(&lines, report.Text, shown, report.Options{}); err != nil {
 		return err
 	}
 	indent(&b, lines.Bytes())

@@ -10,61 +10,69 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 )
 
-// Digest is what WriteDigest left out: the warning codes past the limit and
-// their warnings, and the infos.
-type Digest struct {
-	Codes, Warnings, Infos int
+// DigestOptions tune WriteDigest.
+type DigestOptions struct {
+	MaxCodes  int  // how many warning codes to list
+	MaxErrors int  // how many errors to write in full; 0 for all
+	Warnings  bool // list the warning codes at all (false for --quiet checks)
+	Color     bool
 }
 
-// Folded reports whether the digest left anything out.
-func (d Digest) Folded() bool { return d.Codes > 0 || d.Infos > 0 }
+// Digest is what WriteDigest left out: the warning codes past the limit and
+// their findings, the errors past the limit, and the infos.
+type Digest struct {
+	Codes, Warnings, Errors, Infos int
+}
 
 // WriteDigest writes ds in the text format for a person who wants to see
 // what matters: one line per warning code, the most frequent first and at
-// most maxCodes of them, each with its count, the targets and files it
-// concerns and where to read about it; then every error in full, last,
-// where the eye lands. Infos are counted, not written.
-func WriteDigest(w io.Writer, ds []diag.Diagnostic, maxCodes int, color bool) (Digest, error) {
-	type group struct {
+// most MaxCodes of them, each with its count of findings, the targets and
+// files it concerns and where to read about it; then the errors in full,
+// last, where the eye lands. Infos are counted, not written. A finding is
+// what differs from the other diagnostics in more than its target.
+func WriteDigest(w io.Writer, ds []diag.Diagnostic, opts DigestOptions) (Digest, error) {
+	type codeGroup struct {
 		code           string
 		n              int
 		targets, files []string
 	}
-	var groups []*group
-	byCode := map[string]*group{}
-	var errs []diag.Diagnostic
+	var groups []*codeGroup
+	byCode := map[string]*codeGroup{}
+	var errs []finding
 	var out Digest
-	for _, d := range ds {
-		switch d.Severity {
+	for _, f := range group(ds) {
+		switch f.Severity {
 		case diag.Error:
-			errs = append(errs, d)
+			errs = append(errs, f)
 			continue
 		case diag.Info:
 			out.Infos++
 			continue
 		}
-		g := byCode[d.Code]
+		g := byCode[f.Code]
 		if g == nil {
-			g = &group{code: d.Code}
-			byCode[d.Code] = g
+			g = &codeGroup{code: f.Code}
+			byCode[f.Code] = g
 			groups = append(groups, g)
 		}
 		g.n++
-		if d.Target != "" && !slices.Contains(g.targets, d.Target) {
-			g.targets = append(g.targets, d.Target)
+		for _, t := range f.targets {
+			if !slices.Contains(g.targets, t) {
+				g.targets = append(g.targets, t)
+			}
 		}
-		if d.File != "" && !slices.Contains(g.files, d.File) {
-			g.files = append(g.files, d.File)
+		if f.File != "" && !slices.Contains(g.files, f.File) {
+			g.files = append(g.files, f.File)
 		}
 	}
-	slices.SortStableFunc(groups, func(a, b *group) int { return cmp.Or(b.n-a.n, strings.Compare(a.code, b.code)) })
+	slices.SortStableFunc(groups, func(a, b *codeGroup) int { return cmp.Or(b.n-a.n, strings.Compare(a.code, b.code)) })
 	var b strings.Builder
 	sev := "warning"
-	if color {
+	if opts.Color {
 		sev = severityColor[diag.Warning] + sev + "\x1b[0m"
 	}
 	for i, g := range groups {
-		if i >= maxCodes {
+		if i >= opts.MaxCodes || !opts.Warnings {
 			out.Codes++
 			out.Warnings += g.n
 			continue
@@ -77,14 +85,14 @@ func WriteDigest(w io.Writer, ds []diag.Diagnostic, maxCodes int, color bool) (D
 		default:
 			fmt.Fprintf(&b, " in %d files", len(g.files))
 		}
-		if len(g.targets) > 0 {
-			slices.Sort(g.targets)
-			fmt.Fprintf(&b, " [targets %s]", strings.Join(g.targets, ", "))
-		}
+		slices.Sort(g.targets)
+		b.WriteString(finding{targets: g.targets}.suffix())
 		fmt.Fprintf(&b, " — toolc explain %s\n", g.code)
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return out, err
 	}
-	return out, writeText(w, errs, color)
+	n, err := writeText(w, errs, opts.Color, opts.MaxErrors)
+	out.Errors = n
+	return out, err
 }

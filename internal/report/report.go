@@ -51,36 +51,50 @@ type Options struct {
 	Color bool
 	// Version is toolc's version, written into SARIF's tool.driver.
 	Version string
+	// Max, when positive, is how many findings the text format writes; the
+	// machine formats always write every one.
+	Max int
 }
 
-// Write writes ds to w in format f. SARIF is one document, so Write should be
-// called once per run with every diagnostic; the other formats are a line (or
-// two) per diagnostic.
-func Write(w io.Writer, f Format, ds []diag.Diagnostic, opts Options) error {
+// Write writes ds to w in format f and returns how many findings the text
+// format left out past opts.Max. SARIF is one document, so Write should be
+// called once per run with every diagnostic; the other formats are a line
+// (or two) per finding.
+//
+// Text, JSON and GitHub Actions write one finding for the diagnostics that
+// differ only in their target, with every target; SARIF keeps a result per
+// target, so that each result's fingerprint stays the same when a target is
+// added or removed and code scanning tracks it as one alert.
+func Write(w io.Writer, f Format, ds []diag.Diagnostic, opts Options) (int, error) {
 	switch f {
 	case Text:
-		return writeText(w, ds, opts.Color)
+		return writeText(w, group(ds), opts.Color, opts.Max)
 	case JSON:
-		return writeJSON(w, ds)
+		return 0, writeJSON(w, group(ds))
 	case GitHubActions:
-		return writeActions(w, ds)
+		return 0, writeActions(w, group(ds))
 	case SARIF:
-		return writeSARIF(w, ds, opts.Version)
+		return 0, writeSARIF(w, ds, opts.Version)
 	}
-	return fmt.Errorf("%w %q", ErrUnknownFormat, f)
+	return 0, fmt.Errorf("%w %q", ErrUnknownFormat, f)
 }
 
 var severityColor = map[diag.Severity]string{diag.Error: "\x1b[1;31m", diag.Warning: "\x1b[1;33m", diag.Info: "\x1b[1;36m"}
 
-// writeText writes "file:line:col: severity code: message [target t]" and,
-// when there is a fix, an indented "fix:" line under it.
-func writeText(w io.Writer, ds []diag.Diagnostic, color bool) error {
+// writeText writes "file:line:col: severity code: tool T: message [targets
+// a, b]" and, when there is a fix, an indented "fix:" line under it; at most
+// max findings when max is positive, returning how many it left out.
+func writeText(w io.Writer, fs []finding, color bool, max int) (int, error) {
+	omitted := 0
+	if max > 0 && len(fs) > max {
+		fs, omitted = fs[:max], len(fs)-max
+	}
 	var b strings.Builder
-	for _, d := range ds {
-		line := d.String()
+	for _, f := range fs {
+		line := f.String()
 		if color {
-			sev := d.Severity.String()
-			colored := severityColor[d.Severity] + sev + "\x1b[0m"
+			sev := f.Severity.String()
+			colored := severityColor[f.Severity] + sev + "\x1b[0m"
 			if strings.HasPrefix(line, sev+" ") {
 				line = colored + line[len(sev):]
 			} else {
@@ -89,37 +103,38 @@ func writeText(w io.Writer, ds []diag.Diagnostic, color bool) error {
 		}
 		b.WriteString(line)
 		b.WriteByte('\n')
-		if d.Fix != "" {
-			fmt.Fprintf(&b, "\tfix: %s\n", d.Fix)
+		if f.Fix != "" {
+			fmt.Fprintf(&b, "\tfix: %s\n", f.Fix)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
-	return err
+	return omitted, err
 }
 
 // jsonDiagnostic is one line of the json format. File, line, column and
 // pointer are always there (empty or 0 when unknown) so that scripts can
-// read them without checking; target and fix only when they apply.
+// read them without checking; tool, targets and fix only when they apply.
 type jsonDiagnostic struct {
-	Code     string `json:"code"`
-	Severity string `json:"severity"`
-	Message  string `json:"message"`
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Pointer  string `json:"pointer"`
-	Target   string `json:"target,omitempty"`
-	Fix      string `json:"fix,omitempty"`
+	Code     string   `json:"code"`
+	Severity string   `json:"severity"`
+	Message  string   `json:"message"`
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Column   int      `json:"column"`
+	Pointer  string   `json:"pointer"`
+	Tool     string   `json:"tool,omitempty"`
+	Targets  []string `json:"targets,omitempty"`
+	Fix      string   `json:"fix,omitempty"`
 }
 
-func writeJSON(w io.Writer, ds []diag.Diagnostic) error {
+func writeJSON(w io.Writer, fs []finding) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	for _, d := range ds {
+	for _, f := range fs {
 		err := enc.Encode(jsonDiagnostic{
-			Code: d.Code, Severity: d.Severity.String(), Message: d.Message,
-			File: d.File, Line: d.Line, Column: d.Column, Pointer: d.Pointer,
-			Target: d.Target, Fix: d.Fix,
+			Code: f.Code, Severity: f.Severity.String(), Message: f.Message,
+			File: f.File, Line: f.Line, Column: f.Column, Pointer: f.Pointer,
+			Tool: f.Tool, Targets: f.targets, Fix: f.Fix,
 		})
 		if err != nil {
 			return err
@@ -131,45 +146,42 @@ func writeJSON(w io.Writer, ds []diag.Diagnostic) error {
 // actionsCommand maps a severity to its workflow command.
 var actionsCommand = map[diag.Severity]string{diag.Error: "error", diag.Warning: "warning", diag.Info: "notice"}
 
-// writeActions writes one workflow command per diagnostic:
+// writeActions writes one workflow command per finding:
 // ::error file=F,line=L,col=C,title=CODE::message
-func writeActions(w io.Writer, ds []diag.Diagnostic) error {
+func writeActions(w io.Writer, fs []finding) error {
 	var b strings.Builder
-	for _, d := range ds {
+	for _, f := range fs {
 		b.WriteString("::")
-		b.WriteString(actionsCommand[d.Severity])
+		b.WriteString(actionsCommand[f.Severity])
 		var props []string
-		if d.File != "" {
-			props = append(props, "file="+escapeProperty(d.File))
-			if d.Line > 0 {
-				props = append(props, "line="+strconv.Itoa(d.Line))
-				if d.Column > 0 {
-					props = append(props, "col="+strconv.Itoa(d.Column))
+		if f.File != "" {
+			props = append(props, "file="+escapeProperty(f.File))
+			if f.Line > 0 {
+				props = append(props, "line="+strconv.Itoa(f.Line))
+				if f.Column > 0 {
+					props = append(props, "col="+strconv.Itoa(f.Column))
 				}
 			}
 		}
-		props = append(props, "title="+escapeProperty(d.Code))
+		props = append(props, "title="+escapeProperty(f.Code))
 		b.WriteByte(' ')
 		b.WriteString(strings.Join(props, ","))
 		b.WriteString("::")
-		b.WriteString(escapeData(Message(d)))
+		b.WriteString(escapeData(f.message()))
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// Message is d's message with its target and fix: what a format that has
-// one text field per diagnostic shows.
+// Message is d's message with its tool, target and fix: what a format that
+// has one text field per diagnostic shows.
 func Message(d diag.Diagnostic) string {
-	msg := d.Message
+	f := finding{Diagnostic: d}
 	if d.Target != "" {
-		msg += " [target " + d.Target + "]"
+		f.Target, f.targets = "", []string{d.Target}
 	}
-	if d.Fix != "" {
-		msg += "\nfix: " + d.Fix
-	}
-	return msg
+	return f.message()
 }
 
 // escapeData escapes a workflow command's message as the Actions toolkit's

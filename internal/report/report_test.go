@@ -15,7 +15,7 @@ import (
 // one without a line and one with every character that needs escaping.
 func sample() []diag.Diagnostic {
 	return []diag.Diagnostic{
-		diag.New("schema.dangling-ref", "tool a: $ref #/$defs/x points to nothing").At("tools/a.json", "/inputSchema/properties/x").WithFix("define x"),
+		diag.New("schema.dangling-ref", "$ref #/$defs/x points to nothing").At("tools/a.json", "/inputSchema/properties/x").WithFix("define x").About("a"),
 		{Code: "loss.ref", Severity: diag.Warning, Message: "100% lost: a,b:c\r\nnext", File: "dir,1/b:c.json", Line: 3, Column: 7, Target: "gemini"},
 		{Code: "name.rewritten", Severity: diag.Info, Message: "renamed", File: "toolc.toml"},
 		{Code: "catalog.empty", Severity: diag.Warning, Message: "no source file yielded a tool"},
@@ -25,7 +25,7 @@ func sample() []diag.Diagnostic {
 func write(t *testing.T, f Format, ds []diag.Diagnostic) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Write(&b, f, ds, Options{Version: "v1.2.3"}); err != nil {
+	if _, err := Write(&b, f, ds, Options{Version: "v1.2.3"}); err != nil {
 		t.Fatalf("Write(%s) = %v", f, err)
 	}
 	return b.String()
@@ -45,7 +45,7 @@ warning catalog.empty: no source file yielded a tool
 		t.Errorf("text =\n%s\nwant\n%s", got, want)
 	}
 	var b bytes.Buffer
-	if err := Write(&b, Text, ds[2:3], Options{Color: true}); err != nil {
+	if _, err := Write(&b, Text, ds[2:3], Options{Color: true}); err != nil {
 		t.Fatal(err)
 	}
 	if want := "toolc.toml: \x1b[1;36minfo\x1b[0m name.rewritten: renamed\n"; b.String() != want {
@@ -59,8 +59,8 @@ func TestJSON(t *testing.T) {
 		t.Fatalf("json gave %d lines, want 4:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 	want := []string{
-		`{"code":"schema.dangling-ref","severity":"error","message":"tool a: $ref #/$defs/x points to nothing","file":"tools/a.json","line":0,"column":0,"pointer":"/inputSchema/properties/x","fix":"define x"}`,
-		`{"code":"loss.ref","severity":"warning","message":"100% lost: a,b:c\r\nnext","file":"dir,1/b:c.json","line":3,"column":7,"pointer":"","target":"gemini"}`,
+		`{"code":"schema.dangling-ref","severity":"error","message":"$ref #/$defs/x points to nothing","file":"tools/a.json","line":0,"column":0,"pointer":"/inputSchema/properties/x","tool":"a","fix":"define x"}`,
+		`{"code":"loss.ref","severity":"warning","message":"100% lost: a,b:c\r\nnext","file":"dir,1/b:c.json","line":3,"column":7,"pointer":"","targets":["gemini"]}`,
 		`{"code":"name.rewritten","severity":"info","message":"renamed","file":"toolc.toml","line":0,"column":0,"pointer":""}`,
 		`{"code":"catalog.empty","severity":"warning","message":"no source file yielded a tool","file":"","line":0,"column":0,"pointer":""}`,
 	}
@@ -172,26 +172,64 @@ func TestParseFormat(t *testing.T) {
 
 func TestWriteDigest(t *testing.T) {
 	var ds []diag.Diagnostic
-	add := func(code string, sev diag.Severity, file, target string) {
-		ds = append(ds, diag.Diagnostic{Code: code, Severity: sev, Message: "m", File: file, Line: 1, Column: 1, Target: target})
+	add := func(code string, sev diag.Severity, file string, line int, target string) {
+		ds = append(ds, diag.Diagnostic{Code: code, Severity: sev, Message: "m", File: file, Line: line, Column: 1, Target: target})
 	}
-	add("catalog.duplicate-id", diag.Error, "a.json", "")
-	for _, tg := range []string{"openai", "anthropic", "openai"} {
-		add("loss.title", diag.Warning, "a.json", tg)
-	}
-	add("loss.meta", diag.Warning, "b.json", "mcp")
-	add("loss.meta", diag.Warning, "c.json", "mcp")
-	add("loss.icons", diag.Warning, "a.json", "openai")
-	add("lower.ref-inlined", diag.Info, "a.json", "gemini")
+	add("catalog.duplicate-id", diag.Error, "a.json", 1, "")
+	add("catalog.duplicate-id", diag.Error, "a.json", 2, "")
+	// One finding for two targets, and another one: ×2, not ×3.
+	add("loss.title", diag.Warning, "a.json", 1, "openai")
+	add("loss.title", diag.Warning, "a.json", 1, "anthropic")
+	add("loss.title", diag.Warning, "a.json", 2, "openai")
+	add("loss.meta", diag.Warning, "b.json", 1, "mcp")
+	add("loss.meta", diag.Warning, "c.json", 1, "mcp")
+	add("loss.icons", diag.Warning, "a.json", 1, "openai")
+	add("lower.ref-inlined", diag.Info, "a.json", 1, "gemini")
 	var b bytes.Buffer
-	got, err := WriteDigest(&b, ds, 2, false)
+	got, err := WriteDigest(&b, ds, DigestOptions{MaxCodes: 2, MaxErrors: 1, Warnings: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "warning loss.title ×3 in a.json [targets anthropic, openai] — toolc explain loss.title\n" +
-		"warning loss.meta ×2 in 2 files [targets mcp] — toolc explain loss.meta\n" +
+	want := "warning loss.meta ×2 in 2 files [target mcp] — toolc explain loss.meta\n" +
+		"warning loss.title ×2 in a.json [targets anthropic, openai] — toolc explain loss.title\n" +
 		"a.json:1:1: error catalog.duplicate-id: m\n"
-	if b.String() != want || got != (Digest{Codes: 1, Warnings: 1, Infos: 1}) {
+	if b.String() != want || got != (Digest{Codes: 1, Warnings: 1, Errors: 1, Infos: 1}) {
 		t.Errorf("WriteDigest =\n%s%+v\nwant\n%s", b.String(), got, want)
+	}
+}
+
+// TestGroupedTargets: the same finding for several targets is one line in
+// text, JSON and GitHub Actions, with every target, and a result per target
+// in SARIF.
+func TestGroupedTargets(t *testing.T) {
+	var ds []diag.Diagnostic
+	for _, tg := range []string{"openai", "anthropic", "bedrock"} {
+		d := diag.New("loss.output-schema", "the target has no place for its output schema; dropped").At("a.json", "/0/outputSchema").About("ns:t")
+		d.Line, d.Column, d.Target = 3, 5, tg
+		ds = append(ds, d)
+	}
+	other := ds[0]
+	other.Line = 9
+	ds = append(ds, other)
+	text := write(t, Text, ds)
+	want := "a.json:3:5: warning loss.output-schema: tool ns:t: the target has no place for its output schema; dropped [targets anthropic, bedrock, openai]\n" +
+		"a.json:9:5: warning loss.output-schema: tool ns:t: the target has no place for its output schema; dropped [target openai]\n"
+	if text != want {
+		t.Errorf("text =\n%s\nwant\n%s", text, want)
+	}
+	lines := strings.Split(strings.TrimSpace(write(t, JSON, ds)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"tool":"ns:t","targets":["anthropic","bedrock","openai"]`) {
+		t.Errorf("json =\n%s", strings.Join(lines, "\n"))
+	}
+	if n := strings.Count(write(t, GitHubActions, ds), "::warning "); n != 2 {
+		t.Errorf("github-actions wrote %d annotations, want 2", n)
+	}
+	if n := strings.Count(write(t, SARIF, ds), `"ruleId"`); n != 4 {
+		t.Errorf("sarif wrote %d results, want one per target: 4", n)
+	}
+	var b bytes.Buffer
+	omitted, err := Write(&b, Text, ds, Options{Max: 1})
+	if err != nil || omitted != 1 || strings.Count(b.String(), "\n") != 1 {
+		t.Errorf("Write(Max: 1) = %d, %v:\n%s", omitted, err, b.String())
 	}
 }
