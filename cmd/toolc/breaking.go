@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +22,7 @@ import (
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/gitfs"
+	"github.com/toolc-dev/toolc/internal/report"
 )
 
 type breakingFlags struct {
@@ -185,6 +187,9 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	} else {
 		writeVerdict(w, need, ds, old.version, newVersion)
 	}
+	if out.format == report.JSON { // the verdict as a record, after the findings
+		writeVerdictJSON(out.stdout, need, ds, old.version, newVersion, released)
+	}
 	errs, _, _ := diag.Count(shown)
 	summary := fmt.Sprintf("%d tools against %d in %s", len(res.Catalog), len(old.tools), old.what)
 	if errs > 0 {
@@ -300,6 +305,45 @@ func writeChangelog(w io.Writer, name string, need breaking.Bump, ds []diag.Diag
 			fmt.Fprintf(w, "\n### %s\n\n%s\n", sec.title, strings.Join(lines, "\n"))
 		}
 	}
+}
+
+// verdictRecord is the json format's last line from breaking:
+// {"breaking": {...}}, beside the findings' lines, which have "code".
+type verdictRecord struct {
+	Breaking struct {
+		Bump         string                    `json:"bump"`                   // none, patch, minor or major
+		From         string                    `json:"from,omitempty"`         // the earlier catalog's version
+		Needs        string                    `json:"needs,omitempty"`        // the least version that covers the bump
+		Version      string                    `json:"version,omitempty"`      // the version the manifest says
+		Covered      bool                      `json:"covered"`                // the manifest's version covers the bump
+		Acknowledged int                       `json:"acknowledged,omitempty"` // breaking changes a major release printed as warnings
+		Counts       map[string]map[string]int `json:"counts"`                 // bump → code (without "breaking.") → findings
+	} `json:"breaking"`
+}
+
+func writeVerdictJSON(w io.Writer, need breaking.Bump, ds []diag.Diagnostic, oldVersion, newVersion string, acknowledged int) {
+	var r verdictRecord
+	v := &r.Breaking
+	v.Bump, v.From, v.Version, v.Acknowledged = need.String(), oldVersion, newVersion, acknowledged
+	if oldVersion != "" && need != breaking.None {
+		v.Needs = breaking.Next(oldVersion, need)
+	}
+	v.Covered = need == breaking.None || breaking.Covers(oldVersion, newVersion, need)
+	v.Counts = map[string]map[string]int{}
+	for _, d := range ds {
+		bump := bumpFor(d)
+		if bump == breaking.None {
+			continue
+		}
+		b := bump.String()
+		if v.Counts[b] == nil {
+			v.Counts[b] = map[string]int{}
+		}
+		v.Counts[b][strings.TrimPrefix(d.Code, "breaking.")]++
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(r)
 }
 
 // writeVerdict prints the bump the changes need, and why.
