@@ -209,6 +209,17 @@ func TestCheckVersion(t *testing.T) {
 			t.Errorf("CheckVersion(%q, %q, %s) = %q, want %q", c.old, c.new, c.need, got, c.want)
 		}
 	}
+	// The message words a version that did not change, or went back, as no
+	// release ("a none release" was printed).
+	for _, c := range []struct{ old, new, want string }{
+		{"1.2.3", "1.2.3", "the catalog version stays 1.2.3, but its changes break callers: it needs 2.0.0"},
+		{"1.2.3", "1.0.0", "the catalog version goes from 1.2.3 to 1.0.0, which is no release after it, but its changes break callers: it needs 2.0.0"},
+		{"1.2.3", "1.3.0", "the catalog version goes from 1.2.3 to 1.3.0, a minor release, but its changes break callers: it needs 2.0.0"},
+	} {
+		if d, _ := CheckVersion(c.old, c.new, Major); d.Message != c.want {
+			t.Errorf("CheckVersion(%q, %q) says %q, want %q", c.old, c.new, d.Message, c.want)
+		}
+	}
 	for _, c := range []struct {
 		old  string
 		need Bump

@@ -129,6 +129,17 @@ func Covers(oldVersion, newVersion string, need Bump) bool {
 	return ok1 && ok2 && bumpOf(o, n) >= need
 }
 
+// versionChange says what going from oldVersion to newVersion is.
+func versionChange(oldVersion, newVersion string, got Bump) string {
+	switch {
+	case oldVersion == newVersion:
+		return fmt.Sprintf("the catalog version stays %s", oldVersion)
+	case got == None:
+		return fmt.Sprintf("the catalog version goes from %s to %s, which is no release after it", oldVersion, newVersion)
+	}
+	return fmt.Sprintf("the catalog version goes from %s to %s, a %s release", oldVersion, newVersion, got)
+}
+
 // CheckVersion compares the catalog's version change with the bump its
 // changes need. It returns a breaking.version error when a breaking change
 // comes without a major bump (0.x: a minor one), and a
@@ -143,10 +154,10 @@ func CheckVersion(oldVersion, newVersion string, need Bump) (diag.Diagnostic, bo
 	got := bumpOf(o, n)
 	switch {
 	case need == Major && got < Major:
-		return diag.New("breaking.version", "the catalog version goes from %s to %s, a %s release, but its changes break callers: it needs %s", oldVersion, newVersion, got, Next(oldVersion, Major)).
+		return diag.New("breaking.version", "%s, but its changes break callers: it needs %s", versionChange(oldVersion, newVersion, got), Next(oldVersion, Major)).
 			WithFix(fmt.Sprintf(`set [catalog] version = "%s"`, Next(oldVersion, Major))), true
 	case need == Minor && got < Minor:
-		return diag.New("breaking.version-minor", "the catalog version goes from %s to %s, a %s release, but it adds to the catalog: %s would say so", oldVersion, newVersion, got, Next(oldVersion, Minor)).
+		return diag.New("breaking.version-minor", "%s, but it adds to the catalog: %s would say so", versionChange(oldVersion, newVersion, got), Next(oldVersion, Minor)).
 			WithFix(fmt.Sprintf(`set [catalog] version = "%s"`, Next(oldVersion, Minor))), true
 	}
 	return diag.Diagnostic{}, false

@@ -72,7 +72,15 @@ type Result struct {
 	// Manifest is the manifest the build read.
 	Manifest *manifest.Manifest
 
-	docs map[string]*canonical.Value // the parsed source files, for Locate
+	docs         map[string]*canonical.Value // the parsed source files, for Locate
+	sourcePolicy map[string]*diag.Policy     // source file → its source's policy
+}
+
+// Apply applies the manifest's policies to diagnostics found after the
+// build (toolc breaking's): the policy of the source whose file each is in,
+// then [policy].
+func (r *Result) Apply(ds []diag.Diagnostic) []diag.Diagnostic {
+	return applyPolicies(ds, r.sourcePolicy, nil, &r.Manifest.Policy)
 }
 
 // Locate fills in the line and column of each diagnostic that has a file
@@ -167,6 +175,21 @@ type build struct {
 	targets []targetResult    // per manifest target
 	invalid map[string]bool   // IDs of tools with an error of their own
 	diags   []diag.Diagnostic // not tied to a target
+
+	sourcePolicy map[string]*diag.Policy // source file → its [[sources]] policy, where one is set
+}
+
+// apply applies the policies to ds: for each diagnostic, the policy of the
+// source whose file it is in, then the target's (target, when not nil),
+// then the manifest's.
+func (b *build) apply(ds []diag.Diagnostic, target *diag.Policy) []diag.Diagnostic {
+	return applyPolicies(ds, b.sourcePolicy, target, &b.m.Policy)
+}
+
+func applyPolicies(ds []diag.Diagnostic, bySource map[string]*diag.Policy, target, all *diag.Policy) []diag.Diagnostic {
+	return diag.ApplyBy(ds, func(d diag.Diagnostic) []*diag.Policy {
+		return []*diag.Policy{bySource[d.File], target, all}
+	})
 }
 
 type input struct {
@@ -422,7 +445,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 					ds[j].Line, ds[j].Column = b.m.Pos(fmt.Sprintf("targets[%d]", i))
 				}
 			}
-			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases, data: low.Bundle.Indent(), diags: diag.Apply(ds, t.Policy, &b.m.Policy)}
+			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases, data: low.Bundle.Indent(), diags: b.apply(ds, t.Policy)}
 			return nil
 		})
 	}
@@ -432,10 +455,10 @@ func (b *build) buildTargets(ctx context.Context) error {
 // finish gathers, locates, filters and sorts the diagnostics, and produces
 // the outputs and lock when nothing failed.
 func (b *build) finish() *Result {
-	ds := diag.Apply(b.diags, &b.m.Policy)
+	ds := b.apply(b.diags, nil)
 	docs := map[string]*canonical.Value{}
 	for i, f := range b.files {
-		ds = append(ds, diag.Apply(f.diags, &b.m.Policy)...)
+		ds = append(ds, b.apply(f.diags, nil)...)
 		docs[b.inputs[i].path] = f.doc
 	}
 	for _, t := range b.targets {
@@ -444,7 +467,7 @@ func (b *build) finish() *Result {
 	if len(b.tools) == 0 {
 		ds = append(ds, diag.Apply([]diag.Diagnostic{diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")}, &b.m.Policy)...)
 	}
-	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs}
+	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs, sourcePolicy: b.sourcePolicy}
 	res.Locate(ds)
 	res.Diagnostics = diag.Sort(ds)
 	res.Failed = diag.HasErrors(res.Diagnostics)

@@ -121,7 +121,14 @@ func manifestSchema() obj {
 	for _, c := range diag.Codes() {
 		codes = append(codes, c.Code)
 	}
+	var targetCodes []string
+	for _, c := range codes {
+		if diag.PerTarget(c) {
+			targetCodes = append(targetCodes, c)
+		}
+	}
 	entries := func(desc string) obj { return obj{{"$ref", "#/$defs/entries"}, {"description", desc}} }
+	targetEntries := func(desc string) obj { return obj{{"$ref", "#/$defs/target-entries"}, {"description", desc}} }
 	policy := obj{{"$ref", "#/$defs/policy"}}
 	path := obj{{"type", "string"}, {"pattern", `^[^/\\]`}, {"not", obj{{"pattern", `(^|/)\.\.(/|$)`}}}}
 	return obj{
@@ -156,6 +163,7 @@ func manifestSchema() obj {
 						{"namespace", obj{{"type", "string"}, {"pattern", manifest.NamespacePattern}, {"description", "every tool's ID becomes namespace:name"}}},
 						{"tags", strs("added to every tool's tags")},
 						{"repair", obj{{"type", "boolean"}, {"description", "rewrite non-standard schemas (dict, nullable, optional lists …) as JSON Schema"}}},
+						{"policy", obj{{"$ref", "#/$defs/policy"}, {"description", "decides first the diagnostics located in this source's files (vendored files)"}}},
 					}},
 				}},
 			}},
@@ -171,7 +179,7 @@ func manifestSchema() obj {
 						{"format", obj{{"enum", targets}, {"description", "the provider format to write"}}},
 						{"out", append(slices.Clone(path), member{"description", "the bundle's path, relative to the manifest"})},
 						{"strict", obj{{"anyOf", []any{obj{{"type", "boolean"}}, obj{{"const", "auto"}}}}, {"description", "strict mode: closed objects, typed schemas, OpenAI's optional properties made nullable; \"auto\": per tool, strict only where that narrows nothing"}}},
-						{"policy", policy},
+						{"policy", obj{{"$ref", "#/$defs/target-policy"}}},
 						{"dialect", obj{{"enum", dialectNames()}, {"description", "OpenAI: the server that speaks the format; xai and compatible take no strict flag"}}},
 						{"schema", obj{{"enum", adapters.GeminiSchemas}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},
 						{"names", obj{{"type", "string"}, {"pattern", `\{name\}`}, {"description", "the template of emitted names, {namespace}__{name} by default"}}},
@@ -195,7 +203,18 @@ func manifestSchema() obj {
 					{"ignore", entries("do not report these")},
 				}},
 			}},
+			{"target-policy", obj{
+				{"type", "object"},
+				{"description", "What to do with this target's codes (accept, limit, loss, lower, name), before [policy]; errors always fail."},
+				{"additionalProperties", false},
+				{"properties", obj{
+					{"deny", targetEntries("fail the build on these")},
+					{"warn", targetEntries("report these as warnings")},
+					{"ignore", targetEntries("do not report these")},
+				}},
+			}},
 			{"entries", obj{{"type", "array"}, {"items", obj{{"enum", codes}}}, {"uniqueItems", true}}},
+			{"target-entries", obj{{"type", "array"}, {"items", obj{{"enum", targetCodes}}}, {"uniqueItems", true}}},
 		}},
 	}
 }

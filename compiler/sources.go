@@ -71,6 +71,14 @@ func (b *build) expandSources() error {
 		}
 	}
 	slices.SortFunc(b.inputs, func(x, y input) int { return strings.Compare(x.path, y.path) })
+	for _, in := range b.inputs {
+		if p := b.m.Sources[in.source].Policy; p != nil {
+			if b.sourcePolicy == nil {
+				b.sourcePolicy = map[string]*diag.Policy{}
+			}
+			b.sourcePolicy[in.path] = p
+		}
+	}
 	for i, t := range b.m.Targets {
 		key := fmt.Sprintf("targets[%d].out", i)
 		if j, ok := owner[t.Out]; ok {

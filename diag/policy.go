@@ -97,10 +97,17 @@ func (p *Policy) Check() []PolicyError {
 // inside a policy an entry for the code beats an entry for its category.
 // Errors are never changed, but for those of the categories in judgments.
 func Apply(ds []Diagnostic, policies ...*Policy) []Diagnostic {
+	return ApplyBy(ds, func(Diagnostic) []*Policy { return policies })
+}
+
+// ApplyBy is Apply with the policies chosen for each diagnostic, most
+// specific first: the policy of the source whose file it is in, say, before
+// the manifest's.
+func ApplyBy(ds []Diagnostic, policies func(Diagnostic) []*Policy) []Diagnostic {
 	out := ds[:0:0]
 	for _, d := range ds {
 		if d.Severity != Error || judgments[Code{Code: d.Code}.Category()] {
-			switch action(d.Code, policies) {
+			switch action(d.Code, policies(d)) {
 			case Deny:
 				d.Severity = Error
 			case Warn:
@@ -131,6 +138,17 @@ func action(code string, policies []*Policy) Action {
 		}
 	}
 	return Default
+}
+
+// targetCategories are the categories of codes that lowering a tool for a
+// target reports, each with the target it comes from: the only ones a
+// target's policy sees.
+var targetCategories = map[string]bool{"accept": true, "limit": true, "loss": true, "lower": true, "name": true}
+
+// PerTarget reports whether the codes of c, a code or a category, come
+// from a target, so that a target's policy can decide them.
+func PerTarget(c string) bool {
+	return targetCategories[Code{Code: c}.Category()]
 }
 
 // Categories returns the sorted list of categories of the table.

@@ -58,6 +58,10 @@ type Source struct {
 	Namespace string   `toml:"namespace"` // sets every tool's namespace when not empty
 	Tags      []string `toml:"tags"`      // added to every tool's tags
 	Repair    bool     `toml:"repair"`    // rewrite non-standard schemas to JSON Schema
+	// Policy decides, before the target's and the manifest's, the
+	// diagnostics located in this source's files (vendored files whose
+	// findings are not the team's to fix).
+	Policy *diag.Policy `toml:"policy"`
 }
 
 // Target is one [[targets]] entry: one bundle to write.
@@ -272,6 +276,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		if s.Namespace != "" && !namespaceRE.MatchString(s.Namespace) {
 			d.errorAt("manifest.invalid", key+".namespace", "namespace %q must start with a letter or digit and hold only letters, digits, '_', '.' and '-'", s.Namespace)
 		}
+		d.checkPolicy(key+".policy", s.Policy)
 	}
 	if len(m.Targets) == 0 {
 		d.errorAt("manifest.invalid", "", "the manifest has no [[targets]]")
@@ -321,6 +326,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 			}
 		}
 		d.checkPolicy(key+".policy", t.Policy)
+		d.checkTargetPolicy(key+".policy", t.Policy)
 	}
 	d.checkPolicy("policy", &m.Policy)
 }
@@ -354,6 +360,25 @@ func escapes(p string) bool {
 func (d *decoder) checkGlob(key, g string) {
 	if d.checkPath(key, g) && !doublestar.ValidatePattern(g) {
 		d.errorAt("manifest.invalid", key, "%q is not a valid glob", g)
+	}
+}
+
+// checkTargetPolicy rejects the entries of a target's policy that no
+// target reports: a target's policy would never see them, and the build
+// would silently do what the user did not ask.
+func (d *decoder) checkTargetPolicy(key string, p *diag.Policy) {
+	if p == nil {
+		return
+	}
+	for _, l := range []struct {
+		name    string
+		entries []string
+	}{{"deny", p.Deny}, {"warn", p.Warn}, {"ignore", p.Ignore}} {
+		for _, e := range l.entries {
+			if diag.Known(e) && !diag.PerTarget(e) {
+				d.errorAt("manifest.invalid", key+"."+l.name, "%q does not depend on a target, so a target's policy never sees it; list it in [policy], or in the policy of the [[sources]] whose files it is about", e)
+			}
+		}
 	}
 }
 

@@ -216,12 +216,12 @@ func compareCatalogs(old *earlier, res *compiler.Result, manifestFile string) (d
 		}
 	}
 	ds = breaking.Compare(old.tools, res.Catalog, breaking.Options{Strict: strict})
-	ds = diag.Apply(ds, &res.Manifest.Policy)
+	ds = res.Apply(ds)
 	need = breaking.Needed(ds)
 	if d, ok := breaking.CheckVersion(old.version, res.Manifest.Catalog.Version, need); ok {
 		line, col := res.Manifest.Pos("catalog.version")
 		d.File, d.Line, d.Column = manifestFile, line, col
-		ds = append(ds, diag.Apply([]diag.Diagnostic{d}, &res.Manifest.Policy)...)
+		ds = append(ds, res.Apply([]diag.Diagnostic{d})...)
 	}
 	res.Locate(ds)
 	return diag.Sort(ds), need

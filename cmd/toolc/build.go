@@ -120,8 +120,8 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		return err
 	}
 	errs, warns, _ := report.Count(res.Diagnostics)
-	summary := fmt.Sprintf("%d tools from %d source files, %d targets: %s, %s (%s)",
-		res.Tools, res.Files, res.Targets, plural(warns, "warning"), plural(errs, "error"), time.Since(start).Round(time.Millisecond))
+	summary := fmt.Sprintf("%s from %s, %s: %s, %s (%s)",
+		plural(res.Tools, "tool"), plural(res.Files, "source file"), plural(res.Targets, "target"), plural(warns, "warning"), plural(errs, "error"), time.Since(start).Round(time.Millisecond))
 	if res.Failed {
 		out.digest(res.Diagnostics)
 		return out.fail(exitFailed, "build failed: %s", summary)

@@ -223,10 +223,22 @@ func explainSilence(w io.Writer, b bytes.Buffer, c diag.Code) error {
 		return err
 	}
 	fmt.Fprintf(&b, "To silence it, in toolc.toml:\n\n  [policy]\n  ignore = [%q]  # or the whole category: %q\n\n", c.Code, c.Category())
+	var scopes []string
 	if c.Category() == "breaking" {
-		b.WriteString("toolc breaking reads the [policy] of the new manifest.\n")
-	} else {
-		fmt.Fprintf(&b, "or for one target only, policy = { ignore = [%q] } in its [[targets]].\n", c.Code)
+		b.WriteString("toolc breaking reads the [policy] of the new manifest")
+		scopes = append(scopes, "and the policy of the [[sources]] whose files the tool is in")
+	}
+	if diag.PerTarget(c.Code) {
+		scopes = append(scopes, fmt.Sprintf("for one target only, policy = { ignore = [%q] } in its [[targets]]", c.Code))
+	}
+	if !slices.Contains([]string{"breaking", "catalog", "check", "manifest"}, c.Category()) {
+		scopes = append(scopes, fmt.Sprintf("for one source's files only (vendored ones), policy = { ignore = [%q] } in its [[sources]]", c.Code))
+	}
+	switch {
+	case c.Category() == "breaking":
+		fmt.Fprintf(&b, " %s.\n", strings.Join(scopes, ""))
+	case len(scopes) > 0:
+		fmt.Fprintf(&b, "or %s.\n", strings.Join(scopes, ";\nor "))
 	}
 	if c.Severity != diag.Error {
 		fmt.Fprintf(&b, "To fail on it: deny = [%q].\n", c.Code)
