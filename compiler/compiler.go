@@ -44,6 +44,10 @@ type Options struct {
 	// lowered or encoded, and Result.Outputs is empty. toolc breaking builds
 	// the earlier catalog so.
 	CatalogOnly bool
+	// Baseline is the baseline file's name beside the manifest
+	// (BaselineFile), or "" to use none. When the file exists, the
+	// diagnostics it knows are left out of Result.Diagnostics.
+	Baseline string
 }
 
 // Output is one file that a build writes.
@@ -71,6 +75,11 @@ type Result struct {
 	Catalog []*canonical.Tool
 	// Manifest is the manifest the build read.
 	Manifest *manifest.Manifest
+	// Hidden counts the diagnostics the baseline knew and left out, and
+	// Gone the baseline's entries that no longer occur.
+	Hidden, Gone int
+	// Baseline is true when a baseline file was read.
+	Baseline bool
 
 	docs         map[string]*canonical.Value // the parsed source files, for Locate
 	sourcePolicy map[string]*diag.Policy     // source file → its source's policy
@@ -144,6 +153,13 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
 	if err := b.loadManifest(); err != nil {
 		return nil, err
 	}
+	if opts.Baseline != "" {
+		known, ds := readBaseline(fsys, opts.Baseline)
+		if ds != nil {
+			return nil, b.configError(ds...)
+		}
+		b.known = known
+	}
 	if err := b.expandSources(); err != nil {
 		return nil, err
 	}
@@ -177,6 +193,7 @@ type build struct {
 	diags   []diag.Diagnostic // not tied to a target
 
 	sourcePolicy map[string]*diag.Policy // source file → its [[sources]] policy, where one is set
+	known        map[string]bool         // fingerprints of the baseline; nil without one
 }
 
 // apply applies the policies to ds: for each diagnostic, the policy of the
@@ -239,6 +256,10 @@ func (b *build) formats() manifest.Formats {
 
 func (b *build) loadManifest() error {
 	data, err := fs.ReadFile(b.fsys, b.manifestFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return b.configError(diag.New("manifest.missing", "there is no %s here", b.manifestFile).
+			At(b.manifestFile, "").WithFix("write one with toolc init, or point at it with -C DIR or --manifest FILE"))
+	}
 	if err != nil {
 		return b.configError(diag.Diagnostic{Code: "manifest.syntax", Severity: diag.Error, File: b.manifestFile,
 			Message: fmt.Sprintf("cannot read the manifest: %v", unwrapPath(err))})
@@ -468,6 +489,8 @@ func (b *build) finish() *Result {
 		ds = append(ds, diag.Apply([]diag.Diagnostic{diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")}, &b.m.Policy)...)
 	}
 	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs, sourcePolicy: b.sourcePolicy}
+	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)
+	res.Baseline = b.known != nil
 	res.Locate(ds)
 	res.Diagnostics = diag.Sort(ds)
 	res.Failed = diag.HasErrors(res.Diagnostics)

@@ -288,8 +288,12 @@ var codes = []Code{
 	{"lower.type-inferred", Info, "a schema without a type got the type its keywords imply",
 		"Strict mode and Gemini need a type on every schema. An enum's or const's values, or properties and items, say which type was meant."},
 
+	{"manifest.baseline", Error, "toolc.baseline cannot be read",
+		"toolc.baseline, written by toolc baseline beside the manifest, lists the findings known when it was written, which a build hides. It is TOML with version = 1 and a [[known]] entry per finding keyed by its fingerprint. Rewrite it with toolc baseline, or delete it (or pass --no-baseline) to see every finding."},
 	{"manifest.invalid", Error, "a value in toolc.toml is not valid",
 		"A manifest value is out of range or inconsistent with another (an unknown format, two targets with one out path, an output that is also a source). The message names the key and its line."},
+	{"manifest.missing", Error, "there is no toolc.toml where toolc looked",
+		"toolc build, breaking and baseline read toolc.toml in the working directory, or the file --manifest names, or the one in the folder -C names. Write one with toolc init, or point at it with -C DIR or --manifest FILE."},
 	{"manifest.path-escape", Error, "a path in toolc.toml leaves the manifest's folder",
 		"Paths in the manifest are relative to its folder and must stay inside it: no '..', no absolute paths, no symlink that points outside. This keeps builds reproducible and stops a manifest from reading or writing files it does not own."},
 	{"manifest.syntax", Error, "toolc.toml is not valid TOML (or cannot be read)",

@@ -152,7 +152,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	defer m.root.Close()
 	out.relativeTo(m.cwd, m.root.Name())
 
-	res, err := m.build(ctx, 0, out)
+	res, err := m.build(ctx, compiler.Options{}, out)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ type buildFlags struct {
 	jobs     int
 	check    bool
 	diff     bool
+	all      bool // --no-baseline
 }
 
 func newBuild(a *app) *cobra.Command {
@@ -51,6 +52,7 @@ and exits 1 listing each output or lock file that is missing or differs
 	fl.IntVar(&f.jobs, "jobs", 0, "read and decode at most `N` files at once (default: number of CPUs)")
 	fl.BoolVar(&f.check, "check", false, "write nothing; exit 1 if an output or the lock is missing or out of date")
 	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
+	fl.BoolVar(&f.all, "no-baseline", false, "report every finding, also those toolc.baseline knows")
 	_ = cmd.MarkFlagDirname("directory")
 	_ = cmd.MarkFlagFilename("manifest", "toml")
 	return cmd
@@ -87,13 +89,18 @@ func openManifest(dir, manifest string) (*manifestRoot, error) {
 
 // build builds the manifest, writing nothing. A manifest that cannot be used
 // is reported and is the error (exit 2).
-func (m *manifestRoot) build(ctx context.Context, jobs int, out *output) (*compiler.Result, error) {
-	res, err := compiler.Build(ctx, m.root.FS(), compiler.Options{Manifest: m.file, Jobs: jobs})
+func (m *manifestRoot) build(ctx context.Context, opts compiler.Options, out *output) (*compiler.Result, error) {
+	opts.Manifest = m.file
+	res, err := compiler.Build(ctx, m.root.FS(), opts)
 	var ce *compiler.ConfigError
 	switch {
 	case errors.As(err, &ce):
 		out.diagnostics(ce.Diagnostics, false)
-		return nil, out.fail(exitUsage, "%s: configuration error", out.path(m.file))
+		file := m.file
+		if len(ce.Diagnostics) > 0 && ce.Diagnostics[0].File != "" {
+			file = ce.Diagnostics[0].File // toolc.baseline, say
+		}
+		return nil, out.fail(exitUsage, "%s: configuration error", out.path(file))
 	case err != nil:
 		return nil, out.fail(exitFailed, "%v", err)
 	}
@@ -115,7 +122,11 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	defer m.root.Close()
 	out.relativeTo(m.cwd, m.root.Name())
 
-	res, err := m.build(cmd.Context(), f.jobs, out)
+	opts := compiler.Options{Jobs: f.jobs, Baseline: compiler.BaselineFile}
+	if f.all {
+		opts.Baseline = ""
+	}
+	res, err := m.build(cmd.Context(), opts, out)
 	if err != nil {
 		return err
 	}
@@ -124,12 +135,14 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		plural(res.Tools, "tool"), plural(res.Files, "source file"), plural(res.Targets, "target"), plural(warns, "warning"), plural(errs, "error"), time.Since(start).Round(time.Millisecond))
 	if res.Failed {
 		out.digest(res.Diagnostics)
+		baselineStatus(res, out)
 		return out.fail(exitFailed, "build failed: %s", summary)
 	}
 	if f.check {
 		return check(m, res, f.diff, out, summary)
 	}
 	out.digest(res.Diagnostics)
+	baselineStatus(res, out)
 	if err := compiler.Write(m.root, res.Outputs); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
@@ -149,6 +162,7 @@ func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summar
 		ds = append(ds, d.Diagnostic())
 	}
 	out.digestOf(diag.Sort(ds), !out.quiet) // -q: only what is stale, and the errors
+	baselineStatus(res, out)
 	if diff {
 		w := out.stdout
 		if out.machine() { // stdout holds the diagnostics
@@ -163,6 +177,21 @@ func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summar
 	}
 	out.status("up to date: %s", summary)
 	return nil
+}
+
+// baselineStatus says, last, what the baseline hid.
+func baselineStatus(res *compiler.Result, out *output) {
+	if res.Hidden == 0 && res.Gone == 0 {
+		return
+	}
+	msg := fmt.Sprintf("%s hid %s it knows (--no-baseline shows them)", compiler.BaselineFile, plural(res.Hidden, "finding"))
+	switch {
+	case res.Gone == 1:
+		msg += "; 1 of its entries no longer occurs: toolc baseline rewrites it"
+	case res.Gone > 1:
+		msg += fmt.Sprintf("; %d of its entries no longer occur: toolc baseline rewrites it", res.Gone)
+	}
+	out.status("%s", msg)
 }
 
 // writeDiff writes a git-style unified diff from what is on disk to what the

@@ -99,6 +99,6 @@ error, a denied diagnostic, a difference found by --check, a breaking change);
 	pf.BoolVarP(&a.global.verbose, "verbose", "v", false, "print every diagnostic with its place, infos included, where build prints a digest")
 	pf.IntVar(&a.global.maxDiagnostics, "max-diagnostics", -1, "write at most `N` findings in full in the text format, 0 for all (default: 25 on a terminal, all elsewhere; machine formats always write all)")
 	_ = root.RegisterFlagCompletionFunc("error-format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
-	root.AddCommand(newBuild(a), newBreaking(a), newConvert(a), newDecode(a), newDetect(a), newInit(a), newRules(a), newExplain(a), newVersion(stdout))
+	root.AddCommand(newBuild(a), newBaseline(a), newBreaking(a), newConvert(a), newDecode(a), newDetect(a), newInit(a), newRules(a), newExplain(a), newVersion(stdout))
 	return root
 }

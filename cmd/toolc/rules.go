@@ -136,7 +136,7 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 			}
 		}
 	}
-	res, err := compiler.Build(ctx, build, compiler.Options{})
+	res, err := compiler.Build(ctx, build, compiler.Options{Baseline: compiler.BaselineFile})
 	var ce *compiler.ConfigError
 	switch {
 	case errors.As(err, &ce):

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/url"
@@ -137,7 +135,7 @@ func writeSARIF(w io.Writer, ds []diag.Diagnostic, version string) error {
 			RuleIndex:           index[d.Code],
 			Level:               sarifLevel[d.Severity],
 			Message:             sarifText{Message(d)},
-			PartialFingerprints: map[string]string{fingerprintKey: Fingerprint(d)},
+			PartialFingerprints: map[string]string{fingerprintKey: diag.Fingerprint(d)},
 		}
 		if d.File != "" {
 			loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(d.File), URIBaseID: srcRoot}}}
@@ -174,15 +172,3 @@ func fileURI(file string) string {
 	return strings.Join(parts, "/")
 }
 
-// Fingerprint identifies a diagnostic independently of its line and column,
-// so that it survives edits above it: the hash of its code, file, pointer,
-// target and message (with its tool). It is SARIF's partial fingerprint
-// and the key of toolc.baseline.
-func Fingerprint(d diag.Diagnostic) string {
-	h := sha256.New()
-	for _, s := range []string{d.Code, d.File, d.Pointer, d.Target, d.Text()} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32]
-}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/report"
+)
+
+type baselineFlags struct {
+	dir      string
+	manifest string
+}
+
+func newBaseline(a *app) *cobra.Command {
+	var f baselineFlags
+	cmd := &cobra.Command{
+		Use:   "baseline [-C DIR] [--manifest FILE]",
+		Short: "Write toolc.baseline: the findings known now, which build then hides",
+		Long: `Baseline builds the catalog, writing no bundle, and writes toolc.baseline beside the
+manifest: every warning and info it finds (denied ones too), each keyed by its
+fingerprint, which ignores lines and columns. toolc build then reports only findings
+that are not in it, and says how many it hid; --no-baseline shows them all.
+
+Errors are never recorded: a build with errors writes no baseline. Commit the file;
+run toolc baseline again when findings are fixed, to drop their entries.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out, err := a.output()
+			if err != nil {
+				return err
+			}
+			m, err := openManifest(f.dir, f.manifest)
+			if err != nil {
+				return out.fail(exitUsage, "%v", err)
+			}
+			defer m.root.Close()
+			out.relativeTo(m.cwd, m.root.Name())
+			res, err := m.build(cmd.Context(), compiler.Options{}, out)
+			if err != nil {
+				return err
+			}
+			var errs []diag.Diagnostic // what no baseline hides; denied warnings it does
+			for _, d := range res.Diagnostics {
+				if d.Severity == diag.Error && !compiler.Baselined(d) {
+					errs = append(errs, d)
+				}
+			}
+			if len(errs) > 0 {
+				out.diagnostics(errs, false)
+				return out.fail(exitFailed, "no baseline written: the build has %s, which no baseline hides", plural(len(errs), "error"))
+			}
+			var known []diag.Diagnostic
+			for _, d := range res.Diagnostics {
+				if compiler.Baselined(d) {
+					known = append(known, d)
+				}
+			}
+			data := compiler.EncodeBaseline(known)
+			if err := compiler.Write(m.root, []compiler.Output{{Path: compiler.BaselineFile, Data: data}}); err != nil {
+				return out.fail(exitFailed, "%v", err)
+			}
+			denied, warns, infos := report.Count(known)
+			out.status("wrote %s with %s; toolc build now reports only new ones",
+				out.path(compiler.BaselineFile), plural(denied+warns+infos, "known finding"))
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
+	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	_ = cmd.MarkFlagDirname("directory")
+	_ = cmd.MarkFlagFilename("manifest", "toml")
+	return cmd
+}
