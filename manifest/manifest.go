@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -107,9 +108,9 @@ func (s *Strict) UnmarshalTOML(v any) error {
 			*s = Strict{On: true, Auto: true}
 			return nil
 		}
-		return fmt.Errorf("strict = %q: want true, false or \"auto\"", x)
+		return fmt.Errorf("want true, false or \"auto\", not %q", x)
 	}
-	return fmt.Errorf("strict: want true, false or \"auto\", not %T", v)
+	return fmt.Errorf("want true, false or \"auto\", not %s", tomlWord(fmt.Sprintf("%T", v)))
 }
 
 // Formats says which formats and target options the caller supports, so that
@@ -134,6 +135,7 @@ type v1 struct {
 type decoder struct {
 	file  string
 	keys  keyIndex
+	lines []string // the text, for the column of a value
 	diags []diag.Diagnostic
 }
 
@@ -162,6 +164,7 @@ func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagno
 		return nil, []diag.Diagnostic{{Code: "manifest.syntax", Severity: diag.Error, Message: err.Error(), File: file}}
 	}
 	d.keys = indexKeys(text)
+	d.lines = strings.Split(text, "\n")
 	switch v, ok := head.Version.(int64); {
 	case head.Version == nil:
 		d.errorAt("manifest.version", "", "the manifest has no version; write `version = %d` on its first line", Version)
@@ -189,21 +192,132 @@ func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagno
 
 var typeErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
 
-// typeError turns the decoder's type mismatch into a located diagnostic.
+// typeError turns the decoder's type mismatch into a diagnostic at the
+// value that is wrong, named with its index ("targets[0].strict") and in
+// TOML's words ("want an array of strings, not a string").
 func (d *decoder) typeError(err error) {
+	var line int
+	var key, msg string
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		d.diags = append(d.diags, diag.Diagnostic{Code: "manifest.type", Severity: diag.Error, Message: fmt.Sprintf("%s: %s", pe.LastKey, pe.Message), File: d.file, Line: pe.Position.Line, Column: pe.Position.Col})
+		line, key, msg = pe.Position.Line, pe.LastKey, pe.Message
+	} else if m := typeErrorRE.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		key, msg = m[2], m[3]
+	} else {
+		d.diags = append(d.diags, diag.Diagnostic{Code: "manifest.type", Severity: diag.Error, Message: err.Error(), File: d.file})
 		return
 	}
-	if m := typeErrorRE.FindStringSubmatch(err.Error()); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		msg := strings.Replace(m[3], "incompatible types: TOML value has type", "wrong type: the value is a TOML", 1)
-		msg = strings.Replace(msg, "; destination has type", ", want", 1)
-		d.diags = append(d.diags, diag.Diagnostic{Code: "manifest.type", Severity: diag.Error, Message: fmt.Sprintf("%s: %s", m[2], msg), File: d.file, Line: line, Column: 1})
-		return
+	if m := incompatibleRE.FindStringSubmatch(msg); m != nil {
+		want := "a " + m[2]
+		if t, ok := fieldType(reflect.TypeFor[v1](), strings.Split(key, ".")); ok {
+			want = tomlType(t)
+		}
+		msg = fmt.Sprintf("want %s, not %s", want, tomlWord(m[1]))
+	} else if _, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, key[strings.LastIndex(key, ".")+1:]+":") {
+		msg = rest // an UnmarshalTOML error that names its key again
 	}
-	d.diags = append(d.diags, diag.Diagnostic{Code: "manifest.type", Severity: diag.Error, Message: err.Error(), File: d.file})
+	name, pos := d.keys.at(key, line)
+	col := pos[1]
+	if pos[0] > 0 {
+		line, col = pos[0], d.valueColumn(pos)
+	}
+	d.diags = append(d.diags, diag.Diagnostic{Code: "manifest.type", Severity: diag.Error, Message: fmt.Sprintf("%s: %s", name, msg), File: d.file, Line: line, Column: col})
+}
+
+var incompatibleRE = regexp.MustCompile(`^incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
+
+// valueColumn returns the column of the value after the key written at pos.
+func (d *decoder) valueColumn(pos [2]int) int {
+	if pos[0] > len(d.lines) {
+		return pos[1]
+	}
+	line := d.lines[pos[0]-1]
+	rest := line[min(pos[1]-1, len(line)):]
+	eq := indexOutsideQuotes(rest, '=')
+	if eq < 0 {
+		return pos[1]
+	}
+	after := rest[eq+1:]
+	return pos[1] + eq + 1 + len(after) - len(strings.TrimLeft(after, " \t"))
+}
+
+// fieldType follows a dotted key through the toml tags of t.
+func fieldType(t reflect.Type, key []string) (reflect.Type, bool) {
+	for _, k := range key {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem()
+			continue
+		case reflect.Struct:
+		default:
+			return nil, false
+		}
+		found := false
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if name, _, _ := strings.Cut(f.Tag.Get("toml"), ","); name == k {
+				t, found = f.Type, true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	return t, true
+}
+
+// tomlType says what TOML value a Go type takes.
+func tomlType(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Pointer:
+		return tomlType(t.Elem())
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int64:
+		return "an integer"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Slice:
+		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(tomlType(t.Elem()), "a "), "an ") + "s"
+	case reflect.Map:
+		if t.Elem().Kind() == reflect.Interface {
+			return "a table"
+		}
+		return "a table of " + strings.TrimPrefix(strings.TrimPrefix(tomlType(t.Elem()), "a "), "an ") + "s"
+	case reflect.Struct:
+		return "a table"
+	}
+	return "a " + t.String()
+}
+
+// tomlWord names the Go type of a decoded TOML value as TOML does.
+func tomlWord(goType string) string {
+	switch goType {
+	case "string":
+		return "a string"
+	case "int64":
+		return "an integer"
+	case "float64":
+		return "a float"
+	case "bool":
+		return "a boolean"
+	case "time.Time", "toml.LocalDate", "toml.LocalDateTime", "toml.LocalTime":
+		return "a date"
+	}
+	if strings.HasPrefix(goType, "[]") {
+		return "an array"
+	}
+	if strings.HasPrefix(goType, "map[") {
+		return "a table"
+	}
+	return goType
 }
 
 // unknownKey reports a key that no field took. Keys of arrays of tables

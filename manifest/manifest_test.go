@@ -79,7 +79,12 @@ func TestDecodeErrors(t *testing.T) {
 		{base("[catalog]\nnmae = \"x\"\n"), "8:1 manifest.unknown-key \"nmae\""},
 		{base("[[targets]]\nformat = \"openai\"\nout = \"b.json\"\nstirct = true\n"), "10:1 manifest.unknown-key \"stirct\""},
 		{base("[[targets]]\nformat = \"mcp\"\nout = \"b.json\"\nstrict = true\n"), "10:1 manifest.unknown-key no option \"strict\""},
-		{base("[policy]\ndeny = \"loss\"\n"), "8:1 manifest.type policy.deny"},
+		{base("[policy]\ndeny = \"loss\"\n"), "8:8 manifest.type policy.deny: want an array of strings, not a string"},
+		// A wrong type is at its value, with its index, in TOML's words.
+		{"version = 1\n[[sources]]\ninclude = [\"a\"]\n\n[[targets]]\nformat = \"openai\"\nstrict = 3\nout = \"o.json\"\n\n[[targets]]\nformat = \"mcp\"\nout = \"m.json\"\n", "7:10 manifest.type targets[0].strict: want true, false or \"auto\", not an integer"},
+		{base("[[targets]]\nformat = \"openai\"\nout = \"o.json\"\nstrict = \"yes\"\n"), "10:10 manifest.type targets[1].strict: want true, false or \"auto\", not \"yes\""},
+		{"version = 1\n[[sources]]\ninclude = \"a.json\"\n", "3:11 manifest.type sources[0].include: want an array of strings, not a string"},
+		{base("[[targets]]\nformat = \"openai\"\nout = \"o.json\"\nlimits = {description = \"x\"}\n"), "10:25 manifest.type targets[1].limits.description: want an integer, not a string"},
 		{base("[policy]\ndeny = [\"loss.nope\"]\n"), "8:1 manifest.unknown-code \"loss.nope\""},
 		{base("[policy]\ndeny = [\"loss\"]\nwarn = [\"loss\"]\n"), "9:1 manifest.invalid also listed"},
 		{base("[[sources]]\ninclude = [\"../x/*.json\"]\n"), "8:1 manifest.path-escape leaves"},
