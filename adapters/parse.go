@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	goccy "github.com/goccy/go-yaml"
+	goccyparser "github.com/goccy/go-yaml/parser"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -58,13 +60,13 @@ func ParseYAML(data []byte) (*canonical.Value, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, &canonical.SyntaxError{Pos: canonical.Pos{Line: 1, Column: 1}, Msg: "the YAML file holds no document"}
 		}
-		return nil, yamlError(err)
+		return nil, yamlError(data, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, &canonical.SyntaxError{Pos: canonical.Pos{Line: extra.Line, Column: extra.Column}, Msg: "the YAML file holds more than one document"}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, yamlError(err)
+		return nil, yamlError(data, err)
 	}
 	c := &yamlConverter{}
 	return c.value(&doc, 0)
@@ -73,13 +75,41 @@ func ParseYAML(data []byte) (*canonical.Value, error) {
 var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // yamlError turns the library's "yaml: line N: msg" into a SyntaxError.
-func yamlError(err error) error {
+// go.yaml.in/yaml reports the line where the enclosing construct starts (an
+// unclosed flow sequence: its first line) and no column, so the position
+// and message come from goccy/go-yaml's parser where it finds the error
+// too: the token where it goes wrong (the opening quote of an unclosed
+// string, the line that should have closed a sequence).
+func yamlError(data []byte, err error) error {
+	if pos, msg, ok := locateYAML(data); ok {
+		return &canonical.SyntaxError{Pos: pos, Msg: msg}
+	}
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		return &canonical.SyntaxError{Pos: canonical.Pos{Line: line, Column: 1}, Msg: m[2]}
 	}
 	return &canonical.SyntaxError{Pos: canonical.Pos{Line: 1, Column: 1}, Msg: strings.TrimPrefix(msg, "yaml: ")}
+}
+
+// locateYAML parses data with goccy/go-yaml and returns the position and
+// message of its syntax error, if it finds one.
+func locateYAML(data []byte) (pos canonical.Pos, msg string, ok bool) {
+	defer func() {
+		if recover() != nil { // a second opinion must never crash the build
+			ok = false
+		}
+	}()
+	_, err := goccyparser.ParseBytes(data, 0)
+	var ye goccy.Error
+	if !errors.As(err, &ye) || ye.GetToken() == nil || ye.GetToken().Position == nil {
+		return pos, "", false
+	}
+	p := ye.GetToken().Position
+	if p.Line < 1 || p.Column < 1 {
+		return pos, "", false
+	}
+	return canonical.Pos{Line: p.Line, Column: p.Column}, ye.GetMessage(), true
 }
 
 type yamlConverter struct {

@@ -64,6 +64,25 @@ func TestParseYAMLErrors(t *testing.T) {
 	}
 }
 
+// TestParseYAMLErrorColumns: a syntax error is at the token where it goes
+// wrong, not at column 1 of the line where the construct began.
+func TestParseYAMLErrorColumns(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want canonical.Pos
+	}{
+		{"a: 1\nb: \"unterminated\nc: 2\n", canonical.Pos{Line: 2, Column: 4}},
+		{"a: [1, 2\nb: 3\n", canonical.Pos{Line: 2, Column: 1}},
+		{"a: 1\n\tb: 2\n", canonical.Pos{Line: 2, Column: 1}},
+	} {
+		_, err := ParseYAML([]byte(c.in))
+		var se *canonical.SyntaxError
+		if !errors.As(err, &se) || se.Pos != c.want {
+			t.Errorf("ParseYAML(%q) = %v, want a SyntaxError at %d:%d", c.in, err, c.want.Line, c.want.Column)
+		}
+	}
+}
+
 func TestParseYAMLAliasBomb(t *testing.T) {
 	in := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
 	prev := "a"
