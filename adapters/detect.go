@@ -25,9 +25,27 @@ type Detection struct {
 // Detection thresholds: the best format needs at least minConfidence, and a
 // lead of at least minMargin over the next, or the file is ambiguous.
 const (
-	minConfidence = 0.5
+	minConfidence = MinConfidence
 	minMargin     = 0.25
 )
+
+// MinConfidence is the least confidence with which a format is chosen, and
+// SureConfidence the least with which it is taken without a word: between
+// them, a build says which format it guessed.
+const (
+	MinConfidence  = 0.5
+	SureConfidence = 0.9
+)
+
+// Score returns the confidence of format, 0 when it was not scored.
+func (d Detection) Score(format string) float64 {
+	for _, s := range d.Scores {
+		if s.Format == format {
+			return s.Confidence
+		}
+	}
+	return 0
+}
 
 // Detect scores doc against every registered format that can be detected
 // and chooses the best one when it is clear.

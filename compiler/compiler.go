@@ -48,6 +48,10 @@ type Options struct {
 	// (BaselineFile), or "" to use none. When the file exists, the
 	// diagnostics it knows are left out of Result.Diagnostics.
 	Baseline string
+	// InputOrder keeps the tools in the order of their files and, inside
+	// a file, of the file, instead of sorting them by ID: what convert,
+	// which reads one file, owes its reader.
+	InputOrder bool
 }
 
 // Output is one file that a build writes.
@@ -374,6 +378,16 @@ func (b *build) readSource(in input) fileResult {
 			return r
 		}
 		r.format = d.Format
+		if c := d.Scores[0].Confidence; c < adapters.SureConfidence {
+			report("source.guessed-format", doc.Pos, "read as %s, which it fits only with confidence %.2f: a file that is not a tool (a package.json) can look like one; set format = %q on sources[%d] in %s if it is right, or exclude the file",
+				r.format, c, r.format, in.source, b.manifestFile)
+		}
+	} else if d := b.reg.Detect(doc); d.Format != "" && d.Format != r.format && d.Scores[0].Confidence >= adapters.SureConfidence && d.Score(r.format) < adapters.MinConfidence {
+		// Read as the wrong format, the file would become tools with empty
+		// schemas and a warning about dropped fields.
+		report("source.wrong-format", doc.Pos, "the file is %s (confidence %.2f), not %s (%.2f); set format = %q on sources[%d] in %s",
+			d.Format, d.Scores[0].Confidence, r.format, d.Score(r.format), d.Format, in.source, b.manifestFile)
+		return r
 	}
 	a, _ := b.reg.Get(r.format)
 	tools, ds := a.Decode(doc, in.path)
@@ -420,7 +434,9 @@ func (b *build) collectTools() {
 			b.tools = append(b.tools, t)
 		}
 	}
-	slices.SortFunc(b.tools, func(x, y *canonical.Tool) int { return strings.Compare(x.ID(), y.ID()) })
+	if !b.opts.InputOrder {
+		slices.SortFunc(b.tools, func(x, y *canonical.Tool) int { return strings.Compare(x.ID(), y.ID()) })
+	}
 	for _, f := range b.files {
 		for _, id := range f.invalid {
 			if b.invalid == nil {
@@ -485,7 +501,7 @@ func (b *build) finish() *Result {
 	for _, t := range b.targets {
 		ds = append(ds, t.diags...)
 	}
-	if len(b.tools) == 0 {
+	if len(b.tools) == 0 && !diag.HasErrors(ds) { // an error says more than "empty"
 		ds = append(ds, diag.Apply([]diag.Diagnostic{diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")}, &b.m.Policy)...)
 	}
 	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs, sourcePolicy: b.sourcePolicy}

@@ -346,6 +346,8 @@ var codes = []Code{
 	{"schema.unknown-dialect", Error, "a schema's $schema names a dialect toolc does not know",
 		"Without a known dialect a schema cannot be validated or lowered soundly. Use a JSON Schema dialect URI (2020-12, 2019-09, draft-07, draft-06, draft-04) or remove $schema for 2020-12, MCP's default."},
 
+	{"source.guessed-format", Warning, "format = \"auto\" read a file with a format it fits only loosely",
+		"Detection chose a format with a confidence under 0.9: the file may not be a tool definition at all (a package.json has a name and a description, as an OpenAI function does). Set format = \"…\" on the source if the guess is right, or exclude the file; toolc detect --verbose shows every score."},
 	{"source.ignored-field", Warning, "a field of a source file that toolc does not read",
 		"A field outside any tool (such as the server description in a tools/list dump) has no place in the catalog and is not carried into any bundle."},
 	{"source.invalid", Error, "a source file does not have the shape of its format",
@@ -368,6 +370,8 @@ var codes = []Code{
 		"Provider-defined tools (Anthropic computer_*, bash_*, text_editor_*, web_search_*; OpenAI file_search …) are configured by the provider, not by a JSON Schema, and cannot be converted. They are skipped."},
 	{"source.unsupported-version", Error, "a source file is in a version of its format that toolc does not read",
 		"toolc reads OpenAPI 3.0, 3.1 and 3.2. Swagger 2.0 descriptions differ in shape (definitions, body parameters, produces/consumes); convert them to OpenAPI 3 first, for example with swagger2openapi or the Swagger Editor."},
+	{"source.wrong-format", Error, "a source file is clearly in another format than the one its source names",
+		"A file read with the wrong format (an MCP tool read as OpenAI) would become tools with empty schemas and warnings about dropped fields. When detection is sure the file is another format and the named one does not fit at all, the file is not decoded and this error names the format to set (convert: --from)."},
 }
 
 // Lookup returns the row of the table for code.

@@ -13,19 +13,20 @@ import (
 
 	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/diag"
 )
 
 func newConvert(a *app) *cobra.Command {
 	var opts compiler.ConvertOptions
 	cmd := &cobra.Command{
-		Use:   "convert --to FORMAT [--from FORMAT] [--strict] [--repair] FILE|-",
+		Use:   "convert --to FORMAT [--from FORMAT] [--strict] [--schema MODE] [--repair] [--ignore CODES] FILE|-",
 		Short: "Convert one file of tools to another format, on stdout",
 		Long: `Convert reads one file (or stdin, given as -) and writes its tools in the format
 --to names on stdout, with the same decoding, validation and lowering as build:
 the file is compiled as a catalog of its own with one target. Diagnostics go to
 stderr, in any --error-format.
 
-The file's format is detected unless --from names it. A file ending in .yaml or
+The tools keep the file's order. The file's format is detected unless --from names it. A file ending in .yaml or
 .yml, or input that does not start with { or [, is read as YAML.
 
 It exits 1 and writes nothing on stdout when the file has an error.`,
@@ -35,6 +36,11 @@ It exits 1 and writes nothing on stdout when the file has an error.`,
 			if err != nil {
 				return err
 			}
+			for _, c := range opts.Ignore {
+				if !diag.Known(c) {
+					return out.fail(exitUsage, "--ignore %s: unknown code or category (toolc rules lists them)", c)
+				}
+			}
 			name, data, err := readInput(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return out.fail(exitFailed, "%v", err)
@@ -42,6 +48,11 @@ It exits 1 and writes nothing on stdout when the file has an error.`,
 			res, err := compiler.Convert(cmd.Context(), name, data, opts)
 			if errors.Is(err, adapters.ErrUnknownFormat) || errors.Is(err, adapters.ErrNotSupported) {
 				return out.fail(exitUsage, "%v", err)
+			}
+			var ce *compiler.ConfigError
+			if errors.As(err, &ce) { // an option the target does not take, say
+				out.diagnostics(ce.Diagnostics, true)
+				return out.fail(exitUsage, "cannot convert %s to %s with these options", name, opts.To)
 			} else if err != nil {
 				return out.fail(exitFailed, "%v", err)
 			}
@@ -57,6 +68,8 @@ It exits 1 and writes nothing on stdout when the file has an error.`,
 	fl.StringVar(&opts.To, "to", "", "the `FORMAT` to write (a target format)")
 	fl.StringVar(&opts.From, "from", "auto", "the `FORMAT` of the file; auto detects it")
 	fl.BoolVar(&opts.Strict, "strict", false, "strict mode, for targets that take it ("+strings.Join(strictFormats, ", ")+")")
+	fl.StringVar(&opts.Schema, "schema", "", "the target's schema `MODE` (gemini: json-schema or openapi)")
+	fl.StringSliceVar(&opts.Ignore, "ignore", nil, "leave out these `CODES` or categories, as [policy] ignore does (comma-separated or repeated)")
 	fl.BoolVar(&opts.Repair, "repair", false, "rewrite non-standard schemas (BFCL's dict, OpenAPI's nullable …) as JSON Schema, as repair = true does")
 	_ = cmd.MarkFlagRequired("to")
 	_ = cmd.RegisterFlagCompletionFunc("to", cobra.FixedCompletions(targets, cobra.ShellCompDirectiveNoFileComp))
