@@ -110,8 +110,8 @@ func (m *manifestRoot) build(ctx context.Context, opts compiler.Options, out *ou
 func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	start := time.Now()
 	switch {
-	case f.jobs < 0:
-		return out.fail(exitUsage, "--jobs must be at least 1")
+	case f.jobs < 0 || (f.jobs == 0 && cmd.Flags().Changed("jobs")):
+		return out.fail(exitUsage, "--jobs %d: must be at least 1", f.jobs)
 	case f.diff && !f.check:
 		return out.fail(exitUsage, "--diff needs --check")
 	}

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -68,6 +69,39 @@ func (a *app) output() (*output, error) {
 	return newOutput(&a.global, a.stdout, a.stderr)
 }
 
+// newHelp is cobra's help command, but an unknown topic is a usage error
+// (exit 2), not a help text and exit 0.
+func newHelp(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		RunE: func(_ *cobra.Command, args []string) error {
+			cmd, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 || (len(args) > 0 && cmd == root) {
+				return fmt.Errorf("unknown help topic %q: toolc help lists the commands", strings.Join(args, " "))
+			}
+			cmd.InitDefaultHelpFlag()
+			return cmd.Help()
+		},
+	}
+}
+
+// strictCompletion makes an unknown shell a usage error: cobra's completion
+// command prints its help and exits 0 for one.
+func strictCompletion(c *cobra.Command) {
+	var shells []string
+	for _, s := range c.Commands() {
+		shells = append(shells, s.Name())
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return fmt.Errorf("unknown shell %q (want %s)", args[0], strings.Join(shells, ", "))
+		}
+		return cmd.Help()
+	}
+}
+
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	a := &app{stdout: stdout, stderr: stderr}
 	root := &cobra.Command{
@@ -83,7 +117,8 @@ error, a denied diagnostic, a difference found by --check, a breaking change);
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRunE: func(*cobra.Command, []string) error {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
+			a.global.maxSet = cmd.Flags().Changed("max-diagnostics")
 			if _, err := a.output(); err != nil {
 				return err // cobra's usage errors exit 2
 			}
@@ -97,8 +132,15 @@ error, a denied diagnostic, a difference found by --check, a breaking change);
 	pf.StringVar(&a.global.errorFormat, "error-format", "text", "how to print diagnostics: `FORMAT` text, json, github-actions or sarif")
 	pf.BoolVarP(&a.global.quiet, "quiet", "q", false, "print only warnings and errors: no infos, no summary line")
 	pf.BoolVarP(&a.global.verbose, "verbose", "v", false, "print every diagnostic with its place, infos included, where build prints a digest")
-	pf.IntVar(&a.global.maxDiagnostics, "max-diagnostics", -1, "write at most `N` findings in full in the text format, 0 for all (default: 25 on a terminal, all elsewhere; machine formats always write all)")
+	pf.IntVar(&a.global.maxDiagnostics, "max-diagnostics", 0, "write at most `N` findings in full in the text format, 0 for all (default: 25 on a terminal, all elsewhere; machine formats always write all)")
 	_ = root.RegisterFlagCompletionFunc("error-format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
+	root.SetHelpCommand(newHelp(root))
 	root.AddCommand(newBuild(a), newBaseline(a), newBreaking(a), newConvert(a), newDecode(a), newDetect(a), newInit(a), newRules(a), newExplain(a), newVersion(stdout))
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			strictCompletion(c)
+		}
+	}
 	return root
 }

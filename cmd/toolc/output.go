@@ -17,7 +17,8 @@ type globalFlags struct {
 	errorFormat    string
 	quiet          bool
 	verbose        bool
-	maxDiagnostics int // -1: the default for where the text goes
+	maxDiagnostics int  // 0: all
+	maxSet         bool // --max-diagnostics was given; else the default for where the text goes
 }
 
 // output is where a command's diagnostics and status lines go. Text and
@@ -42,8 +43,8 @@ func newOutput(g *globalFlags, stdout, stderr io.Writer) (*output, error) {
 	}
 	o := &output{stdout: stdout, stderr: stderr, format: f, quiet: g.quiet, verbose: g.verbose, color: isTerminal(stderr)}
 	switch {
-	case g.maxDiagnostics >= 0:
-		o.max, o.maxSet = g.maxDiagnostics, true
+	case g.maxSet:
+		o.max, o.maxSet = max(g.maxDiagnostics, 0), true
 	case f == report.Text && o.color && !g.verbose:
 		o.max = terminalMax // a terminal shows a screenful; a log keeps all
 	}
