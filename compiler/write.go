@@ -9,8 +9,12 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/manifest"
 )
 
 // Write writes outputs under root atomically: each goes to a temporary file in
@@ -107,4 +111,58 @@ func Check(fsys fs.FS, outputs []Output) ([]Difference, error) {
 		}
 	}
 	return diffs, nil
+}
+
+// Orphans are the outputs that the lock on disk lists and outputs no longer
+// have: the bundles of targets removed from the manifest (or moved).
+type Orphans struct {
+	Remove []string // unchanged since toolc wrote them: build removes them
+	Edited []string // changed since: build leaves them, and says so
+}
+
+// FindOrphans reads toolc.lock in fsys, if there is one, and returns the
+// outputs it lists that outputs do not, split by whether the file on disk
+// is still what the lock recorded. Only those are toolc's to remove.
+func FindOrphans(fsys fs.FS, outputs []Output) Orphans {
+	var o Orphans
+	data, err := fs.ReadFile(fsys, manifest.LockFile)
+	if err != nil {
+		return o
+	}
+	var l Lock
+	if _, err := toml.Decode(string(data), &l); err != nil {
+		return o // a lock toolc cannot read names nothing it may remove
+	}
+	for _, lo := range l.Outputs {
+		if lo.Path == manifest.LockFile || slices.ContainsFunc(outputs, func(out Output) bool { return out.Path == lo.Path }) {
+			continue
+		}
+		data, err := fs.ReadFile(fsys, lo.Path)
+		switch {
+		case err != nil: // gone already
+		case hashBytes(data) == lo.Hash:
+			o.Remove = append(o.Remove, lo.Path)
+		default:
+			o.Edited = append(o.Edited, lo.Path)
+		}
+	}
+	slices.Sort(o.Remove)
+	slices.Sort(o.Edited)
+	return o
+}
+
+// RemoveOrphans removes the files of o.Remove.
+func RemoveOrphans(root *os.Root, o Orphans) error {
+	for _, p := range o.Remove {
+		if err := root.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// OrphanDiagnostic reports, for --check, an orphan that build would remove.
+func OrphanDiagnostic(p string) diag.Diagnostic {
+	return diag.New("check.orphan", "%s is the bundle of a target that is no longer in the manifest", p).
+		At(p, "").WithFix("run toolc build, which removes it, and commit the result")
 }

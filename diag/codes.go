@@ -131,6 +131,8 @@ var codes = []Code{
 
 	{"check.missing", Error, "an output or toolc.lock that the build writes does not exist",
 		"toolc build --check found that a bundle or the lock file is not on disk. Run toolc build and commit what it writes; the pre-commit hook and the CI check then pass."},
+	{"check.orphan", Error, "toolc build --check found the bundle of a target that the manifest no longer has",
+		"toolc.lock lists every bundle a build wrote. A target removed from the manifest (or given another out) leaves its old bundle behind, which a deploy would still ship. toolc build removes such a file when it is unchanged since the lock recorded it (an edited one is left, and the build says so); --check reports it until then."},
 	{"check.out-of-date", Error, "an output or toolc.lock differs from what the build writes",
 		"toolc build --check found that a bundle or the lock file on disk is not what building the manifest and sources now gives: a source, the manifest or toolc changed without a rebuild, or the file was edited by hand. Run toolc build and commit the result; add --diff to see the difference."},
 

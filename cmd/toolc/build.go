@@ -143,8 +143,18 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	}
 	out.digest(res.Diagnostics)
 	baselineStatus(res, out)
+	orphans := compiler.FindOrphans(m.root.FS(), res.Outputs)
 	if err := compiler.Write(m.root, res.Outputs); err != nil {
 		return out.fail(exitFailed, "%v", err)
+	}
+	if err := compiler.RemoveOrphans(m.root, orphans); err != nil {
+		return out.fail(exitFailed, "%v", err)
+	}
+	for _, p := range orphans.Remove {
+		out.status("removed %s: its target is no longer in the manifest", out.path(p))
+	}
+	for _, p := range orphans.Edited {
+		out.status("left %s in place: its target is no longer in the manifest, but it was edited since toolc wrote it", out.path(p))
 	}
 	out.status("built %s", summary)
 	return nil
@@ -161,6 +171,10 @@ func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summar
 	for _, d := range diffs {
 		ds = append(ds, d.Diagnostic())
 	}
+	orphans := compiler.FindOrphans(m.root.FS(), res.Outputs).Remove
+	for _, p := range orphans {
+		ds = append(ds, compiler.OrphanDiagnostic(p))
+	}
 	out.digestOf(diag.Sort(ds), !out.quiet) // -q: only what is stale, and the errors
 	baselineStatus(res, out)
 	if diff {
@@ -172,8 +186,12 @@ func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summar
 			writeDiff(w, out.path(d.Path), d)
 		}
 	}
-	if len(diffs) > 0 {
-		return out.fail(exitFailed, "check failed: %d of %d files differ; %s", len(diffs), len(res.Outputs), summary)
+	if n := len(diffs) + len(orphans); n > 0 {
+		what := fmt.Sprintf("%d of %d files differ", len(diffs), len(res.Outputs))
+		if len(orphans) > 0 {
+			what += fmt.Sprintf(", %d left from removed targets", len(orphans))
+		}
+		return out.fail(exitFailed, "check failed: %s; %s", what, summary)
 	}
 	out.status("up to date: %s", summary)
 	return nil

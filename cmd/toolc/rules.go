@@ -166,6 +166,9 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 		for _, d := range diffs {
 			ds = append(ds, d.Diagnostic())
 		}
+		for _, p := range compiler.FindOrphans(fsys, res.Outputs).Remove {
+			ds = append(ds, compiler.OrphanDiagnostic(p))
+		}
 	default:
 		return nil, fmt.Errorf("example: unknown command %q", e.command)
 	}
