@@ -67,9 +67,16 @@ func isTerminal(w io.Writer) bool {
 }
 
 // relativeTo makes diagnostics' paths, which are relative to dir, relative
-// to the working directory cwd instead.
+// to the working directory cwd instead. In GitHub Actions, annotations and
+// SARIF need paths from the repository's root, whatever working-directory
+// the step has: there they are relative to GITHUB_WORKSPACE when dir is in it.
 func (o *output) relativeTo(cwd, dir string) {
 	o.prefix = ""
+	if ws := os.Getenv("GITHUB_WORKSPACE"); ws != "" && (o.format == report.GitHubActions || o.format == report.SARIF) {
+		if rel, err := filepath.Rel(ws, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			cwd = ws
+		}
+	}
 	if rel, err := filepath.Rel(cwd, dir); err == nil && rel != "." {
 		o.prefix = filepath.ToSlash(rel)
 	}
@@ -92,7 +99,9 @@ func (o *output) machine() bool { return o.format == report.JSON || o.format == 
 func (o *output) diagnostics(ds []diag.Diagnostic, productOnStdout bool) {
 	shown := make([]diag.Diagnostic, 0, len(ds))
 	for _, d := range ds {
-		if o.quiet && d.Severity == diag.Info {
+		// Infos are not annotated: a pull request shows only the first
+		// annotations of a step, and those should be what to act on.
+		if d.Severity == diag.Info && (o.quiet || (o.format == report.GitHubActions && !o.verbose)) {
 			continue
 		}
 		d.File = o.path(d.File)
