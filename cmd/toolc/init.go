@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"testing/fstest"
 
 	"github.com/spf13/cobra"
 
@@ -18,6 +21,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/report"
 	"github.com/toolc-dev/toolc/manifest"
+	"github.com/toolc-dev/toolc/validate"
 )
 
 func newInit(a *app) *cobra.Command {
@@ -51,11 +55,21 @@ a manifest: an existing toolc.toml makes it exit 1.`,
 
 // found is one folder's tool files of one format.
 type found struct {
-	dir    string // '/'-separated, relative to the scanned folder; "." for itself
-	format string
-	files  []string // base names
-	others bool     // the folder has files with the same extension that are not in this group
-	tools  int
+	dir       string // '/'-separated, relative to the scanned folder; "." for itself
+	format    string
+	files     []string          // base names, in path order
+	siblings  []string          // the folder's other files with the same extension
+	left      map[string]string // files left out → why
+	tools     map[string]int    // file → its tools
+	repair    bool // a file needs repair = true (dict, float, nullable …)
+	namespace string
+}
+
+// scanned is what init found.
+type scanned struct {
+	groups []*found
+	maybe  []string     // files that might be tool files, with format and confidence
+	files  fstest.MapFS // every file the sources could include, to build in memory
 }
 
 // skipDirs are folders that hold dependencies or outputs, not tool sources.
@@ -73,12 +87,32 @@ func runInit(cmd *cobra.Command, dir string, out *output) error {
 	if _, err := os.Stat(manifestPath); err == nil {
 		return out.fail(exitFailed, "%s exists; not overwriting it", manifestPath)
 	}
-	fsys := os.DirFS(dir)
-	groups, maybe, err := scan(fsys)
+	sc, err := scan(os.DirFS(dir))
 	if err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
-	text := starter(filepath.Base(absPath(dir)), groups, maybe)
+	assignNamespaces(sc.groups)
+	name := filepath.Base(absPath(dir))
+
+	// Build the manifest in memory, and leave out each file that still
+	// fails (a tool defined twice, a schema no repair fixes) until the
+	// manifest builds: init writes one that does, and says what it left.
+	var text string
+	var res *compiler.Result
+	for range maxInitRounds {
+		text = starter(name, sc.groups, sc.maybe)
+		sc.files[compiler.DefaultManifest] = &fstest.MapFile{Data: []byte(text)}
+		res, err = compiler.Build(cmd.Context(), sc.files, compiler.Options{})
+		var ce *compiler.ConfigError
+		if errors.As(err, &ce) {
+			return out.fail(exitFailed, "internal error: the starter manifest is invalid: %v", ce)
+		} else if err != nil {
+			return out.fail(exitFailed, "%v", err)
+		}
+		if !leaveOutFailing(sc.groups, res.Diagnostics) {
+			break
+		}
+	}
 
 	// O_EXCL: a manifest written since the check above is not overwritten.
 	f, err := os.OpenFile(manifestPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
@@ -92,14 +126,6 @@ func runInit(cmd *cobra.Command, dir string, out *output) error {
 	if err := f.Close(); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
-	// Build it, writing nothing, so that init says what build will say.
-	res, err := compiler.Build(cmd.Context(), fsys, compiler.Options{})
-	var ce *compiler.ConfigError
-	if errors.As(err, &ce) {
-		return out.fail(exitFailed, "internal error: the starter manifest is invalid: %v", ce)
-	} else if err != nil {
-		return out.fail(exitFailed, "%v", err)
-	}
 	cwd, _ := os.Getwd()
 	out.relativeTo(cwd, absPath(dir))
 	var errs []diag.Diagnostic // the warnings are counted; toolc build lists them
@@ -109,15 +135,27 @@ func runInit(cmd *cobra.Command, dir string, out *output) error {
 		}
 	}
 	out.diagnostics(errs, false)
-	files := 0
-	for _, g := range groups {
-		files += len(g.files)
+	files, sources, left := 0, 0, 0
+	for _, g := range sc.groups {
+		if len(g.files) > 0 {
+			files += len(g.files)
+			sources++
+		}
+		left += len(g.left)
 	}
 	_, warns, _ := report.Count(res.Diagnostics)
-	out.status("wrote %s: %s in %s, %s; toolc build now gives %s and %s",
-		out.path(compiler.DefaultManifest), plural(files, "tool file"), plural(len(groups), "source"), plural(res.Tools, "tool"), plural(warns, "warning"), plural(len(errs), "error"))
+	msg := fmt.Sprintf("wrote %s: %s in %s, %s; toolc build now gives %s and %s",
+		out.path(compiler.DefaultManifest), plural(files, "tool file"), plural(sources, "source"), plural(res.Tools, "tool"), plural(warns, "warning"), plural(len(errs), "error"))
+	if left > 0 {
+		msg += fmt.Sprintf(" (%s that would not build left out; the manifest says why)", plural(left, "file"))
+	}
+	out.status("%s", msg)
 	return nil
 }
+
+// maxInitRounds bounds the builds init makes while it leaves out failing
+// files: each round leaves out every file that failed in the one before.
+const maxInitRounds = 5
 
 func absPath(dir string) string {
 	if abs, err := filepath.Abs(dir); err == nil {
@@ -134,11 +172,12 @@ const initConfidence = 0.9
 // scan walks fsys for files that decode to at least one tool, grouped by
 // folder and format, in path order, and lists the files that only might be
 // tool files.
-func scan(fsys fs.FS) (groups []*found, maybe []string, err error) {
+func scan(fsys fs.FS) (*scanned, error) {
 	reg := adapters.Default()
+	sc := &scanned{files: fstest.MapFS{}}
 	byKey := map[[2]string]*found{}
-	exts := map[string]map[string]int{} // dir → extension → files seen
-	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+	names := map[[2]string][]string{} // dir, extension → every such file
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -150,18 +189,16 @@ func scan(fsys fs.FS) (groups []*found, maybe []string, err error) {
 			return nil
 		}
 		ext := path.Ext(name)
-		if !d.Type().IsRegular() || (ext != ".json" && ext != ".yaml" && ext != ".yml") {
+		if !d.Type().IsRegular() || (ext != ".json" && ext != ".yaml" && ext != ".yml") || p == compiler.DefaultManifest {
 			return nil
 		}
 		dir := path.Dir(p)
-		if exts[dir] == nil {
-			exts[dir] = map[string]int{}
-		}
-		exts[dir][ext]++
+		names[[2]string{dir, ext}] = append(names[[2]string{dir, ext}], name)
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return nil // not ours to judge: build will report it if it is named
 		}
+		sc.files[p] = &fstest.MapFile{Data: data}
 		doc, err := adapters.Parse(data, p)
 		if err != nil {
 			return nil
@@ -176,30 +213,106 @@ func scan(fsys fs.FS) (groups []*found, maybe []string, err error) {
 			return nil
 		}
 		if c := det.Scores[0].Confidence; c < initConfidence {
-			maybe = append(maybe, fmt.Sprintf("%s (%s, %.2f)", p, det.Format, c))
+			sc.maybe = append(sc.maybe, fmt.Sprintf("%s (%s, %.2f)", p, det.Format, c))
 			return nil
 		}
 		key := [2]string{dir, det.Format}
 		g := byKey[key]
 		if g == nil {
-			g = &found{dir: dir, format: det.Format}
+			g = &found{dir: dir, format: det.Format, left: map[string]string{}, tools: map[string]int{}}
 			byKey[key] = g
-			groups = append(groups, g)
+			sc.groups = append(sc.groups, g)
 		}
 		g.files = append(g.files, name)
-		g.tools += len(tools)
-		return nil
-	})
-	for _, g := range groups {
-		n := 0
-		for _, f := range g.files {
-			if path.Ext(f) == path.Ext(g.files[0]) {
-				n++
+		g.tools[name] = len(tools)
+		for _, t := range tools {
+			if len(validate.Repair(t)) > 0 {
+				g.repair = true
 			}
 		}
-		g.others = n != len(g.files) || n != exts[g.dir][path.Ext(g.files[0])]
+		return nil
+	})
+	for _, g := range sc.groups {
+		for _, n := range names[[2]string{g.dir, path.Ext(g.files[0])}] {
+			if !slices.Contains(g.files, n) {
+				g.siblings = append(g.siblings, n)
+			}
+		}
 	}
-	return groups, maybe, err
+	return sc, err
+}
+
+// leaveOutFailing moves each file of the groups that has an error in ds
+// to its group's left-out files, with the first error as the reason, and
+// reports whether it left out any.
+func leaveOutFailing(groups []*found, ds []diag.Diagnostic) bool {
+	changed := false
+	for _, d := range ds {
+		if d.Severity != diag.Error || d.File == "" {
+			continue
+		}
+		dir, name := path.Dir(d.File), path.Base(d.File)
+		for _, g := range groups {
+			if g.dir != dir || !slices.Contains(g.files, name) {
+				continue
+			}
+			g.files = slices.DeleteFunc(g.files, func(f string) bool { return f == name })
+			delete(g.tools, name)
+			g.siblings = append(g.siblings, name)
+			reason := d.Code + ": " + d.Text()
+			if r := []rune(reason); len(r) > 110 {
+				reason = string(r[:109]) + "…"
+			}
+			g.left[name] = reason
+			changed = true
+		}
+	}
+	return changed
+}
+
+// assignNamespaces gives each folder a namespace of its own: the folder's
+// name, or with its parents' when another folder has the same name
+// (alpha/tools and beta/tools: alpha-tools and beta-tools).
+func assignNamespaces(groups []*found) {
+	dirs := map[string]bool{}
+	for _, g := range groups {
+		if g.dir != "." {
+			dirs[g.dir] = true
+		}
+	}
+	depth := map[string]int{}
+	for d := range dirs {
+		depth[d] = 1
+	}
+	ns := func(d string) string {
+		parts := strings.Split(d, "/")
+		return namespaceFor(strings.Join(parts[max(len(parts)-depth[d], 0):], "-"))
+	}
+	for range 16 { // more folders deep than that share no name in practice
+		byNS := map[string][]string{}
+		for d := range dirs {
+			byNS[ns(d)] = append(byNS[ns(d)], d)
+		}
+		clash := false
+		for n, ds := range byNS {
+			if len(ds) > 1 || n == "" {
+				for _, d := range ds {
+					if depth[d] < strings.Count(d, "/")+1 {
+						depth[d]++
+						clash = true
+					}
+				}
+			}
+		}
+		if !clash {
+			break
+		}
+	}
+	for _, g := range groups {
+		if g.dir != "." {
+			g.namespace = ns(g.dir)
+		}
+	}
 }
 
 var (
@@ -231,7 +344,13 @@ version = 1
 name = %q
 version = "0.1.0"               # semantic; toolc breaking checks each release's bump
 `, name)
-	if len(groups) == 0 {
+	live := 0
+	for _, g := range groups {
+		if len(g.files) > 0 {
+			live++
+		}
+	}
+	if live == 0 {
 		b.WriteString(`
 # No tool files were found. Put tool definitions (MCP, OpenAI, Anthropic,
 # Gemini, Bedrock, LangChain, OpenAPI …) under tools/ or change the glob.
@@ -245,17 +364,40 @@ include = ["tools/**/*.json"]
 			b.WriteString("#   " + m + "\n")
 		}
 	}
+	namespaced := false
 	for _, g := range groups {
-		fmt.Fprintf(&b, "\n# %s in %s (%s)\n[[sources]]\n", plural(len(g.files), "file"), g.dir, plural(g.tools, "tool"))
-		fmt.Fprintf(&b, "include = [%s]\n", strings.Join(includes(g), ", "))
+		for _, f := range slices.Sorted(maps.Keys(g.left)) {
+			fmt.Fprintf(&b, "\n# Left out: %s does not build: %s", path.Join(g.dir, f), g.left[f])
+		}
+		if len(g.files) == 0 {
+			if len(g.left) > 0 {
+				b.WriteString("\n")
+			}
+			continue
+		}
+		if len(g.left) > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "\n# %s in %s (%s)\n[[sources]]\n", plural(len(g.files), "file"), g.dir, plural(sum(maps.Values(g.tools)), "tool"))
+		include, exclude := globs(g)
+		fmt.Fprintf(&b, "include = [%s]\n", strings.Join(include, ", "))
+		if len(exclude) > 0 {
+			fmt.Fprintf(&b, "exclude = [%s]\n", strings.Join(exclude, ", "))
+		}
 		fmt.Fprintf(&b, "format = %q\n", g.format)
-		if ns := namespaceFor(g.dir); g.dir != "." && ns != "" {
-			fmt.Fprintf(&b, "namespace = %q  # tool IDs become %s:name\n", ns, ns)
+		if g.namespace != "" {
+			fmt.Fprintf(&b, "namespace = %q  # tool IDs become %s:name\n", g.namespace, g.namespace)
+			namespaced = true
+		}
+		if g.repair {
+			b.WriteString("repair = true                   # its schemas use non-standard types (dict, float …) or keywords: rewritten as JSON Schema, each a repair.* warning\n")
 		}
 	}
-	b.WriteString(`
-# One bundle per provider, in the shape its API takes.
-[[targets]]
+	b.WriteString("\n# One bundle per provider, in the shape its API takes.\n")
+	if namespaced {
+		b.WriteString("# Namespaces rename the emitted tools: a model sees namespace__name (the\n# names template), and toolc.lock maps each name back to its tool ID.\n")
+	}
+	b.WriteString(`[[targets]]
 format = "mcp"
 out = "dist/mcp.json"
 
@@ -277,24 +419,40 @@ out = "dist/gemini.json"
 # What to do with codes or whole categories: deny (fail the build), warn, or
 # ignore. Errors always fail.
 warn = ["loss"]                 # a target drops something it cannot carry
-ignore = ["loss.annotations", "loss.title", "loss.icons"]  # MCP-only fields
+# Hints, titles and icons are for MCP clients, scopes and versions for the
+# server that runs the tool; models do without them.
+ignore = ["loss.annotations", "loss.title", "loss.icons", "loss.metadata"]
 # deny = ["loss.ref", "lint"]   # fail on recursive refs a target cannot take, and on lint
 `)
 	return b.String()
 }
 
-// includes returns a group's include globs, quoted: one glob for the folder
-// when every file with that extension there is in the group, else the files.
-func includes(g *found) []string {
-	var out []string
-	if !g.others {
-		out = append(out, fmt.Sprintf("%q", path.Join(g.dir, "*"+path.Ext(g.files[0]))))
-		return out
+func sum(ns iter.Seq[int]) int {
+	t := 0
+	for n := range ns {
+		t += n
+	}
+	return t
+}
+
+// globs returns a group's include and exclude globs, quoted: the folder's
+// files of that extension, less the few that are not in the group, or
+// the group's files when they are the fewer.
+func globs(g *found) (include, exclude []string) {
+	all := path.Join(g.dir, "*"+path.Ext(g.files[0]))
+	switch {
+	case len(g.siblings) == 0:
+		return []string{fmt.Sprintf("%q", all)}, nil
+	case len(g.siblings) < len(g.files):
+		for _, f := range slices.Sorted(slices.Values(g.siblings)) {
+			exclude = append(exclude, fmt.Sprintf("%q", path.Join(g.dir, escapeGlob(f))))
+		}
+		return []string{fmt.Sprintf("%q", all)}, exclude
 	}
 	for _, f := range g.files {
-		out = append(out, fmt.Sprintf("%q", path.Join(g.dir, escapeGlob(f))))
+		include = append(include, fmt.Sprintf("%q", path.Join(g.dir, escapeGlob(f))))
 	}
-	return out
+	return include, nil
 }
 
 var globMeta = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`, `{`, `\{`)
