@@ -191,7 +191,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 		writeVerdictJSON(out.stdout, need, ds, old.version, newVersion, released)
 	}
 	errs, _, _ := diag.Count(shown)
-	summary := fmt.Sprintf("%d tools against %d in %s", len(res.Catalog), len(old.tools), old.what)
+	summary := fmt.Sprintf("%s against %d in %s", plural(len(res.Catalog), "tool"), len(old.tools), old.what)
 	if errs > 0 {
 		return out.fail(exitFailed, "breaking: %s: %s", plural(errs, "error"), summary)
 	}

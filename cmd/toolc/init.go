@@ -61,7 +61,7 @@ type found struct {
 	siblings  []string          // the folder's other files with the same extension
 	left      map[string]string // files left out → why
 	tools     map[string]int    // file → its tools
-	repair    bool // a file needs repair = true (dict, float, nullable …)
+	repair    bool              // a file needs repair = true (dict, float, nullable …)
 	namespace string
 }
 

@@ -171,4 +171,3 @@ func fileURI(file string) string {
 	}
 	return strings.Join(parts, "/")
 }
-
