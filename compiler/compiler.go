@@ -48,6 +48,9 @@ type Options struct {
 	// (BaselineFile), or "" to use none. When the file exists, the
 	// diagnostics it knows are left out of Result.Diagnostics.
 	Baseline string
+	// Version is toolc's version, recorded in the lock: a build --check
+	// answers from the lock only for the version that wrote it.
+	Version string
 	// InputOrder keeps the tools in the order of their files and, inside
 	// a file, of the file, instead of sorting them by ID: what convert,
 	// which reads one file, owes its reader.
@@ -198,6 +201,8 @@ type build struct {
 
 	sourcePolicy map[string]*diag.Policy // source file → its [[sources]] policy, where one is set
 	known        map[string]bool         // fingerprints of the baseline; nil without one
+	manifestHash string                  // of the manifest's bytes, for the lock
+	baselineHash string                  // of toolc.baseline's, when there is one
 }
 
 // apply applies the policies to ds: for each diagnostic, the policy of the
@@ -267,6 +272,10 @@ func (b *build) loadManifest() error {
 	if err != nil {
 		return b.configError(diag.Diagnostic{Code: "manifest.syntax", Severity: diag.Error, File: b.manifestFile,
 			Message: fmt.Sprintf("cannot read the manifest: %v", unwrapPath(err))})
+	}
+	b.manifestHash = hashBytes(data)
+	if bl, err := fs.ReadFile(b.fsys, BaselineFile); err == nil {
+		b.baselineHash = hashBytes(bl)
 	}
 	m, ds := manifest.Decode(data, b.manifestFile, b.formats())
 	if len(ds) > 0 {

@@ -106,6 +106,8 @@ func Check(fsys fs.FS, outputs []Output) ([]Difference, error) {
 			diffs = append(diffs, Difference{Path: o.Path, Missing: true, New: o.Data})
 		case err != nil:
 			return nil, err
+		case o.Path == manifest.LockFile && bytes.Equal(withoutToolcLine(old), withoutToolcLine(o.Data)):
+			// Written by another toolc version, and otherwise the same.
 		case !bytes.Equal(old, o.Data):
 			diffs = append(diffs, Difference{Path: o.Path, Old: old, New: o.Data})
 		}

@@ -24,6 +24,7 @@ type buildFlags struct {
 	check    bool
 	diff     bool
 	all      bool // --no-baseline
+	full     bool // --check --full: never the fast path
 }
 
 func newBuild(a *app) *cobra.Command {
@@ -52,6 +53,7 @@ and exits 1 listing each output or lock file that is missing or differs
 	fl.IntVar(&f.jobs, "jobs", 0, "read and decode at most `N` files at once (default: number of CPUs)")
 	fl.BoolVar(&f.check, "check", false, "write nothing; exit 1 if an output or the lock is missing or out of date")
 	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
+	fl.BoolVar(&f.full, "full", false, "with --check, build even when toolc.lock shows that nothing changed")
 	fl.BoolVar(&f.all, "no-baseline", false, "report every finding, also those toolc.baseline knows")
 	_ = cmd.MarkFlagDirname("directory")
 	_ = cmd.MarkFlagFilename("manifest", "toml")
@@ -114,6 +116,8 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		return out.fail(exitUsage, "--jobs %d: must be at least 1", f.jobs)
 	case f.diff && !f.check:
 		return out.fail(exitUsage, "--diff needs --check")
+	case f.full && !f.check:
+		return out.fail(exitUsage, "--full needs --check")
 	}
 	m, err := openManifest(f.dir, f.manifest)
 	if err != nil {
@@ -122,9 +126,26 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	defer m.root.Close()
 	out.relativeTo(m.cwd, m.root.Name())
 
-	opts := compiler.Options{Jobs: f.jobs, Baseline: compiler.BaselineFile}
+	opts := compiler.Options{Jobs: f.jobs, Baseline: compiler.BaselineFile, Version: version()}
 	if f.all {
 		opts.Baseline = ""
+	}
+	if f.check && !f.full && !f.all {
+		// The fast path: toolc.lock holds the hash of everything that
+		// decides the outputs; when all of them match, a build would write
+		// what is there. It never says "up to date" falsely: any doubt
+		// builds.
+		fresh, why, err := compiler.Fresh(cmd.Context(), m.root.FS(), compiler.Options{Manifest: m.file, Jobs: f.jobs, Version: opts.Version})
+		if err != nil {
+			return out.fail(exitFailed, "%v", err)
+		}
+		if fresh {
+			out.status("up to date: every hash in toolc.lock matches, so nothing was built (%s; --full builds to check)", time.Since(start).Round(time.Millisecond))
+			return nil
+		}
+		if out.verbose {
+			out.status("building to check: %s", why)
+		}
 	}
 	res, err := m.build(cmd.Context(), opts, out)
 	if err != nil {

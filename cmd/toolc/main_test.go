@@ -17,7 +17,14 @@ var update = flag.Bool("update", false, "rewrite the golden files of testdata/sc
 
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"toolc": func() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) },
+		"toolc": func() {
+			// A testscript may play a released toolc (the version a lock
+			// records, which build --check's fast path compares).
+			if v := os.Getenv("TOOLC_TEST_RELEASE"); v != "" {
+				releaseVersion = v
+			}
+			os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		},
 	})
 }
 

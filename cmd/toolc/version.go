@@ -9,10 +9,17 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// releaseVersion is set by a release build that is not go install:
+// go build -ldflags "-X main.releaseVersion=v1.2.3" ./cmd/toolc.
+var releaseVersion string
+
 // version returns toolc's version from the module's build information: the
 // module version when installed with go install (v1.2.3, or a pseudo-version),
 // else "devel" and, when built in a git checkout, the commit.
 func version() string {
+	if releaseVersion != "" {
+		return releaseVersion
+	}
 	info, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "devel"

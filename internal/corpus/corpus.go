@@ -28,6 +28,10 @@ func Path(tb testing.TB, elem ...string) string {
 	return filepath.Join(append([]string{Dir(tb)}, elem...)...)
 }
 
+// Find returns the corpus folder as Dir does, or an error, for commands
+// that are not tests (the benchmark catalog generator).
+func Find() (string, error) { return find() }
+
 func find() (string, error) {
 	if d := os.Getenv("TOOLC_CORPUS"); d != "" {
 		if _, err := os.Stat(d); err != nil {

@@ -1,0 +1,164 @@
+package compiler
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/manifest"
+)
+
+// Fresh reports whether the outputs and toolc.lock in fsys are what a build
+// with opts would write, without building: toolc.lock records the hash of
+// every source file and output, the manifest's and the baseline's, and the
+// toolc version that wrote it, and a build is a function of those. It is
+// build --check's fast path. When it returns false, reason says the first
+// thing that differs, and only a build can tell whether the outputs are
+// current.
+//
+// It answers true only for a toolc whose version names its code exactly
+// (a released or pseudo-version, not "devel"), equal to the lock's, so
+// that a change to toolc itself always takes the slow path.
+func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason string, err error) {
+	if opts.Manifest == "" {
+		opts.Manifest = DefaultManifest
+	}
+	if dir := path.Dir(opts.Manifest); dir != "." {
+		if fsys, err = fs.Sub(fsys, dir); err != nil {
+			return false, "", err
+		}
+		opts.Manifest = path.Base(opts.Manifest)
+	}
+	if opts.Version == "" || strings.HasPrefix(opts.Version, "devel") {
+		return false, "this toolc is a development build, whose version does not name its code", nil
+	}
+	data, err := fs.ReadFile(fsys, manifest.LockFile)
+	if err != nil {
+		return false, manifest.LockFile + " cannot be read", nil
+	}
+	var l Lock
+	if _, err := toml.Decode(string(lockHead(data)), &l); err != nil || l.Version != manifest.Version {
+		return false, manifest.LockFile + " is not a lock this toolc reads", nil
+	}
+	if l.Toolc != opts.Version {
+		return false, fmt.Sprintf("%s was written by toolc %s", manifest.LockFile, cmp.Or(l.Toolc, "of another version")), nil
+	}
+	mdata, err := fs.ReadFile(fsys, opts.Manifest)
+	if err != nil || hashBytes(mdata) != l.Manifest {
+		return false, "the manifest changed", nil
+	}
+	bdata, err := fs.ReadFile(fsys, BaselineFile)
+	switch {
+	case err == nil && hashBytes(bdata) != l.Baseline, err != nil && l.Baseline != "":
+		return false, BaselineFile + " changed", nil
+	}
+	reg := opts.Registry
+	if reg == nil {
+		reg = adapters.Default()
+	}
+	b := &build{fsys: fsys, opts: opts, reg: reg, manifestFile: opts.Manifest}
+	m, ds := manifest.Decode(mdata, opts.Manifest, b.formats())
+	if len(ds) > 0 {
+		return false, "the manifest does not decode", nil
+	}
+	b.m = m
+	if err := b.expandSources(); err != nil || hasDiag(b.diags) {
+		return false, "a source glob needs a build to report on it", nil
+	}
+	if len(b.inputs) != len(l.Sources) {
+		return false, "the set of source files changed", nil
+	}
+	// Every file to hash: the sources, and the outputs but the lock.
+	type file struct{ path, hash string }
+	var files []file
+	for i, in := range b.inputs {
+		if in.path != l.Sources[i].Path {
+			return false, "the set of source files changed", nil
+		}
+		files = append(files, file{in.path, l.Sources[i].Hash})
+	}
+	var outs []string // the lock lists the bundles, not itself
+	for _, t := range m.Targets {
+		outs = append(outs, t.Out)
+	}
+	slices.Sort(outs)
+	var lockOuts []string
+	for _, o := range l.Outputs {
+		lockOuts = append(lockOuts, o.Path)
+		files = append(files, file{o.Path, o.Hash})
+	}
+	if !slices.Equal(outs, lockOuts) {
+		return false, "the outputs the manifest names changed", nil
+	}
+	// Hash in parallel; the first difference stops the others.
+	errDiffers := errors.New("differs")
+	var first string
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(opts.Jobs, runtime.GOMAXPROCS(0)))
+	found := make([]bool, len(files))
+	for i, f := range files {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			data, err := fs.ReadFile(fsys, f.path)
+			if err != nil || hashBytes(data) != f.hash {
+				found[i] = true
+				return errDiffers
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		if !errors.Is(err, errDiffers) && !errors.Is(err, context.Canceled) {
+			return false, "", err
+		}
+		for i, f := range found {
+			if f {
+				first = files[i].path
+				break
+			}
+		}
+		return false, first + " changed since " + manifest.LockFile + " recorded it", nil
+	}
+	return true, "", nil
+}
+
+func hasDiag(ds []diag.Diagnostic) bool { return len(ds) > 0 }
+
+// lockHead is the lock without its tools, which the fast path does not
+// read and which are most of it (5 MB of 5.5 for 20,000 tools): the text
+// before the first [[tools]] and from the first [[outputs]] on, as toolc
+// writes them. A lock that is not in that form is decoded whole.
+func lockHead(data []byte) []byte {
+	tools := bytes.Index(data, []byte("\n[[tools]]\n"))
+	outputs := bytes.Index(data, []byte("\n[[outputs]]\n"))
+	if tools < 0 || outputs < tools {
+		return data
+	}
+	return append(data[:tools+1:tools+1], data[outputs+1:]...)
+}
+
+// withoutToolcLine is a lock without its "toolc = …" line: a lock written
+// by another toolc version but otherwise the same is current.
+func withoutToolcLine(data []byte) []byte {
+	var out []byte
+	for line := range bytes.Lines(data) {
+		if !bytes.HasPrefix(line, []byte("toolc = ")) {
+			out = append(out, line...)
+		}
+	}
+	return out
+}
