@@ -2,8 +2,10 @@ package canonical
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -405,9 +407,97 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 
 // Indent returns v encoded with two-space indentation and a final newline:
 // the form of every file toolc writes.
+//
+// A large array near the top (a bundle's list of tools) is written in
+// parallel, a chunk of items to a buffer, and the buffers joined into one
+// allocation of the exact size: the bytes are AppendJSON's, without
+// growing one buffer of tens of megabytes by copying.
 func (v *Value) Indent() []byte {
-	b := v.AppendJSON(nil, "  ")
-	return append(b, '\n')
+	w := &indentWriter{indent: "  "}
+	w.cur = w.value(w.cur, v, 0)
+	w.parts = append(w.parts, w.cur, []byte{'\n'})
+	n := 0
+	for _, p := range w.parts {
+		n += len(p)
+	}
+	out := make([]byte, 0, n)
+	for _, p := range w.parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// Parallel indenting: arrays of at least parallelItems items, at most
+// parallelDepth deep, are written in chunks of parallelChunk items.
+const (
+	parallelItems = 512
+	parallelChunk = 256
+	parallelDepth = 2
+)
+
+type indentWriter struct {
+	indent string
+	parts  [][]byte // written so far, in order
+	cur    []byte   // being written
+}
+
+func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
+	if v == nil || depth > parallelDepth {
+		return appendValue(b, v, w.indent, depth)
+	}
+	switch {
+	case v.Kind == Array && len(v.Items) >= parallelItems:
+		b = append(b, '[')
+		w.parts = append(w.parts, b)
+		chunks := make([][]byte, (len(v.Items)+parallelChunk-1)/parallelChunk)
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for c := range chunks {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				var cb []byte
+				for i := c * parallelChunk; i < min(len(v.Items), (c+1)*parallelChunk); i++ {
+					if i > 0 {
+						cb = append(cb, ',')
+					}
+					cb = newline(cb, w.indent, depth+1)
+					cb = appendValue(cb, v.Items[i], w.indent, depth+1)
+				}
+				chunks[c] = cb
+			}()
+		}
+		wg.Wait()
+		w.parts = append(w.parts, chunks...)
+		b = newline(nil, w.indent, depth)
+		return append(b, ']')
+	case v.Kind == Object && len(v.Members) > 0:
+		b = append(b, '{')
+		for i, m := range v.Members {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, w.indent, depth+1)
+			b = AppendString(b, m.Key)
+			b = append(b, ':', ' ')
+			b = w.value(b, m.Value, depth+1)
+		}
+		b = newline(b, w.indent, depth)
+		return append(b, '}')
+	case v.Kind == Array && len(v.Items) > 0:
+		b = append(b, '[')
+		for i, it := range v.Items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, w.indent, depth+1)
+			b = w.value(b, it, depth+1)
+		}
+		b = newline(b, w.indent, depth)
+		return append(b, ']')
+	}
+	return appendValue(b, v, w.indent, depth)
 }
 
 // AppendJSON appends the JSON encoding of v to b. With a non-empty indent,

@@ -192,3 +192,27 @@ func TestString(t *testing.T) {
 		t.Errorf("String() = %s, want %s", got, want)
 	}
 }
+
+// TestIndentParallel: Indent writes large arrays near the top in parallel
+// chunks; the bytes are AppendJSON's, at every size around the thresholds.
+func TestIndentParallel(t *testing.T) {
+	for _, n := range []int{0, 1, parallelItems - 1, parallelItems, parallelItems + 1, 3*parallelChunk + 7} {
+		items := NewArray()
+		for i := range n {
+			o := NewObject()
+			o.Set("name", NewString(fmt.Sprintf("t%d", i)))
+			nested := NewArray()
+			for j := range (i % 3) * parallelItems {
+				nested.Items = append(nested.Items, NewString(fmt.Sprint(j)))
+			}
+			o.Set("deep", nested)
+			items.Items = append(items.Items, o)
+		}
+		for _, doc := range []*Value{items, func() *Value { o := NewObject(); o.Set("tools", items); o.Set("x", NewObject()); return o }()} {
+			want := append(doc.AppendJSON(nil, "  "), '\n')
+			if got := doc.Indent(); !bytes.Equal(got, want) {
+				t.Fatalf("%d items: Indent differs from AppendJSON", n)
+			}
+		}
+	}
+}

@@ -5,64 +5,27 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/catalogen"
 	"github.com/toolc-dev/toolc/internal/corpus"
-	"github.com/toolc-dev/toolc/validate"
 )
 
-// corpusCatalog generates a catalog of n MCP tools from the GitHub MCP
-// server's tools in the corpus (current and history), renamed to be unique,
-// 100 tools to a file, with a manifest that builds the three targets.
-//
-// With unique set, every tool's input schema gets a distinct $comment, so no
-// two schemas are alike and validation cannot reuse a result.
-func corpusCatalog(b *testing.B, n int, unique bool) fstest.MapFS {
-	var seeds []*canonical.Value
-	v := validate.New()
-	for _, pat := range []string{"mcp/github-mcp-server/current/*.json", "mcp/github-mcp-server/history/*.json"} {
-		files, _ := filepath.Glob(filepath.Join(corpus.Dir(b), pat))
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			// The history holds a few invalid schemas ("inputSchema": null,
-			// "type": "Number"); the benchmark builds valid catalogs only.
-			t, err := canonical.ParseJSON(data)
-			if err != nil || t.Get("inputSchema").Kind != canonical.Object || len(v.Schema(canonical.AsSchema(t.Get("inputSchema")))) > 0 {
-				continue
-			}
-			seeds = append(seeds, t)
-		}
+// corpusCatalog generates a catalog of n MCP tools from the corpus
+// (internal/catalogen), with a manifest that builds the three targets.
+// With distinct set, every schema's content is its own, so no cache keyed
+// by content can reuse a result.
+func corpusCatalog(b *testing.B, n int, distinct bool) fstest.MapFS {
+	seeds, err := catalogen.Seeds(corpus.Dir(b))
+	if err != nil {
+		b.Skip(err)
 	}
-	if len(seeds) == 0 {
-		b.Skip("no MCP tools in the corpus")
-	}
-	fsys := fstest.MapFS{"toolc.toml": {Data: []byte(`version = 1
-[[sources]]
-include = ["tools/**/*.json"]
-` + threeTargets + `[policy]
-ignore = ["loss"]
-`)}}
-	for file := 0; file*100 < n; file++ {
-		list := canonical.NewArray()
-		for i := file * 100; i < min(n, (file+1)*100); i++ {
-			t := seeds[i%len(seeds)].DeepCopy()
-			name, _ := t.Get("name").StringValue()
-			t.Set("name", canonical.NewString(fmt.Sprintf("%s_%d", name, i)))
-			if unique {
-				t.Get("inputSchema").Set("$comment", canonical.NewString(fmt.Sprint("variant ", i)))
-			}
-			list.Items = append(list.Items, t)
-		}
-		doc := canonical.NewObject()
-		doc.Set("tools", list)
-		fsys[fmt.Sprintf("tools/%03d/tools.json", file)] = &fstest.MapFile{Data: doc.Indent()}
+	fsys := fstest.MapFS{}
+	for name, data := range catalogen.Generate(seeds, catalogen.Options{Tools: n, Distinct: distinct}) {
+		fsys[name] = &fstest.MapFile{Data: data}
 	}
 	return fsys
 }

@@ -199,10 +199,11 @@ type build struct {
 	invalid map[string]bool   // IDs of tools with an error of their own
 	diags   []diag.Diagnostic // not tied to a target
 
-	sourcePolicy map[string]*diag.Policy // source file → its [[sources]] policy, where one is set
-	known        map[string]bool         // fingerprints of the baseline; nil without one
-	manifestHash string                  // of the manifest's bytes, for the lock
-	baselineHash string                  // of toolc.baseline's, when there is one
+	sourcePolicy map[string]*diag.Policy    // source file → its [[sources]] policy, where one is set
+	known        map[string]bool            // fingerprints of the baseline; nil without one
+	toolHash     map[*canonical.Tool]string // each tool's hash, made by the file's worker
+	manifestHash string                     // of the manifest's bytes, for the lock
+	baselineHash string                     // of toolc.baseline's, when there is one
 }
 
 // apply applies the policies to ds: for each diagnostic, the policy of the
@@ -228,6 +229,7 @@ type fileResult struct {
 	hash   string
 	doc    *canonical.Value
 	tools  []*canonical.Tool
+	hashes []string // of each tool's canonical form, for the lock
 	diags  []diag.Diagnostic
 	// invalid are the tools with an error of their own (an invalid
 	// schema): the build fails, and what the acceptance check would say of
@@ -242,6 +244,7 @@ type targetResult struct {
 	renamedO map[string]map[canonical.Pointer]string // of output schemas
 	aliases  map[string]string                       // renamed tool's ID → its old name
 	data     []byte
+	hash     string // of data, computed by the target's worker
 	diags    []diag.Diagnostic
 }
 
@@ -422,6 +425,10 @@ func (b *build) readSource(in input) fileResult {
 		ds = append(ds, td...)
 	}
 	r.tools = tools
+	r.hashes = make([]string, len(tools)) // for the lock, here in parallel
+	for i, t := range tools {
+		r.hashes[i] = t.Hash()
+	}
 	r.diags = append(r.diags, ds...)
 	return r
 }
@@ -430,8 +437,10 @@ func (b *build) readSource(in input) fileResult {
 // IDs, and sorts the catalog by ID.
 func (b *build) collectTools() {
 	first := map[string]*canonical.Tool{}
+	b.toolHash = map[*canonical.Tool]string{}
 	for _, f := range b.files {
-		for _, t := range f.tools {
+		for i, t := range f.tools {
+			b.toolHash[t] = f.hashes[i]
 			id := t.ID()
 			if prev, ok := first[id]; ok {
 				d := diag.New("catalog.duplicate-id", "tool ID %q is defined twice: in %s and in %s", id, prev.Source.String(), t.Source.String()).
@@ -484,6 +493,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 			emit := *a
 			emit.Profile = b.profiles[i]
 			low := emit.Emit(b.tools, t.Name, opts)
+			data := low.Bundle.Indent()
 			ds := low.Diagnostics
 			for j := range ds {
 				if ds[j].File == "" { // a limit of the whole bundle: at the target
@@ -491,7 +501,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 					ds[j].Line, ds[j].Column = b.m.Pos(fmt.Sprintf("targets[%d]", i))
 				}
 			}
-			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases, data: low.Bundle.Indent(), diags: b.apply(ds, t.Policy)}
+			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases, data: data, hash: hashBytes(data), diags: b.apply(ds, t.Policy)}
 			return nil
 		})
 	}

@@ -348,3 +348,48 @@ func TestCatalogOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeLockInParts: the lock encoded in parallel chunks is exactly the
+// TOML encoding of the whole, for locks with and without each part, and
+// the repository's lock reads back and encodes to itself.
+func TestEncodeLockInParts(t *testing.T) {
+	whole := func(l *Lock) []byte { return append([]byte(LockHeader), encodeTOML(l)...) }
+	tool := func(i int) LockTool {
+		lt := LockTool{ID: fmt.Sprintf("ns:t%d", i), Source: "a.json", Hash: "sha256:x", Names: map[string]string{"mcp": fmt.Sprintf("ns__t%d", i)}}
+		if i%7 == 0 {
+			lt.Optional = map[string][]string{"openai": {"/properties/a"}}
+			lt.Renamed = map[string]map[string]string{"anthropic": {"/properties/a_b": "a[b]"}}
+			lt.Aliases = map[string]string{"openai": "old"}
+		}
+		return lt
+	}
+	for _, n := range []int{0, 1, 511, 512, 513, 1300} {
+		for _, outputs := range []bool{false, true} {
+			l := &Lock{Version: 1, Toolc: "v1", Manifest: "sha256:m"}
+			if n > 0 {
+				l.Catalog = &LockCatalog{Name: "c"}
+				l.Sources = []LockSource{{Path: "a.json", Format: "mcp", Hash: "sha256:s"}}
+			}
+			for i := range n {
+				l.Tools = append(l.Tools, tool(i))
+			}
+			if outputs {
+				l.Outputs = []LockOutput{{Target: "mcp", Format: "mcp", Path: "dist/mcp.json", Hash: "sha256:o"}}
+			}
+			if got, want := EncodeLock(l), whole(l); !bytes.Equal(got, want) {
+				t.Errorf("%d tools, outputs %v: EncodeLock differs from the whole encoding:\n%s\nwant\n%s", n, outputs, got, want)
+			}
+		}
+	}
+	data, err := os.ReadFile("../toolc.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := DecodeLock(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := EncodeLock(l); !bytes.Equal(got, data) {
+		t.Errorf("the repository's lock does not encode to itself:\n%s", got)
+	}
+}

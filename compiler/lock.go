@@ -2,8 +2,10 @@ package compiler
 
 import (
 	"bytes"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
@@ -86,7 +88,7 @@ func (b *build) lock(outputs []Output) []byte {
 		l.Sources = append(l.Sources, LockSource{Path: in.path, Format: b.files[i].format, Hash: b.files[i].hash})
 	}
 	for _, t := range b.tools {
-		lt := LockTool{ID: t.ID(), Source: t.Source.File, Hash: t.Hash(), Names: map[string]string{}}
+		lt := LockTool{ID: t.ID(), Source: t.Source.File, Hash: b.toolHash[t], Names: map[string]string{}}
 		for i, tgt := range b.m.Targets {
 			lt.Names[tgt.Name] = b.targets[i].names[t.ID()]
 			if opt := b.targets[i].optional[t.ID()]; len(opt) > 0 {
@@ -112,8 +114,8 @@ func (b *build) lock(outputs []Output) []byte {
 	for _, t := range b.m.Targets {
 		format[t.Name] = t.Format
 	}
-	for _, o := range outputs {
-		l.Outputs = append(l.Outputs, LockOutput{Target: o.Target, Format: format[o.Target], Path: o.Path, Hash: hashBytes(o.Data)})
+	for i, o := range outputs {
+		l.Outputs = append(l.Outputs, LockOutput{Target: o.Target, Format: format[o.Target], Path: o.Path, Hash: b.targets[i].hash})
 	}
 	slices.SortFunc(l.Sources, func(x, y LockSource) int { return strings.Compare(x.Path, y.Path) })
 	slices.SortFunc(l.Outputs, func(x, y LockOutput) int { return strings.Compare(x.Path, y.Path) })
@@ -138,11 +140,51 @@ func addRenamed(m map[string]map[string]string, target string, ren map[canonical
 
 // EncodeLock writes l as toolc.lock: the header line, then TOML.
 func EncodeLock(l *Lock) []byte {
+	// The TOML encoder is reflective and slow (a second for 20,000 tools),
+	// and an array of tables encodes as its entries joined by blank lines:
+	// so the tools are encoded in chunks, in parallel, and the parts
+	// joined. TestEncodeLockInParts holds this to encoding the whole.
+	head := *l
+	head.Tools, head.Outputs = nil, nil
+	parts := [][]byte{encodeTOML(&head)}
+	const chunk = 512
+	chunks := make([][]byte, (len(l.Tools)+chunk-1)/chunk)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i := range chunks {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			chunks[i] = encodeTOML(&struct {
+				Tools []LockTool `toml:"tools"`
+			}{l.Tools[i*chunk : min(len(l.Tools), (i+1)*chunk)]})
+		}()
+	}
+	wg.Wait()
+	parts = append(parts, chunks...)
+	if len(l.Outputs) > 0 {
+		parts = append(parts, encodeTOML(&struct {
+			Outputs []LockOutput `toml:"outputs"`
+		}{l.Outputs}))
+	}
 	var buf bytes.Buffer
 	buf.WriteString(LockHeader)
+	for i, p := range parts {
+		if i > 0 {
+			buf.WriteByte('\n')
+		}
+		buf.Write(p)
+	}
+	return buf.Bytes()
+}
+
+// encodeTOML is the lock's TOML encoding of v, without indentation.
+func encodeTOML(v any) []byte {
+	var buf bytes.Buffer
 	enc := toml.NewEncoder(&buf)
 	enc.Indent = ""
-	if err := enc.Encode(l); err != nil {
+	if err := enc.Encode(v); err != nil {
 		panic("compiler: encoding the lock: " + err.Error()) // only plain strings and maps: cannot fail
 	}
 	return buf.Bytes()
