@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/accept"
@@ -680,11 +683,11 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 	out := &Lowered{Aliases: map[string]string{}, Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}, Renamed: map[string]map[canonical.Pointer]string{}, RenamedOutput: map[string]map[canonical.Pointer]string{}}
 	byName := make(map[string]*canonical.Tool, len(tools))
 	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
-	for _, t := range tools {
+	lowerOne := func(t *canonical.Tool) (o loweredTool) {
 		at := func(code string, field canonical.Pointer, format string, args ...any) {
 			d := diag.New(code, format, args...).At(t.Source.File, string(t.Source.Locate(field))).About(t.ID())
 			d.Target = target
-			out.Diagnostics = append(out.Diagnostics, d)
+			o.diags = append(o.diags, d)
 		}
 		c := *t
 		c.Extensions = maps.Clone(t.Extensions)
@@ -700,14 +703,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 			}
 			c.Namespace, c.Name = "", name
 		}
-		name := c.ID() // the emitted name; the ID itself where no rule renames
-		out.Names[id] = name
-		if prev, ok := byName[name]; ok {
-			at("name.collision", "/name", "its name %q in %s is also the name of %s (%s)",
-				name, target, prev.ID(), prev.Source.String())
-		} else {
-			byName[name] = t
-		}
+		o.name = c.ID() // the emitted name; the ID itself where no rule renames
 		for _, f := range toolFields {
 			if f.has(&c) && !slices.Contains(p.Carries, f.name) {
 				at(f.code, canonical.Pointer("").Append(f.name), "the target has no place for its %s; dropped", f.label)
@@ -781,20 +777,13 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		report(res, "/input")
 		if res != nil {
 			c.Input = res.Schema
-			if len(res.Optional) > 0 {
-				out.Optional[id] = res.Optional
-			}
-			if len(res.Renamed) > 0 {
-				out.Renamed[id] = res.Renamed
-			}
+			o.optional, o.renamed = res.Optional, res.Renamed
 		}
 		if c.Output != nil {
 			if ores := lowerSchema(&c.Output, "/output", p.rules(mode)); ores != nil {
 				report(ores, "/output")
 				c.Output = ores.Schema
-				if len(ores.Renamed) > 0 {
-					out.RenamedOutput[id] = ores.Renamed
-				}
+				o.renamedOutput = ores.Renamed
 			}
 		}
 		if max, ok := rules.Limit("description"); ok && utf8.RuneCountInString(c.Description) > max {
@@ -803,12 +792,44 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 				utf8.RuneCountInString(c.Description), p.Format, max, utf8.RuneCountInString(short))
 			c.Description = short
 		}
-		out.Tools = append(out.Tools, &c)
-		out.Sources = append(out.Sources, t)
+		o.tool = &c
 		if t.RenamedFrom != "" && p.Name.Max > 0 {
 			ns, old, _ := canonical.ParseID(t.RenamedFrom)
-			alias := p.Name.legalize(render(tmpl, &canonical.Tool{Namespace: ns, Name: old}), t.RenamedFrom)
-			aliases = append(aliases, pendingAlias{name: alias, tool: &c, src: t})
+			o.alias = p.Name.legalize(render(tmpl, &canonical.Tool{Namespace: ns, Name: old}), t.RenamedFrom)
+		}
+		return o
+	}
+	// Each tool is lowered on its own, in parallel; then, in catalog
+	// order, names are checked against each other and the results joined,
+	// so the outcome does not depend on the schedule.
+	done := make([]loweredTool, len(tools))
+	parallel(len(tools), func(i int) { done[i] = lowerOne(tools[i]) })
+	for i, t := range tools {
+		o := done[i]
+		id := t.ID()
+		out.Diagnostics = append(out.Diagnostics, o.diags...)
+		out.Names[id] = o.name
+		if prev, ok := byName[o.name]; ok {
+			d := diag.New("name.collision", "its name %q in %s is also the name of %s (%s)",
+				o.name, target, prev.ID(), prev.Source.String()).At(t.Source.File, string(t.Source.Locate("/name"))).About(id)
+			d.Target = target
+			out.Diagnostics = append(out.Diagnostics, d)
+		} else {
+			byName[o.name] = t
+		}
+		if len(o.optional) > 0 {
+			out.Optional[id] = o.optional
+		}
+		if len(o.renamed) > 0 {
+			out.Renamed[id] = o.renamed
+		}
+		if len(o.renamedOutput) > 0 {
+			out.RenamedOutput[id] = o.renamedOutput
+		}
+		out.Tools = append(out.Tools, o.tool)
+		out.Sources = append(out.Sources, t)
+		if o.alias != "" {
+			aliases = append(aliases, pendingAlias{name: o.alias, tool: o.tool, src: t})
 		}
 	}
 	// A renamed tool is served under its old name too, while the catalog
@@ -848,6 +869,45 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		}
 	}
 	return out
+}
+
+// loweredTool is what lowering one tool gives, before the tools' names
+// are checked against each other.
+type loweredTool struct {
+	tool                   *canonical.Tool
+	name, alias            string
+	diags                  []diag.Diagnostic
+	optional               []canonical.Pointer
+	renamed, renamedOutput map[canonical.Pointer]string
+}
+
+// parallel calls fn(i) for every i below n, on as many goroutines as
+// there are processors, in chunks; it returns when all are done.
+func parallel(n int, fn func(i int)) {
+	const chunk = 64
+	workers := min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				start := int(next.Add(chunk)) - chunk
+				if start >= n {
+					return
+				}
+				for i := start; i < min(n, start+chunk); i++ {
+					fn(i)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // pendingAlias is the old name of a renamed tool, emitted once every tool

@@ -160,32 +160,61 @@ func isSchemaValue(v *Value) bool { return v != nil && (v.Kind == Object || v.Ki
 // malformed input never panics a walk.
 func (s *Schema) Subschemas() iter.Seq2[Pointer, *Schema] {
 	return func(yield func(Pointer, *Schema) bool) {
-		if !s.IsObject() {
-			return
+		s.EachSubschema(func(st Step, sub *Schema) bool { return yield(st.AppendTo(""), sub) })
+	}
+}
+
+// Step is where a direct subschema is in its parent: under Keyword, and
+// there at member Name (properties, $defs …: Named) or at Index (anyOf,
+// prefixItems …: Index ≥ 0), or the keyword's value itself (items, not …).
+type Step struct {
+	Keyword string
+	Name    string
+	Named   bool
+	Index   int // -1 when not in a list
+}
+
+// AppendTo returns p extended by the step.
+func (st Step) AppendTo(p Pointer) Pointer {
+	p = p.Append(st.Keyword)
+	switch {
+	case st.Named:
+		return p.Append(st.Name)
+	case st.Index >= 0:
+		return p.Index(st.Index)
+	}
+	return p
+}
+
+// EachSubschema calls fn for each direct subschema of s, in the order
+// Subschemas yields them, with its step instead of its pointer: it builds
+// no string, for walks that need a pointer only for the few schemas they
+// report on. It stops when fn returns false.
+func (s *Schema) EachSubschema(fn func(st Step, sub *Schema) bool) {
+	if !s.IsObject() {
+		return
+	}
+	for _, m := range s.Members {
+		kind := applicators[m.Key]
+		if kind == 0 {
+			continue
 		}
-		for _, m := range s.Members {
-			kind := applicators[m.Key]
-			if kind == 0 {
-				continue
+		v := m.Value
+		switch {
+		case (kind == single || kind == singleOrList) && isSchemaValue(v):
+			if !fn(Step{Keyword: m.Key, Index: -1}, AsSchema(v)) {
+				return
 			}
-			base := Pointer("").Append(m.Key)
-			v := m.Value
-			switch {
-			case (kind == single || kind == singleOrList) && isSchemaValue(v):
-				if !yield(base, AsSchema(v)) {
+		case (kind == list || kind == singleOrList) && v.Kind == Array:
+			for i, it := range v.Items {
+				if isSchemaValue(it) && !fn(Step{Keyword: m.Key, Index: i}, AsSchema(it)) {
 					return
 				}
-			case (kind == list || kind == singleOrList) && v.Kind == Array:
-				for i, it := range v.Items {
-					if isSchemaValue(it) && !yield(base.Index(i), AsSchema(it)) {
-						return
-					}
-				}
-			case (kind == named || kind == namedMixed) && v.Kind == Object:
-				for _, nm := range v.Members {
-					if isSchemaValue(nm.Value) && !yield(base.Append(nm.Key), AsSchema(nm.Value)) {
-						return
-					}
+			}
+		case (kind == named || kind == namedMixed) && v.Kind == Object:
+			for _, nm := range v.Members {
+				if isSchemaValue(nm.Value) && !fn(Step{Keyword: m.Key, Name: nm.Key, Named: true, Index: -1}, AsSchema(nm.Value)) {
+					return
 				}
 			}
 		}

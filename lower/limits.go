@@ -112,7 +112,7 @@ func longEnumChars(root *canonical.Value) (int, canonical.Pointer) {
 			n += len(it.Text)
 		}
 		if n > best {
-			best, at = n, s.at.Append("enum")
+			best, at = n, s.at().Append("enum")
 		}
 	}
 	return best, at

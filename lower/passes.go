@@ -136,7 +136,7 @@ func mergeAllOf(u *Unit) bool {
 		merged := 0
 		var lost []string
 		for i, m := range all.Items {
-			at := s.at.Append("allOf").Index(i)
+			at := s.at().Append("allOf").Index(i)
 			if _, ok := refOf(m); ok {
 				if r == nil {
 					r = newResolver(u)
@@ -156,7 +156,7 @@ func mergeAllOf(u *Unit) bool {
 		}
 		s.node.Members = base.Members
 		if merged > 0 {
-			u.Report("lower.all-of-merged", s.at, s.node, "allOf", "merged %d allOf member(s) into the schema%s", merged, keptOver(lost, "a member's"))
+			u.Report("lower.all-of-merged", s.at(), s.node, "allOf", "merged %d allOf member(s) into the schema%s", merged, keptOver(lost, "a member's"))
 		}
 	}
 	return inlined
@@ -361,11 +361,11 @@ func runOneOf(u *Unit) {
 		}
 		if s.node.Has("anyOf") {
 			s.node.Members = append(s.node.Members[:i], s.node.Members[i+1:]...)
-			u.Report("loss.one-of", s.at, s.node, "oneOf", "oneOf dropped: the schema has an anyOf already, and the target has no oneOf")
+			u.Report("loss.one-of", s.at(), s.node, "oneOf", "oneOf dropped: the schema has an anyOf already, and the target has no oneOf")
 			continue
 		}
 		s.node.Members[i].Key = "anyOf"
-		u.Report("lower.one-of-as-any-of", s.at, s.node, "oneOf", "oneOf written as anyOf: a value that matches more than one branch is accepted too")
+		u.Report("lower.one-of-as-any-of", s.at(), s.node, "oneOf", "oneOf written as anyOf: a value that matches more than one branch is accepted too")
 	}
 }
 
@@ -379,14 +379,14 @@ func runConst(u *Unit) {
 		if e := s.node.Get("enum"); e != nil {
 			if e.Kind != canonical.Array || !slices.ContainsFunc(e.Items, c.Equal) {
 				s.node.Members = append(s.node.Members[:i], s.node.Members[i+1:]...)
-				u.Report("loss.const", s.at, s.node, "const", "const %s dropped: it is not one of the enum's values, and the target has no const", quote(c))
+				u.Report("loss.const", s.at(), s.node, "const", "const %s dropped: it is not one of the enum's values, and the target has no const", quote(c))
 				continue
 			}
 			s.node.Delete("enum")
 			i = s.node.Index("const")
 		}
 		s.node.Members[i] = canonical.Member{Key: "enum", Value: canonical.NewArray(c), KeyPos: s.node.Members[i].KeyPos}
-		u.Report("lower.const-as-enum", s.at, s.node, "const", "const %s written as enum [%s]", quote(c), quote(c))
+		u.Report("lower.const-as-enum", s.at(), s.node, "const", "const %s written as enum [%s]", quote(c), quote(c))
 	}
 }
 
@@ -441,13 +441,13 @@ func runNullable(u *Unit) {
 				if null && len(types) == 1 {
 					setNullable(n)
 				}
-				u.Report("lower.type-as-nullable", s.at, n, "type", "type %s written as %q%s", t.String(), name, nullNote(null && len(types) == 1))
+				u.Report("lower.type-as-nullable", s.at(), n, "type", "type %s written as %q%s", t.String(), name, nullNote(null && len(types) == 1))
 			case n.Has("anyOf"):
 				n.Set("type", canonical.NewString(types[0]))
 				if null {
 					setNullable(n)
 				}
-				u.Report("loss.type-union", s.at, n, "type", "type %s narrowed to %q: the schema has an anyOf already, and the target has no type arrays", t.String(), types[0])
+				u.Report("loss.type-union", s.at(), n, "type", "type %s narrowed to %q: the schema has an anyOf already, and the target has no type arrays", t.String(), types[0])
 			default:
 				var branches []*canonical.Value
 				for _, x := range types {
@@ -460,7 +460,7 @@ func runNullable(u *Unit) {
 				if null {
 					setNullable(n)
 				}
-				u.Report("lower.type-as-nullable", s.at, n, "type", "type %s written as anyOf of each type%s", t.String(), nullNote(null))
+				u.Report("lower.type-as-nullable", s.at(), n, "type", "type %s written as anyOf of each type%s", t.String(), nullNote(null))
 			}
 		}
 		if any := n.Get("anyOf"); any != nil && any.Kind == canonical.Array && slices.ContainsFunc(any.Items, isNullSchema) {
@@ -477,7 +477,7 @@ func runNullable(u *Unit) {
 				if len(rest) == 0 && !n.Has("type") {
 					n.Delete("anyOf")
 					n.Set("type", canonical.NewString("null"))
-					u.Report("lower.type-as-nullable", s.at, n, "anyOf", "an anyOf of only null written as type \"null\"")
+					u.Report("lower.type-as-nullable", s.at(), n, "anyOf", "an anyOf of only null written as type \"null\"")
 					continue
 				}
 				if len(rest) == 0 {
@@ -487,12 +487,12 @@ func runNullable(u *Unit) {
 				}
 			}
 			setNullable(n)
-			u.Report("lower.type-as-nullable", s.at, n, "anyOf", "the null branch of anyOf written as \"nullable\": true%s", keptOver(lost, "the branch's"))
+			u.Report("lower.type-as-nullable", s.at(), n, "anyOf", "the null branch of anyOf written as \"nullable\": true%s", keptOver(lost, "the branch's"))
 		}
 		if e := n.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items, isNull) {
 			n.Set("enum", canonical.NewArray(slices.DeleteFunc(slices.Clone(e.Items), isNull)...))
 			setNullable(n)
-			u.Report("lower.type-as-nullable", s.at, n, "enum", "null in enum written as \"nullable\": true")
+			u.Report("lower.type-as-nullable", s.at(), n, "enum", "null in enum written as \"nullable\": true")
 		}
 	}
 }
@@ -561,7 +561,7 @@ func runTuple(u *Unit) {
 			}
 			what += ", with maxItems " + limit
 		}
-		u.Report("loss.prefix-items", s.at, n, key, "the tuple of %d positions %s; which item goes where is lost", len(tuple.Items), what)
+		u.Report("loss.prefix-items", s.at(), n, key, "the tuple of %d positions %s; which item goes where is lost", len(tuple.Items), what)
 	}
 }
 
@@ -582,17 +582,17 @@ func runStrict(u *Unit) {
 		}
 		if closeAll {
 			switch ap := n.Get("additionalProperties"); {
-			case ap == nil && len(n.Get("properties").Keys()) == 0 && s.at != "":
+			case ap == nil && len(n.Get("properties").Keys()) == 0 && s.at() != "":
 				// The root without properties is a tool that takes no
 				// arguments, not a map: closing it narrows nothing a
 				// caller means (the next case).
 				n.Set("additionalProperties", canonical.NewBool(false))
-				u.Report("loss.additional-properties", s.at, n, "", "a free-form object (no properties declared) closed with additionalProperties: false, as strict mode requires: it now accepts only {}")
+				u.Report("loss.additional-properties", s.at(), n, "", "a free-form object (no properties declared) closed with additionalProperties: false, as strict mode requires: it now accepts only {}")
 			case ap == nil:
 				n.Set("additionalProperties", canonical.NewBool(false))
-				u.Report("lower.strict-closed", s.at, n, "", "additionalProperties: false added, as strict mode requires on every object")
+				u.Report("lower.strict-closed", s.at(), n, "", "additionalProperties: false added, as strict mode requires on every object")
 			case ap.Kind != canonical.Bool || ap.Bool:
-				u.Report("loss.additional-properties", s.at, n, "additionalProperties", "additionalProperties %s replaced by false, as strict mode requires: properties not declared are no longer accepted", ap.String())
+				u.Report("loss.additional-properties", s.at(), n, "additionalProperties", "additionalProperties %s replaced by false, as strict mode requires: properties not declared are no longer accepted", ap.String())
 				n.Set("additionalProperties", canonical.NewBool(false))
 			}
 		}
@@ -610,9 +610,9 @@ func runStrict(u *Unit) {
 			changed = true
 			optional = append(optional, pm.Value)
 			if how := makeNullable(u, pm.Value); how != "" {
-				u.Report("lower.strict-optional", s.at.Append("properties"), props, pm.Key, "optional property %q made required and %s, as strict mode requires; a null value means it was left out", pm.Key, how)
+				u.Report("lower.strict-optional", s.at().Append("properties"), props, pm.Key, "optional property %q made required and %s, as strict mode requires; a null value means it was left out", pm.Key, how)
 			} else {
-				u.Report("lower.strict-optional", s.at.Append("properties"), props, pm.Key, "optional property %q made required, as strict mode requires; it accepts null already, so a null value now means null or left out", pm.Key)
+				u.Report("lower.strict-optional", s.at().Append("properties"), props, pm.Key, "optional property %q made required, as strict mode requires; it accepts null already, so a null value now means null or left out", pm.Key)
 			}
 		}
 		if changed {
@@ -630,7 +630,7 @@ func runStrict(u *Unit) {
 	}
 	for _, s := range allSchemas(u.root) {
 		if want[s.node] {
-			u.optional = append(u.optional, s.at)
+			u.optional = append(u.optional, s.at())
 		}
 	}
 }

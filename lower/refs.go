@@ -285,8 +285,8 @@ func (r *resolver) normalize() {
 			}
 			continue
 		}
-		if _, st := r.expand(s.node, s.at, nil); st != refInlined {
-			r.cut(s.node, s.at, target, st)
+		if _, st := r.expand(s.node, s.at(), nil); st != refInlined {
+			r.cut(s.node, s.at(), target, st)
 		}
 	}
 }
@@ -329,7 +329,7 @@ func (r *resolver) cutCycles() {
 	for _, s := range allSchemas(r.u.root) {
 		if ref, ok := refOf(s.node); ok {
 			t, local := r.resolve(ref)
-			refs = append(refs, refAt{s.at, s.node, t, local})
+			refs = append(refs, refAt{s.at(), s.node, t, local})
 		}
 	}
 	state := map[canonical.Pointer]int{} // 1 on the walk's path, 2 done
@@ -363,18 +363,56 @@ func (r *resolver) cutCycles() {
 
 // located is a schema node with its pointer.
 type located struct {
-	at   canonical.Pointer
 	node *canonical.Value
+	list *schemaList
+	i    int // in list
+}
+
+// at is the schema's pointer from the root, built only when asked for (a
+// walk visits every schema; a pass reports on few).
+func (l located) at() canonical.Pointer { return l.list.pointer(l.i) }
+
+// schemaList is one walk's schemas, each with its parent and step, and its
+// pointer once built.
+type schemaList struct {
+	entries []schemaEntry
+}
+
+type schemaEntry struct {
+	parent int // -1 for the root
+	step   canonical.Step
+	ptr    canonical.Pointer
+	built  bool
+}
+
+func (l *schemaList) pointer(i int) canonical.Pointer {
+	e := &l.entries[i]
+	if !e.built {
+		if e.parent >= 0 {
+			e.ptr = e.step.AppendTo(l.pointer(e.parent))
+		}
+		e.built = true
+	}
+	return e.ptr
 }
 
 // allSchemas lists every object schema under root, depth first.
 func allSchemas(root *canonical.Value) []located {
+	list := &schemaList{}
 	var out []located
-	for p, s := range canonical.AsSchema(root).All() {
+	var walk func(s *canonical.Schema, parent int, st canonical.Step)
+	walk = func(s *canonical.Schema, parent int, st canonical.Step) {
+		i := len(list.entries)
+		list.entries = append(list.entries, schemaEntry{parent: parent, step: st})
 		if s.IsObject() {
-			out = append(out, located{p, s.JSON()})
+			out = append(out, located{s.JSON(), list, i})
 		}
+		s.EachSubschema(func(st canonical.Step, sub *canonical.Schema) bool {
+			walk(sub, i, st)
+			return true
+		})
 	}
+	walk(canonical.AsSchema(root), -1, canonical.Step{})
 	return out
 }
 

@@ -478,7 +478,7 @@ func runKeys(u *Unit) {
 			old := props.Members[i].Key
 			key := rule.legal(old)
 			if props.Has(key) {
-				u.Report("name.property-collision", s.at.Append("properties"), props, old, "property key %q is not legal for the target (%s), and its legal form %q is another property's key", old, rule.Pattern(), key)
+				u.Report("name.property-collision", s.at().Append("properties"), props, old, "property key %q is not legal for the target (%s), and its legal form %q is another property's key", old, rule.Pattern(), key)
 				continue
 			}
 			props.Members[i].Key = key
@@ -487,7 +487,7 @@ func runKeys(u *Unit) {
 				req[j] = key
 				changedReq = true
 			}
-			u.Report("name.property-renamed", s.at.Append("properties"), props, old, "property key %q renamed %q, as the target takes keys matching %s; toolc.lock records the old key", old, key, rule.Pattern())
+			u.Report("name.property-renamed", s.at().Append("properties"), props, old, "property key %q renamed %q, as the target takes keys matching %s; toolc.lock records the old key", old, key, rule.Pattern())
 		}
 		if changedReq {
 			r := canonical.NewStrings(req)
@@ -515,7 +515,7 @@ func (u *Unit) recordRenamed() {
 		}
 		for _, m := range props.Members {
 			if old, ok := u.renamedNodes[m.Value]; ok {
-				u.renamed[s.at.Append("properties", m.Key)] = old
+				u.renamed[s.at().Append("properties", m.Key)] = old
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -50,7 +51,7 @@ and exits 1 listing each output or lock file that is missing or differs
 	fl := cmd.Flags()
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
 	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
-	fl.IntVar(&f.jobs, "jobs", 0, "read and decode at most `N` files at once (default: number of CPUs)")
+	fl.IntVar(&f.jobs, "jobs", 0, "work on at most `N` processors: files, tools and targets at once (default: every CPU)")
 	fl.BoolVar(&f.check, "check", false, "write nothing; exit 1 if an output or the lock is missing or out of date")
 	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
 	fl.BoolVar(&f.full, "full", false, "with --check, build even when toolc.lock shows that nothing changed")
@@ -118,6 +119,9 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		return out.fail(exitUsage, "--diff needs --check")
 	case f.full && !f.check:
 		return out.fail(exitUsage, "--full needs --check")
+	}
+	if f.jobs > 0 {
+		runtime.GOMAXPROCS(f.jobs) // the workers of every stage size themselves by it
 	}
 	m, err := openManifest(f.dir, f.manifest)
 	if err != nil {
