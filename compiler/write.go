@@ -132,7 +132,7 @@ func FindOrphans(fsys fs.FS, outputs []Output) Orphans {
 		return o
 	}
 	var l Lock
-	if _, err := toml.Decode(string(data), &l); err != nil {
+	if _, err := toml.Decode(string(lockHead(data)), &l); err != nil { // its outputs, not its tools
 		return o // a lock toolc cannot read names nothing it may remove
 	}
 	for _, lo := range l.Outputs {

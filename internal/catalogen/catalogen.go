@@ -96,9 +96,22 @@ func Generate(seeds []*canonical.Value, opts Options) map[string][]byte {
 	return files
 }
 
-// vary makes schema i's content its own: its description and each
-// top-level property's description name the variant.
+// vary makes schema i's content its own, in text and in structure: its
+// description and each top-level property's description name the variant,
+// and its first property's key (in required too) ends in the variant, so
+// that no cache keyed by content or by shape can reuse another's result.
 func vary(schema *canonical.Value, i int) {
+	if props := schema.Get("properties"); props != nil && props.Kind == canonical.Object && len(props.Members) > 0 {
+		old := props.Members[0].Key
+		props.Members[0].Key = fmt.Sprintf("%s_v%d", old, i)
+		if req := schema.Get("required"); req != nil {
+			for _, it := range req.Items {
+				if it.Kind == canonical.String && it.Text == old {
+					it.Text = props.Members[0].Key
+				}
+			}
+		}
+	}
 	suffix := fmt.Sprintf(" (variant %d)", i)
 	describe := func(s *canonical.Value) {
 		if s == nil || s.Kind != canonical.Object {
