@@ -80,16 +80,7 @@ func benchFlag() string {
 
 // threeTargets are the targets of most benchmarks: MCP, OpenAI and
 // Anthropic, without strict mode.
-const threeTargets = `[[targets]]
-format = "mcp"
-out = "dist/mcp.json"
-[[targets]]
-format = "openai"
-out = "dist/openai.json"
-[[targets]]
-format = "anthropic"
-out = "dist/anthropic.json"
-`
+const threeTargets = catalogen.Targets
 
 // allTargets is a manifest that builds every target, strict and OpenAPI
 // modes included.

@@ -24,7 +24,13 @@ import (
 const Manifest = `version = 1
 [[sources]]
 include = ["tools/**/*.json"]
-[[targets]]
+` + Targets + `[policy]
+ignore = ["loss"]
+`
+
+// Targets are the three targets, MCP, OpenAI and Anthropic, without strict
+// mode, as manifest text.
+const Targets = `[[targets]]
 format = "mcp"
 out = "dist/mcp.json"
 [[targets]]
@@ -33,8 +39,6 @@ out = "dist/openai.json"
 [[targets]]
 format = "anthropic"
 out = "dist/anthropic.json"
-[policy]
-ignore = ["loss"]
 `
 
 // Options say what to generate.
