@@ -150,7 +150,29 @@ func render(tmpl string, t *canonical.Tool) string {
 			}
 		}
 	}
-	return strings.NewReplacer("{namespace}", t.Namespace, "{name}", t.Name).Replace(tmpl)
+	// One pass, as strings.Replacer would, without building one per tool.
+	var b strings.Builder
+	b.Grow(len(tmpl) + len(t.Namespace) + len(t.Name))
+	for tmpl != "" {
+		i := strings.IndexByte(tmpl, '{')
+		if i < 0 {
+			b.WriteString(tmpl)
+			break
+		}
+		b.WriteString(tmpl[:i])
+		switch rest := tmpl[i:]; {
+		case strings.HasPrefix(rest, "{namespace}"):
+			b.WriteString(t.Namespace)
+			tmpl = rest[len("{namespace}"):]
+		case strings.HasPrefix(rest, "{name}"):
+			b.WriteString(t.Name)
+			tmpl = rest[len("{name}"):]
+		default:
+			b.WriteByte('{')
+			tmpl = rest[1:]
+		}
+	}
+	return b.String()
 }
 
 // legalize makes name legal under r: each character outside the rule
