@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
@@ -23,36 +24,50 @@ import (
 // left alone, so its modification time does not change. On error, the
 // temporary files are removed and no output has been replaced.
 func Write(root *os.Root, outputs []Output) error {
-	type pending struct{ tmp, final string }
-	var todo []pending
-	cleanup := func() {
-		for _, p := range todo {
-			root.Remove(p.tmp)
+	// Each output is compared with the disk and written to its temporary
+	// file in parallel (reading, writing and syncing 100 MB of bundles one
+	// by one was a serial tail); the renames are in order.
+	tmps := make([]string, len(outputs))
+	errs := make([]error, len(outputs))
+	var wg sync.WaitGroup
+	for i, o := range outputs {
+		wg.Go(func() {
+			if old, err := root.ReadFile(o.Path); err == nil && bytes.Equal(old, o.Data) {
+				return
+			}
+			if dir := path.Dir(o.Path); dir != "." {
+				if err := root.MkdirAll(dir, 0o755); err != nil {
+					errs[i] = fmt.Errorf("writing %s: %w", o.Path, err)
+					return
+				}
+			}
+			tmp, err := writeTemp(root, o)
+			if err != nil {
+				errs[i] = fmt.Errorf("writing %s: %w", o.Path, err)
+				return
+			}
+			tmps[i] = tmp
+		})
+	}
+	wg.Wait()
+	cleanup := func(from int) {
+		for _, t := range tmps[from:] {
+			if t != "" {
+				root.Remove(t)
+			}
 		}
 	}
-	for _, o := range outputs {
-		if old, err := root.ReadFile(o.Path); err == nil && bytes.Equal(old, o.Data) {
+	if err := errors.Join(errs...); err != nil {
+		cleanup(0)
+		return err
+	}
+	for i, t := range tmps {
+		if t == "" {
 			continue
 		}
-		if dir := path.Dir(o.Path); dir != "." {
-			if err := root.MkdirAll(dir, 0o755); err != nil {
-				cleanup()
-				return fmt.Errorf("writing %s: %w", o.Path, err)
-			}
-		}
-		tmp, err := writeTemp(root, o)
-		if err != nil {
-			cleanup()
-			return fmt.Errorf("writing %s: %w", o.Path, err)
-		}
-		todo = append(todo, pending{tmp, o.Path})
-	}
-	for i, p := range todo {
-		if err := root.Rename(p.tmp, p.final); err != nil {
-			for _, q := range todo[i:] {
-				root.Remove(q.tmp)
-			}
-			return fmt.Errorf("writing %s: %w", p.final, err)
+		if err := root.Rename(t, outputs[i].Path); err != nil {
+			cleanup(i)
+			return fmt.Errorf("writing %s: %w", outputs[i].Path, err)
 		}
 	}
 	return nil
