@@ -322,7 +322,7 @@ func (c *checker) report(r Rule, field canonical.Pointer, at canonical.Pointer, 
 	if c.tool != nil {
 		d = d.At(c.tool.Source.File, string(c.tool.Source.Locate(field)))
 		if pos.IsValid() {
-			d.Line, d.Column = pos.Line, pos.Column
+			d.Line, d.Column = int(pos.Line), int(pos.Column)
 		}
 	}
 	c.out = append(c.out, d)

@@ -280,7 +280,7 @@ func TestConvertMCPToOpenAIReportsEveryLoss(t *testing.T) {
 	}
 	var got []loc
 	for _, d := range res.Diagnostics {
-		got = append(got, loc{d.Code, d.Pointer, doc.PosOf(canonical.Pointer(d.Pointer)).Line})
+		got = append(got, loc{d.Code, d.Pointer, int(doc.PosOf(canonical.Pointer(d.Pointer)).Line)})
 	}
 	want := []loc{
 		{"loss.annotations", "/tools/0/annotations", 9},

@@ -37,7 +37,7 @@ func ParseDiagnostic(file string, err error) diag.Diagnostic {
 	d := diag.New("source.parse", "%v", err).At(file, "")
 	var se *canonical.SyntaxError
 	if errors.As(err, &se) {
-		d.Message, d.Line, d.Column = se.Msg, se.Pos.Line, se.Pos.Column
+		d.Message, d.Line, d.Column = se.Msg, int(se.Pos.Line), int(se.Pos.Column)
 	}
 	return d
 }
@@ -64,7 +64,7 @@ func ParseYAML(data []byte) (*canonical.Value, error) {
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, &canonical.SyntaxError{Pos: canonical.Pos{Line: extra.Line, Column: extra.Column}, Msg: "the YAML file holds more than one document"}
+		return nil, &canonical.SyntaxError{Pos: canonical.Pos{Line: int32(extra.Line), Column: int32(extra.Column)}, Msg: "the YAML file holds more than one document"}
 	} else if !errors.Is(err, io.EOF) {
 		return nil, yamlError(data, err)
 	}
@@ -87,7 +87,7 @@ func yamlError(data []byte, err error) error {
 	msg := err.Error()
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &canonical.SyntaxError{Pos: canonical.Pos{Line: line, Column: 1}, Msg: m[2]}
+		return &canonical.SyntaxError{Pos: canonical.Pos{Line: int32(line), Column: 1}, Msg: m[2]}
 	}
 	return &canonical.SyntaxError{Pos: canonical.Pos{Line: 1, Column: 1}, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
@@ -109,7 +109,7 @@ func locateYAML(data []byte) (pos canonical.Pos, msg string, ok bool) {
 	if p.Line < 1 || p.Column < 1 {
 		return pos, "", false
 	}
-	return canonical.Pos{Line: p.Line, Column: p.Column}, ye.GetMessage(), true
+	return canonical.Pos{Line: int32(p.Line), Column: int32(p.Column)}, ye.GetMessage(), true
 }
 
 type yamlConverter struct {
@@ -130,7 +130,9 @@ func (c *yamlConverter) enter(n *yaml.Node) error {
 	return nil
 }
 
-func yamlPos(n *yaml.Node) canonical.Pos { return canonical.Pos{Line: n.Line, Column: n.Column} }
+func yamlPos(n *yaml.Node) canonical.Pos {
+	return canonical.Pos{Line: int32(n.Line), Column: int32(n.Column)}
+}
 
 func yamlErrorf(n *yaml.Node, format string, args ...any) error {
 	return &canonical.SyntaxError{Pos: yamlPos(n), Msg: fmt.Sprintf(format, args...)}

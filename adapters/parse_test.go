@@ -58,7 +58,7 @@ func TestParseYAMLErrors(t *testing.T) {
 			t.Errorf("ParseYAML(%q) = %v, want a SyntaxError", c.in, err)
 			continue
 		}
-		if se.Pos.Line != c.line {
+		if int(se.Pos.Line) != c.line {
 			t.Errorf("ParseYAML(%q) error at line %d (%v), want line %d", c.in, se.Pos.Line, se, c.line)
 		}
 	}

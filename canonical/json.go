@@ -55,7 +55,7 @@ type parser struct {
 	depth     int
 }
 
-func (p *parser) pos() Pos { return Pos{Line: p.line, Column: p.i - p.lineStart + 1} }
+func (p *parser) pos() Pos { return Pos{Line: int32(p.line), Column: int32(p.i - p.lineStart + 1)} }
 
 func (p *parser) errorf(format string, args ...any) error {
 	return &SyntaxError{Pos: p.pos(), Msg: fmt.Sprintf(format, args...)}

@@ -30,7 +30,7 @@ func (k Kind) String() string {
 // Pos is a position in a source file: 1-based line and 1-based byte column.
 // The zero Pos means "unknown", as for values built in code.
 type Pos struct {
-	Line, Column int
+	Line, Column int32 // 1-based; int32 keeps every node of a parsed tree small
 }
 
 // IsValid reports whether p is a known position.

@@ -107,7 +107,7 @@ func (r *Result) Locate(ds []diag.Diagnostic) {
 		if d.Line == 0 && d.Pointer != "" {
 			if doc := r.docs[d.File]; doc != nil {
 				pos := doc.PosOf(canonical.Pointer(d.Pointer))
-				d.Line, d.Column = pos.Line, pos.Column
+				d.Line, d.Column = int(pos.Line), int(pos.Column)
 			}
 		}
 	}
@@ -367,7 +367,7 @@ func (b *build) readSource(in input) fileResult {
 	var r fileResult
 	report := func(code string, pos canonical.Pos, format string, args ...any) {
 		d := diag.New(code, format, args...).At(in.path, "")
-		d.Line, d.Column = pos.Line, pos.Column
+		d.Line, d.Column = int(pos.Line), int(pos.Column)
 		r.diags = append(r.diags, d)
 	}
 	data, err := fs.ReadFile(b.fsys, in.path)

@@ -98,7 +98,7 @@ func problems(file string, sent []byte, ae *toolcall.ArgumentsError) []diag.Diag
 		d := diag.New("call.invalid-arguments", "%s: %s", where, p.Message).At(file, string(p.Pointer)).About(ae.ID)
 		if doc != nil && doc.Resolve(p.Pointer) != nil {
 			pos := doc.PosOf(p.Pointer)
-			d.Line, d.Column = pos.Line, pos.Column
+			d.Line, d.Column = int(pos.Line), int(pos.Column)
 		}
 		ds = append(ds, d.WithFix("send the problems back to the model, or fix the call"))
 	}
