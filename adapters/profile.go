@@ -5,16 +5,14 @@ import (
 	"fmt"
 	"maps"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/accept"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/lower"
 )
 
@@ -825,7 +823,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 	// order, names are checked against each other and the results joined,
 	// so the outcome does not depend on the schedule.
 	done := make([]loweredTool, len(tools))
-	parallel(len(tools), func(i int) { done[i] = lowerOne(tools[i]) })
+	par.For(len(tools), 64, func(i int) { done[i] = lowerOne(tools[i]) })
 	for i, t := range tools {
 		o := done[i]
 		id := t.ID()
@@ -901,35 +899,6 @@ type loweredTool struct {
 	diags                  []diag.Diagnostic
 	optional               []canonical.Pointer
 	renamed, renamedOutput map[canonical.Pointer]string
-}
-
-// parallel calls fn(i) for every i below n, on as many goroutines as
-// there are processors, in chunks; it returns when all are done.
-func parallel(n int, fn func(i int)) {
-	const chunk = 64
-	workers := min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk)
-	if workers <= 1 {
-		for i := range n {
-			fn(i)
-		}
-		return
-	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				start := int(next.Add(chunk)) - chunk
-				if start >= n {
-					return
-				}
-				for i := start; i < min(n, start+chunk); i++ {
-					fn(i)
-				}
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // pendingAlias is the old name of a renamed tool, emitted once every tool

@@ -449,6 +449,8 @@ func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 	case v.Kind == Array && len(v.Items) >= parallelItems:
 		b = append(b, '[')
 		w.parts = append(w.parts, b)
+		// A loop of its own, not internal/par: canonical imports nothing
+		// of toolc's (STYLE.md).
 		chunks := make([][]byte, (len(v.Items)+parallelChunk-1)/parallelChunk)
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))

@@ -2,14 +2,13 @@ package compiler
 
 import (
 	"bytes"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/BurntSushi/toml"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/manifest"
 )
 
@@ -149,19 +148,11 @@ func EncodeLock(l *Lock) []byte {
 	parts := [][]byte{encodeTOML(&head)}
 	const chunk = 512
 	chunks := make([][]byte, (len(l.Tools)+chunk-1)/chunk)
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i := range chunks {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			chunks[i] = encodeTOML(&struct {
-				Tools []LockTool `toml:"tools"`
-			}{l.Tools[i*chunk : min(len(l.Tools), (i+1)*chunk)]})
-		}()
-	}
-	wg.Wait()
+	par.For(len(chunks), 1, func(i int) {
+		chunks[i] = encodeTOML(&struct {
+			Tools []LockTool `toml:"tools"`
+		}{l.Tools[i*chunk : min(len(l.Tools), (i+1)*chunk)]})
+	})
 	parts = append(parts, chunks...)
 	if len(l.Outputs) > 0 {
 		parts = append(parts, encodeTOML(&struct {
