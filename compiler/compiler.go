@@ -90,6 +90,8 @@ type Result struct {
 
 	docs         map[string]*canonical.Value // the parsed source files, for Locate
 	sourcePolicy map[string]*diag.Policy     // source file → its source's policy
+	sources      map[string]bool             // the source files, which Orphans never names
+	manifestFile string
 }
 
 // Apply applies the manifest's policies to diagnostics found after the
@@ -523,7 +525,11 @@ func (b *build) finish() *Result {
 	if len(b.tools) == 0 && !diag.HasErrors(ds) { // an error says more than "empty"
 		ds = append(ds, diag.Apply([]diag.Diagnostic{diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")}, &b.m.Policy)...)
 	}
-	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs, sourcePolicy: b.sourcePolicy}
+	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs, sourcePolicy: b.sourcePolicy, manifestFile: b.manifestFile}
+	res.sources = make(map[string]bool, len(b.inputs))
+	for _, in := range b.inputs {
+		res.sources[in.path] = true
+	}
 	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)
 	res.Baseline = b.known != nil
 	res.Locate(ds)

@@ -137,10 +137,13 @@ type Orphans struct {
 	Edited []string // changed since: build leaves them, and says so
 }
 
-// FindOrphans reads toolc.lock in fsys, if there is one, and returns the
-// outputs it lists that outputs do not, split by whether the file on disk
-// is still what the lock recorded. Only those are toolc's to remove.
-func FindOrphans(fsys fs.FS, outputs []Output) Orphans {
+// Orphans reads toolc.lock in fsys, if there is one, and returns the
+// outputs it lists that the build's outputs do not, split by whether the
+// file on disk is still what the lock recorded. Only those are toolc's to
+// remove, and never a file the build reads (a source, the manifest, the
+// baseline), whatever a hand-edited lock says.
+func (r *Result) Orphans(fsys fs.FS) Orphans {
+	outputs := r.Outputs
 	var o Orphans
 	data, err := fs.ReadFile(fsys, manifest.LockFile)
 	if err != nil {
@@ -151,7 +154,8 @@ func FindOrphans(fsys fs.FS, outputs []Output) Orphans {
 		return o // a lock toolc cannot read names nothing it may remove
 	}
 	for _, lo := range l.Outputs {
-		if lo.Path == manifest.LockFile || slices.ContainsFunc(outputs, func(out Output) bool { return out.Path == lo.Path }) {
+		if lo.Path == manifest.LockFile || lo.Path == r.manifestFile || lo.Path == BaselineFile || r.sources[lo.Path] ||
+			slices.ContainsFunc(outputs, func(out Output) bool { return out.Path == lo.Path }) {
 			continue
 		}
 		data, err := fs.ReadFile(fsys, lo.Path)

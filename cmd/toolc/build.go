@@ -168,7 +168,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	}
 	out.digest(res.Diagnostics)
 	baselineStatus(res, out)
-	orphans := compiler.FindOrphans(m.root.FS(), res.Outputs)
+	orphans := res.Orphans(m.root.FS())
 	if err := compiler.Write(m.root, res.Outputs); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
@@ -196,7 +196,7 @@ func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summar
 	for _, d := range diffs {
 		ds = append(ds, d.Diagnostic())
 	}
-	orphans := compiler.FindOrphans(m.root.FS(), res.Outputs).Remove
+	orphans := res.Orphans(m.root.FS()).Remove
 	for _, p := range orphans {
 		ds = append(ds, compiler.OrphanDiagnostic(p))
 	}

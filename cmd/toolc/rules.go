@@ -166,7 +166,7 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 		for _, d := range diffs {
 			ds = append(ds, d.Diagnostic())
 		}
-		for _, p := range compiler.FindOrphans(fsys, res.Outputs).Remove {
+		for _, p := range res.Orphans(fsys).Remove {
 			ds = append(ds, compiler.OrphanDiagnostic(p))
 		}
 	default:
