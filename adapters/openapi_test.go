@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -357,7 +358,7 @@ func TestOpenAPIRules(t *testing.T) {
 				}
 			}
 			if len(got) != len(c.want) {
-				t.Errorf("tools %v, want %d", keys(got), len(c.want))
+				t.Errorf("tools %v, want %d", slices.Sorted(maps.Keys(got)), len(c.want))
 			}
 			var codes []string
 			for _, d := range ds {
@@ -368,15 +369,6 @@ func TestOpenAPIRules(t *testing.T) {
 			}
 		})
 	}
-}
-
-func keys(m map[string]string) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 // TestOpenAPIHTTPBinding checks that what a caller needs to make the request

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -379,7 +380,7 @@ func TestRoundTripCorpus(t *testing.T) {
 	calls, skipped, changed := 0, 0, 0
 	for _, tn := range c.Targets() {
 		tg := c.targets[tn]
-		for _, name := range slicesSorted(tg.byName) {
+		for _, name := range slices.Sorted(maps.Keys(tg.byName)) {
 			e := tg.byName[name]
 			tool := c.tools[e.id]
 			args := generate(tool.Input.JSON(), tool.Input.JSON(), 0)
@@ -421,15 +422,6 @@ func TestRoundTripCorpus(t *testing.T) {
 		t.Fatal("no calls decoded")
 	}
 	t.Logf("%d calls decoded to the original arguments (%d sent otherwise than the source schema says), %d tools skipped: the generator met no valid arguments", calls, changed, skipped)
-}
-
-func slicesSorted[V any](m map[string]V) []string {
-	var ks []string
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 // BenchmarkDecode measures one decode and validation of a strict call.
