@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -56,51 +55,11 @@ type Profile struct {
 }
 
 // NameRule is a target's rule for tool names: which characters, which may
-// come first, and how many. A zero rule keeps every tool's namespace and
-// name as they are (the canonical and jsonschema targets).
-type NameRule struct {
-	Chars  string // a regular-expression character class body: "A-Za-z0-9_-"
-	First  string // the class of the first character; "" for Chars
-	Max    int    // the most characters
-	Source string
-	// re is the compiled Pattern, made once for the table's rules
-	re *regexp.Regexp
-}
-
-// compile returns the rule's Pattern compiled.
-func (r *NameRule) compile() *regexp.Regexp {
-	if r.re != nil {
-		return r.re
-	}
-	return regexp.MustCompile(r.Pattern())
-}
-
-// Pattern is the rule as one regular expression.
-func (r *NameRule) Pattern() string {
-	if r.Max == 0 {
-		return ""
-	}
-	if r.First == "" {
-		return fmt.Sprintf("^[%s]{1,%d}$", r.Chars, r.Max)
-	}
-	return fmt.Sprintf("^[%s][%s]{0,%d}$", r.First, r.Chars, r.Max-1)
-}
-
-// Match reports whether name is legal.
-func (r *NameRule) Match(name string) bool {
-	if r.Max == 0 {
-		return name != ""
-	}
-	return r.compile().MatchString(name)
-}
-
-func init() {
-	for _, p := range profiles {
-		if p.Name.Max > 0 {
-			p.Name.re = p.Name.compile()
-		}
-	}
-}
+// come first, and how many. It is the rule lowering applies to property
+// keys (lower.KeyRule), with the same pattern and the same way of making a
+// name legal. A zero rule keeps every tool's namespace and name as they are
+// (the canonical and jsonschema targets).
+type NameRule = lower.KeyRule
 
 // DefaultNames is the default name template of a target.
 const DefaultNames = "{namespace}__{name}"
@@ -171,16 +130,6 @@ func render(tmpl string, t *canonical.Tool) string {
 		}
 	}
 	return b.String()
-}
-
-// legalize makes name legal under r: each character outside the rule
-// becomes '_', a leading one the rule forbids gets a '_' before it, and a
-// name that is too long keeps its start and gets a stable hash of id.
-func (r *NameRule) legalize(name, id string) string {
-	if r.Max == 0 || r.Match(name) {
-		return name
-	}
-	return (&lower.KeyRule{Chars: r.Chars, First: r.First, Max: r.Max}).Legal(name, id)
 }
 
 // toolField is one optional canonical tool field that a target may not carry.
@@ -714,7 +663,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		id := t.ID()
 		if p.Name.Max > 0 {
 			want := render(tmpl, t)
-			name := p.Name.legalize(want, id)
+			name := p.Name.Legal(want, id)
 			if name != want {
 				at("name.rewritten", "/name", "name %q is not legal for %s (%s); emitted as %q", want, p.Format, p.Name.Pattern(), name)
 			}
@@ -815,7 +764,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 		o.tool = &c
 		if t.RenamedFrom != "" && p.Name.Max > 0 {
 			ns, old, _ := canonical.ParseID(t.RenamedFrom)
-			o.alias = p.Name.legalize(render(tmpl, &canonical.Tool{Namespace: ns, Name: old}), t.RenamedFrom)
+			o.alias = p.Name.Legal(render(tmpl, &canonical.Tool{Namespace: ns, Name: old}), t.RenamedFrom)
 		}
 		return o
 	}

@@ -422,12 +422,24 @@ func regexpOf(expr string) *regexp.Regexp {
 // compiled returns the rule's pattern, compiled once.
 func (k *KeyRule) compiled() *regexp.Regexp { return regexpOf(k.Pattern()) }
 
-// Pattern is the rule as one regular expression.
+// Pattern is the rule as one regular expression; "" for the zero rule,
+// which takes any non-empty name.
 func (k *KeyRule) Pattern() string {
+	if k.Max == 0 {
+		return ""
+	}
 	if k.First == "" {
 		return fmt.Sprintf("^[%s]{1,%d}$", k.Chars, k.Max)
 	}
 	return fmt.Sprintf("^[%s][%s]{0,%d}$", k.First, k.Chars, k.Max-1)
+}
+
+// Match reports whether s is legal under the rule.
+func (k *KeyRule) Match(s string) bool {
+	if k.Max == 0 {
+		return s != ""
+	}
+	return k.compiled().MatchString(s)
 }
 
 // legal renames key under the rule (Legal, seeded by the key).
@@ -439,6 +451,9 @@ func (k *KeyRule) legal(key string) string { return k.Legal(key, key) }
 // SHA-256 of seed. Tool names (seed: the ID) and property keys (seed: the
 // key) are made legal so.
 func (k *KeyRule) Legal(s, seed string) string {
+	if k.Max == 0 || k.Match(s) {
+		return s
+	}
 	out := regexpOf("[^"+k.Chars+"]").ReplaceAllString(s, "_")
 	first := k.First
 	if first == "" {
