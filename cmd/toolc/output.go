@@ -104,7 +104,6 @@ func (o *output) diagnostics(ds []diag.Diagnostic, productOnStdout bool) {
 		if d.Severity == diag.Info && (o.quiet || (o.format == report.GitHubActions && !o.verbose)) {
 			continue
 		}
-		d.File = o.path(d.File)
 		shown = append(shown, d)
 	}
 	w := o.stderr
@@ -114,7 +113,7 @@ func (o *output) diagnostics(ds []diag.Diagnostic, productOnStdout bool) {
 	if len(shown) == 0 && o.format != report.SARIF {
 		return
 	}
-	omitted, err := report.Write(w, o.format, shown, report.Options{Color: o.color && w == o.stderr, Version: version(), Max: o.max})
+	omitted, err := report.Write(w, o.format, shown, report.Options{Color: o.color && w == o.stderr, Version: version(), Max: o.max, Prefix: o.prefix})
 	if err != nil {
 		fmt.Fprintf(o.stderr, "toolc: %v\n", err)
 	}

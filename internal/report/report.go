@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"strconv"
 	"strings"
 
@@ -54,6 +55,11 @@ type Options struct {
 	// Max, when positive, is how many findings the text format writes; the
 	// machine formats always write every one.
 	Max int
+	// Prefix is joined before every diagnostic's file as it is shown (the
+	// manifest's folder seen from the working directory). SARIF's
+	// fingerprint is made from the file without it, so that it does not
+	// depend on where toolc runs, and matches toolc.baseline's key.
+	Prefix string
 }
 
 // Write writes ds to w in format f and returns how many findings the text
@@ -66,6 +72,19 @@ type Options struct {
 // target, so that each result's fingerprint stays the same when a target is
 // added or removed and code scanning tracks it as one alert.
 func Write(w io.Writer, f Format, ds []diag.Diagnostic, opts Options) (int, error) {
+	if f == SARIF {
+		return 0, writeSARIF(w, ds, opts.Version, opts.Prefix)
+	}
+	if opts.Prefix != "" {
+		shown := make([]diag.Diagnostic, len(ds))
+		for i, d := range ds {
+			if d.File != "" {
+				d.File = path.Join(opts.Prefix, d.File)
+			}
+			shown[i] = d
+		}
+		ds = shown
+	}
 	switch f {
 	case Text:
 		return writeText(w, group(ds), opts.Color, opts.Max)
@@ -73,8 +92,6 @@ func Write(w io.Writer, f Format, ds []diag.Diagnostic, opts Options) (int, erro
 		return 0, writeJSON(w, group(ds))
 	case GitHubActions:
 		return 0, writeActions(w, group(ds))
-	case SARIF:
-		return 0, writeSARIF(w, ds, opts.Version)
 	}
 	return 0, fmt.Errorf("%w %q", ErrUnknownFormat, f)
 }

@@ -233,3 +233,43 @@ func TestGroupedTargets(t *testing.T) {
 		t.Errorf("Write(Max: 1) = %d, %v:\n%s", omitted, err, b.String())
 	}
 }
+
+// TestSARIFFingerprintIgnoresPrefix: the prefix moves the shown path, not
+// the fingerprint, so SARIF from the manifest's folder and from above it
+// track the same alert, and toolc.baseline's keys match both.
+func TestSARIFFingerprintIgnoresPrefix(t *testing.T) {
+	ds := sample()[:1]
+	fingerprints := func(prefix string) (string, string) {
+		var b bytes.Buffer
+		if _, err := Write(&b, SARIF, ds, Options{Prefix: prefix}); err != nil {
+			t.Fatal(err)
+		}
+		var log struct {
+			Runs []struct {
+				Results []struct {
+					PartialFingerprints map[string]string `json:"partialFingerprints"`
+					Locations           []struct {
+						PhysicalLocation struct {
+							ArtifactLocation struct {
+								URI string `json:"uri"`
+							} `json:"artifactLocation"`
+						} `json:"physicalLocation"`
+					} `json:"locations"`
+				} `json:"results"`
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(b.Bytes(), &log); err != nil {
+			t.Fatal(err)
+		}
+		r := log.Runs[0].Results[0]
+		return r.PartialFingerprints[fingerprintKey], r.Locations[0].PhysicalLocation.ArtifactLocation.URI
+	}
+	fp1, uri1 := fingerprints("")
+	fp2, uri2 := fingerprints("project")
+	if fp1 != fp2 || fp1 != diag.Fingerprint(ds[0]) {
+		t.Errorf("fingerprints %s and %s, want both %s", fp1, fp2, diag.Fingerprint(ds[0]))
+	}
+	if uri1 != "tools/a.json" || uri2 != "project/tools/a.json" {
+		t.Errorf("URIs %q and %q", uri1, uri2)
+	}
+}

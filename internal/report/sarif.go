@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
+	"path"
 	"strings"
 
 	"github.com/toolc-dev/toolc/diag"
@@ -112,7 +113,7 @@ type sarifResultProps struct {
 // sarifLevel maps a severity to SARIF's level.
 var sarifLevel = map[diag.Severity]string{diag.Error: "error", diag.Warning: "warning", diag.Info: "note"}
 
-func writeSARIF(w io.Writer, ds []diag.Diagnostic, version string) error {
+func writeSARIF(w io.Writer, ds []diag.Diagnostic, version, prefix string) error {
 	codes := diag.Codes()
 	index := make(map[string]int, len(codes))
 	rules := make([]sarifRule, len(codes))
@@ -138,7 +139,7 @@ func writeSARIF(w io.Writer, ds []diag.Diagnostic, version string) error {
 			PartialFingerprints: map[string]string{fingerprintKey: diag.Fingerprint(d)},
 		}
 		if d.File != "" {
-			loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(d.File), URIBaseID: srcRoot}}}
+			loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(path.Join(prefix, d.File)), URIBaseID: srcRoot}}}
 			if d.Line > 0 {
 				loc.PhysicalLocation.Region = &sarifRegion{StartLine: d.Line, StartColumn: d.Column}
 			}
