@@ -16,6 +16,7 @@ import (
 	"path"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -48,6 +49,11 @@ type Options struct {
 	// (BaselineFile), or "" to use none. When the file exists, the
 	// diagnostics it knows are left out of Result.Diagnostics.
 	Baseline string
+	// Flags, when set, says that the sources' settings come from a
+	// command's flags, not the manifest: source key → flag ("format" →
+	// "--from"), and advice names the flag ("pass --from mcp") instead of
+	// the key ("set format = \"mcp\" on sources[0] in toolc.toml").
+	Flags map[string]string
 	// Version is toolc's version, recorded in the lock: a build --check
 	// answers from the lock only for the version that wrote it.
 	Version string
@@ -159,6 +165,8 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
 		fsys, opts.Manifest = sub, path.Base(opts.Manifest)
 	}
 	b := &build{fsys: fsys, opts: opts, reg: opts.Registry, manifestFile: opts.Manifest, validator: validate.New()}
+	b.validator.Repair = b.setting("repair", "true", -1)
+	b.validator.RepairFix = b.advise("repair", "true", -1)
 	if err := b.loadManifest(); err != nil {
 		return nil, err
 	}
@@ -206,6 +214,34 @@ type build struct {
 	toolHash     map[*canonical.Tool]string // each tool's hash, made by the file's worker
 	manifestHash string                     // of the manifest's bytes, for the lock
 	baselineHash string                     // of toolc.baseline's, when there is one
+}
+
+// setting names a source's setting of key to value (a TOML value) where
+// the settings come from: "format = \"mcp\" on sources[0] in toolc.toml",
+// or a flag ("--from mcp"; a flag for true alone). source is -1 for
+// whichever source a file is in.
+func (b *build) setting(key, value string, source int) string {
+	if flag, ok := b.opts.Flags[key]; ok {
+		if value == "true" {
+			return flag
+		}
+		if v, err := strconv.Unquote(value); err == nil {
+			value = v
+		}
+		return flag + " " + value
+	}
+	if source < 0 {
+		return fmt.Sprintf("%s = %s on the source", key, value)
+	}
+	return fmt.Sprintf("%s = %s on sources[%d] in %s", key, value, source, b.manifestFile)
+}
+
+// advise is the advice to make that setting: "set …" or "pass --flag …".
+func (b *build) advise(key, value string, source int) string {
+	if _, ok := b.opts.Flags[key]; ok {
+		return "pass " + b.setting(key, value, source)
+	}
+	return "set " + b.setting(key, value, source)
 }
 
 // apply applies the policies to ds: for each diagnostic, the policy of the
@@ -388,19 +424,19 @@ func (b *build) readSource(in input) fileResult {
 	if r.format == "auto" {
 		d := b.reg.Detect(doc)
 		if d.Err != nil {
-			report("source.unknown-format", doc.Pos, "%v; set format = \"...\" on sources[%d] in %s", d.Err, in.source, b.manifestFile)
+			report("source.unknown-format", doc.Pos, "%v; %s", d.Err, b.advise("format", `"..."`, in.source))
 			return r
 		}
 		r.format = d.Format
 		if c := d.Scores[0].Confidence; c < adapters.SureConfidence {
-			report("source.guessed-format", doc.Pos, "read as %s, which it fits only with confidence %.2f: a file that is not a tool (a package.json) can look like one; set format = %q on sources[%d] in %s if it is right, or exclude the file",
-				r.format, c, r.format, in.source, b.manifestFile)
+			report("source.guessed-format", doc.Pos, "read as %s, which it fits only with confidence %.2f: a file that is not a tool (a package.json) can look like one; %s if it is right, or exclude the file",
+				r.format, c, b.advise("format", strconv.Quote(r.format), in.source))
 		}
 	} else if d := b.reg.Detect(doc); d.Format != "" && d.Format != r.format && d.Scores[0].Confidence >= adapters.SureConfidence && d.Score(r.format) < adapters.MinConfidence {
 		// Read as the wrong format, the file would become tools with empty
 		// schemas and a warning about dropped fields.
-		report("source.wrong-format", doc.Pos, "the file is %s (confidence %.2f), not %s (%.2f); set format = %q on sources[%d] in %s",
-			d.Format, d.Scores[0].Confidence, r.format, d.Score(r.format), d.Format, in.source, b.manifestFile)
+		report("source.wrong-format", doc.Pos, "the file is %s (confidence %.2f), not %s (%.2f); %s",
+			d.Format, d.Scores[0].Confidence, r.format, d.Score(r.format), b.advise("format", strconv.Quote(d.Format), in.source))
 		return r
 	}
 	a, _ := b.reg.Get(r.format)

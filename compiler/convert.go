@@ -3,10 +3,8 @@ package compiler
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 	"testing/fstest"
@@ -55,6 +53,27 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 	if opts.Strict && !slices.Contains(takes, "strict") {
 		return nil, fmt.Errorf("%w: format %s has no strict mode", adapters.ErrNotSupported, opts.To)
 	}
+	// The other options are checked here, in convert's words, so that the
+	// manifest made from them is one the build takes.
+	var bad []diag.Diagnostic
+	flagError := func(code, format string, args ...any) {
+		bad = append(bad, diag.Diagnostic{Code: code, Severity: diag.Error, Message: fmt.Sprintf(format, args...)})
+	}
+	switch {
+	case opts.Schema == "":
+	case !slices.Contains(takes, "schema"):
+		flagError("manifest.unknown-key", "--schema: format %s has no option \"schema\"", opts.To)
+	case !slices.Contains(adapters.GeminiSchemas, opts.Schema):
+		flagError("manifest.invalid", "--schema: schema %q is not one of %s", opts.Schema, strings.Join(adapters.GeminiSchemas, ", "))
+	}
+	for _, c := range opts.Ignore {
+		if !diag.Known(c) {
+			flagError("manifest.unknown-code", "--ignore: unknown code or category %q", c)
+		}
+	}
+	if len(bad) > 0 {
+		return nil, &ConfigError{Diagnostics: bad}
+	}
 
 	input := "input" + inputExt(name, data)
 	type source struct {
@@ -85,17 +104,10 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 		return nil, err
 	}
 	fsys := fstest.MapFS{DefaultManifest: {Data: manifest.Bytes()}, input: {Data: data}}
-	res, err := Build(ctx, fsys, Options{Jobs: opts.Jobs, Registry: opts.Registry, InputOrder: true})
-	var ce *ConfigError
-	if errors.As(err, &ce) {
-		for i := range ce.Diagnostics {
-			d := &ce.Diagnostics[i]
-			d.Message = convertWords(d.Message)
-			if d.File == DefaultManifest { // the manifest is convert's flags
-				d.File, d.Line, d.Column = "", 0, 0
-			}
-		}
-	}
+	// Advice names convert's flags, not the keys of a manifest the user
+	// never wrote.
+	res, err := Build(ctx, fsys, Options{Jobs: opts.Jobs, Registry: opts.Registry, InputOrder: true,
+		Flags: map[string]string{"format": "--from", "repair": "--repair"}})
 	if err != nil {
 		return nil, err
 	}
@@ -107,30 +119,10 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 		case DefaultManifest: // about the whole catalog, which is the file
 			d.File, d.Line, d.Column, d.Pointer = name, 0, 0, ""
 		}
-		d.Message, d.Fix = convertWords(d.Message), convertWords(d.Fix)
 	}
 	res.Diagnostics = diag.Sort(res.Diagnostics)
 	return res, nil
 }
-
-// convertWords says the build's advice in convert's terms: its flags, not
-// the keys of a manifest the user never wrote.
-func convertWords(s string) string {
-	s = formatAdvice.ReplaceAllString(s, "pass --from $1")
-	return convertAdvice.Replace(s)
-}
-
-var (
-	formatAdvice  = regexp.MustCompile(`set format = "([^"]*)" on sources\[0\] in ` + regexp.QuoteMeta(DefaultManifest) + `( if it is right)?`)
-	convertAdvice = strings.NewReplacer(
-		`, which sources[0] in `+DefaultManifest+` says`, `, which --from says`,
-		`set repair = true on the source`, `pass --repair`,
-		`repair = true on the source`, `--repair`,
-		`policy.ignore`, `--ignore`,
-		`targets[0].schema`, `--schema`,
-		`targets[0].strict`, `--strict`,
-	)
-)
 
 // inputExt chooses how Convert parses data.
 func inputExt(name string, data []byte) string {

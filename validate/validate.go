@@ -45,10 +45,18 @@ type Validator struct {
 	// Loader, when set, replaces the loader that refuses every URL. It
 	// exists for tests that prove no URL is ever loaded.
 	Loader jsonschema.URLLoader
+
+	// Repair names the setting that turns repair on, in the words of
+	// where settings come from: "repair = true on the source" (the
+	// default) or a command's flag ("--repair"); RepairFix is the fix that
+	// turns it on. Hints about what repair would do use them.
+	Repair, RepairFix string
 }
 
-// New returns a Validator.
-func New() *Validator { return &Validator{} }
+// New returns a Validator that speaks of the manifest's repair setting.
+func New() *Validator {
+	return &Validator{Repair: "repair = true on the source", RepairFix: "set repair = true on the source"}
+}
 
 // finding is one problem in a schema, at a pointer relative to its root.
 type finding struct {
@@ -202,7 +210,7 @@ func (v *Validator) check(s *canonical.Schema) []finding {
 	case errors.As(err, &sve):
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
-			fs = append(fs, leaves(ve, s)...)
+			fs = append(fs, v.leaves(ve, s)...)
 		} else {
 			fs = append(fs, finding{code: "schema.invalid", msg: sve.Err.Error()})
 		}
@@ -336,7 +344,7 @@ func problems(ve *jsonschema.ValidationError) []Problem {
 	return out
 }
 
-func leaves(ve *jsonschema.ValidationError, root *canonical.Schema) []finding {
+func (v *Validator) leaves(ve *jsonschema.ValidationError, root *canonical.Schema) []finding {
 	var fs []finding
 	for _, pr := range problems(ve) {
 		p := pr.Pointer
@@ -347,16 +355,16 @@ func leaves(ve *jsonschema.ValidationError, root *canonical.Schema) []finding {
 		fd := finding{code: "schema.invalid", ptr: p,
 			msg: fmt.Sprintf("%s: %s (checked against the meta-schema)", where, pr.Message)}
 		if hint := repairHint(root, p); hint != "" {
-			fd.msg += "; " + hint
-			fd.fix = "set repair = true on the source"
+			fd.msg += "; " + v.Repair + " " + hint
+			fd.fix = v.RepairFix
 		}
 		fs = append(fs, fd)
 	}
 	return fs
 }
 
-// repairHint says what repair = true would do about the invalid keyword at p,
-// or "" when repair does not handle it.
+// repairHint says what repair would do about the invalid keyword at p
+// ("rewrites …"), or "" when repair does not handle it.
 func repairHint(root *canonical.Schema, p canonical.Pointer) string {
 	v := root.JSON().Resolve(p)
 	toks, _ := p.Tokens()
@@ -370,10 +378,10 @@ func repairHint(root *canonical.Schema, p canonical.Pointer) string {
 	switch {
 	case last == "type" && v.Kind == canonical.String:
 		if to, ok := repairType(v.Text); ok {
-			return fmt.Sprintf("repair = true on the source rewrites %q as %q", v.Text, cmp.Or(to, "any type"))
+			return fmt.Sprintf("rewrites %q as %q", v.Text, cmp.Or(to, "any type"))
 		}
 	case (last == "exclusiveMinimum" || last == "exclusiveMaximum") && v.Kind == canonical.Bool:
-		return "repair = true on the source rewrites the boolean form as the numeric one"
+		return "rewrites the boolean form as the numeric one"
 	}
 	return ""
 }
