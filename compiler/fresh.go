@@ -16,7 +16,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/toolc-dev/toolc/adapters"
-	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/manifest"
 )
 
@@ -74,7 +73,7 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 		return false, "the manifest does not decode", nil
 	}
 	b.m = m
-	if err := b.expandSources(); err != nil || hasDiag(b.diags) {
+	if err := b.expandSources(); err != nil || len(b.diags) > 0 { // a glob matching nothing, say
 		return false, "a source glob needs a build to report on it", nil
 	}
 	if len(b.inputs) != len(l.Sources) {
@@ -136,7 +135,6 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 	return true, "", nil
 }
 
-func hasDiag(ds []diag.Diagnostic) bool { return len(ds) > 0 }
 
 // lockHead is the lock without its tools, which the fast path does not
 // read and which are most of it (5 MB of 5.5 for 20,000 tools): the text
