@@ -135,7 +135,6 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 	return true, "", nil
 }
 
-
 // lockHead is the lock without its tools, which the fast path does not
 // read and which are most of it (5 MB of 5.5 for 20,000 tools): the text
 // before the first [[tools]] and from the first [[outputs]] on, as toolc
