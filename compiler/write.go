@@ -182,8 +182,35 @@ func RemoveOrphans(root *os.Root, o Orphans) error {
 	return nil
 }
 
-// OrphanDiagnostic reports, for --check, an orphan that build would remove.
-func OrphanDiagnostic(p string) diag.Diagnostic {
+// Stale is what build --check finds on disk: each output or lock that is
+// missing or differs, and each bundle of a removed target that build would
+// remove.
+type Stale struct {
+	Diffs   []Difference
+	Orphans []string
+}
+
+// Stale compares the build's outputs, and the previous lock's, with fsys.
+func (r *Result) Stale(fsys fs.FS) (Stale, error) {
+	diffs, err := Check(fsys, r.Outputs)
+	return Stale{Diffs: diffs, Orphans: r.Orphans(fsys).Remove}, err
+}
+
+// Diagnostics reports each finding as check.missing, check.out-of-date or
+// check.orphan.
+func (s Stale) Diagnostics() []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	for _, d := range s.Diffs {
+		ds = append(ds, d.Diagnostic())
+	}
+	for _, p := range s.Orphans {
+		ds = append(ds, orphanDiagnostic(p))
+	}
+	return ds
+}
+
+// orphanDiagnostic reports an orphan that build would remove.
+func orphanDiagnostic(p string) diag.Diagnostic {
 	return diag.New("check.orphan", "%s is the bundle of a target that is no longer in the manifest", p).
 		At(p, "").WithFix("run toolc build, which removes it, and commit the result")
 }

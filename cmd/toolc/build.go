@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -188,18 +189,12 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 // check reports each output that differs from the disk as a diagnostic,
 // with a unified diff of each when asked.
 func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summary string) error {
-	diffs, err := compiler.Check(m.root.FS(), res.Outputs)
+	stale, err := res.Stale(m.root.FS())
 	if err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
-	ds := res.Diagnostics
-	for _, d := range diffs {
-		ds = append(ds, d.Diagnostic())
-	}
-	orphans := res.Orphans(m.root.FS()).Remove
-	for _, p := range orphans {
-		ds = append(ds, compiler.OrphanDiagnostic(p))
-	}
+	diffs, orphans := stale.Diffs, stale.Orphans
+	ds := append(slices.Clone(res.Diagnostics), stale.Diagnostics()...)
 	out.digestOf(diag.Sort(ds), !out.quiet) // -q: only what is stale, and the errors
 	baselineStatus(res, out)
 	if diff {

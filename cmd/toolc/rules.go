@@ -159,16 +159,11 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 		found, _ := compareCatalogs(old, res, compiler.DefaultManifest)
 		ds = append(ds, found...)
 	case "toolc build --check":
-		diffs, err := compiler.Check(fsys, res.Outputs)
+		stale, err := res.Stale(fsys)
 		if err != nil {
 			return nil, err
 		}
-		for _, d := range diffs {
-			ds = append(ds, d.Diagnostic())
-		}
-		for _, p := range res.Orphans(fsys).Remove {
-			ds = append(ds, compiler.OrphanDiagnostic(p))
-		}
+		ds = append(ds, stale.Diagnostics()...)
 	default:
 		return nil, fmt.Errorf("example: unknown command %q", e.command)
 	}
