@@ -91,8 +91,6 @@ type Result struct {
 	// Hidden counts the diagnostics the baseline knew and left out, and
 	// Gone the baseline's entries that no longer occur.
 	Hidden, Gone int
-	// Baseline is true when a baseline file was read.
-	Baseline bool
 
 	docs         map[string]*canonical.Value // the parsed source files, for Locate
 	sourcePolicy map[string]*diag.Policy     // source file → its source's policy
@@ -252,9 +250,7 @@ func (b *build) apply(ds []diag.Diagnostic, target *diag.Policy) []diag.Diagnost
 }
 
 func applyPolicies(ds []diag.Diagnostic, bySource map[string]*diag.Policy, target, all *diag.Policy) []diag.Diagnostic {
-	return diag.ApplyBy(ds, func(d diag.Diagnostic) []*diag.Policy {
-		return []*diag.Policy{bySource[d.File], target, all}
-	})
+	return diag.ApplyFirst(ds, func(d diag.Diagnostic) *diag.Policy { return bySource[d.File] }, target, all)
 }
 
 type input struct {
@@ -567,7 +563,6 @@ func (b *build) finish() *Result {
 		res.sources[in.path] = true
 	}
 	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)
-	res.Baseline = b.known != nil
 	res.Locate(ds)
 	res.Diagnostics = diag.Sort(ds)
 	res.Failed = diag.HasErrors(res.Diagnostics)

@@ -97,17 +97,23 @@ func (p *Policy) Check() []PolicyError {
 // inside a policy an entry for the code beats an entry for its category.
 // Errors are never changed, but for those of the categories in judgments.
 func Apply(ds []Diagnostic, policies ...*Policy) []Diagnostic {
-	return ApplyBy(ds, func(Diagnostic) []*Policy { return policies })
+	return ApplyFirst(ds, nil, policies...)
 }
 
-// ApplyBy is Apply with the policies chosen for each diagnostic, most
-// specific first: the policy of the source whose file it is in, say, before
-// the manifest's.
-func ApplyBy(ds []Diagnostic, policies func(Diagnostic) []*Policy) []Diagnostic {
+// ApplyFirst is Apply with one more policy, chosen for each diagnostic
+// (the policy of the source whose file it is in, say; nil for none),
+// deciding before the others.
+func ApplyFirst(ds []Diagnostic, first func(Diagnostic) *Policy, policies ...*Policy) []Diagnostic {
 	out := ds[:0:0]
 	for _, d := range ds {
 		if d.Severity != Error || judgments[Code{Code: d.Code}.Category()] {
-			switch action(d.Code, policies(d)) {
+			a := action(d.Code, policies)
+			if first != nil {
+				if fa, spec := first(d).Lookup(d.Code); spec > 0 {
+					a = fa
+				}
+			}
+			switch a {
 			case Deny:
 				d.Severity = Error
 			case Warn:
