@@ -43,13 +43,9 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 	if opts.Version == "" || strings.HasPrefix(opts.Version, "devel") {
 		return false, "this toolc is a development build, whose version does not name its code", nil
 	}
-	data, err := fs.ReadFile(fsys, manifest.LockFile)
+	l, err := readLockHead(fsys)
 	if err != nil {
-		return false, manifest.LockFile + " cannot be read", nil
-	}
-	var l Lock
-	if _, err := toml.Decode(string(lockHead(data)), &l); err != nil || l.Version != manifest.Version {
-		return false, manifest.LockFile + " is not a lock this toolc reads", nil
+		return false, manifest.LockFile + " cannot be read, or is not a lock this toolc reads", nil
 	}
 	if l.Toolc != opts.Version {
 		return false, fmt.Sprintf("%s was written by toolc %s", manifest.LockFile, cmp.Or(l.Toolc, "of another version")), nil
@@ -133,6 +129,23 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 		return false, first + " changed since " + manifest.LockFile + " recorded it", nil
 	}
 	return true, "", nil
+}
+
+// readLockHead reads toolc.lock in fsys without its tools: what the fast
+// path and orphan removal need of it.
+func readLockHead(fsys fs.FS) (*Lock, error) {
+	data, err := fs.ReadFile(fsys, manifest.LockFile)
+	if err != nil {
+		return nil, err
+	}
+	var l Lock
+	if _, err := toml.Decode(string(lockHead(data)), &l); err != nil {
+		return nil, err
+	}
+	if l.Version != manifest.Version {
+		return nil, fmt.Errorf("%s has version %d, want %d", manifest.LockFile, l.Version, manifest.Version)
+	}
+	return &l, nil
 }
 
 // lockHead is the lock without its tools, which the fast path does not

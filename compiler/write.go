@@ -12,8 +12,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/manifest"
 )
@@ -145,13 +143,9 @@ type Orphans struct {
 func (r *Result) Orphans(fsys fs.FS) Orphans {
 	outputs := r.Outputs
 	var o Orphans
-	data, err := fs.ReadFile(fsys, manifest.LockFile)
+	l, err := readLockHead(fsys)
 	if err != nil {
-		return o
-	}
-	var l Lock
-	if _, err := toml.Decode(string(lockHead(data)), &l); err != nil { // its outputs, not its tools
-		return o // a lock toolc cannot read names nothing it may remove
+		return o // no lock, or one toolc cannot read, names nothing it may remove
 	}
 	for _, lo := range l.Outputs {
 		if lo.Path == manifest.LockFile || lo.Path == r.manifestFile || lo.Path == BaselineFile || r.sources[lo.Path] ||
