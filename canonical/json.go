@@ -474,30 +474,29 @@ func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 		w.parts = append(w.parts, chunks...)
 		b = newline(nil, w.indent, depth)
 		return append(b, ']')
-	case v.Kind == Object && len(v.Members) > 0:
-		b = append(b, '{')
-		for i, m := range v.Members {
+	case (v.Kind == Object && len(v.Members) > 0) || (v.Kind == Array && len(v.Items) > 0):
+		// Down to the large array: appendValue's loop, recursing here.
+		open, close, n := byte('{'), byte('}'), len(v.Members)
+		if v.Kind == Array {
+			open, close, n = '[', ']', len(v.Items)
+		}
+		b = append(b, open)
+		for i := range n {
 			if i > 0 {
 				b = append(b, ',')
 			}
 			b = newline(b, w.indent, depth+1)
-			b = AppendString(b, m.Key)
-			b = append(b, ':', ' ')
-			b = w.value(b, m.Value, depth+1)
-		}
-		b = newline(b, w.indent, depth)
-		return append(b, '}')
-	case v.Kind == Array && len(v.Items) > 0:
-		b = append(b, '[')
-		for i, it := range v.Items {
-			if i > 0 {
-				b = append(b, ',')
+			var child *Value
+			if v.Kind == Object {
+				b = append(AppendString(b, v.Members[i].Key), ':', ' ')
+				child = v.Members[i].Value
+			} else {
+				child = v.Items[i]
 			}
-			b = newline(b, w.indent, depth+1)
-			b = w.value(b, it, depth+1)
+			b = w.value(b, child, depth+1)
 		}
 		b = newline(b, w.indent, depth)
-		return append(b, ']')
+		return append(b, close)
 	}
 	return appendValue(b, v, w.indent, depth)
 }
