@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolc-dev/toolc/adapters/internal/decode"
+	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
@@ -249,3 +251,15 @@ func invalid(ds []diag.Diagnostic) error {
 	}
 	return ErrInvalidInput
 }
+
+// OpenAPI returns the source-only adapter of OpenAPI 3.0, 3.1 and 3.2
+// descriptions (package openapi), reading every operation.
+func OpenAPI() *Adapter {
+	return &Adapter{Name: "openapi", Detect: openapi.Detect, Decode: func(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
+		return openapi.Decode(doc, file)
+	}}
+}
+
+// decoder is the state of decoding one file, with each format's way of
+// reading a tool as its methods.
+type decoder struct{ decode.Decoder }

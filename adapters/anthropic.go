@@ -3,6 +3,7 @@ package adapters
 import (
 	"strings"
 
+	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
@@ -24,9 +25,9 @@ func Anthropic() *Adapter {
 }
 
 func decodeAnthropic(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-	d := &decoder{file: file, format: "anthropic"}
-	tools := d.all(doc, d.anthropicTool, "tools")
-	return tools, d.diags
+	d := &decoder{decode.Decoder{File: file, Format: "anthropic"}}
+	tools := d.All(doc, d.anthropicTool, "tools")
+	return tools, d.Diags
 }
 
 // anthropicDefined reports whether a tool type is one that Anthropic defines
@@ -36,21 +37,21 @@ func anthropicDefined(typ string) bool { return typ != "" && typ != "custom" }
 func (d *decoder) anthropicTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
 	if v.Kind == canonical.Object && !v.Has("input_schema") {
 		if typ, ok := v.Get("type").StringValue(); ok && anthropicDefined(typ) {
-			d.report("source.unsupported-tool-type", p.Append("type"), "skipping Anthropic-defined tool %q of type %q: it has no input_schema to convert", nameOf(v), typ)
+			d.Report("source.unsupported-tool-type", p.Append("type"), "skipping Anthropic-defined tool %q of type %q: it has no input_schema to convert", nameOf(v), typ)
 			return nil
 		}
 	}
-	f := d.newTool(v, p, p)
+	f := d.NewTool(v, p, p)
 	if f == nil {
 		return nil
 	}
-	t := f.tool
-	t.Name = f.string("name", "/name")
-	t.Description = f.string("description", "/description")
-	t.Input = f.schema("input_schema", "/input")
-	t.Examples = f.examples("input_examples")
-	f.rest() // type, strict, cache_control, defer_loading …
-	return f.done()
+	t := f.Tool
+	t.Name = f.String("name", "/name")
+	t.Description = f.String("description", "/description")
+	t.Input = f.Schema("input_schema", "/input")
+	t.Examples = f.Examples("input_examples")
+	f.Rest() // type, strict, cache_control, defer_loading …
+	return f.Done()
 }
 
 func nameOf(v *canonical.Value) string {

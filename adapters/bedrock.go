@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
@@ -32,7 +33,7 @@ func encodeBedrock(tools []*canonical.Tool, opts TargetOptions) *canonical.Value
 }
 
 func decodeBedrock(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-	d := &decoder{file: file, format: "bedrock"}
+	d := &decoder{decode.Decoder{File: file, Format: "bedrock"}}
 	at := canonical.Pointer("")
 	if doc.Kind == canonical.Object && doc.Has("toolConfig") { // a Converse request: only its tools are read
 		doc, at = doc.Get("toolConfig"), "/toolConfig"
@@ -40,9 +41,9 @@ func decodeBedrock(doc *canonical.Value, file string) ([]*canonical.Tool, []diag
 	var tools []*canonical.Tool
 	switch {
 	case doc.Kind == canonical.Array:
-		tools = d.list(doc, at, d.bedrockItem)
+		tools = d.List(doc, at, d.bedrockItem)
 	case doc.Kind == canonical.Object && doc.Has("tools") && !doc.Has("toolSpec"):
-		tools = d.list(doc.Get("tools"), at.Append("tools"), d.bedrockItem)
+		tools = d.List(doc.Get("tools"), at.Append("tools"), d.bedrockItem)
 	case doc.Kind == canonical.Object && !doc.Has("toolSpec") && doc.Has("inputSchema"):
 		if t := d.bedrockSpec(doc, at, at); t != nil { // a bare toolSpec
 			tools = append(tools, t)
@@ -52,7 +53,7 @@ func decodeBedrock(doc *canonical.Value, file string) ([]*canonical.Tool, []diag
 			tools = append(tools, t)
 		}
 	}
-	return tools, d.diags
+	return tools, d.Diags
 }
 
 // bedrockItem reads one entry of a toolConfig's tools: a toolSpec, a cache
@@ -60,40 +61,40 @@ func decodeBedrock(doc *canonical.Value, file string) ([]*canonical.Tool, []diag
 func (d *decoder) bedrockItem(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
 	switch {
 	case v.Kind != canonical.Object:
-		d.report("source.invalid", p, "want a tool object, got %s", v.Kind)
+		d.Report("source.invalid", p, "want a tool object, got %s", v.Kind)
 	case v.Has("toolSpec"):
-		d.ignoreRest(v, p, "toolSpec")
+		d.IgnoreRest(v, p, "toolSpec")
 		return d.bedrockSpec(v.Get("toolSpec"), p.Append("toolSpec"), p)
 	case v.Has("cachePoint"):
-		d.report("source.ignored-field", p.Append("cachePoint"), "a cache point marks where Bedrock's prompt cache ends; it is not a tool and is not carried into bundles")
+		d.Report("source.ignored-field", p.Append("cachePoint"), "a cache point marks where Bedrock's prompt cache ends; it is not a tool and is not carried into bundles")
 	case v.Has("systemTool"):
 		name, _ := v.Get("systemTool").Get("name").StringValue()
-		d.report("source.unsupported-tool-type", p.Append("systemTool"), "skipping Bedrock system tool %q: it has no input schema to convert", name)
+		d.Report("source.unsupported-tool-type", p.Append("systemTool"), "skipping Bedrock system tool %q: it has no input schema to convert", name)
 	default:
-		d.report("source.invalid", p, `a Bedrock tool is {"toolSpec": {…}}`)
+		d.Report("source.invalid", p, `a Bedrock tool is {"toolSpec": {…}}`)
 	}
 	return nil
 }
 
 func (d *decoder) bedrockSpec(v *canonical.Value, p, toolAt canonical.Pointer) *canonical.Tool {
-	f := d.newTool(v, p, toolAt)
+	f := d.NewTool(v, p, toolAt)
 	if f == nil {
 		return nil
 	}
-	t := f.tool
-	t.Name = f.string("name", "/name")
-	t.Description = f.string("description", "/description")
-	if in := f.typed("inputSchema", "", canonical.Object); in != nil {
-		d.ignoreRest(in, p.Append("inputSchema"), "json")
+	t := f.Tool
+	t.Name = f.String("name", "/name")
+	t.Description = f.String("description", "/description")
+	if in := f.Typed("inputSchema", "", canonical.Object); in != nil {
+		d.IgnoreRest(in, p.Append("inputSchema"), "json")
 		if json := in.Get("json"); json != nil {
 			if json.Kind != canonical.Object && json.Kind != canonical.Bool {
-				f.invalid("inputSchema", "inputSchema.json must be a JSON Schema (an object), got %s", json.Kind)
+				f.Invalid("inputSchema", "inputSchema.json must be a JSON Schema (an object), got %s", json.Kind)
 			} else {
 				t.Input = canonical.AsSchema(json)
 				t.Source.Fields["/input"] = p.Append("inputSchema", "json")
 			}
 		}
 	}
-	f.rest() // strict and fields of later API versions
-	return f.done()
+	f.Rest() // strict and fields of later API versions
+	return f.Done()
 }

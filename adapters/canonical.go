@@ -3,6 +3,7 @@ package adapters
 import (
 	"time"
 
+	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
@@ -64,61 +65,61 @@ func detectCanonical(doc *canonical.Value) float64 {
 }
 
 func decodeCanonical(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-	d := &decoder{file: file, format: "canonical"}
+	d := &decoder{decode.Decoder{File: file, Format: "canonical"}}
 	if doc.Kind != canonical.Object || detectCanonical(doc) == 0 {
-		d.report("source.invalid", "", `a canonical bundle is an object with "toolc": %q`, CanonicalMarker)
-		return nil, d.diags
+		d.Report("source.invalid", "", `a canonical bundle is an object with "toolc": %q`, CanonicalMarker)
+		return nil, d.Diags
 	}
 	if v := doc.Get("version"); v == nil || v.Kind != canonical.Number || v.Text != "1" {
-		d.report("source.invalid", "/version", "a canonical bundle needs \"version\": 1, the version this toolc reads")
-		return nil, d.diags
+		d.Report("source.invalid", "/version", "a canonical bundle needs \"version\": 1, the version this toolc reads")
+		return nil, d.Diags
 	}
-	d.ignoreRest(doc, "", "toolc", "version", "catalog", "tools")
+	d.IgnoreRest(doc, "", "toolc", "version", "catalog", "tools")
 	tools := doc.Get("tools")
 	if tools == nil {
-		return nil, d.diags
+		return nil, d.Diags
 	}
-	return d.list(tools, "/tools", d.canonicalTool), d.diags
+	return d.List(tools, "/tools", d.canonicalTool), d.Diags
 }
 
 func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
-	f := d.newTool(v, p, p)
+	f := d.NewTool(v, p, p)
 	if f == nil {
 		return nil
 	}
-	t := f.tool
-	t.Namespace = f.string("namespace", "/namespace")
-	t.Name = f.string("name", "/name")
-	t.Title = f.string("title", "/title")
-	t.Version = f.string("version", "/version")
-	t.Description = f.string("description", "/description")
-	t.Category = f.string("category", "/category")
-	t.Tags = f.strings("tags", "/tags")
-	t.Input = f.schema("input", "/input")
-	t.Output = f.schema("output", "/output")
-	t.Annotations = f.annotations("annotations")
-	t.Examples = f.examples("examples")
-	if s := f.string("timeout", "/timeout"); s != "" {
+	t := f.Tool
+	t.Namespace = f.String("namespace", "/namespace")
+	t.Name = f.String("name", "/name")
+	t.Title = f.String("title", "/title")
+	t.Version = f.String("version", "/version")
+	t.Description = f.String("description", "/description")
+	t.Category = f.String("category", "/category")
+	t.Tags = f.Strings("tags", "/tags")
+	t.Input = f.Schema("input", "/input")
+	t.Output = f.Schema("output", "/output")
+	t.Annotations = f.Annotations("annotations")
+	t.Examples = f.Examples("examples")
+	if s := f.String("timeout", "/timeout"); s != "" {
 		dur, err := time.ParseDuration(s)
 		if err != nil {
-			f.invalid("timeout", "timeout %q is not a duration such as \"30s\"", s)
+			f.Invalid("timeout", "timeout %q is not a duration such as \"30s\"", s)
 		}
 		t.Timeout = dur
 	}
-	t.Scopes = f.strings("scopes", "/scopes")
-	t.Icons = f.icons("icons")
-	t.Meta = f.typed("meta", "/meta", canonical.Object)
-	if v := f.typed("deprecated", "/deprecated", canonical.Bool); v != nil {
+	t.Scopes = f.Strings("scopes", "/scopes")
+	t.Icons = f.Icons("icons")
+	t.Meta = f.Typed("meta", "/meta", canonical.Object)
+	if v := f.Typed("deprecated", "/deprecated", canonical.Bool); v != nil {
 		t.Deprecated = v.Bool
 	}
-	t.Sunset = f.string("sunset", "/sunset")
-	t.RenamedFrom = f.string("renamed_from", "/renamed_from")
-	f.lifecycle()
-	if ext := f.typed("extensions", "", canonical.Object); ext != nil {
+	t.Sunset = f.String("sunset", "/sunset")
+	t.RenamedFrom = f.String("renamed_from", "/renamed_from")
+	f.Lifecycle()
+	if ext := f.Typed("extensions", "", canonical.Object); ext != nil {
 		t.Extensions = map[string]*canonical.Value{}
 		for _, m := range ext.Members {
 			if m.Value.Kind != canonical.Object {
-				f.invalid("extensions", "extensions.%s must be an object, got %s", m.Key, m.Value.Kind)
+				f.Invalid("extensions", "extensions.%s must be an object, got %s", m.Key, m.Value.Kind)
 				continue
 			}
 			t.Extensions[m.Key] = m.Value
@@ -127,6 +128,6 @@ func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canoni
 			}
 		}
 	}
-	d.ignoreRest(v, p, f.usedKeys()...)
-	return f.done()
+	d.IgnoreRest(v, p, f.UsedKeys()...)
+	return f.Done()
 }

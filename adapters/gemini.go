@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
@@ -27,7 +28,7 @@ func Gemini() *Adapter {
 }
 
 func decodeGemini(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-	g := &geminiDecoder{decoder: decoder{file: file, format: "gemini"}}
+	g := &geminiDecoder{decoder: decoder{decode.Decoder{File: file, Format: "gemini"}}}
 	var tools []*canonical.Tool
 	switch {
 	case doc.Kind == canonical.Array:
@@ -47,13 +48,13 @@ func decodeGemini(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.
 			tools = append(tools, t)
 		}
 	}
-	g.conv.report(&g.decoder)
-	return tools, g.diags
+	g.conv.Report(&g.Decoder)
+	return tools, g.Diags
 }
 
 type geminiDecoder struct {
 	decoder
-	conv conversions
+	conv decode.Conversions
 }
 
 // isGeminiTool reports whether v is a Gemini Tool (a set of declarations or
@@ -71,7 +72,7 @@ func geminiBuiltin(key string) bool { return slices.Contains(geminiBuiltins, key
 
 func (g *geminiDecoder) list(v *canonical.Value, p canonical.Pointer, one func(*canonical.Value, canonical.Pointer) []*canonical.Tool) []*canonical.Tool {
 	if v.Kind != canonical.Array {
-		g.report("source.invalid", p, "want an array, got %s", v.Kind)
+		g.Report("source.invalid", p, "want an array, got %s", v.Kind)
 		return nil
 	}
 	var tools []*canonical.Tool
@@ -85,7 +86,7 @@ func (g *geminiDecoder) list(v *canonical.Value, p canonical.Pointer, one func(*
 // each built-in tool it turns on.
 func (g *geminiDecoder) tool(v *canonical.Value, p canonical.Pointer) []*canonical.Tool {
 	if v.Kind != canonical.Object {
-		g.report("source.invalid", p, "want a Tool object, got %s", v.Kind)
+		g.Report("source.invalid", p, "want a Tool object, got %s", v.Kind)
 		return nil
 	}
 	var tools []*canonical.Tool
@@ -99,49 +100,49 @@ func (g *geminiDecoder) tool(v *canonical.Value, p canonical.Pointer) []*canonic
 				return nil
 			})...)
 		case geminiBuiltin(m.Key):
-			g.report("source.unsupported-tool-type", p.Append(m.Key), "skipping Gemini's built-in tool %q: it has no declaration to convert", m.Key)
+			g.Report("source.unsupported-tool-type", p.Append(m.Key), "skipping Gemini's built-in tool %q: it has no declaration to convert", m.Key)
 		default:
-			g.report("source.ignored-field", p.Append(m.Key), "field %q of a Gemini Tool is not a function declaration and is not carried into bundles", m.Key)
+			g.Report("source.ignored-field", p.Append(m.Key), "field %q of a Gemini Tool is not a function declaration and is not carried into bundles", m.Key)
 		}
 	}
 	return tools
 }
 
 func (g *geminiDecoder) declaration(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
-	f := g.newTool(v, p, p)
+	f := g.NewTool(v, p, p)
 	if f == nil {
 		return nil
 	}
-	t := f.tool
-	t.Name = f.string("name", "/name")
-	t.Description = f.string("description", "/description")
+	t := f.Tool
+	t.Name = f.String("name", "/name")
+	t.Description = f.String("description", "/description")
 	switch {
-	case f.obj.Has("parametersJsonSchema"):
-		t.Input = f.schema("parametersJsonSchema", "/input")
-	case f.obj.Has("parameters"):
+	case f.Obj.Has("parametersJsonSchema"):
+		t.Input = f.Schema("parametersJsonSchema", "/input")
+	case f.Obj.Has("parameters"):
 		t.Input = g.openAPISchema(f, "parameters", "/input")
 	default:
 		t.Input = canonical.AsSchema(emptyObjectSchema())
 	}
 	switch {
-	case f.obj.Has("responseJsonSchema"):
-		t.Output = f.schema("responseJsonSchema", "/output")
-	case f.obj.Has("response"):
+	case f.Obj.Has("responseJsonSchema"):
+		t.Output = f.Schema("responseJsonSchema", "/output")
+	case f.Obj.Has("response"):
 		t.Output = g.openAPISchema(f, "response", "/output")
 	}
-	f.rest() // behavior and fields of later API versions
-	return f.done()
+	f.Rest() // behavior and fields of later API versions
+	return f.Done()
 }
 
 // openAPISchema reads a schema in Gemini's OpenAPI 3.0 subset and converts a
 // copy to JSON Schema 2020-12.
-func (g *geminiDecoder) openAPISchema(f *fields, key string, field canonical.Pointer) *canonical.Schema {
-	s := f.schema(key, field)
+func (g *geminiDecoder) openAPISchema(f *decode.Fields, key string, field canonical.Pointer) *canonical.Schema {
+	s := f.Schema(key, field)
 	if s == nil {
 		return nil
 	}
 	c := s.JSON().DeepCopy()
-	report := g.conv.add(f.at.Append(key))
+	report := g.conv.Add(f.At.Append(key))
 	canonical.Walk(canonical.AsSchema(c), func(p canonical.Pointer, sub *canonical.Schema) bool {
 		v := sub.JSON()
 		kept := v.Members[:0]
@@ -162,7 +163,7 @@ func (g *geminiDecoder) openAPISchema(f *fields, key string, field canonical.Poi
 		v.Members = kept
 		return true
 	})
-	convert30(c, report)
+	decode.Convert30(c, report)
 	return canonical.AsSchema(c)
 }
 

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
@@ -22,42 +23,42 @@ func LangChain() *Adapter {
 var langChainSchemaKeys = []string{"args_schema", "args_json_schema"}
 
 func decodeLangChain(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-	d := &decoder{file: file, format: "langchain"}
-	tools := d.all(doc, d.langChainTool, "tools")
-	return tools, d.diags
+	d := &decoder{decode.Decoder{File: file, Format: "langchain"}}
+	tools := d.All(doc, d.langChainTool, "tools")
+	return tools, d.Diags
 }
 
 func (d *decoder) langChainTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
 	if shapeOf(v) == shapeChat {
-		oa := &decoder{file: d.file, format: "openai"}
+		oa := &decoder{decode.Decoder{File: d.File, Format: "openai"}}
 		t := oa.openAITool(v, p)
-		d.diags = append(d.diags, oa.diags...)
+		d.Diags = append(d.Diags, oa.Diags...)
 		return t
 	}
-	f := d.newTool(v, p, p)
+	f := d.NewTool(v, p, p)
 	if f == nil {
 		return nil
 	}
-	t := f.tool
-	t.Name = f.string("name", "/name")
-	t.Description = f.string("description", "/description")
+	t := f.Tool
+	t.Name = f.String("name", "/name")
+	t.Description = f.String("description", "/description")
 	for _, k := range langChainSchemaKeys {
-		if f.obj.Has(k) {
-			t.Input = f.schema(k, "/input")
+		if f.Obj.Has(k) {
+			t.Input = f.Schema(k, "/input")
 			break
 		}
 	}
 	if t.Input == nil {
-		f.invalid("args_schema", "a LangChain tool needs args_schema (the JSON Schema of its arguments)")
+		f.Invalid("args_schema", "a LangChain tool needs args_schema (the JSON Schema of its arguments)")
 	}
-	if oa := f.take("openai_tool", ""); oa != nil && t.Input != nil {
+	if oa := f.Take("openai_tool", ""); oa != nil && t.Input != nil {
 		fn := oa.Get("function")
 		name, _ := fn.Get("name").StringValue()
 		params := fn.Get("parameters")
 		if name != t.Name || params == nil || !params.Equal(t.Input.JSON()) {
-			d.report("source.ignored-field", p.Append("openai_tool"), "openai_tool differs from the tool's name or args schema; toolc reads the args schema and ignores openai_tool")
+			d.Report("source.ignored-field", p.Append("openai_tool"), "openai_tool differs from the tool's name or args schema; toolc reads the args schema and ignores openai_tool")
 		}
 	}
-	f.rest() // module, export, return_direct …
-	return f.done()
+	f.Rest() // module, export, return_direct …
+	return f.Done()
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
@@ -29,48 +30,48 @@ func MCP() *Adapter {
 var mcpListKeys = []string{"tools", "_meta", "nextCursor"}
 
 func decodeMCP(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-	d := &decoder{file: file, format: "mcp"}
+	d := &decoder{decode.Decoder{File: file, Format: "mcp"}}
 	if doc.Kind != canonical.Object || !doc.Has("jsonrpc") {
 		if doc.Kind == canonical.Object && doc.Has("tools") && !doc.Has("name") {
-			d.ignoreRest(doc, "", mcpListKeys...)
+			d.IgnoreRest(doc, "", mcpListKeys...)
 		}
-		return d.all(doc, d.mcpTool, "tools"), d.diags
+		return d.All(doc, d.mcpTool, "tools"), d.Diags
 	}
 	switch res := doc.Get("result"); {
 	case doc.Has("error"):
-		d.report("source.invalid", "/error", "the JSON-RPC response is an error, not a tools/list result")
-		return nil, d.diags
+		d.Report("source.invalid", "/error", "the JSON-RPC response is an error, not a tools/list result")
+		return nil, d.Diags
 	case res == nil || res.Kind != canonical.Object || !res.Has("tools"):
-		d.report("source.invalid", "", "the JSON-RPC response has no result.tools")
-		return nil, d.diags
+		d.Report("source.invalid", "", "the JSON-RPC response has no result.tools")
+		return nil, d.Diags
 	default:
-		d.ignoreRest(doc, "", "jsonrpc", "id", "result")
-		d.ignoreRest(res, "/result", mcpListKeys...)
-		return d.list(res.Get("tools"), "/result/tools", d.mcpTool), d.diags
+		d.IgnoreRest(doc, "", "jsonrpc", "id", "result")
+		d.IgnoreRest(res, "/result", mcpListKeys...)
+		return d.List(res.Get("tools"), "/result/tools", d.mcpTool), d.Diags
 	}
 }
 
 func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
-	f := d.newTool(v, p, p)
+	f := d.NewTool(v, p, p)
 	if f == nil {
 		return nil
 	}
-	t := f.tool
-	t.Name = f.string("name", "/name")
-	t.Title = f.string("title", "/title")
-	t.Description = f.string("description", "/description")
-	t.Input = f.schema("inputSchema", "/input")
-	t.Output = f.schema("outputSchema", "/output")
-	t.Annotations = f.annotations("annotations")
-	t.Icons = f.icons("icons")
-	t.Meta = f.typed("_meta", "/meta", canonical.Object)
+	t := f.Tool
+	t.Name = f.String("name", "/name")
+	t.Title = f.String("title", "/title")
+	t.Description = f.String("description", "/description")
+	t.Input = f.Schema("inputSchema", "/input")
+	t.Output = f.Schema("outputSchema", "/output")
+	t.Annotations = f.Annotations("annotations")
+	t.Icons = f.Icons("icons")
+	t.Meta = f.Typed("_meta", "/meta", canonical.Object)
 	if lc := t.Meta.Get(LifecycleMetaKey); lc != nil && lc.Kind == canonical.Object {
 		t.Deprecated, _ = lc.Get("deprecated").BoolValue()
 		t.Sunset, _ = lc.Get("sunset").StringValue()
 		t.RenamedFrom, _ = lc.Get("renamed_from").StringValue()
 		for _, m := range lc.Members {
 			if m.Key != "deprecated" && m.Key != "sunset" && m.Key != "renamed_from" {
-				f.d.report("source.ignored-field", f.at.Append("_meta", LifecycleMetaKey, m.Key),
+				f.D.Report("source.ignored-field", f.At.Append("_meta", LifecycleMetaKey, m.Key),
 					"%q is not a lifecycle field (deprecated, sunset, renamed_from) and is not carried into bundles", m.Key)
 			}
 		}
@@ -84,10 +85,10 @@ func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.To
 		if len(rest.Members) == 0 {
 			t.Meta = nil
 		}
-		f.lifecycle()
+		f.Lifecycle()
 	}
-	f.rest() // execution and fields of later revisions
-	return f.done()
+	f.Rest() // execution and fields of later revisions
+	return f.Done()
 }
 
 func encodeMCP(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
@@ -24,9 +25,9 @@ func OpenAI() *Adapter {
 }
 
 func decodeOpenAI(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-	d := &decoder{file: file, format: "openai"}
-	tools := d.all(doc, d.openAITool, "tools", "functions") // of a request body, only the tool lists are read
-	return tools, d.diags
+	d := &decoder{decode.Decoder{File: file, Format: "openai"}}
+	tools := d.All(doc, d.openAITool, "tools", "functions") // of a request body, only the tool lists are read
+	return tools, d.Diags
 }
 
 // openAIBuiltins are OpenAI's hosted tool types, configured by OpenAI rather
@@ -39,34 +40,34 @@ var openAIBuiltins = []string{
 func (d *decoder) openAITool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
 	if v.Kind == canonical.Object {
 		if typ, ok := v.Get("type").StringValue(); ok && typ != "function" {
-			d.report("source.unsupported-tool-type", p.Append("type"), "skipping OpenAI tool of type %q: it has no JSON Schema to convert", typ)
+			d.Report("source.unsupported-tool-type", p.Append("type"), "skipping OpenAI tool of type %q: it has no JSON Schema to convert", typ)
 			return nil
 		}
 	}
 	fnAt := p
 	if v.Kind == canonical.Object && v.Has("function") {
 		fnAt = p.Append("function")
-		d.ignoreRest(v, p, "type", "function")
+		d.IgnoreRest(v, p, "type", "function")
 		v = v.Get("function")
 	}
-	f := d.newTool(v, fnAt, p)
+	f := d.NewTool(v, fnAt, p)
 	if f == nil {
 		return nil
 	}
-	t := f.tool
-	t.Name = f.string("name", "/name")
-	t.Description = f.string("description", "/description")
-	if f.obj.Has("parameters") {
-		t.Input = f.schema("parameters", "/input")
+	t := f.Tool
+	t.Name = f.String("name", "/name")
+	t.Description = f.String("description", "/description")
+	if f.Obj.Has("parameters") {
+		t.Input = f.Schema("parameters", "/input")
 	} else {
-		f.used["parameters"] = true
+		f.Used["parameters"] = true
 		t.Input = canonical.AsSchema(emptyObjectSchema())
 	}
-	if out := f.obj.Get("output_schema"); out != nil && out.Kind != canonical.Null {
-		t.Output = f.schema("output_schema", "/output")
+	if out := f.Obj.Get("output_schema"); out != nil && out.Kind != canonical.Null {
+		t.Output = f.Schema("output_schema", "/output")
 	}
-	f.rest() // strict and fields of later API versions
-	return f.done()
+	f.Rest() // strict and fields of later API versions
+	return f.Done()
 }
 
 func emptyObjectSchema() *canonical.Value {
@@ -102,37 +103,37 @@ func OpenAIResponses() *Adapter {
 }
 
 func decodeResponses(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-	d := &decoder{file: file, format: "openai-responses"}
-	tools := d.all(doc, d.responsesTool, "tools")
-	return tools, d.diags
+	d := &decoder{decode.Decoder{File: file, Format: "openai-responses"}}
+	tools := d.All(doc, d.responsesTool, "tools")
+	return tools, d.Diags
 }
 
 func (d *decoder) responsesTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
 	if v.Kind == canonical.Object {
 		if typ, ok := v.Get("type").StringValue(); ok && typ != "function" {
-			d.report("source.unsupported-tool-type", p.Append("type"), "skipping OpenAI tool of type %q: it has no JSON Schema to convert", typ)
+			d.Report("source.unsupported-tool-type", p.Append("type"), "skipping OpenAI tool of type %q: it has no JSON Schema to convert", typ)
 			return nil
 		}
 	}
-	f := d.newTool(v, p, p)
+	f := d.NewTool(v, p, p)
 	if f == nil {
 		return nil
 	}
-	t := f.tool
-	f.used["type"] = true
-	t.Name = f.string("name", "/name")
-	t.Description = f.string("description", "/description")
-	if params := f.obj.Get("parameters"); params != nil && params.Kind != canonical.Null {
-		t.Input = f.schema("parameters", "/input")
+	t := f.Tool
+	f.Used["type"] = true
+	t.Name = f.String("name", "/name")
+	t.Description = f.String("description", "/description")
+	if params := f.Obj.Get("parameters"); params != nil && params.Kind != canonical.Null {
+		t.Input = f.Schema("parameters", "/input")
 	} else {
-		f.used["parameters"] = true // absent or null: no arguments
+		f.Used["parameters"] = true // absent or null: no arguments
 		t.Input = canonical.AsSchema(emptyObjectSchema())
 	}
-	if out := f.obj.Get("output_schema"); out != nil && out.Kind != canonical.Null {
-		t.Output = f.schema("output_schema", "/output")
+	if out := f.Obj.Get("output_schema"); out != nil && out.Kind != canonical.Null {
+		t.Output = f.Schema("output_schema", "/output")
 	}
-	f.rest() // strict and fields of later API versions
-	return f.done()
+	f.Rest() // strict and fields of later API versions
+	return f.Done()
 }
 
 func encodeResponses(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/corpus"
@@ -34,7 +35,7 @@ func decodeOpenAPIFile(t *testing.T, rel string) ([]*canonical.Tool, []diag.Diag
 	if err != nil {
 		t.Fatalf("Parse(%s): %v", rel, err)
 	}
-	tools, ds := decodeOpenAPI(doc, filepath.Base(rel))
+	tools, ds := OpenAPI().Decode(doc, filepath.Base(rel))
 	return tools, ds, doc
 }
 
@@ -204,11 +205,11 @@ func TestOpenAPIExamples(t *testing.T) {
 			t.Errorf("Parse(%s): %v", path, err)
 			return nil
 		}
-		if detectOpenAPI(doc) == 0 {
+		if openapi.Detect(doc) == 0 {
 			return nil // a fragment of a split description
 		}
 		n++
-		_, ds := decodeOpenAPI(doc, path)
+		_, ds := OpenAPI().Decode(doc, path)
 		swagger := strings.Contains(path, "v2.0")
 		for _, d := range ds {
 			if d.Severity == diag.Error && !(swagger && d.Code == "source.unsupported-version") {
@@ -340,7 +341,7 @@ func TestOpenAPIRules(t *testing.T) {
 		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tools, ds := decodeOpenAPI(parse(t, []byte(c.doc)), "api.json")
+			tools, ds := OpenAPI().Decode(parse(t, []byte(c.doc)), "api.json")
 			got := map[string]string{}
 			for _, tl := range tools {
 				v := tl.ToValue()
@@ -377,7 +378,7 @@ func TestOpenAPIHTTPBinding(t *testing.T) {
 	doc := `{"openapi":"3.1.0","servers":[{"url":"https://api.example.com"}],"paths":{"/a/{id}":{"post":{"operationId":"p","deprecated":true,"x-rate":5,
 		"parameters":[{"name":"id","in":"path","required":true,"style":"simple","schema":{"type":"string"}}],
 		"requestBody":{"required":true,"content":{"application/x-www-form-urlencoded":{"schema":{"type":"object","properties":{"n":{"type":"string"}}}}}}}}}}`
-	tools, ds := decodeOpenAPI(parse(t, []byte(doc)), "api.json")
+	tools, ds := OpenAPI().Decode(parse(t, []byte(doc)), "api.json")
 	if len(tools) != 1 || len(ds) > 0 {
 		t.Fatalf("decode: %d tools, %v", len(tools), ds)
 	}
@@ -404,7 +405,7 @@ func TestOpenAPIParamAnnotationsKept(t *testing.T) {
 		{"name":"id","in":"path","required":true,"description":"The account to read.","example":"acct_1","schema":{"$ref":"#/components/schemas/Id"}},
 		{"name":"q","in":"query","description":"Same text.","schema":{"type":"string","description":"Same text."}}]}}},
 		"components":{"schemas":{"Id":{"type":"string","description":"An ID.","examples":["x_1"]}}}}`
-	tools, ds := decodeOpenAPI(parse(t, []byte(doc)), "api.json")
+	tools, ds := OpenAPI().Decode(parse(t, []byte(doc)), "api.json")
 	if len(tools) != 1 || len(ds) > 0 {
 		t.Fatalf("decode: %d tools, %v", len(tools), ds)
 	}
@@ -413,7 +414,7 @@ func TestOpenAPIParamAnnotationsKept(t *testing.T) {
 		t.Errorf("input\n got %s\nwant %s", in, want)
 	}
 	doc = strings.Replace(doc, `"schema":{"$ref":"#/components/schemas/Id"}`, `"schema":{"type":"string","description":"An ID.","examples":["x_1"]}`, 1)
-	tools, _ = decodeOpenAPI(parse(t, []byte(doc)), "api.json")
+	tools, _ = OpenAPI().Decode(parse(t, []byte(doc)), "api.json")
 	got := string(tools[0].Extensions["openapi"].Get("http").Get("parameters").AppendJSON(nil, ""))
 	if want := `[{"name":"id","in":"path","property":"id","description":"The account to read.","examples":["acct_1"]},{"name":"q","in":"query","property":"q"}]`; got != want {
 		t.Errorf("binding parameters\n got %s\nwant %s", got, want)

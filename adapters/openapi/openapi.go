@@ -1,21 +1,6 @@
-package adapters
-
-import (
-	"cmp"
-	"fmt"
-	"maps"
-	"net/url"
-	"regexp"
-	"slices"
-	"strconv"
-	"strings"
-
-	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/diag"
-)
-
-// OpenAPI returns the source-only adapter of OpenAPI 3.0, 3.1 and 3.2
-// descriptions, in JSON or YAML. Each operation becomes a tool:
+// Package openapi reads OpenAPI 3.0, 3.1 and 3.2 descriptions, in JSON or
+// YAML, as tools, and curates them: which operations become tools, and how
+// each is named, described and shaped. Each operation becomes a tool:
 //
 //   - name: the operationId, with every character outside [A-Za-z0-9_.-]
 //     made '_' ("repos/get" → "repos_get"); without an operationId, the method
@@ -46,16 +31,30 @@ import (
 // OpenAPI 3.0 schemas are converted to JSON Schema 2020-12 (nullable,
 // boolean exclusiveMinimum/exclusiveMaximum, example), reported as
 // source.openapi-converted. Swagger 2.0 is an error that says how to convert.
-func OpenAPI() *Adapter {
-	return &Adapter{Name: "openapi", Detect: detectOpenAPI, Decode: decodeOpenAPI}
-}
+package openapi
 
-func detectOpenAPI(doc *canonical.Value) float64 {
+import (
+	"cmp"
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolc-dev/toolc/adapters/internal/decode"
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// Detect scores how well doc fits OpenAPI: 1 for OpenAPI 3, 0.9 for
+// Swagger 2.0 (so that decoding can say what to do with it).
+func Detect(doc *canonical.Value) float64 {
 	if v, ok := doc.Get("openapi").StringValue(); ok && strings.HasPrefix(v, "3.") {
 		return 1
 	}
 	if v, ok := doc.Get("swagger").StringValue(); ok && v == "2.0" {
-		return 0.9 // detected, so that decoding can say what to do with it
+		return 0.9
 	}
 	return 0
 }
@@ -65,12 +64,12 @@ var httpMethods = []string{"get", "put", "post", "delete", "options", "head", "p
 
 // oasDoc is the state of decoding one OpenAPI description.
 type oasDoc struct {
-	d     *decoder
+	d     *decode.Decoder
 	doc   *canonical.Value
 	v30   bool                         // OpenAPI 3.0: schemas need converting to 2020-12
 	defs  map[string]*oasDef           // by $defs key
 	names map[string]canonical.Pointer // tool name → operation, for collisions
-	conv  conversions
+	conv  decode.Conversions
 	order map[string]int // component schema name → position in the file
 }
 
@@ -85,30 +84,30 @@ type oasDef struct {
 	nodes  int // JSON values in schema
 }
 
-func decodeOpenAPI(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-	d := &decoder{file: file, format: "openapi"}
+func Decode(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
+	d := &decode.Decoder{File: file, Format: "openapi"}
 	if doc.Kind != canonical.Object {
-		d.report("source.invalid", "", "an OpenAPI description is an object, got %s", doc.Kind)
-		return nil, d.diags
+		d.Report("source.invalid", "", "an OpenAPI description is an object, got %s", doc.Kind)
+		return nil, d.Diags
 	}
 	if v, ok := doc.Get("swagger").StringValue(); ok {
-		d.diags = append(d.diags, diag.New("source.unsupported-version", "this is Swagger %s; toolc reads OpenAPI 3.0, 3.1 and 3.2", v).
+		d.Diags = append(d.Diags, diag.New("source.unsupported-version", "this is Swagger %s; toolc reads OpenAPI 3.0, 3.1 and 3.2", v).
 			At(file, "/swagger").WithFix("convert it to OpenAPI 3 (for example with swagger2openapi or the Swagger Editor) and read that file"))
-		return nil, d.diags
+		return nil, d.Diags
 	}
 	version, _ := doc.Get("openapi").StringValue()
 	if !strings.HasPrefix(version, "3.0") && !strings.HasPrefix(version, "3.1") && !strings.HasPrefix(version, "3.2") {
-		d.diags = append(d.diags, diag.New("source.unsupported-version", "OpenAPI version %q: toolc reads OpenAPI 3.0, 3.1 and 3.2", version).At(file, "/openapi"))
-		return nil, d.diags
+		d.Diags = append(d.Diags, diag.New("source.unsupported-version", "OpenAPI version %q: toolc reads OpenAPI 3.0, 3.1 and 3.2", version).At(file, "/openapi"))
+		return nil, d.Diags
 	}
 	o := &oasDoc{d: d, doc: doc, v30: strings.HasPrefix(version, "3.0"), defs: map[string]*oasDef{},
 		names: map[string]canonical.Pointer{}, order: map[string]int{}}
-	for i, m := range members(doc.Get("components").Get("schemas")) {
+	for i, m := range decode.Members(doc.Get("components").Get("schemas")) {
 		o.order[m.Key] = i
 	}
 	var tools []*canonical.Tool
 	paths := doc.Get("paths")
-	for _, pm := range members(paths) {
+	for _, pm := range decode.Members(paths) {
 		at := canonical.Pointer("/paths").Append(pm.Key)
 		item, itemAt, _ := o.deref(pm.Value, at)
 		if item == nil {
@@ -124,16 +123,8 @@ func decodeOpenAPI(doc *canonical.Value, file string) ([]*canonical.Tool, []diag
 			}
 		}
 	}
-	o.conv.report(d)
-	return tools, d.diags
-}
-
-// members returns the members of an object, or nil for anything else.
-func members(v *canonical.Value) []canonical.Member {
-	if v == nil || v.Kind != canonical.Object {
-		return nil
-	}
-	return v.Members
+	o.conv.Report(d)
+	return tools, d.Diags
 }
 
 // maxRefHops bounds a chain of $refs to $refs, so a cycle ends.
@@ -150,19 +141,19 @@ func (o *oasDoc) deref(v *canonical.Value, at canonical.Pointer) (_ *canonical.V
 		ref, _ := v.Get("$ref").StringValue()
 		p, ok := localRef(ref)
 		if !ok {
-			o.d.report("source.openapi-skipped", at.Append("$ref"), "$ref %q is not a reference inside this file; toolc reads no other file, so this part is left out", ref)
+			o.d.Report("source.openapi-skipped", at.Append("$ref"), "$ref %q is not a reference inside this file; toolc reads no other file, so this part is left out", ref)
 			return nil, "", false
 		}
 		target := o.doc.Resolve(p)
 		if target == nil || hops == maxRefHops {
-			o.d.report("source.invalid", at.Append("$ref"), "$ref %q points to nothing", ref)
+			o.d.Report("source.invalid", at.Append("$ref"), "$ref %q points to nothing", ref)
 			return nil, "", true
 		}
 		v, at = target, p
 	}
 	if v == nil || v.Kind != canonical.Object {
 		if v != nil {
-			o.d.report("source.invalid", at, "want an object, got %s", v.Kind)
+			o.d.Report("source.invalid", at, "want an object, got %s", v.Kind)
 		}
 		return nil, "", v != nil
 	}
@@ -204,7 +195,7 @@ func (o *oasDoc) parameters(item *canonical.Value, itemAt canonical.Pointer, op 
 			continue
 		}
 		if src.list.Kind != canonical.Array {
-			o.d.report("source.invalid", src.at, "parameters must be an array, got %s", src.list.Kind)
+			o.d.Report("source.invalid", src.at, "parameters must be an array, got %s", src.list.Kind)
 			ok = false
 			continue
 		}
@@ -217,7 +208,7 @@ func (o *oasDoc) parameters(item *canonical.Value, itemAt canonical.Pointer, op 
 			name, okName := v.Get("name").StringValue()
 			in, okIn := v.Get("in").StringValue()
 			if !okName || !okIn || name == "" || !slices.Contains([]string{"path", "query", "header", "cookie"}, in) {
-				o.d.report("source.invalid", at, `a parameter needs a "name" and an "in" of path, query, header or cookie`)
+				o.d.Report("source.invalid", at, `a parameter needs a "name" and an "in" of path, query, header or cookie`)
 				ok = false
 				continue
 			}
@@ -237,28 +228,28 @@ func (o *oasDoc) parameters(item *canonical.Value, itemAt canonical.Pointer, op 
 
 func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt canonical.Pointer, op *canonical.Value, opAt canonical.Pointer) *canonical.Tool {
 	if op.Kind != canonical.Object {
-		o.d.report("source.invalid", opAt, "an operation must be an object, got %s", op.Kind)
+		o.d.Report("source.invalid", opAt, "an operation must be an object, got %s", op.Kind)
 		return nil
 	}
-	f := o.d.newTool(op, opAt, opAt)
-	t := f.tool
-	opID := f.string("operationId", "/name")
+	f := o.d.NewTool(op, opAt, opAt)
+	t := f.Tool
+	opID := f.String("operationId", "/name")
 	t.Name = toolName(opID, method, path)
 	if prev, dup := o.names[t.Name]; dup {
-		o.d.diags = append(o.d.diags, diag.New("source.name-collision", "operations %s and %s both become the tool %q", prev, opAt, t.Name).
-			At(o.d.file, string(opAt)).WithFix("give the operations distinct operationIds"))
+		o.d.Diags = append(o.d.Diags, diag.New("source.name-collision", "operations %s and %s both become the tool %q", prev, opAt, t.Name).
+			At(o.d.File, string(opAt)).WithFix("give the operations distinct operationIds"))
 		return nil
 	}
 	o.names[t.Name] = opAt
-	summary := f.string("summary", "")
-	description := f.string("description", "")
+	summary := f.String("summary", "")
+	description := f.String("description", "")
 	t.Description = joinDescription(summary, description)
 	if summary != "" {
 		t.Source.Fields["/description"] = opAt.Append("summary")
 	} else if description != "" {
 		t.Source.Fields["/description"] = opAt.Append("description")
 	}
-	t.Tags = f.strings("tags", "/tags")
+	t.Tags = f.Strings("tags", "/tags")
 	if dep, _ := op.Get("deprecated").BoolValue(); dep {
 		t.Deprecated = true // and the binding keeps it, as the description said
 	}
@@ -271,7 +262,7 @@ func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt ca
 	}
 	params, ok := o.parameters(item, itemAt, op, opAt)
 	if !ok {
-		f.bad = true
+		f.Bad = true
 	}
 	in := o.input(t, params, op, opAt, http)
 	if in == nil {
@@ -288,9 +279,9 @@ func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt ca
 		t.Source.Fields["/scopes"] = opAt.Append("security")
 	}
 	t.Scopes = scopes(security)
-	f.used["security"] = true
+	f.Used["security"] = true
 	for _, k := range []string{"parameters", "requestBody", "responses", "callbacks", "servers"} {
-		f.used[k] = true
+		f.Used[k] = true
 	}
 	if v := cmp.Or(op.Get("servers"), item.Get("servers"), o.doc.Get("servers")); v != nil {
 		http.Set("servers", v)
@@ -300,16 +291,16 @@ func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt ca
 	}
 	for _, m := range op.Members {
 		switch {
-		case f.used[m.Key]:
+		case f.Used[m.Key]:
 		case m.Key == "deprecated" || m.Key == "externalDocs" || strings.HasPrefix(m.Key, "x-"):
 			http.Set(m.Key, m.Value)
 		default:
-			o.d.report("source.ignored-field", opAt.Append(m.Key), "%q is not a field of an OpenAPI operation and is not carried into bundles", m.Key)
+			o.d.Report("source.ignored-field", opAt.Append(m.Key), "%q is not a field of an OpenAPI operation and is not carried into bundles", m.Key)
 		}
 	}
-	f.keep("http", http)
+	f.Keep("http", http)
 	t.Source.Fields["/extensions/openapi/http"] = opAt
-	return f.done()
+	return f.Done()
 }
 
 var illegalNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
@@ -349,7 +340,7 @@ func scopes(security *canonical.Value) []string {
 		return nil
 	}
 	for _, req := range security.Items {
-		for _, m := range members(req) {
+		for _, m := range decode.Members(req) {
 			ss, _ := m.Value.Strings()
 			for _, s := range ss {
 				if !slices.Contains(out, s) {
@@ -375,13 +366,13 @@ var formMedia = []string{"application/x-www-form-urlencoded", "multipart/form-da
 // media chooses the media type of a content map: JSON first, then (for
 // request bodies) a form; "" when there is none.
 func media(content *canonical.Value, forms bool) string {
-	for _, m := range members(content) {
+	for _, m := range decode.Members(content) {
 		if jsonMedia(m.Key) {
 			return m.Key
 		}
 	}
 	if forms {
-		for _, m := range members(content) {
+		for _, m := range decode.Members(content) {
 			base, _, _ := strings.Cut(strings.ToLower(m.Key), ";")
 			if slices.Contains(formMedia, strings.TrimSpace(base)) {
 				return m.Key
@@ -484,7 +475,7 @@ func (o *oasDoc) schema(v *canonical.Value, at canonical.Pointer) oasSchema {
 	}
 	c := v.DeepCopy()
 	if o.v30 {
-		o.convert30(c, at)
+		decode.Convert30(c, o.conv.Add(at))
 	}
 	return oasSchema{v: c, at: at, refs: o.rewriteRefs(c)}
 }
@@ -517,8 +508,8 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 				bodyInfo.Set("required", canonical.NewBool(bodyRequired))
 				flat = flattenable(r.v) &&
 					!slices.ContainsFunc(params, func(p oasParam) bool { return r.v.Get("properties").Has(p.name) })
-			case len(members(content)) > 0:
-				o.d.report("source.openapi-skipped", at.Append("content"), "the request body's media types (%s) have no JSON Schema form; the tool %q takes no body", strings.Join(content.Keys(), ", "), t.Name)
+			case len(decode.Members(content)) > 0:
+				o.d.Report("source.openapi-skipped", at.Append("content"), "the request body's media types (%s) have no JSON Schema form; the tool %q takes no body", strings.Join(content.Keys(), ", "), t.Name)
 			}
 		}
 	}
@@ -539,14 +530,14 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 			name = p.in + "_" + p.name
 		}
 		if taken[name] {
-			o.d.report("source.invalid", p.at, "parameter %q (in %s) has the name of another parameter, and so does %q", p.name, p.in, name)
+			o.d.Report("source.invalid", p.at, "parameter %q (in %s) has the name of another parameter, and so does %q", p.name, p.in, name)
 			return nil
 		}
 		taken[name] = true
 		sv, sAt := p.v.Get("schema"), p.at.Append("schema")
 		var mt string
 		if sv == nil {
-			if c := p.v.Get("content"); c != nil && len(members(c)) > 0 {
+			if c := p.v.Get("content"); c != nil && len(decode.Members(c)) > 0 {
 				mt = c.Members[0].Key
 				sv, sAt = c.Members[0].Value.Get("schema"), p.at.Append("content", mt, "schema")
 			}
@@ -649,7 +640,7 @@ func annotateParam(s, param *canonical.Value) (left []canonical.Member) {
 		move("examples", canonical.NewArray(ex))
 	} else if exs := param.Get("examples"); exs != nil {
 		var items []*canonical.Value
-		for _, m := range members(exs) {
+		for _, m := range decode.Members(exs) {
 			if v := m.Value.Get("value"); v != nil {
 				items = append(items, v)
 			}
@@ -665,13 +656,13 @@ func annotateParam(s, param *canonical.Value) (left []canonical.Member) {
 // then 2XX.
 func successCodes(responses *canonical.Value) []string {
 	var codes []string
-	for _, m := range members(responses) {
+	for _, m := range decode.Members(responses) {
 		if n, err := strconv.Atoi(m.Key); err == nil && n >= 200 && n < 300 {
 			codes = append(codes, m.Key)
 		}
 	}
 	slices.Sort(codes) // three digits each: text order is numeric order
-	for _, m := range members(responses) {
+	for _, m := range decode.Members(responses) {
 		if strings.EqualFold(m.Key, "2XX") {
 			codes = append(codes, m.Key)
 		}
@@ -711,7 +702,7 @@ func (o *oasDoc) output(t *canonical.Tool, op *canonical.Value, opAt canonical.P
 		} else if s.v.Kind == canonical.Object {
 			what = "of type " + s.v.Get("type").String()
 		}
-		o.d.report("source.openapi-skipped", s.at, "the %s response of %q is %s; an output schema must be an object, so the tool has none", code, t.Name, what)
+		o.d.Report("source.openapi-skipped", s.at, "the %s response of %q is %s; an output schema must be an object, so the tool has none", code, t.Name, what)
 		return nil
 	}
 	reached := o.reach(s.refs)
@@ -720,7 +711,7 @@ func (o *oasDoc) output(t *canonical.Tool, op *canonical.Value, opAt canonical.P
 		size += def.nodes
 	}
 	if size > maxOutputValues {
-		o.d.report("source.openapi-skipped", s.at, "the %s response of %q, with the %d component schemas it reaches, has %d JSON values, more than the %d an output schema is given; the tool has none", code, t.Name, len(reached), size, maxOutputValues)
+		o.d.Report("source.openapi-skipped", s.at, "the %s response of %q, with the %d component schemas it reaches, has %d JSON values, more than the %d an output schema is given; the tool has none", code, t.Name, len(reached), size, maxOutputValues)
 		return nil
 	}
 	t.Source.Fields["/output"] = s.at
@@ -875,122 +866,4 @@ func fragmentEscape(s string) string {
 		}
 	}
 	return b.String()
-}
-
-// The OpenAPI 3.0 keywords converted to JSON Schema 2020-12, with what the
-// conversion does.
-var oas30Conversions = map[string]string{
-	"nullable":                `"nullable": true became "null" in "type" (and in "enum"), or a {"type": "null"} branch of anyOf/oneOf`,
-	"nullable-no-type":        `"nullable" without "type" was removed: in OpenAPI 3.0.3 it has no effect without a type`,
-	"exclusiveMinimum":        `boolean "exclusiveMinimum" with "minimum" became the number "exclusiveMinimum"`,
-	"exclusiveMaximum":        `boolean "exclusiveMaximum" with "maximum" became the number "exclusiveMaximum"`,
-	"example":                 `"example" became "examples": [example]`,
-	"gemini-type":             `upper-case Gemini type names ("STRING") became JSON Schema's ("string")`,
-	"gemini-type-unspecified": `"type": "TYPE_UNSPECIFIED" was removed: it means no type`,
-	"gemini-int64":            `int64 bounds written as strings ("minItems": "1") became numbers`,
-}
-
-// convert30 rewrites, in place, the OpenAPI 3.0 keywords of the schema s
-// (read at at) as JSON Schema 2020-12 says the same thing.
-func (o *oasDoc) convert30(s *canonical.Value, at canonical.Pointer) {
-	convert30(s, o.conv.add(at))
-}
-
-func convert30(s *canonical.Value, report func(kind string, p canonical.Pointer)) {
-	canonical.Walk(canonical.AsSchema(s), func(p canonical.Pointer, sub *canonical.Schema) bool {
-		v := sub.JSON()
-		if v.Kind != canonical.Object {
-			return true
-		}
-		if n := v.Get("nullable"); n != nil {
-			nullable, _ := n.BoolValue()
-			typ := v.Get("type")
-			kind := "nullable"
-			switch {
-			case !nullable:
-			case typ != nil && typ.Kind == canonical.String && typ.Text != "null":
-				v.Set("type", canonical.NewArray(canonical.NewString(typ.Text), canonical.NewString("null")))
-			case typ != nil && typ.Kind == canonical.Array:
-				if !slices.ContainsFunc(typ.Items, func(t *canonical.Value) bool { return t.Text == "null" }) {
-					typ.Items = append(typ.Items, canonical.NewString("null"))
-				}
-			case typ == nil && (v.Has("anyOf") || v.Has("oneOf")):
-				key := "anyOf"
-				if !v.Has("anyOf") {
-					key = "oneOf"
-				}
-				if l := v.Get(key); l.Kind == canonical.Array {
-					null := canonical.NewObject()
-					null.Set("type", canonical.NewString("null"))
-					l.Items = append(l.Items, null)
-				}
-			default:
-				kind = "nullable-no-type"
-			}
-			if nullable && kind == "nullable" {
-				if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !slices.ContainsFunc(e.Items, func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
-					e.Items = append(e.Items, canonical.NewNull())
-				}
-			}
-			v.Delete("nullable")
-			report(kind, p.Append("nullable"))
-		}
-		for _, b := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
-			ex := v.Get(b[0])
-			if ex == nil || ex.Kind != canonical.Bool {
-				continue
-			}
-			if bound := v.Get(b[1]); ex.Bool && bound != nil {
-				v.Members[v.Index(b[0])].Value = bound
-				v.Delete(b[1])
-			} else {
-				v.Delete(b[0])
-			}
-			report(b[0], p.Append(b[0]))
-		}
-		if ex := v.Get("example"); ex != nil {
-			if !v.Has("examples") {
-				v.Members[v.Index("example")] = canonical.Member{Key: "examples", Value: canonical.NewArray(ex), KeyPos: v.Members[v.Index("example")].KeyPos}
-			} else {
-				v.Delete("example")
-			}
-			report("example", p.Append("example"))
-		}
-		return true
-	})
-}
-
-// conversions counts the rewrites of one file by kind, to report each kind
-// once: a description can hold thousands of nullables.
-type conversions map[string]*conversion
-
-type conversion struct {
-	count int
-	first canonical.Pointer
-}
-
-// add returns a function that records a rewrite of a kind at a pointer
-// relative to at.
-func (c *conversions) add(at canonical.Pointer) func(kind string, p canonical.Pointer) {
-	return func(kind string, p canonical.Pointer) {
-		if *c == nil {
-			*c = conversions{}
-		}
-		if (*c)[kind] == nil {
-			(*c)[kind] = &conversion{first: at.Join(p)}
-		}
-		(*c)[kind].count++
-	}
-}
-
-// report says, once per kind, what converting to JSON Schema 2020-12
-// changed, how often, and where first.
-func (c conversions) report(d *decoder) {
-	for _, k := range slices.Sorted(maps.Keys(c)) {
-		times := "once"
-		if c[k].count > 1 {
-			times = fmt.Sprintf("%d times", c[k].count)
-		}
-		d.report("source.openapi-converted", c[k].first, "OpenAPI 3.0 to JSON Schema 2020-12, %s (here first): %s", times, oas30Conversions[k])
-	}
 }
