@@ -22,6 +22,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/manifest"
@@ -182,6 +183,8 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
 		return nil, err
 	}
 	b.collectTools()
+	b.checkCuration()
+	b.checkSelections()
 	if !opts.CatalogOnly {
 		if err := b.buildTargets(ctx); err != nil {
 			return nil, err
@@ -269,6 +272,9 @@ type fileResult struct {
 	// schema): the build fails, and what the acceptance check would say of
 	// their bundles adds nothing.
 	invalid []string
+	// openapi is what an OpenAPI description's curation selected and
+	// matched, for checkCuration.
+	openapi *openapi.Result
 }
 
 type targetResult struct {
@@ -436,7 +442,14 @@ func (b *build) readSource(in input) fileResult {
 		return r
 	}
 	a, _ := b.reg.Get(r.format)
-	tools, ds := a.Decode(doc, in.path)
+	var tools []*canonical.Tool
+	var ds []diag.Diagnostic
+	if r.format == "openapi" { // the one format a source curates
+		read := openapi.Read(doc, in.path, src.OpenAPI)
+		tools, ds, r.openapi = read.Tools, read.Diags, read
+	} else {
+		tools, ds = a.Decode(doc, in.path)
+	}
 	for _, t := range tools {
 		if src.Namespace != "" {
 			t.Namespace = src.Namespace
@@ -526,7 +539,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 			}
 			emit := *a
 			emit.Profile = b.profiles[i]
-			low := emit.Emit(b.tools, t.Name, opts)
+			low := emit.Emit(b.selected(i), t.Name, opts)
 			data := low.Bundle.Indent()
 			ds := low.Diagnostics
 			for j := range ds {
@@ -540,6 +553,38 @@ func (b *build) buildTargets(ctx context.Context) error {
 		})
 	}
 	return g.Wait()
+}
+
+// selected returns the tools of the catalog that target i takes: all of
+// them, or those its select chooses.
+func (b *build) selected(i int) []*canonical.Tool {
+	sel := b.m.Targets[i].Select
+	if sel.Empty() {
+		return b.tools
+	}
+	var tools []*canonical.Tool
+	for _, t := range b.tools {
+		if sel.Match(t.ID(), t.Namespace, t.Tags) {
+			tools = append(tools, t)
+		}
+	}
+	return tools
+}
+
+// checkSelections reports a target whose select chooses no tool of a
+// catalog that has some: a preset that builds an empty bundle is a typo.
+func (b *build) checkSelections() {
+	if len(b.tools) == 0 {
+		return
+	}
+	for i, t := range b.m.Targets {
+		if !t.Select.Empty() && len(b.selected(i)) == 0 {
+			d := diag.New("catalog.select-empty", "targets[%d].select chooses none of the %d tools", i, len(b.tools))
+			d.File = b.manifestFile
+			d.Line, d.Column = b.m.Pos(fmt.Sprintf("targets[%d].select", i))
+			b.diags = append(b.diags, d.WithFix("check its tags, namespaces and tool ID globs against the catalog's tools"))
+		}
+	}
 }
 
 // finish gathers, locates, filters and sorts the diagnostics, and produces

@@ -89,7 +89,11 @@ func (b *build) lock(outputs []Output) []byte {
 	for _, t := range b.tools {
 		lt := LockTool{ID: t.ID(), Source: t.Source.File, Hash: b.toolHash[t], Names: map[string]string{}}
 		for i, tgt := range b.m.Targets {
-			lt.Names[tgt.Name] = b.targets[i].names[t.ID()]
+			name, ok := b.targets[i].names[t.ID()]
+			if !ok {
+				continue // not in this target's selection
+			}
+			lt.Names[tgt.Name] = name
 			if opt := b.targets[i].optional[t.ID()]; len(opt) > 0 {
 				if lt.Optional == nil {
 					lt.Optional = map[string][]string{}

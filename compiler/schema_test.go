@@ -15,6 +15,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/schematest"
 	"github.com/toolc-dev/toolc/lower"
@@ -164,6 +165,7 @@ func manifestSchema() obj {
 						{"tags", strs("added to every tool's tags")},
 						{"repair", obj{{"type", "boolean"}, {"description", "rewrite non-standard schemas (dict, nullable, optional lists …) as JSON Schema"}}},
 						{"policy", obj{{"$ref", "#/$defs/policy"}, {"description", "decides first the diagnostics located in this source's files (vendored files)"}}},
+						{"openapi", obj{{"$ref", "#/$defs/openapi"}}},
 					}},
 				}},
 			}},
@@ -186,6 +188,17 @@ func manifestSchema() obj {
 						{"describe", obj{{"type", "boolean"}, {"description", "keep dropped constraints in the descriptions"}}},
 						{"profile", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", features}, {"description", "override rows of the target's profile: feature = action, or a list of the values kept"}}},
 						{"limits", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", limitProps}, {"description", "override the target's budgets"}}},
+						{"select", obj{
+							{"type", "object"},
+							{"additionalProperties", false},
+							{"description", "build this target from part of the catalog: tools matching every list set, and no exclude glob"},
+							{"properties", obj{
+								{"tags", strs("tools with any of these tags")},
+								{"namespaces", strs("tools in any of these namespaces")},
+								{"tools", strs("globs over tool IDs")},
+								{"exclude", strs("globs over tool IDs left out")},
+							}},
+						}},
 					}},
 					{"allOf", conditions},
 				}},
@@ -211,6 +224,51 @@ func manifestSchema() obj {
 					{"deny", targetEntries("fail the build on these")},
 					{"warn", targetEntries("report these as warnings")},
 					{"ignore", targetEntries("do not report these")},
+				}},
+			}},
+			{"openapi", obj{
+				{"type", "object"},
+				{"additionalProperties", false},
+				{"description", "format = \"openapi\" only: which operations become tools (exclude, then include, then x-mcp), and overrides of each"},
+				{"properties", obj{
+					{"include", obj{{"$ref", "#/$defs/operation-selector"}, {"description", "operations matching every list set"}}},
+					{"exclude", obj{{"$ref", "#/$defs/operation-selector"}, {"description", "operations matching any entry are left out"}}},
+					{"operations", obj{
+						{"type", "object"},
+						{"description", "overrides, keyed by operationId or \"METHOD /path\""},
+						{"additionalProperties", obj{
+							{"type", "object"},
+							{"additionalProperties", false},
+							{"properties", obj{
+								{"name", obj{{"type", "string"}, {"description", "the tool's name"}}},
+								{"title", obj{{"type", "string"}, {"description", "the tool's display name"}}},
+								{"description", obj{{"type", "string"}, {"description", "the tool's description"}}},
+								{"annotations", obj{
+									{"type", "object"},
+									{"additionalProperties", false},
+									{"description", "MCP hints, over the method's defaults and the description's"},
+									{"properties", obj{
+										{"readOnlyHint", obj{{"type", "boolean"}}},
+										{"destructiveHint", obj{{"type", "boolean"}}},
+										{"idempotentHint", obj{{"type", "boolean"}}},
+										{"openWorldHint", obj{{"type", "boolean"}}},
+									}},
+								}},
+								{"fixed", obj{{"type", "object"}, {"description", "input properties hidden from the model, with the value the caller sends"}}},
+								{"rename", obj{{"type", "object"}, {"additionalProperties", obj{{"type", "string"}, {"minLength", 1}}}, {"description", "input properties renamed: old name = new name"}}},
+							}},
+						}},
+					}},
+				}},
+			}},
+			{"operation-selector", obj{
+				{"type", "object"},
+				{"additionalProperties", false},
+				{"properties", obj{
+					{"tags", strs("operation tags")},
+					{"paths", strs("globs over path templates, such as /v1/customers/**")},
+					{"methods", obj{{"type", "array"}, {"items", obj{{"enum", openapi.Methods}}}, {"description", "HTTP methods, in lower case"}}},
+					{"operations", strs("operationId globs, or \"METHOD /path\"")},
 				}},
 			}},
 			{"entries", obj{{"type", "array"}, {"items", obj{{"enum", codes}}}, {"uniqueItems", true}}},
@@ -263,6 +321,11 @@ func TestManifestSchemaKeys(t *testing.T) {
 		{manifest.Source{}, []string{"properties", "sources", "items", "properties"}},
 		{manifest.Target{}, []string{"properties", "targets", "items", "properties"}},
 		{diag.Policy{}, []string{"$defs", "policy", "properties"}},
+		{openapi.Options{}, []string{"$defs", "openapi", "properties"}},
+		{openapi.Selector{}, []string{"$defs", "operation-selector", "properties"}},
+		{openapi.Override{}, []string{"$defs", "openapi", "properties", "operations", "additionalProperties", "properties"}},
+		{openapi.Hints{}, []string{"$defs", "openapi", "properties", "operations", "additionalProperties", "properties", "annotations", "properties"}},
+		{manifest.Select{}, []string{"properties", "targets", "items", "properties", "select", "properties"}},
 	} {
 		if got, want := props(s, c.path...), tomlKeys(c.typ); !slices.Equal(got, want) {
 			t.Errorf("schema of %T has %v, the decoder reads %v", c.typ, got, want)

@@ -26,14 +26,14 @@ func indexKeys(text string) keyIndex {
 		case trimmed == "" || trimmed[0] == '#':
 			continue
 		case strings.HasPrefix(trimmed, "[["):
-			name := joinKey(splitKey(strings.TrimSuffix(strings.TrimSpace(stripComment(trimmed)[2:]), "]]")))
+			name := tablePath(splitKey(strings.TrimSuffix(strings.TrimSpace(stripComment(trimmed)[2:]), "]]")), counts)
 			i := counts[name]
 			counts[name] = i + 1
 			table = name + "[" + strconv.Itoa(i) + "]"
 			idx.add(table, n+1, col)
 			continue
 		case trimmed[0] == '[':
-			table = joinKey(splitKey(strings.TrimSuffix(strings.TrimSpace(stripComment(trimmed)[1:]), "]")))
+			table = tablePath(splitKey(strings.TrimSuffix(strings.TrimSpace(stripComment(trimmed)[1:]), "]")), counts)
 			idx.add(table, n+1, col)
 			continue
 		}
@@ -218,7 +218,38 @@ func splitKey(s string) []string {
 	return append(parts, strings.TrimSpace(cur.String()))
 }
 
-func joinKey(parts []string) string { return strings.Join(parts, ".") }
+// tablePath makes the key path of a table header's parts: a part that names
+// an array of tables seen so far is its last element ("[sources.openapi]"
+// after two [[sources]] is "sources[1].openapi").
+func tablePath(parts []string, counts map[string]int) string {
+	path := ""
+	for i, p := range parts {
+		path = join(path, quotePart(p))
+		if n := counts[path]; n > 0 && i < len(parts)-1 {
+			path += "[" + strconv.Itoa(n-1) + "]"
+		}
+	}
+	return path
+}
+
+// joinKey joins the parts of a dotted key, quoting those that are not bare
+// keys, as diagnostics write key paths (operations."GET /pets").
+func joinKey(parts []string) string {
+	q := make([]string, len(parts))
+	for i, p := range parts {
+		q[i] = quotePart(p)
+	}
+	return strings.Join(q, ".")
+}
+
+func quotePart(p string) string {
+	for _, r := range p {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return strconv.Quote(p)
+		}
+	}
+	return p
+}
 
 func join(a, b string) string {
 	if a == "" {

@@ -23,6 +23,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
 
+	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/diag"
 )
 
@@ -63,6 +64,9 @@ type Source struct {
 	// diagnostics located in this source's files (vendored files whose
 	// findings are not the team's to fix).
 	Policy *diag.Policy `toml:"policy"`
+	// OpenAPI curates the operations of OpenAPI descriptions: which become
+	// tools, and overrides of each ([sources.openapi]).
+	OpenAPI *openapi.Options `toml:"openapi"`
 }
 
 // Target is one [[targets]] entry: one bundle to write.
@@ -89,6 +93,42 @@ type Target struct {
 	Profile map[string]any `toml:"profile"`
 	// Limits overrides the target's size budgets by name.
 	Limits map[string]int `toml:"limits"`
+	// Select builds the target from part of the catalog (a preset: the
+	// core tools under a provider's per-request limit); nil is all of it.
+	Select *Select `toml:"select"`
+}
+
+// Select chooses tools of the catalog for one target. A tool is chosen
+// when it matches every list that is set (any entry of each), and no
+// entry of Exclude.
+type Select struct {
+	Tags       []string `toml:"tags"`       // tools with any of these tags
+	Namespaces []string `toml:"namespaces"` // tools in any of these namespaces ("" for none)
+	Tools      []string `toml:"tools"`      // globs over tool IDs ("github:*")
+	Exclude    []string `toml:"exclude"`    // globs over tool IDs left out
+}
+
+// Empty reports whether s sets no list, which chooses every tool.
+func (s *Select) Empty() bool {
+	return s == nil || len(s.Tags)+len(s.Namespaces)+len(s.Tools)+len(s.Exclude) == 0
+}
+
+// Match reports whether s chooses the tool with this ID, namespace and tags.
+func (s *Select) Match(id, namespace string, tags []string) bool {
+	if s == nil {
+		return true
+	}
+	if len(s.Tags) > 0 && !slices.ContainsFunc(s.Tags, func(t string) bool { return slices.Contains(tags, t) }) {
+		return false
+	}
+	if len(s.Namespaces) > 0 && !slices.Contains(s.Namespaces, namespace) {
+		return false
+	}
+	glob := func(p string) bool { ok, _ := doublestar.Match(p, id); return ok }
+	if len(s.Tools) > 0 && !slices.ContainsFunc(s.Tools, glob) {
+		return false
+	}
+	return !slices.ContainsFunc(s.Exclude, glob)
 }
 
 // Strict is a target's strict option: strict = true, false or "auto".
@@ -391,6 +431,15 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 			d.errorAt("manifest.invalid", key+".namespace", "namespace %q must start with a letter or digit and hold only letters, digits, '_', '.' and '-'", s.Namespace)
 		}
 		d.checkPolicy(key+".policy", s.Policy)
+		if s.OpenAPI != nil {
+			if s.Format != "openapi" {
+				d.errorAt("manifest.invalid", key+".openapi", "[sources.openapi] curates OpenAPI descriptions; set format = \"openapi\" on this source")
+			}
+			for _, msg := range s.OpenAPI.Check() {
+				sub, _, _ := strings.Cut(msg, ":")
+				d.errorAt("manifest.invalid", key+".openapi."+sub, "%s", strings.TrimSpace(strings.TrimPrefix(msg, sub+":")))
+			}
+		}
 	}
 	if len(m.Targets) == 0 {
 		d.errorAt("manifest.invalid", "", "the manifest has no [[targets]]")
@@ -413,6 +462,13 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 			}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
 				if o.set && !slices.Contains(opts, o.name) {
 					d.errorAt("manifest.unknown-key", key+"."+o.name, "format %s has no option %q", t.Format, o.name)
+				}
+			}
+		}
+		if t.Select != nil {
+			for _, g := range slices.Concat(t.Select.Tools, t.Select.Exclude) {
+				if !doublestar.ValidatePattern(g) {
+					d.errorAt("manifest.invalid", key+".select", "%q is not a glob over tool IDs", g)
 				}
 			}
 		}

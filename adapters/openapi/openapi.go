@@ -71,6 +71,13 @@ type oasDoc struct {
 	names map[string]canonical.Pointer // tool name → operation, for collisions
 	conv  decode.Conversions
 	order map[string]int // component schema name → position in the file
+
+	opts     *Options
+	sel      Selection
+	matched  map[Entry]bool
+	problems []string
+	idle     []string
+	notes    notes
 }
 
 // oasDef is one schema that tools reach by $ref, converted once and copied
@@ -84,24 +91,64 @@ type oasDef struct {
 	nodes  int // JSON values in schema
 }
 
+// Decode reads every operation of doc, a description named file, as it is.
 func Decode(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
+	r := Read(doc, file, nil)
+	return r.Tools, r.Diags
+}
+
+// Result is what Read made of one description.
+type Result struct {
+	Tools []*canonical.Tool
+	// Diags are about the description, located in its file.
+	Diags []diag.Diagnostic
+	// Selection counts the operations and why some were left out.
+	Selection Selection
+	// Matched holds the entries of the options that matched an operation
+	// (Options.Entries); an entry that matches in no file of a source is
+	// likely a typo.
+	Matched map[Entry]bool
+	// Problems are what is wrong with the options themselves for this
+	// description (a fixed property the operation does not have), each
+	// message starting with the key path it is about
+	// ("operations.GetFoo.fixed: …").
+	Problems []string
+	// Idle are overrides of operations that the selection leaves out,
+	// which do nothing, in the same form.
+	Idle []string
+}
+
+// Read reads the operations of doc, a description named file, that opts
+// select, shaped as opts say (nil: every operation as it is).
+func Read(doc *canonical.Value, file string, opts *Options) *Result {
+	if opts == nil {
+		opts = &Options{}
+	}
 	d := &decode.Decoder{File: file, Format: "openapi"}
+	res := &Result{Matched: map[Entry]bool{}}
+	tools := read(d, doc, opts, res)
+	res.Tools, res.Diags = tools, d.Diags
+	return res
+}
+
+func read(d *decode.Decoder, doc *canonical.Value, opts *Options, res *Result) []*canonical.Tool {
+	file := d.File
 	if doc.Kind != canonical.Object {
 		d.Report("source.invalid", "", "an OpenAPI description is an object, got %s", doc.Kind)
-		return nil, d.Diags
+		return nil
 	}
 	if v, ok := doc.Get("swagger").StringValue(); ok {
 		d.Diags = append(d.Diags, diag.New("source.unsupported-version", "this is Swagger %s; toolc reads OpenAPI 3.0, 3.1 and 3.2", v).
 			At(file, "/swagger").WithFix("convert it to OpenAPI 3 (for example with swagger2openapi or the Swagger Editor) and read that file"))
-		return nil, d.Diags
+		return nil
 	}
 	version, _ := doc.Get("openapi").StringValue()
 	if !strings.HasPrefix(version, "3.0") && !strings.HasPrefix(version, "3.1") && !strings.HasPrefix(version, "3.2") {
 		d.Diags = append(d.Diags, diag.New("source.unsupported-version", "OpenAPI version %q: toolc reads OpenAPI 3.0, 3.1 and 3.2", version).At(file, "/openapi"))
-		return nil, d.Diags
+		return nil
 	}
 	o := &oasDoc{d: d, doc: doc, v30: strings.HasPrefix(version, "3.0"), defs: map[string]*oasDef{},
-		names: map[string]canonical.Pointer{}, order: map[string]int{}}
+		names: map[string]canonical.Pointer{}, order: map[string]int{}, opts: opts, matched: res.Matched}
 	for i, m := range decode.Members(doc.Get("components").Get("schemas")) {
 		o.order[m.Key] = i
 	}
@@ -118,13 +165,27 @@ func Decode(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagno
 			if op == nil {
 				continue
 			}
-			if t := o.operation(pm.Key, method, item, itemAt, op, itemAt.Append(method)); t != nil {
+			r := operationRef{method: method, path: pm.Key}
+			r.id, _ = op.Get("operationId").StringValue()
+			r.tags, _ = op.Get("tags").Strings()
+			if !o.selected(r, item, op) {
+				for _, k := range sortedKeys(o.opts.Operations) {
+					if r.named(k, false) {
+						o.matched[Entry{"operations", k}] = true
+						o.idle = append(o.idle, fmt.Sprintf("operations.%s: the override names %s %s, which the selection leaves out", quoteKey(k), strings.ToUpper(r.method), r.path))
+					}
+				}
+				continue
+			}
+			if t := o.operation(r, item, itemAt, op, itemAt.Append(method)); t != nil {
 				tools = append(tools, t)
 			}
 		}
 	}
 	o.conv.Report(d)
-	return tools, d.Diags
+	o.notes.report(d)
+	res.Selection, res.Problems, res.Idle = o.sel, o.problems, o.idle
+	return tools
 }
 
 // maxRefHops bounds a chain of $refs to $refs, so a cycle ends.
@@ -226,33 +287,56 @@ func (o *oasDoc) parameters(item *canonical.Value, itemAt canonical.Pointer, op 
 	return params, ok
 }
 
-func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt canonical.Pointer, op *canonical.Value, opAt canonical.Pointer) *canonical.Tool {
+func (o *oasDoc) operation(r operationRef, item *canonical.Value, itemAt canonical.Pointer, op *canonical.Value, opAt canonical.Pointer) *canonical.Tool {
+	method, path := r.method, r.path
 	if op.Kind != canonical.Object {
 		o.d.Report("source.invalid", opAt, "an operation must be an object, got %s", op.Kind)
 		return nil
 	}
+	ov, ovKey := o.override(r)
+	sp := op.Get("x-speakeasy-mcp")
 	f := o.d.NewTool(op, opAt, opAt)
 	t := f.Tool
 	opID := f.String("operationId", "/name")
 	t.Name = toolName(opID, method, path)
+	if n := cmp.Or(ov.Name, stringAt(sp, "name")); n != "" {
+		t.Name = n
+		if ov.Name == "" {
+			t.Source.Fields["/name"] = opAt.Append("x-speakeasy-mcp", "name")
+		}
+	}
 	if prev, dup := o.names[t.Name]; dup {
 		o.d.Diags = append(o.d.Diags, diag.New("source.name-collision", "operations %s and %s both become the tool %q", prev, opAt, t.Name).
-			At(o.d.File, string(opAt)).WithFix("give the operations distinct operationIds"))
+			At(o.d.File, string(opAt)).About(t.Name).WithFix("give the operations distinct operationIds, or one a name in [sources.openapi.operations]"))
 		return nil
 	}
 	o.names[t.Name] = opAt
 	summary := f.String("summary", "")
 	description := f.String("description", "")
 	t.Description = joinDescription(summary, description)
-	if summary != "" {
+	switch {
+	case ov.Description != "":
+		t.Description = ov.Description
+	case stringAt(sp, "description") != "":
+		t.Description = stringAt(sp, "description")
+		t.Source.Fields["/description"] = opAt.Append("x-speakeasy-mcp", "description")
+	case summary != "":
 		t.Source.Fields["/description"] = opAt.Append("summary")
-	} else if description != "" {
+	case description != "":
 		t.Source.Fields["/description"] = opAt.Append("description")
+	default:
+		t.Description = strings.ToUpper(method) + " " + path
+		o.notes.add("described", opAt)
 	}
+	t.Title = cmp.Or(ov.Title, stringAt(sp, "title"))
 	t.Tags = f.Strings("tags", "/tags")
+	if scopes, ok := sp.Get("scopes").Strings(); ok {
+		t.Tags = append(t.Tags, scopes...)
+	}
 	if dep, _ := op.Get("deprecated").BoolValue(); dep {
 		t.Deprecated = true // and the binding keeps it, as the description said
 	}
+	t.Annotations = o.hints(method, op, opAt, sp, ov.Annotations)
 
 	http := canonical.NewObject()
 	http.Set("method", canonical.NewString(method))
@@ -268,6 +352,7 @@ func (o *oasDoc) operation(path, method string, item *canonical.Value, itemAt ca
 	if in == nil {
 		return nil
 	}
+	o.reshape(t, in, http, ov, ovKey)
 	t.Input = canonical.AsSchema(in)
 	t.Source.Fields["/input"] = opAt
 	t.Output = o.output(t, op, opAt)
@@ -380,6 +465,44 @@ func media(content *canonical.Value, forms bool) string {
 		}
 	}
 	return ""
+}
+
+// stringBody is the schema of a request body that is not JSON nor a form:
+// a string, with contentMediaType, and contentEncoding base64 unless the
+// media type is text. The description is the media type schema's, else the
+// request body's, else one that says what to send.
+func stringBody(schema, description *canonical.Value, mt string) *canonical.Value {
+	s := canonical.NewObject()
+	s.Set("type", canonical.NewString("string"))
+	base, _, _ := strings.Cut(strings.ToLower(mt), ";")
+	base = strings.TrimSpace(base)
+	d, ok := schema.Get("description").StringValue()
+	if !ok {
+		d, ok = description.StringValue()
+	}
+	if !ok {
+		d = "The request body, " + base
+		if !textMedia(base) {
+			d += ", base64-encoded"
+		}
+		d += "."
+	}
+	s.Set("description", canonical.NewString(d))
+	if !textMedia(base) {
+		s.Set("contentEncoding", canonical.NewString("base64"))
+	}
+	if !strings.Contains(base, "*") {
+		s.Set("contentMediaType", canonical.NewString(base))
+	}
+	return s
+}
+
+// textMedia reports whether a media type (lower case, without parameters)
+// is text that a string holds as it is.
+func textMedia(base string) bool {
+	return strings.HasPrefix(base, "text/") || strings.HasSuffix(base, "+xml") || base == "application/xml" ||
+		base == "application/yaml" || base == "application/x-yaml" || base == "application/graphql" || base == "application/sql" ||
+		base == "application/javascript" || base == "application/x-ndjson" || base == "application/jsonl"
 }
 
 // flattenKeys are the keywords besides type, properties and required that
@@ -509,7 +632,15 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 				flat = flattenable(r.v) &&
 					!slices.ContainsFunc(params, func(p oasParam) bool { return r.v.Get("properties").Has(p.name) })
 			case len(decode.Members(content)) > 0:
-				o.d.Report("source.openapi-skipped", at.Append("content"), "the request body's media types (%s) have no JSON Schema form; the tool %q takes no body", strings.Join(content.Keys(), ", "), t.Name)
+				// Text or bytes: the body is one string, its media type
+				// in the binding.
+				mt = content.Members[0].Key
+				mAt := at.Append("content", mt)
+				r := oasSchema{v: stringBody(content.Get(mt).Get("schema"), v.Get("description"), mt), at: mAt}
+				body = &r
+				bodyInfo = canonical.NewObject()
+				bodyInfo.Set("mediaType", canonical.NewString(mt))
+				bodyInfo.Set("required", canonical.NewBool(bodyRequired))
 			}
 		}
 	}

@@ -1,0 +1,298 @@
+package openapi
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// Options curate a description: which operations become tools, and how each
+// is named, described and shaped. They are the [sources.openapi] table of
+// toolc.toml; the zero value reads every operation as it is.
+//
+// An operation becomes a tool when, in this order:
+//
+//  1. it matches no entry of Exclude: each list of Exclude alone leaves
+//     out what it matches (the manifest has the last word);
+//  2. it matches Include: every list that Include sets (tags, paths,
+//     methods, operations) has an entry it matches, or Include sets none;
+//  3. the description does not turn it off: the first boolean x-mcp of the
+//     operation, its path item and the document root (x-speakeasy-mcp's
+//     disabled on the operation counts as the operation's), false being
+//     off. An operation that Include names by operationId or "METHOD /path"
+//     is on whatever x-mcp says: the team chose it.
+type Options struct {
+	Include Selector `toml:"include"`
+	Exclude Selector `toml:"exclude"`
+	// Operations overrides operations, keyed by operationId or by
+	// "METHOD /path" ("GET /v1/customers").
+	Operations map[string]Override `toml:"operations"`
+}
+
+// Selector matches operations. Each list matches when any of its entries
+// does; an empty list matches nothing by itself.
+type Selector struct {
+	// Tags are operation tags, compared exactly.
+	Tags []string `toml:"tags"`
+	// Paths are globs over path templates ("/v1/customers/**", "/pets/*").
+	Paths []string `toml:"paths"`
+	// Methods are HTTP methods, in any case.
+	Methods []string `toml:"methods"`
+	// Operations are operationIds, which may be globs ("Get*"), or
+	// "METHOD /path" exactly.
+	Operations []string `toml:"operations"`
+}
+
+// Override changes one operation's tool. Empty fields change nothing.
+type Override struct {
+	Name        string `toml:"name"`
+	Title       string `toml:"title"`
+	Description string `toml:"description"`
+	// Annotations set MCP hints, over the defaults from the method and what
+	// the description says.
+	Annotations Hints `toml:"annotations"`
+	// Fixed hides parameters (input properties, by their name in the tool)
+	// from the model and gives them a value: the HTTP binding records it
+	// for the caller to send.
+	Fixed map[string]any `toml:"fixed"`
+	// Rename renames input properties: old name → new name. The HTTP
+	// binding records which parameter or body field each one is, so a
+	// caller maps the model's arguments back.
+	Rename map[string]string `toml:"rename"`
+}
+
+// Hints are MCP tool annotations' hints; nil leaves one as it is.
+type Hints struct {
+	ReadOnly    *bool `toml:"readOnlyHint"`
+	Destructive *bool `toml:"destructiveHint"`
+	Idempotent  *bool `toml:"idempotentHint"`
+	OpenWorld   *bool `toml:"openWorldHint"`
+}
+
+// Methods are the HTTP methods a selector may name.
+var Methods = httpMethods
+
+// Entry names one entry of Options: a selector list's entry
+// ("include.tags", "issues") or an override ("operations", "GetFoo").
+type Entry struct {
+	Key, Value string
+}
+
+// String writes e as the manifest's key path and value.
+func (e Entry) String() string { return fmt.Sprintf("%s %q", e.Key, e.Value) }
+
+// Path is the key path of e in the table: the list ("include.tags"), or
+// the override's own key ("operations.GetFoo").
+func (e Entry) Path() string {
+	if e.Key == "operations" {
+		return e.Key + "." + quoteKey(e.Value)
+	}
+	return e.Key
+}
+
+// Entries lists every entry of o, in the order of the manifest's keys.
+func (o *Options) Entries() []Entry {
+	var es []Entry
+	for _, s := range []struct {
+		name string
+		sel  *Selector
+	}{{"include", &o.Include}, {"exclude", &o.Exclude}} {
+		for _, l := range s.sel.lists() {
+			for _, v := range l.values {
+				es = append(es, Entry{s.name + "." + l.name, v})
+			}
+		}
+	}
+	for _, k := range sortedKeys(o.Operations) {
+		es = append(es, Entry{"operations", k})
+	}
+	return es
+}
+
+type selectorList struct {
+	name   string
+	values []string
+}
+
+func (s *Selector) lists() []selectorList {
+	return []selectorList{{"tags", s.Tags}, {"paths", s.Paths}, {"methods", s.Methods}, {"operations", s.Operations}}
+}
+
+// empty reports whether s sets no list.
+func (s *Selector) empty() bool {
+	return len(s.Tags)+len(s.Paths)+len(s.Methods)+len(s.Operations) == 0
+}
+
+// Check returns what is wrong with o, as messages that start with the key
+// path they are about ("include.paths: …"), for the manifest to locate.
+func (o *Options) Check() []string {
+	var errs []string
+	for _, s := range []struct {
+		name string
+		sel  *Selector
+	}{{"include", &o.Include}, {"exclude", &o.Exclude}} {
+		for _, p := range s.sel.Paths {
+			if !strings.HasPrefix(p, "/") || !doublestar.ValidatePattern(p) {
+				errs = append(errs, fmt.Sprintf("%s.paths: %q is not a glob over path templates such as \"/v1/customers/**\"", s.name, p))
+			}
+		}
+		for _, m := range s.sel.Methods {
+			if !slices.Contains(httpMethods, strings.ToLower(m)) {
+				errs = append(errs, fmt.Sprintf("%s.methods: %q is not an HTTP method (%s)", s.name, m, strings.Join(httpMethods, ", ")))
+			}
+		}
+		for _, op := range s.sel.Operations {
+			if _, _, isRoute := route(op); !isRoute && !doublestar.ValidatePattern(op) {
+				errs = append(errs, fmt.Sprintf("%s.operations: %q is neither an operationId glob nor \"METHOD /path\"", s.name, op))
+			}
+		}
+	}
+	for _, k := range sortedKeys(o.Operations) {
+		ov := o.Operations[k]
+		for _, old := range sortedKeys(ov.Rename) {
+			if _, fixed := ov.Fixed[old]; fixed {
+				errs = append(errs, fmt.Sprintf("operations.%s: %q is both fixed and renamed", quoteKey(k), old))
+			}
+			if ov.Rename[old] == "" {
+				errs = append(errs, fmt.Sprintf("operations.%s.rename: %q is renamed to nothing", quoteKey(k), old))
+			}
+		}
+	}
+	return errs
+}
+
+// quoteKey writes a TOML key, quoted where it must be.
+func quoteKey(k string) string {
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return fmt.Sprintf("%q", k)
+		}
+	}
+	return k
+}
+
+// route splits "METHOD /path" (method in any case).
+func route(s string) (method, path string, ok bool) {
+	method, path, ok = strings.Cut(s, " ")
+	method = strings.ToLower(method)
+	if !ok || !strings.HasPrefix(path, "/") || !slices.Contains(httpMethods, method) {
+		return "", "", false
+	}
+	return method, path, true
+}
+
+// operationRef is what selectors and overrides match an operation by.
+type operationRef struct {
+	method, path, id string
+	tags             []string
+}
+
+// names reports whether entry, of a selector's operations or an override's
+// key, names op: its operationId (a glob when glob is set) or its route.
+func (r operationRef) named(entry string, glob bool) bool {
+	if m, p, ok := route(entry); ok {
+		return m == r.method && p == r.path
+	}
+	if !glob || r.id == "" {
+		return entry == r.id && r.id != ""
+	}
+	ok, _ := doublestar.Match(entry, r.id)
+	return ok
+}
+
+// match reports whether r matches s: with every=true, whether each list s
+// sets has an entry that matches (Include); otherwise whether any entry
+// of any list does (Exclude). It records in matched each entry that
+// matches, under the key prefix ("include" or "exclude").
+func (s *Selector) match(r operationRef, prefix string, every bool, matched map[Entry]bool) bool {
+	all, some := true, false
+	for _, l := range s.lists() {
+		if len(l.values) == 0 {
+			continue
+		}
+		hit := false
+		for _, v := range l.values {
+			var ok bool
+			switch l.name {
+			case "tags":
+				ok = slices.Contains(r.tags, v)
+			case "paths":
+				ok, _ = doublestar.Match(v, r.path)
+			case "methods":
+				ok = strings.EqualFold(v, r.method)
+			case "operations":
+				ok = r.named(v, true)
+			}
+			if ok {
+				hit = true
+				matched[Entry{prefix + "." + l.name, v}] = true
+			}
+		}
+		all = all && hit
+		some = some || hit
+	}
+	if every {
+		return all
+	}
+	return some
+}
+
+// Selection counts why operations were left out of one description.
+type Selection struct {
+	Operations  int // operations in the description
+	Selected    int
+	Excluded    int // by Exclude
+	NotIncluded int // by Include
+	Off         int // by x-mcp: false or x-speakeasy-mcp's disabled
+}
+
+// selected decides whether the operation becomes a tool; see Options.
+func (o *oasDoc) selected(r operationRef, item, op *canonical.Value) bool {
+	opts := o.opts
+	o.sel.Operations++
+	if opts.Exclude.match(r, "exclude", false, o.matched) {
+		o.sel.Excluded++
+		return false
+	}
+	if !opts.Include.empty() && !opts.Include.match(r, "include", true, o.matched) {
+		o.sel.NotIncluded++
+		return false
+	}
+	named := slices.ContainsFunc(opts.Include.Operations, func(e string) bool { return r.named(e, false) })
+	if !named && !o.mcpOn(item, op) {
+		o.sel.Off++
+		return false
+	}
+	o.sel.Selected++
+	return true
+}
+
+// mcpOn reads x-mcp: the operation's, then x-speakeasy-mcp's disabled, then
+// the path item's, then the document's; true when none says.
+func (o *oasDoc) mcpOn(item, op *canonical.Value) bool {
+	if on, ok := op.Get("x-mcp").BoolValue(); ok {
+		return on
+	}
+	if off, ok := op.Get("x-speakeasy-mcp").Get("disabled").BoolValue(); ok {
+		return !off
+	}
+	for _, v := range []*canonical.Value{item, o.doc} {
+		if on, ok := v.Get("x-mcp").BoolValue(); ok {
+			return on
+		}
+	}
+	return true
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

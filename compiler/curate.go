@@ -1,0 +1,85 @@
+package compiler
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolc-dev/toolc/adapters/openapi"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// checkCuration reports, per source with a [sources.openapi] table and
+// over all of its files, what the table got wrong: an entry that matches
+// no operation (a typo), an override that does not fit its operation, or
+// a selection that leaves nothing. Each is located at its key in the
+// manifest.
+func (b *build) checkCuration() {
+	for i, src := range b.m.Sources {
+		if src.OpenAPI == nil {
+			continue
+		}
+		key := fmt.Sprintf("sources[%d].openapi", i)
+		at := func(code, sub string, format string, args ...any) {
+			d := diag.New(code, format, args...)
+			d.File = b.manifestFile
+			d.Line, d.Column = b.m.Pos(strings.TrimSuffix(key+"."+sub, "."))
+			b.diags = append(b.diags, d)
+		}
+		var files []string
+		var sel openapi.Selection
+		matched := map[openapi.Entry]bool{}
+		said := map[string]bool{}
+		for j, in := range b.inputs {
+			r := b.files[j].openapi
+			if in.source != i || r == nil {
+				continue
+			}
+			files = append(files, in.path)
+			sel.Operations += r.Selection.Operations
+			sel.Selected += r.Selection.Selected
+			sel.Excluded += r.Selection.Excluded
+			sel.NotIncluded += r.Selection.NotIncluded
+			sel.Off += r.Selection.Off
+			for e := range r.Matched {
+				matched[e] = true
+			}
+			for _, list := range []struct {
+				code string
+				msgs []string
+			}{{"manifest.invalid", r.Problems}, {"source.openapi-unmatched", r.Idle}} {
+				for _, p := range list.msgs {
+					if !said[p] {
+						said[p] = true
+						sub, msg, _ := strings.Cut(p, ": ")
+						at(list.code, sub, "%s.%s: %s", key, sub, msg)
+					}
+				}
+			}
+		}
+		if len(files) == 0 {
+			continue // no description was read: its own errors say why
+		}
+		for _, e := range src.OpenAPI.Entries() {
+			if !matched[e] {
+				at("source.openapi-unmatched", e.Path(), "%s.%s: %q matches no operation of %s", key, e.Key, e.Value, strings.Join(files, ", "))
+			}
+		}
+		if sel.Selected == 0 && sel.Operations > 0 {
+			at("source.openapi-empty", "", "%s: the selection leaves none of the %d operations of %s (%s)", key, sel.Operations, strings.Join(files, ", "), why(sel))
+		}
+	}
+}
+
+// why says what left operations out.
+func why(s openapi.Selection) string {
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{s.NotIncluded, "not matched by include"}, {s.Excluded, "matched by exclude"}, {s.Off, "turned off by x-mcp"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
