@@ -61,7 +61,11 @@ func (b *build) checkCuration() {
 		}
 		for _, e := range src.OpenAPI.Entries() {
 			if !matched[e] {
-				at("source.openapi-unmatched", e.Path(), "%s.%s: %q matches no operation of %s", key, e.Key, e.Value, strings.Join(files, ", "))
+				if e.Key == "operations" {
+					at("source.openapi-unmatched", e.Path(), "%s.%s: no operation of %s has this operationId or \"METHOD /path\"", key, e.Path(), strings.Join(files, ", "))
+				} else {
+					at("source.openapi-unmatched", e.Path(), "%s.%s: %q matches no operation of %s", key, e.Key, e.Value, strings.Join(files, ", "))
+				}
 			}
 		}
 		if sel.Selected == 0 && sel.Operations > 0 {
@@ -76,7 +80,7 @@ func why(s openapi.Selection) string {
 	for _, p := range []struct {
 		n    int
 		what string
-	}{{s.NotIncluded, "not matched by include"}, {s.Excluded, "matched by exclude"}, {s.Off, "turned off by x-mcp"}} {
+	}{{s.NotIncluded, "not matched by include"}, {s.Excluded, "matched by exclude"}, {s.Off, "turned off by x-mcp or x-speakeasy-mcp"}} {
 		if p.n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
 		}

@@ -185,7 +185,11 @@ func (o *oasDoc) reshape(t *canonical.Tool, in, http *canonical.Value, ov Overri
 // parameter's entry (param is called with it), or the body, whole or one
 // of its flattened fields (body is called with the body's binding).
 func bind(http *canonical.Value, name string, param func(entry *canonical.Value), body func(b *canonical.Value)) {
-	for _, entry := range http.Get("parameters").Items {
+	var entries []*canonical.Value
+	if ps := http.Get("parameters"); ps != nil {
+		entries = ps.Items
+	}
+	for _, entry := range entries {
 		if p, _ := entry.Get("property").StringValue(); p == name {
 			param(entry)
 			return
