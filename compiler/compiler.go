@@ -94,6 +94,7 @@ type Result struct {
 	Hidden, Gone int
 
 	docs         map[string]*canonical.Value // the parsed source files, for Locate
+	grafts       map[string][]openapi.Graft  // source file → the files its $refs read into it
 	sourcePolicy map[string]*diag.Policy     // source file → its source's policy
 	sources      map[string]bool             // the source files, which Orphans never names
 	manifestFile string
@@ -109,12 +110,27 @@ func (r *Result) Apply(ds []diag.Diagnostic) []diag.Diagnostic {
 // Locate fills in the line and column of each diagnostic that has a file
 // of this build and a JSON Pointer into it but no position yet.
 func (r *Result) Locate(ds []diag.Diagnostic) {
+	r.remap(ds)
 	for i := range ds {
 		d := &ds[i]
 		if d.Line == 0 && d.Pointer != "" {
 			if doc := r.docs[d.File]; doc != nil {
 				pos := doc.PosOf(canonical.Pointer(d.Pointer))
 				d.Line, d.Column = int(pos.Line), int(pos.Column)
+			}
+		}
+	}
+}
+
+// remap moves each diagnostic located in a part of a source that another
+// file supplied (an OpenAPI description's $ref to common.yaml) to that
+// file, at its own pointer.
+func (r *Result) remap(ds []diag.Diagnostic) {
+	for i := range ds {
+		d := &ds[i]
+		if gs := r.grafts[d.File]; gs != nil && d.Line == 0 {
+			if file, at := openapi.Remap(gs, canonical.Pointer(d.Pointer)); file != "" {
+				d.File, d.Pointer = file, string(at)
 			}
 		}
 	}
@@ -275,6 +291,40 @@ type fileResult struct {
 	// openapi is what an OpenAPI description's curation selected and
 	// matched, for checkCuration.
 	openapi *openapi.Result
+	// refs are the other files the description read through its $refs.
+	refs []reference
+}
+
+// reference is a file that a source refers to, read as part of it.
+type reference struct {
+	path, hash string
+	doc        *canonical.Value // nil when it could not be read
+}
+
+// readReference reads and parses a file that a source's $ref names (a path
+// relative to the manifest's folder, already inside it), refusing one that
+// leaves the folder through a symlink.
+func (b *build) readReference(name string) (reference, *canonical.Value, []diag.Diagnostic) {
+	ref := reference{path: name}
+	fail := func(format string, args ...any) (reference, *canonical.Value, []diag.Diagnostic) {
+		return ref, nil, []diag.Diagnostic{diag.New("source.read", format, args...).At(name, "")}
+	}
+	if rl, ok := b.fsys.(fs.ReadLinkFS); ok {
+		if err := checkLinks(rl, name); err != nil {
+			return fail("%v", err)
+		}
+	}
+	data, err := fs.ReadFile(b.fsys, name)
+	if err != nil {
+		return fail("cannot read the file: %v", unwrapPath(err))
+	}
+	ref.hash = hashBytes(data)
+	doc, err := adapters.Parse(data, name)
+	if err != nil {
+		return ref, nil, []diag.Diagnostic{adapters.ParseDiagnostic(name, err)}
+	}
+	ref.doc = doc
+	return ref, doc, nil
 }
 
 type targetResult struct {
@@ -444,8 +494,12 @@ func (b *build) readSource(in input) fileResult {
 	a, _ := b.reg.Get(r.format)
 	var tools []*canonical.Tool
 	var ds []diag.Diagnostic
-	if r.format == "openapi" { // the one format a source curates
-		read := openapi.Read(doc, in.path, src.OpenAPI)
+	if r.format == "openapi" { // the one format a source curates, and reads other files of
+		read := openapi.Read(doc, in.path, src.OpenAPI, func(name string) (*canonical.Value, []diag.Diagnostic) {
+			ref, v, ds := b.readReference(name)
+			r.refs = append(r.refs, ref)
+			return v, ds
+		})
 		tools, ds, r.openapi = read.Tools, read.Diags, read
 	} else {
 		tools, ds = a.Decode(doc, in.path)
@@ -592,9 +646,18 @@ func (b *build) checkSelections() {
 func (b *build) finish() *Result {
 	ds := b.apply(b.diags, nil)
 	docs := map[string]*canonical.Value{}
+	grafts := map[string][]openapi.Graft{}
 	for i, f := range b.files {
 		ds = append(ds, b.apply(f.diags, nil)...)
 		docs[b.inputs[i].path] = f.doc
+		for _, ref := range f.refs {
+			if ref.doc != nil {
+				docs[ref.path] = ref.doc
+			}
+		}
+		if f.openapi != nil && len(f.openapi.Grafts) > 0 {
+			grafts[b.inputs[i].path] = f.openapi.Grafts
+		}
 	}
 	for _, t := range b.targets {
 		ds = append(ds, t.diags...)
@@ -602,11 +665,15 @@ func (b *build) finish() *Result {
 	if len(b.tools) == 0 && !diag.HasErrors(ds) { // an error says more than "empty"
 		ds = append(ds, diag.Apply([]diag.Diagnostic{diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")}, &b.m.Policy)...)
 	}
-	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs, sourcePolicy: b.sourcePolicy, manifestFile: b.manifestFile}
+	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs, grafts: grafts, sourcePolicy: b.sourcePolicy, manifestFile: b.manifestFile}
 	res.sources = make(map[string]bool, len(b.inputs))
-	for _, in := range b.inputs {
+	for i, in := range b.inputs {
 		res.sources[in.path] = true
+		for _, ref := range b.files[i].refs {
+			res.sources[ref.path] = true
+		}
 	}
+	res.remap(ds)
 	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)
 	res.Locate(ds)
 	res.Diagnostics = diag.Sort(ds)

@@ -84,6 +84,11 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 		}
 		files = append(files, file{in.path, l.Sources[i].Hash})
 	}
+	// The files the sources' $refs named: if the sources are unchanged,
+	// they name the same files.
+	for _, r := range l.References {
+		files = append(files, file{r.Path, r.Hash})
+	}
 	var outs []string // the lock lists the bundles, not itself
 	for _, t := range m.Targets {
 		outs = append(outs, t.Out)

@@ -2,6 +2,7 @@ package compiler
 
 import (
 	"bytes"
+	"maps"
 	"slices"
 	"strings"
 
@@ -29,8 +30,11 @@ type Lock struct {
 	Baseline string       `toml:"baseline,omitempty"`
 	Catalog  *LockCatalog `toml:"catalog,omitempty"`
 	Sources  []LockSource `toml:"sources"`
-	Tools    []LockTool   `toml:"tools"`
-	Outputs  []LockOutput `toml:"outputs"`
+	// References are the other files that sources read through their
+	// $refs (an OpenAPI description's common.yaml): inputs too.
+	References []LockReference `toml:"references,omitempty"`
+	Tools      []LockTool      `toml:"tools"`
+	Outputs    []LockOutput    `toml:"outputs"`
 }
 
 // LockCatalog is the catalog's name and version.
@@ -44,6 +48,12 @@ type LockSource struct {
 	Path   string `toml:"path"`
 	Format string `toml:"format"` // the detected or configured format
 	Hash   string `toml:"sha256"` // of the file's bytes
+}
+
+// LockReference is a file that a source file refers to.
+type LockReference struct {
+	Path string `toml:"path"`
+	Hash string `toml:"sha256"` // of the file's bytes
 }
 
 // LockTool is one tool of the catalog.
@@ -83,8 +93,15 @@ func (b *build) lock(outputs []Output) []byte {
 	if c := b.m.Catalog; c.Name != "" || c.Version != "" {
 		l.Catalog = &LockCatalog{Name: c.Name, Version: c.Version}
 	}
+	refs := map[string]string{}
 	for i, in := range b.inputs {
 		l.Sources = append(l.Sources, LockSource{Path: in.path, Format: b.files[i].format, Hash: b.files[i].hash})
+		for _, ref := range b.files[i].refs {
+			refs[ref.path] = ref.hash
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(refs)) {
+		l.References = append(l.References, LockReference{Path: p, Hash: refs[p]})
 	}
 	for _, t := range b.tools {
 		lt := LockTool{ID: t.ID(), Source: t.Source.File, Hash: b.toolHash[t], Names: map[string]string{}}

@@ -37,6 +37,7 @@ import (
 	"cmp"
 	"fmt"
 	"net/url"
+	"path"
 	"regexp"
 	"slices"
 	"strconv"
@@ -93,7 +94,7 @@ type oasDef struct {
 
 // Decode reads every operation of doc, a description named file, as it is.
 func Decode(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-	r := Read(doc, file, nil)
+	r := Read(doc, file, nil, nil)
 	return r.Tools, r.Diags
 }
 
@@ -116,22 +117,28 @@ type Result struct {
 	// Idle are overrides of operations that the selection leaves out,
 	// which do nothing, in the same form.
 	Idle []string
+	// Grafts are the other files the description's $refs name, read into
+	// its document: diagnostics (and tools' source pointers) under a
+	// graft's prefix are about that file (Remap).
+	Grafts []Graft
 }
 
 // Read reads the operations of doc, a description named file, that opts
-// select, shaped as opts say (nil: every operation as it is).
-func Read(doc *canonical.Value, file string, opts *Options) *Result {
+// select, shaped as opts say (nil: every operation as it is). The other
+// files its $refs name are read with load (nil: none), and put in doc
+// (Result.Grafts).
+func Read(doc *canonical.Value, file string, opts *Options, load Loader) *Result {
 	if opts == nil {
 		opts = &Options{}
 	}
 	d := &decode.Decoder{File: file, Format: "openapi"}
 	res := &Result{Matched: map[Entry]bool{}}
-	tools := read(d, doc, opts, res)
+	tools := read(d, doc, opts, load, res)
 	res.Tools, res.Diags = tools, d.Diags
 	return res
 }
 
-func read(d *decode.Decoder, doc *canonical.Value, opts *Options, res *Result) []*canonical.Tool {
+func read(d *decode.Decoder, doc *canonical.Value, opts *Options, load Loader, res *Result) []*canonical.Tool {
 	file := d.File
 	if doc.Kind != canonical.Object {
 		d.Report("source.invalid", "", "an OpenAPI description is an object, got %s", doc.Kind)
@@ -147,6 +154,7 @@ func read(d *decode.Decoder, doc *canonical.Value, opts *Options, res *Result) [
 		d.Diags = append(d.Diags, diag.New("source.unsupported-version", "OpenAPI version %q: toolc reads OpenAPI 3.0, 3.1 and 3.2", version).At(file, "/openapi"))
 		return nil
 	}
+	res.Grafts = bundle(d, doc, file, load)
 	o := &oasDoc{d: d, doc: doc, v30: strings.HasPrefix(version, "3.0"), defs: map[string]*oasDef{},
 		names: map[string]canonical.Pointer{}, order: map[string]int{}, opts: opts, matched: res.Matched}
 	for i, m := range decode.Members(doc.Get("components").Get("schemas")) {
@@ -202,7 +210,7 @@ func (o *oasDoc) deref(v *canonical.Value, at canonical.Pointer) (_ *canonical.V
 		ref, _ := v.Get("$ref").StringValue()
 		p, ok := localRef(ref)
 		if !ok {
-			o.d.Report("source.openapi-skipped", at.Append("$ref"), "$ref %q is not a reference inside this file; toolc reads no other file, so this part is left out", ref)
+			o.d.Report("source.openapi-skipped", at.Append("$ref"), "$ref %q names nothing toolc reads (it reads other files of the manifest's folder in a build, never a URL), so this part is left out", ref)
 			return nil, "", false
 		}
 		target := o.doc.Resolve(p)
@@ -924,13 +932,20 @@ func (o *oasDoc) defFor(p canonical.Pointer) (key string, rest []string, ok bool
 		return "", nil, false
 	}
 	at := p
-	if len(toks) >= 3 && toks[0] == "components" && toks[1] == "schemas" {
+	switch {
+	case len(toks) >= 3 && toks[0] == "components" && toks[1] == "schemas":
 		key, rest, at = toks[2], toks[3:], canonical.Pointer("/components/schemas").Append(toks[2])
-	} else {
-		key = illegalNameChars.ReplaceAllString(strings.Join(toks, "."), "_")
-		for _, taken := o.order[key]; taken; _, taken = o.order[key] {
-			key += "_"
+	case len(toks) >= 2 && toks[0] == graftKey:
+		// In another file: its component's name, or the file's stem and
+		// the pointer, never a name of this file's components.
+		stem := strings.TrimSuffix(path.Base(toks[1]), path.Ext(toks[1]))
+		parts := append([]string{stem}, toks[2:]...)
+		if len(toks) >= 5 && toks[2] == "components" && toks[3] == "schemas" {
+			parts, rest, at = toks[4:5], toks[5:], canonical.Pointer("").Append(toks[:5]...)
 		}
+		key = o.freeKey(illegalNameChars.ReplaceAllString(strings.Join(parts, "."), "_"), at)
+	default:
+		key = o.freeKey(illegalNameChars.ReplaceAllString(strings.Join(toks, "."), "_"), at)
 	}
 	if def, ok := o.defs[key]; ok {
 		if def.at != at { // two pointers that sanitise to one name
@@ -951,6 +966,18 @@ func (o *oasDoc) defFor(p canonical.Pointer) (key string, rest []string, ok bool
 	s := o.schema(target, at)
 	def.schema, def.refs, def.nodes = s.v, s.refs, s.v.Size()
 	return key, rest, true
+}
+
+// freeKey returns base, or base with '_' added until it names no component
+// of this file and no definition of another pointer than at.
+func (o *oasDoc) freeKey(base string, at canonical.Pointer) string {
+	for {
+		_, component := o.order[base]
+		if def, ok := o.defs[base]; !component && (!ok || def.at == at) {
+			return base
+		}
+		base += "_"
+	}
 }
 
 // rewriteRefs points every local $ref in the schema s (a copy) at the
