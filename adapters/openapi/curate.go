@@ -38,7 +38,8 @@ type Options struct {
 type Selector struct {
 	// Tags are operation tags, compared exactly.
 	Tags []string `toml:"tags"`
-	// Paths are globs over path templates ("/v1/customers/**", "/pets/*").
+	// Paths are globs over path templates ("/v1/customers/**", "/pets/*",
+	// "/pets/{id}": braces are the template's, matched as they are).
 	Paths []string `toml:"paths"`
 	// Methods are HTTP methods, in any case.
 	Methods []string `toml:"methods"`
@@ -136,7 +137,7 @@ func (o *Options) Check() []string {
 		sel  *Selector
 	}{{"include", &o.Include}, {"exclude", &o.Exclude}} {
 		for _, p := range s.sel.Paths {
-			if !strings.HasPrefix(p, "/") || !doublestar.ValidatePattern(p) {
+			if !strings.HasPrefix(p, "/") || !doublestar.ValidatePattern(pathPattern(p)) {
 				errs = append(errs, fmt.Sprintf("%s.paths: %q is not a glob over path templates such as \"/v1/customers/**\"", s.name, p))
 			}
 		}
@@ -185,6 +186,12 @@ func route(s string) (method, path string, ok bool) {
 	return method, path, true
 }
 
+// pathPattern makes a glob over path templates: braces are the template's
+// ("/v1/customers/{customer}"), not the glob's alternatives.
+func pathPattern(glob string) string {
+	return strings.NewReplacer("{", `\{`, "}", `\}`).Replace(glob)
+}
+
 // operationRef is what selectors and overrides match an operation by.
 type operationRef struct {
 	method, path, id string
@@ -221,7 +228,7 @@ func (s *Selector) match(r operationRef, prefix string, every bool, matched map[
 			case "tags":
 				ok = slices.Contains(r.tags, v)
 			case "paths":
-				ok, _ = doublestar.Match(v, r.path)
+				ok, _ = doublestar.Match(pathPattern(v), r.path)
 			case "methods":
 				ok = strings.EqualFold(v, r.method)
 			case "operations":
