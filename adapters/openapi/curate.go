@@ -98,10 +98,7 @@ func (e Entry) Path() string {
 // Entries lists every entry of o, in the order of the manifest's keys.
 func (o *Options) Entries() []Entry {
 	var es []Entry
-	for _, s := range []struct {
-		name string
-		sel  *Selector
-	}{{"include", &o.Include}, {"exclude", &o.Exclude}} {
+	for _, s := range o.selectors() {
 		for _, l := range s.sel.lists() {
 			for _, v := range l.values {
 				es = append(es, Entry{s.name + "." + l.name, v})
@@ -112,6 +109,16 @@ func (o *Options) Entries() []Entry {
 		es = append(es, Entry{"operations", k})
 	}
 	return es
+}
+
+type namedSelector struct {
+	name string
+	sel  *Selector
+}
+
+// selectors are o's selectors with their keys.
+func (o *Options) selectors() []namedSelector {
+	return []namedSelector{{"include", &o.Include}, {"exclude", &o.Exclude}}
 }
 
 type selectorList struct {
@@ -132,10 +139,7 @@ func (s *Selector) empty() bool {
 // path they are about ("include.paths: …"), for the manifest to locate.
 func (o *Options) Check() []string {
 	var errs []string
-	for _, s := range []struct {
-		name string
-		sel  *Selector
-	}{{"include", &o.Include}, {"exclude", &o.Exclude}} {
+	for _, s := range o.selectors() {
 		for _, p := range s.sel.Paths {
 			if !strings.HasPrefix(p, "/") || !doublestar.ValidatePattern(pathPattern(p)) {
 				errs = append(errs, fmt.Sprintf("%s.paths: %q is not a glob over path templates such as \"/v1/customers/**\"", s.name, p))
