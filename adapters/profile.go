@@ -597,6 +597,18 @@ func (p *Profile) StrictRequiresAll() bool {
 	return r != nil && r.Action("optional") == lower.Require
 }
 
+// KeepsRefs reports whether the target carries $ref in the schemas it
+// emits with opts (non-strict mode), so that a repeated subtree could be
+// one definition.
+func (p *Profile) KeepsRefs(opts TargetOptions) bool {
+	r := p.Schema[p.mode(opts)]
+	if r == nil {
+		return false
+	}
+	a := r.Action("$ref")
+	return a == lower.Keep || a == lower.Acyclic
+}
+
 // mode returns the schema mode that opts select ("" or "openapi").
 func (p *Profile) mode(opts TargetOptions) string {
 	if opts.Schema == "json-schema" {

@@ -26,6 +26,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/manifest"
+	"github.com/toolc-dev/toolc/tokens"
 	"github.com/toolc-dev/toolc/validate"
 )
 
@@ -62,6 +63,9 @@ type Options struct {
 	// a file, of the file, instead of sorting them by ID: what convert,
 	// which reads one file, owes its reader.
 	InputOrder bool
+	// Tokens counts every target's tokens (Result.Bundles), not only those
+	// of targets with a token budget.
+	Tokens bool
 }
 
 // Output is one file that a build writes.
@@ -89,6 +93,9 @@ type Result struct {
 	Catalog []*canonical.Tool
 	// Manifest is the manifest the build read.
 	Manifest *manifest.Manifest
+	// Bundles are what each target emitted, in the manifest's order, also
+	// when the build failed (Outputs then is empty): for reports.
+	Bundles []Bundle
 	// Hidden counts the diagnostics the baseline knew and left out, and
 	// Gone the baseline's entries that no longer occur.
 	Hidden, Gone int
@@ -98,6 +105,17 @@ type Result struct {
 	sourcePolicy map[string]*diag.Policy     // source file → its source's policy
 	sources      map[string]bool             // the source files, which Orphans never names
 	manifestFile string
+}
+
+// Bundle is one target's emitted bundle.
+type Bundle struct {
+	Target, Format, Path string
+	Data                 []byte
+	// Names maps each tool ID the target took to its emitted name.
+	Names map[string]string
+	// Tokens is what the bundle costs, when it was counted (Options.Tokens,
+	// or a token budget on the target); nil otherwise.
+	Tokens *tokens.Count
 }
 
 // Apply applies the manifest's policies to diagnostics found after the
@@ -336,6 +354,7 @@ type targetResult struct {
 	data     []byte
 	hash     string // of data, computed by the target's worker
 	diags    []diag.Diagnostic
+	tokens   *tokens.Count // nil when not counted
 }
 
 func (b *build) configError(ds ...diag.Diagnostic) error {
@@ -602,7 +621,16 @@ func (b *build) buildTargets(ctx context.Context) error {
 					ds[j].Line, ds[j].Column = b.m.Pos(fmt.Sprintf("targets[%d]", i))
 				}
 			}
-			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases, data: data, hash: hashBytes(data), diags: b.apply(ds, t.Policy)}
+			var count *tokens.Count
+			if _, budget := t.Limits["tokens"]; tokens.Counts(t.Format) && (b.opts.Tokens || budget || t.Limits["tool-tokens"] > 0) {
+				c, err := tokens.Bundle(t.Format, low.Bundle, b.opts.Jobs)
+				if err != nil {
+					return err
+				}
+				count = c
+				ds = append(ds, b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
+			}
+			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases, data: data, hash: hashBytes(data), diags: b.apply(ds, t.Policy), tokens: count}
 			return nil
 		})
 	}
@@ -672,6 +700,10 @@ func (b *build) finish() *Result {
 		for _, ref := range b.files[i].refs {
 			res.sources[ref.path] = true
 		}
+	}
+	for i, t := range b.targets {
+		tgt := b.m.Targets[i]
+		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Path: tgt.Out, Data: t.data, Names: t.names, Tokens: t.tokens})
 	}
 	res.remap(ds)
 	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)

@@ -150,6 +150,8 @@ var codes = []Code{
 		"OpenAI strict mode takes at most 120,000 characters of property names, definition names and enum and const values."},
 	{"limit.strict-properties", Warning, "a schema has more object properties than strict mode takes",
 		"OpenAI strict mode takes at most 5,000 object properties in a schema."},
+	{"limit.tokens", Warning, "a bundle, or one tool, costs more tokens than the target's budget",
+		"Tool definitions are sent with every request. limits = { tokens = N } on a target budgets the whole bundle, tool-tokens = N each tool, counted as package tokens counts them (OpenAI: o200k_base over OpenAI's published rendering; other formats: an estimate, said as such). The message names the biggest tools, or says what makes the tool big: its description, its largest enum, a subtree it repeats, and, where the target keeps $ref, what hoisting that subtree into $defs would save."},
 
 	{"lint.array-items-missing", Warning, "an array schema has no items",
 		"An array without \"items\" (or \"prefixItems\") accepts anything, so the model cannot know what to put in it; OpenAI and Anthropic strict modes and Gemini reject such schemas. Add items."},

@@ -12,7 +12,8 @@ type LimitCheck struct {
 	// Scope is "schema" (checked on each lowered schema by Schema),
 	// "tool" (applied by the caller, which sees tools) or "request"
 	// (checked on the emitted bundle by package accept; a manifest's
-	// limits override reaches it there).
+	// limits override reaches it there) or "tokens" (counted on the emitted
+	// bundle by package tokens, only when a manifest sets the budget).
 	Scope string
 	// measure returns the schema's size in the limit's unit and where the
 	// largest part is; nil outside the schema scope.
@@ -31,6 +32,8 @@ var Limits = []LimitCheck{
 	{"tools", "accept.tools", "tools in one request (one bundle), checked by package accept", "request", nil},
 	{"strict-tools", "accept.strict-tools", "strict tools in one request, checked by package accept", "request", nil},
 	{"optional", "accept.optional", "optional parameters of strict tools in one request, counted after $ref expansion by package accept", "request", nil},
+	{"tokens", "limit.tokens", "tokens of a whole bundle in one request (package tokens counts them; no target has a default)", "tokens", nil},
+	{"tool-tokens", "limit.tokens", "tokens of one tool's definition (package tokens counts them; no target has a default)", "tokens", nil},
 	{"unions", "accept.unions", "union-typed parameters (anyOf or a type array) of strict tools in one request, counted after $ref expansion by package accept", "request", nil},
 }
 

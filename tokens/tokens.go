@@ -1,0 +1,202 @@
+// Package tokens says what a bundle of tools costs in a model's context:
+// the tokens of each tool's definition and of the request around them, per
+// target format, with the method that counted them.
+//
+// OpenAI's formats are counted exactly in the sense that can be checked:
+// the o200k_base vocabulary (embedded, from github.com/tiktoken-go/tokenizer)
+// over the rendering of function tools that OpenAI publishes (the harmony
+// format; see Render). Hosted models may render tools otherwise, which is
+// not published. Anthropic, Gemini, Bedrock and MCP publish no offline
+// tokenizer and no rendering: their counts are estimates, the o200k tokens
+// of each tool's JSON as the bundle sends it, and are marked as such.
+//
+// The package reads bundles (canonical.Value) and does no I/O.
+package tokens
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/tiktoken-go/tokenizer"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/par"
+)
+
+// Method says how a format's tokens are counted.
+type Method struct {
+	// Exact is true when the count is the provider's published rendering
+	// in its published vocabulary; false for an estimate.
+	Exact bool
+	// How says what is counted, in a phrase.
+	How string
+	// Overhead is what every request with tools adds besides the tools
+	// themselves, where the provider documents it (0 where not), and
+	// OverheadSource says where.
+	Overhead       int
+	OverheadSource string
+}
+
+// anthropicToolPrompt is the system prompt that Anthropic adds to a request
+// with tools, for Claude 4 models with tool_choice auto or none (Anthropic,
+// "Tool use with Claude", pricing: 346 tokens; 313 with any or tool).
+const anthropicToolPrompt = 346
+
+// Methods are the methods of the formats that cost tokens, by format name.
+var Methods = map[string]Method{
+	"openai":           {Exact: true, How: "o200k_base tokens of the harmony rendering (TypeScript types in a functions namespace)"},
+	"openai-responses": {Exact: true, How: "o200k_base tokens of the harmony rendering (TypeScript types in a functions namespace)"},
+	"anthropic": {How: "estimate: o200k_base tokens of each tool's JSON (Claude's tokenizer is not published)",
+		Overhead: anthropicToolPrompt, OverheadSource: "Anthropic's tool-use system prompt, Claude 4 models, tool_choice auto"},
+	"gemini":  {How: "estimate: o200k_base tokens of each declaration's JSON (Gemini's rendering is not published)"},
+	"bedrock": {How: "estimate: o200k_base tokens of each toolSpec's JSON (the model's tokenizer is not published)"},
+	"mcp":     {How: "estimate: o200k_base tokens of each tool's JSON as tools/list lists it (the host decides how it reaches a model)"},
+}
+
+// Count is what one bundle costs.
+type Count struct {
+	Format string
+	Method Method
+	// Tools are the tokens of each tool, in the bundle's order, by its
+	// emitted name.
+	Tools []ToolCount
+	// Section is the tokens of what wraps the tools in a request (OpenAI's
+	// namespace), Overhead the provider's documented per-request tokens.
+	Section, Overhead int
+}
+
+// Total is every token a request with the whole bundle costs.
+func (c *Count) Total() int {
+	n := c.Section + c.Overhead
+	for _, t := range c.Tools {
+		n += t.Tokens
+	}
+	return n
+}
+
+// ToolCount is one tool's tokens.
+type ToolCount struct {
+	Name   string
+	Tokens int
+	// Description is the tokens of its description alone, so that a
+	// report can say whether the words or the schema make a tool big.
+	Description int
+}
+
+var (
+	encOnce sync.Once
+	enc     tokenizer.Codec
+	encErr  error
+)
+
+// Tokens counts the o200k_base tokens of s.
+func Tokens(s string) (int, error) {
+	encOnce.Do(func() { enc, encErr = tokenizer.Get(tokenizer.O200kBase) })
+	if encErr != nil {
+		return 0, encErr
+	}
+	ids, _, err := enc.Encode(s)
+	return len(ids), err
+}
+
+// Counts reports whether format's bundles cost tokens (canonical and
+// jsonschema bundles are never sent to a model).
+func Counts(format string) bool {
+	_, ok := Methods[format]
+	return ok
+}
+
+// Bundle counts the tokens of bundle, a target's output in format, each
+// tool in parallel on up to jobs goroutines.
+func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
+	m, ok := Methods[format]
+	if !ok {
+		return nil, fmt.Errorf("tokens: format %q is not sent to a model", format)
+	}
+	tools := functions(format, bundle)
+	c := &Count{Format: format, Method: m, Tools: make([]ToolCount, len(tools)), Overhead: m.Overhead}
+	errs := make([]error, len(tools))
+	par.For(len(tools), jobs, func(i int) {
+		t := tools[i]
+		var text string
+		if m.Exact {
+			text = renderFunction(t.Name, t.Description, t.Parameters) + "\n"
+		} else {
+			text = t.json.String()
+		}
+		n, err := Tokens(text)
+		d, err2 := Tokens(t.Description)
+		c.Tools[i] = ToolCount{Name: t.Name, Tokens: n, Description: d}
+		errs[i] = cmpErr(err, err2)
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	if m.Exact {
+		n, err := Tokens(sectionHead + "\n" + sectionTail)
+		if err != nil {
+			return nil, err
+		}
+		c.Section = n
+	}
+	return c, nil
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// function is one tool of a bundle: what the model is told, and the JSON
+// the bundle sends for it.
+type function struct {
+	Function
+	json *canonical.Value
+}
+
+// functions lists the tools of a bundle in format.
+func functions(format string, bundle *canonical.Value) []function {
+	var list []*canonical.Value
+	switch format {
+	case "openai", "openai-responses", "anthropic":
+		if bundle.Kind == canonical.Array {
+			list = bundle.Items
+		}
+	case "mcp":
+		list = items(bundle.Get("tools"))
+	case "bedrock":
+		list = items(bundle.Get("tools"))
+	case "gemini":
+		list = items(bundle.Get("functionDeclarations"))
+	}
+	var out []function
+	for _, v := range list {
+		f := function{json: v}
+		def := v
+		switch format {
+		case "openai":
+			def = v.Get("function")
+		case "bedrock":
+			def = v.Get("toolSpec")
+		}
+		if def == nil {
+			continue
+		}
+		f.Name, _ = def.Get("name").StringValue()
+		f.Description, _ = def.Get("description").StringValue()
+		f.Parameters = def.Get("parameters")
+		out = append(out, f)
+	}
+	return out
+}
+
+func items(v *canonical.Value) []*canonical.Value {
+	if v == nil || v.Kind != canonical.Array {
+		return nil
+	}
+	return v.Items
+}

@@ -1,0 +1,104 @@
+package tokens
+
+import (
+	"testing"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+func parse(t *testing.T, s string) *canonical.Value {
+	t.Helper()
+	v, err := canonical.ParseJSON([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestRenderPublished checks the rendering against the examples that
+// OpenAI publishes with the harmony format (its test data: a developer
+// message with one function; a namespace of functions with defaults and
+// a union type).
+func TestRenderPublished(t *testing.T) {
+	got := Render([]Function{{
+		Name:        "lookup_weather",
+		Description: "Use this tool to lookup the weather in a given location. Call it with the parameter 'location', can be any textual description of a location.",
+		Parameters:  parse(t, `{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}`),
+	}})
+	want := "# Tools\n\n## functions\n\nnamespace functions {\n\n" +
+		"// Use this tool to lookup the weather in a given location. Call it with the parameter 'location', can be any textual description of a location.\n" +
+		"type lookup_weather = (_: {\nlocation: string,\n}) => any;\n\n} // namespace functions"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = renderFunction("search", "Searches for information related to `query` and displays `topn` results.",
+		parse(t, `{"type":"object","properties":{"query":{"type":"string"},"topn":{"type":"number","default":10},"source":{"type":"string"}},"required":["query"]}`))
+	want = "// Searches for information related to `query` and displays `topn` results.\n" +
+		"type search = (_: {\nquery: string,\ntopn?: number, // default: 10\nsource?: string,\n}) => any;\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	got = renderFunction("open", "Opens the link `id`.\nUse this function without `id` to scroll.",
+		parse(t, `{"type":"object","properties":{"id":{"type":["number","string"],"default":-1},"view_source":{"type":"boolean","default":false}}}`))
+	want = "// Opens the link `id`.\n// Use this function without `id` to scroll.\n" +
+		"type open = (_: {\nid?: number | string, // default: -1\nview_source?: boolean, // default: false\n}) => any;\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestRenderKeywords checks the branches of the port: enums, arrays,
+// nested objects, nullable, oneOf, titles, examples, and what harmony
+// renders as any.
+func TestRenderKeywords(t *testing.T) {
+	s := parse(t, `{"type":"object","description":"The order.","properties":{
+		"unit":{"type":"string","enum":["c","f"],"default":"c","title":"Unit"},
+		"ids":{"type":"array","items":{"type":"integer"}},
+		"any":{"type":"array"},
+		"addr":{"type":"object","properties":{"zip":{"type":"string","examples":["10115"]}},"required":["zip"]},
+		"n":{"type":"string","nullable":true},
+		"u":{"anyOf":[{"type":"string"}]},
+		"pick":{"description":"Which.","oneOf":[{"type":"string","description":"By name."},{"type":"integer","description":"By ID.","default":1}]}
+	},"required":["unit"]}`)
+	got := typescript(s, "")
+	want := "// The order.\n{\n" +
+		"// Unit\n//\nunit: \"c\" | \"f\", // default: c\n" +
+		"ids?: number[],\n" +
+		"any?: Array<any>,\n" +
+		"addr?: {\n    // Examples:\n    // - \"10115\"\n    zip: string,\n    },\n" +
+		"n?: string | null,\n" +
+		"u?: any,\n" +
+		"// Which.\npick?:\n | string\n | number // By ID. default: 1\n,\n" +
+		"}"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestBundle counts an OpenAI bundle exactly and an Anthropic one as an
+// estimate with Anthropic's documented overhead.
+func TestBundle(t *testing.T) {
+	openai := parse(t, `[{"type":"function","function":{"name":"lookup_weather","description":"Look up the weather.","parameters":{"type":"object","properties":{"location":{"type":"string"}},"required":["location"]}}}]`)
+	c, err := Bundle("openai", openai, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, _ := Tokens(Render([]Function{{Name: "lookup_weather", Description: "Look up the weather.", Parameters: openai.Items[0].Get("function").Get("parameters")}}))
+	if len(c.Tools) != 1 || c.Tools[0].Name != "lookup_weather" || c.Tools[0].Tokens < 10 || c.Tools[0].Description != 5 {
+		t.Errorf("count %+v", c.Tools)
+	}
+	if d := c.Total() - whole; d < -2 || d > 2 {
+		t.Errorf("the sum of the parts, %d, is not the whole rendering's %d", c.Total(), whole)
+	}
+	anthropic := parse(t, `[{"name":"lookup_weather","description":"Look up the weather.","input_schema":{"type":"object"}}]`)
+	c, err = Bundle("anthropic", anthropic, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Method.Exact || c.Overhead != 346 || c.Total() != 346+c.Tools[0].Tokens {
+		t.Errorf("anthropic count %+v", c)
+	}
+	if _, err := Bundle("canonical", anthropic, 1); err == nil {
+		t.Error("a canonical bundle has a token count")
+	}
+}
