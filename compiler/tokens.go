@@ -63,4 +63,3 @@ func (b *build) budgets(i int, c *tokens.Count, low *adapters.Lowered, keepsRefs
 	}
 	return ds
 }
-
