@@ -85,14 +85,28 @@ type earlier struct {
 // loadEarlier builds the catalog that ref names: a canonical bundle, a
 // folder, or a git revision of the manifest's folder.
 func loadEarlier(ctx context.Context, ref string, m *manifestRoot) (*earlier, error) {
+	fsys, file, what, err := earlierFS(ctx, ref, m)
+	switch {
+	case err != nil:
+		return nil, err
+	case file != "":
+		return loadBundle(file, ref)
+	}
+	return buildEarlier(ctx, fsys, m.file, what)
+}
+
+// earlierFS resolves --against REF: a file (returned as its path), a folder,
+// or a git revision of the manifest's folder (returned as a file system),
+// with how to name it.
+func earlierFS(ctx context.Context, ref string, m *manifestRoot) (fsys fs.FS, file, what string, err error) {
 	path := ref
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(m.cwd, path)
 	}
 	if info, err := os.Stat(path); err == nil && !info.IsDir() {
-		return loadBundle(path, ref)
+		return nil, path, "the file " + ref, nil
 	} else if err == nil {
-		return buildEarlier(ctx, os.DirFS(path), m.file, "the folder "+ref)
+		return os.DirFS(path), "", "the folder " + ref, nil
 	}
 	g, err := gitfs.Open(ctx, m.root.Name(), ref)
 	if err != nil {
@@ -100,9 +114,9 @@ func loadEarlier(ctx context.Context, ref string, m *manifestRoot) (*earlier, er
 		if gitfs.Shallow(ctx, m.root.Name()) {
 			hint = "; this is a shallow clone, which lacks the history: fetch it (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)"
 		}
-		return nil, fmt.Errorf("--against %s: not a file, a folder or a git revision of %s (%v)%s", ref, m.root.Name(), err, hint)
+		return nil, "", "", fmt.Errorf("--against %s: not a file, a folder or a git revision of %s (%v)%s", ref, m.root.Name(), err, hint)
 	}
-	return buildEarlier(ctx, g, m.file, fmt.Sprintf("%s (%s)", ref, g.Rev[:min(12, len(g.Rev))]))
+	return g, "", fmt.Sprintf("%s (%s)", ref, g.Rev[:min(12, len(g.Rev))]), nil
 }
 
 func loadBundle(path, ref string) (*earlier, error) {

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/internal/overview"
+)
+
+type reportFlags struct {
+	dir, manifest, against, format, out string
+	jobs                                int
+}
+
+func newReport(a *app) *cobra.Command {
+	var f reportFlags
+	cmd := &cobra.Command{
+		Use:   "report [--format markdown|html] [-o FILE] [--against REF] [-C DIR] [--manifest FILE]",
+		Short: "Say what the catalog costs in tokens and where each tool stands in each target",
+		Long: `Report builds the catalog in memory, writing no bundle, counts the tokens of every
+target's bundle, and writes what a person looks at.
+
+--format markdown (the default) writes, for a pull request or $GITHUB_STEP_SUMMARY,
+a table of the targets (tools, tokens, how many tools each takes as is, lowered,
+lossy or refused, errors, warnings and the most frequent codes), how tokens were
+counted, and the biggest tools. With --against REF (a git revision or a folder,
+as toolc breaking takes) every figure has its delta and a section says what the
+change costs.
+
+--format html writes one self-contained page (no network, no file beside it): the
+targets' table, and a matrix of tools by targets, coloured by status, sortable by
+tokens, filtered by namespace, target, status and code, that stays fast with
+tens of thousands of tools; a tool's page shows its catalog input schema beside
+each emitted one, with what changed and where each finding is.
+
+Token counts: OpenAI formats in o200k_base over the rendering OpenAI publishes
+(exact for that rendering); other formats are estimates, marked ≈. The report
+exits 0 whatever the build finds: toolc build is the gate.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			out, err := a.output()
+			if err != nil {
+				return err
+			}
+			return runReport(cmd.Context(), f, out)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.format, "format", "markdown", "`markdown` or html")
+	fl.StringVarP(&f.out, "output", "o", "", "write to `FILE` instead of standard output")
+	fl.StringVar(&f.against, "against", "", "an earlier catalog to compare with: a git `REF` or a folder (markdown only)")
+	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
+	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	fl.IntVarP(&f.jobs, "jobs", "j", 0, "how many files, targets and tools are worked on at once (default: the CPUs)")
+	_ = cmd.MarkFlagDirname("directory")
+	_ = cmd.MarkFlagFilename("manifest", "toml")
+	return cmd
+}
+
+func runReport(ctx context.Context, f reportFlags, out *output) error {
+	if f.format != "markdown" && f.format != "html" {
+		return out.fail(exitUsage, "--format %q: want markdown or html", f.format)
+	}
+	if f.against != "" && f.format != "markdown" {
+		return out.fail(exitUsage, "--against compares in the markdown report only")
+	}
+	m, err := openManifest(f.dir, f.manifest)
+	if err != nil {
+		return out.fail(exitUsage, "%v", err)
+	}
+	defer m.root.Close()
+	out.relativeTo(m.cwd, m.root.Name())
+	res, err := m.build(ctx, compiler.Options{Tokens: true, Jobs: f.jobs}, out)
+	if err != nil {
+		return err
+	}
+	ov := overview.Make(res, f.jobs)
+	var base *overview.Overview
+	var baseName string
+	if f.against != "" {
+		fsys, file, what, err := earlierFS(ctx, f.against, m)
+		switch {
+		case err != nil:
+			return out.fail(exitUsage, "%v", err)
+		case file != "":
+			return out.fail(exitUsage, "--against %s: the report compares with a git revision or a folder, not a file", f.against)
+		}
+		baseName = what
+		if _, err := fs.Stat(fsys, m.file); errors.Is(err, fs.ErrNotExist) {
+			base = &overview.Overview{} // the first report: everything is new
+		} else {
+			prev, err := compiler.Build(ctx, fsys, compiler.Options{Manifest: m.file, Tokens: true, Jobs: f.jobs})
+			if err != nil {
+				return out.fail(exitFailed, "the catalog at %s: %v", what, err)
+			}
+			base = overview.Make(prev, f.jobs)
+		}
+	}
+	var buf bytes.Buffer
+	if f.format == "html" {
+		err = overview.WriteHTML(&buf, ov)
+	} else {
+		err = overview.WriteMarkdown(&buf, ov, base, baseName)
+	}
+	if err != nil {
+		return out.fail(exitFailed, "%v", err)
+	}
+	if f.out == "" || f.out == "-" {
+		_, err := out.stdout.Write(buf.Bytes())
+		return err
+	}
+	path := f.out
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(m.cwd, path)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		return out.fail(exitFailed, "%v", err)
+	}
+	out.status("wrote %s: %s, %s; %s, %s in the build", f.out, plural(len(ov.Tools), "tool"), plural(len(ov.Targets), "target"),
+		plural(ov.Errors, "error"), plural(ov.Warnings, "warning"))
+	return nil
+}

@@ -1,0 +1,148 @@
+package overview
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"html/template"
+	"io"
+	"maps"
+	"slices"
+)
+
+//go:embed page.html
+var pageHTML string
+
+//go:embed page.js
+var pageJS string
+
+//go:embed page.css
+var pageCSS string
+
+var page = template.Must(template.New("page").Parse(pageHTML))
+
+// The page's data is two JSON islands: what the matrix needs, read at
+// once, and each tool's schemas and findings, read when a tool is first
+// opened, so that a page of 20,000 tools opens fast.
+type pageData struct {
+	Catalog    string       `json:"catalog"`
+	Version    string       `json:"version"`
+	Summary    string       `json:"summary"`
+	Statuses   []string     `json:"statuses"`
+	Targets    []pageTarget `json:"targets"`
+	Namespaces []string     `json:"namespaces"`
+	Codes      []string     `json:"codes"`
+	// Tools are [id, namespace, statuses (one letter a target: a l x r,
+	// or - when the target leaves it out), tokens per target, code indexes].
+	Tools [][]any `json:"tools"`
+}
+
+type pageTarget struct {
+	Target
+	Status map[string]int `json:"status"`
+}
+
+// pageDetail is one tool's detail: its source, canonical input schema and
+// findings, and per target its emitted name, schema and findings.
+type pageDetail struct {
+	Source   string     `json:"source"`
+	Input    string     `json:"input"`
+	Findings []Finding  `json:"findings"`
+	Cells    []pageCell `json:"cells"`
+}
+
+type pageCell struct {
+	Name     string    `json:"name"`
+	Schema   string    `json:"schema,omitempty"`
+	Findings []Finding `json:"findings,omitempty"`
+}
+
+var statusLetter = map[string]string{AsIs: "a", Lowered: "l", Lossy: "x", Refused: "r", Absent: "-"}
+
+// WriteHTML writes ov as one self-contained HTML page: no network, no file
+// beside it.
+func WriteHTML(w io.Writer, ov *Overview) error {
+	d := pageData{Catalog: ov.Catalog, Version: ov.Version, Statuses: Statuses}
+	var summary bytes.Buffer
+	if err := WriteMarkdown(&summary, ov, nil, ""); err == nil {
+		d.Summary = firstLine(summary.String())
+	}
+	codeIndex := map[string]int{}
+	ns := map[string]bool{}
+	for _, t := range ov.Tools {
+		ns[t.Namespace] = true
+		for _, f := range allFindings(t) {
+			codeIndex[f.Code] = 0
+		}
+	}
+	d.Codes = slices.Sorted(maps.Keys(codeIndex))
+	for i, c := range d.Codes {
+		codeIndex[c] = i
+	}
+	d.Namespaces = slices.Sorted(maps.Keys(ns))
+	for _, t := range ov.Targets {
+		d.Targets = append(d.Targets, pageTarget{Target: t, Status: t.Status})
+	}
+	details := make([]pageDetail, len(ov.Tools))
+	for i, t := range ov.Tools {
+		status := make([]byte, 0, len(t.Cells))
+		tokens := make([]int, len(t.Cells))
+		for j, c := range t.Cells {
+			status = append(status, statusLetter[c.Status][0])
+			tokens[j] = c.Tokens
+		}
+		var codes []int
+		seen := map[int]bool{}
+		for _, f := range allFindings(t) {
+			if k := codeIndex[f.Code]; !seen[k] {
+				seen[k] = true
+				codes = append(codes, k)
+			}
+		}
+		slices.Sort(codes)
+		d.Tools = append(d.Tools, []any{t.ID, t.Namespace, string(status), tokens, codes})
+		det := pageDetail{Source: t.Source, Input: t.Input, Findings: t.Findings, Cells: make([]pageCell, len(t.Cells))}
+		for j, c := range t.Cells {
+			det.Cells[j] = pageCell{Name: c.Name, Schema: c.Schema, Findings: c.Findings}
+		}
+		details[i] = det
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	detail, err := json.Marshal(details)
+	if err != nil {
+		return err
+	}
+	title := "toolc report"
+	if ov.Catalog != "" {
+		title += ": " + ov.Catalog
+	}
+	// encoding/json escapes <, > and & in strings, so neither island can
+	// end its script element early.
+	return page.Execute(w, map[string]any{
+		"Title":  title,
+		"CSS":    template.CSS(pageCSS),
+		"JS":     template.JS(pageJS),
+		"Data":   template.JS(data),
+		"Detail": template.JS(detail),
+	})
+}
+
+func allFindings(t Tool) []Finding {
+	fs := slices.Clone(t.Findings)
+	for _, c := range t.Cells {
+		fs = append(fs, c.Findings...)
+	}
+	return fs
+}
+
+func firstLine(md string) string {
+	for _, line := range bytes.Split([]byte(md), []byte("\n")) {
+		if len(line) > 0 && line[0] != '#' {
+			return string(line)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,276 @@
+package overview
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// maxCodes is how many codes a target's row names, most frequent first.
+const maxCodes = 4
+
+// WriteMarkdown writes ov as Markdown: a line of totals, a table of the
+// targets, and the biggest tools. With base (an earlier build, nil for
+// none) named baseName, every figure has its delta, and a section says
+// what the change costs.
+func WriteMarkdown(w io.Writer, ov, base *Overview, baseName string) error {
+	var b strings.Builder
+	title := "toolc report"
+	if ov.Catalog != "" {
+		title += ": " + ov.Catalog
+		if ov.Version != "" {
+			title += " " + ov.Version
+		}
+	}
+	fmt.Fprintf(&b, "## %s\n\n", title)
+	fmt.Fprintf(&b, "%s from %s, %s: %s, %s.", plural(len(ov.Tools), "tool"), plural(ov.Files, "source file"), plural(len(ov.Targets), "target"),
+		plural(ov.Errors, "error"), plural(ov.Warnings, "warning"))
+	if base != nil {
+		fmt.Fprintf(&b, " Against %s: %s tools, %s errors, %s warnings.", baseName,
+			delta(len(ov.Tools)-len(base.Tools)), delta(ov.Errors-base.Errors), delta(ov.Warnings-base.Warnings))
+	}
+	b.WriteString("\n\n")
+
+	var prev map[string]Target
+	if base != nil {
+		prev = map[string]Target{}
+		for _, t := range base.Targets {
+			prev[t.Name] = t
+		}
+	}
+	if base != nil {
+		b.WriteString("| target | format | tools | tokens | Δ tokens | as is | lowered | lossy | refused | errors | warnings | Δ warnings | most frequent |\n")
+		b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	} else {
+		b.WriteString("| target | format | tools | tokens | as is | lowered | lossy | refused | errors | warnings | most frequent |\n")
+		b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	}
+	for _, t := range ov.Targets {
+		tokens := "–"
+		if t.Counted {
+			tokens = thousands(t.Tokens)
+			if !t.Exact {
+				tokens = "≈ " + tokens
+			}
+		}
+		cells := []string{t.Name, t.Format, thousands(t.Tools), tokens}
+		p, had := prev[t.Name]
+		if base != nil {
+			d := "new"
+			if had {
+				d = delta(t.Tokens - p.Tokens)
+			}
+			cells = append(cells, d)
+		}
+		for _, s := range Statuses {
+			cells = append(cells, thousands(t.Status[s]))
+		}
+		cells = append(cells, thousands(t.Errors), thousands(t.Warnings))
+		if base != nil {
+			d := "new"
+			if had {
+				d = delta(t.Warnings - p.Warnings)
+			}
+			cells = append(cells, d)
+		}
+		cells = append(cells, topCodes(t.Codes))
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	b.WriteString("\n")
+	if m := methods(ov); m != "" {
+		b.WriteString(m + "\n\n")
+	}
+	if base != nil {
+		writeChanges(&b, ov, base)
+	}
+	writeBiggest(&b, ov)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// methods says how each target's tokens were counted, once per method.
+func methods(ov *Overview) string {
+	var lines []string
+	seen := map[string]bool{}
+	for _, t := range ov.Targets {
+		if !t.Counted || seen[t.TokenMethod] {
+			continue
+		}
+		seen[t.TokenMethod] = true
+		var names []string
+		for _, u := range ov.Targets {
+			if u.Counted && u.TokenMethod == t.TokenMethod {
+				names = append(names, u.Name)
+			}
+		}
+		line := fmt.Sprintf("Tokens of %s: %s", strings.Join(names, ", "), t.TokenMethod)
+		if t.Overhead > 0 {
+			line += fmt.Sprintf(", with %d tokens a request that the provider adds", t.Overhead)
+		}
+		lines = append(lines, line+".")
+	}
+	return strings.Join(lines, " ")
+}
+
+// writeChanges says what changed against base: tools added and removed,
+// the tools whose tokens changed most, and the codes that appeared or went.
+func writeChanges(b *strings.Builder, ov, base *Overview) {
+	old := map[string]Tool{}
+	for _, t := range base.Tools {
+		old[t.ID] = t
+	}
+	now := map[string]bool{}
+	var added, changed []string
+	type change struct {
+		id    string
+		delta int
+	}
+	var moves []change
+	for _, t := range ov.Tools {
+		now[t.ID] = true
+		o, ok := old[t.ID]
+		if !ok {
+			added = append(added, t.ID)
+			continue
+		}
+		d := tokensOf(t) - tokensOf(o)
+		if d != 0 {
+			moves = append(moves, change{t.ID, d})
+			changed = append(changed, t.ID)
+		}
+	}
+	var removed []string
+	for _, t := range base.Tools {
+		if !now[t.ID] {
+			removed = append(removed, t.ID)
+		}
+	}
+	b.WriteString("### What this change costs\n\n")
+	fmt.Fprintf(b, "- %s added, %s removed, %s with other token counts.\n", plural(len(added), "tool"), plural(len(removed), "tool"), plural(len(changed), "tool"))
+	slices.SortFunc(moves, func(x, y change) int {
+		return cmp.Or(cmp.Compare(abs(y.delta), abs(x.delta)), strings.Compare(x.id, y.id))
+	})
+	for _, m := range moves[:min(5, len(moves))] {
+		fmt.Fprintf(b, "- `%s`: %s tokens (summed over the targets)\n", m.id, delta(m.delta))
+	}
+	for _, id := range added[:min(5, len(added))] {
+		fmt.Fprintf(b, "- `%s` is new\n", id)
+	}
+	oldCodes, newCodes := codes(base), codes(ov)
+	for _, c := range slices.Sorted(maps.Keys(newCodes)) {
+		if d := newCodes[c] - oldCodes[c]; d > 0 {
+			fmt.Fprintf(b, "- `%s`: %s\n", c, delta(d))
+		}
+	}
+	for _, c := range slices.Sorted(maps.Keys(oldCodes)) {
+		if d := newCodes[c] - oldCodes[c]; d < 0 {
+			fmt.Fprintf(b, "- `%s`: %s\n", c, delta(d))
+		}
+	}
+	b.WriteString("\n")
+}
+
+// writeBiggest lists the tools that cost the most tokens.
+func writeBiggest(b *strings.Builder, ov *Overview) {
+	tools := slices.Clone(ov.Tools)
+	slices.SortStableFunc(tools, func(x, y Tool) int { return cmp.Compare(tokensOf(y), tokensOf(x)) })
+	if len(tools) == 0 || tokensOf(tools[0]) == 0 {
+		return
+	}
+	b.WriteString("### The biggest tools\n\n| tool |")
+	var counted []int
+	for i, t := range ov.Targets {
+		if t.Counted {
+			counted = append(counted, i)
+			b.WriteString(" " + t.Name + " |")
+		}
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("--:|", len(counted)))
+	b.WriteString("\n")
+	for _, t := range tools[:min(10, len(tools))] {
+		b.WriteString("| `" + t.ID + "` |")
+		for _, i := range counted {
+			b.WriteString(" " + thousands(t.Cells[i].Tokens) + " |")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+}
+
+func tokensOf(t Tool) int {
+	n := 0
+	for _, c := range t.Cells {
+		n += c.Tokens
+	}
+	return n
+}
+
+func codes(ov *Overview) map[string]int {
+	m := map[string]int{}
+	for _, t := range ov.Targets {
+		for c, n := range t.Codes {
+			m[c] += n
+		}
+	}
+	for _, t := range ov.Tools {
+		for _, f := range t.Findings {
+			if f.Severity != "info" {
+				m[f.Code]++
+			}
+		}
+	}
+	return m
+}
+
+func topCodes(m map[string]int) string {
+	keys := slices.Sorted(maps.Keys(m))
+	slices.SortStableFunc(keys, func(a, b string) int { return cmp.Compare(m[b], m[a]) })
+	var out []string
+	for _, k := range keys[:min(maxCodes, len(keys))] {
+		out = append(out, fmt.Sprintf("`%s` ×%d", k, m[k]))
+	}
+	if len(keys) > maxCodes {
+		out = append(out, fmt.Sprintf("%d more", len(keys)-maxCodes))
+	}
+	return strings.Join(out, ", ")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return thousands(n) + " " + what + "s"
+}
+
+func delta(d int) string {
+	switch {
+	case d > 0:
+		return "+" + thousands(d)
+	case d < 0:
+		return "−" + thousands(-d)
+	}
+	return "±0"
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,313 @@
+// Package overview makes, from one build, the picture a person looks at:
+// per target, how many tools, what they cost in tokens, and the findings;
+// per tool and target, whether the target takes the tool as it is, lowered,
+// with a loss, or refuses it. It writes it as Markdown (for a pull request
+// or a job summary, with the deltas against an earlier build) and as one
+// self-contained HTML page.
+package overview
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/par"
+	"github.com/toolc-dev/toolc/internal/report"
+)
+
+// The statuses of a tool in a target, from best to worst.
+const (
+	AsIs    = "as-is"   // the target takes the tool unchanged
+	Lowered = "lowered" // changed to fit, nothing lost
+	Lossy   = "lossy"   // changed, and something the target cannot carry is lost
+	Refused = "refused" // the provider would refuse it, or it has an error
+	Absent  = ""        // the target's select leaves it out
+)
+
+// Statuses lists the statuses in order.
+var Statuses = []string{AsIs, Lowered, Lossy, Refused}
+
+// Overview is one build, seen from above.
+type Overview struct {
+	Catalog, Version string
+	Files            int
+	Targets          []Target
+	Tools            []Tool
+	// Errors, Warnings and Infos count the build's findings as toolc build
+	// does (one for a change made the same way in several targets).
+	Errors, Warnings, Infos int
+}
+
+// Target is one target's totals.
+type Target struct {
+	Name, Format string
+	Tools        int
+	// Tokens is what a request with the whole bundle costs, TokenMethod
+	// how it was counted; Counted is false for formats that are never sent
+	// to a model.
+	Tokens      int
+	Counted     bool
+	Exact       bool
+	TokenMethod string
+	Overhead    int
+	// Status counts the tools by status.
+	Status           map[string]int
+	Errors, Warnings int
+	// Codes counts the warnings and errors by code.
+	Codes map[string]int
+}
+
+// Tool is one tool of the catalog, in every target.
+type Tool struct {
+	ID, Namespace, Source string
+	// Input is the canonical input schema, indented.
+	Input string
+	// Findings are those about the tool itself (its source, its schema),
+	// not about one target.
+	Findings []Finding
+	// Cells are the tool in each target, in the order of Targets.
+	Cells []Cell
+}
+
+// Cell is one tool in one target.
+type Cell struct {
+	Status string
+	Name   string // emitted
+	Tokens int
+	// Schema is the emitted input schema, indented, when it differs from
+	// the canonical one ("" when it is the same, or not known).
+	Schema   string
+	Findings []Finding
+}
+
+// Finding is a diagnostic about a tool, placed in its canonical form.
+type Finding struct {
+	Code, Severity, Message string
+	// Pointer is where it is in the tool's canonical form ("/input/properties/q"),
+	// "" when it is about the whole tool.
+	Pointer string
+	File    string
+	Line    int
+}
+
+// Make makes the overview of res, a build with token counts
+// (compiler.Options.Tokens), with up to jobs goroutines.
+func Make(res *compiler.Result, jobs int) *Overview {
+	ov := &Overview{Files: res.Files}
+	if m := res.Manifest; m != nil {
+		ov.Catalog, ov.Version = m.Catalog.Name, m.Catalog.Version
+	}
+	byTarget := map[string]int{}
+	inputs := make([]map[string]*canonical.Value, len(res.Bundles))
+	par.For(len(res.Bundles), jobs, func(i int) {
+		b := res.Bundles[i]
+		if doc, err := canonical.ParseJSON(b.Data); err == nil {
+			inputs[i] = emittedInputs(b.Format, doc)
+		}
+	})
+	for i, b := range res.Bundles {
+		byTarget[b.Target] = i
+		t := Target{Name: b.Target, Format: b.Format, Tools: len(b.Names), Status: map[string]int{}, Codes: map[string]int{}}
+		if c := b.Tokens; c != nil {
+			t.Tokens, t.Counted, t.Exact, t.TokenMethod, t.Overhead = c.Total(), true, c.Method.Exact, c.Method.How, c.Overhead
+		}
+		ov.Targets = append(ov.Targets, t)
+	}
+	index := map[string]int{}
+	ov.Tools = make([]Tool, len(res.Catalog))
+	for i, ct := range res.Catalog {
+		index[ct.ID()] = i
+	}
+	// Findings as build counts them: one for the same change in several
+	// targets.
+	ov.Errors, ov.Warnings, ov.Infos = report.Count(res.Diagnostics)
+	for _, d := range res.Diagnostics {
+		if ti, ok := byTarget[d.Target]; ok && d.Severity != diag.Info {
+			t := &ov.Targets[ti]
+			t.Codes[d.Code]++
+			if d.Severity == diag.Error {
+				t.Errors++
+			} else {
+				t.Warnings++
+			}
+		}
+	}
+	byTool := map[string][]diag.Diagnostic{}
+	for _, d := range res.Diagnostics {
+		if d.Tool != "" {
+			byTool[d.Tool] = append(byTool[d.Tool], d)
+		}
+	}
+	par.For(len(res.Catalog), jobs, func(i int) {
+		ct := res.Catalog[i]
+		ov.Tools[i] = makeTool(ct, byTool[ct.ID()], res.Bundles, inputs, byTarget)
+	})
+	for i := range ov.Tools {
+		for j, c := range ov.Tools[i].Cells {
+			if c.Status != Absent {
+				ov.Targets[j].Status[c.Status]++
+			}
+		}
+	}
+	return ov
+}
+
+func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundle, inputs []map[string]*canonical.Value, byTarget map[string]int) Tool {
+	t := Tool{ID: ct.ID(), Namespace: ct.Namespace, Source: ct.Source.File, Cells: make([]Cell, len(bundles))}
+	var input *canonical.Value
+	if ct.Input != nil {
+		input = ct.Input.JSON()
+		t.Input = string(input.Indent())
+	}
+	for i, b := range bundles {
+		name, ok := b.Names[t.ID]
+		if !ok {
+			continue
+		}
+		c := &t.Cells[i]
+		c.Name, c.Status = name, AsIs
+		if b.Tokens != nil {
+			for _, tc := range b.Tokens.Tools {
+				if tc.Name == name {
+					c.Tokens = tc.Tokens
+					break
+				}
+			}
+		}
+		if in := inputs[i][name]; in != nil && input != nil && !in.Equal(input) {
+			c.Schema = string(in.Indent())
+			c.Status = Lowered
+		}
+	}
+	for _, d := range ds {
+		f := Finding{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Pointer: canonicalPointer(ct, d), File: d.File, Line: d.Line}
+		i, ok := byTarget[d.Target]
+		if !ok {
+			t.Findings = append(t.Findings, f)
+			continue
+		}
+		c := &t.Cells[i]
+		if c.Status == Absent {
+			continue
+		}
+		c.Findings = append(c.Findings, f)
+		c.Status = worst(c.Status, statusOf(d))
+	}
+	if slices.ContainsFunc(t.Findings, func(f Finding) bool { return f.Severity == diag.Error.String() }) {
+		for i := range t.Cells { // an error of the tool's own fails it everywhere
+			if t.Cells[i].Status != Absent {
+				t.Cells[i].Status = Refused
+			}
+		}
+	}
+	return t
+}
+
+// statusOf is what one finding for a target says of the tool there.
+func statusOf(d diag.Diagnostic) string {
+	switch {
+	case d.Severity == diag.Error || strings.HasPrefix(d.Code, "accept."):
+		return Refused
+	case strings.HasPrefix(d.Code, "loss.") || strings.HasPrefix(d.Code, "limit."):
+		return Lossy
+	}
+	return Lowered
+}
+
+func worst(a, b string) string {
+	if slices.Index(Statuses, b) > slices.Index(Statuses, a) {
+		return b
+	}
+	return a
+}
+
+// canonicalPointer turns a diagnostic's pointer into the tool's source file
+// back into a pointer into its canonical form, by the longest field whose
+// source holds it.
+func canonicalPointer(t *canonical.Tool, d diag.Diagnostic) string {
+	if d.File != t.Source.File || d.Pointer == "" {
+		return ""
+	}
+	best, bestLen := "", -1
+	for canon, src := range t.Source.Fields {
+		rest, ok := strings.CutPrefix(d.Pointer, string(src))
+		if !ok || (rest != "" && rest[0] != '/') {
+			continue
+		}
+		if len(src) > bestLen || len(src) == bestLen && string(canon) < best {
+			best, bestLen = string(canon)+rest, len(src)
+		}
+	}
+	return best
+}
+
+// emittedInputs maps each tool of a bundle in format, by emitted name, to
+// its input schema.
+func emittedInputs(format string, bundle *canonical.Value) map[string]*canonical.Value {
+	out := map[string]*canonical.Value{}
+	var list []*canonical.Value
+	switch format {
+	case "mcp", "bedrock", "canonical":
+		list = items(bundle.Get("tools"))
+	case "gemini":
+		list = items(bundle.Get("functionDeclarations"))
+	default:
+		list = items(bundle)
+	}
+	for _, v := range list {
+		def, key := v, ""
+		switch format {
+		case "openai":
+			def, key = v.Get("function"), "parameters"
+		case "openai-responses":
+			key = "parameters"
+		case "anthropic":
+			key = "input_schema"
+		case "mcp":
+			key = "inputSchema"
+		case "canonical":
+			key = "input"
+		case "gemini":
+			key = cmp.Or(present(v, "parametersJsonSchema"), "parameters")
+		case "bedrock":
+			def = v.Get("toolSpec")
+			if def != nil {
+				if in := def.Get("inputSchema"); in != nil {
+					name, _ := def.Get("name").StringValue()
+					out[name] = in.Get("json")
+				}
+			}
+			continue
+		}
+		if def == nil {
+			continue
+		}
+		name, _ := def.Get("name").StringValue()
+		if format == "canonical" {
+			if ns, _ := def.Get("namespace").StringValue(); ns != "" {
+				name = ns + ":" + name
+			}
+		}
+		if s := def.Get(key); s != nil {
+			out[name] = s
+		}
+	}
+	return out
+}
+
+func present(v *canonical.Value, key string) string {
+	if v.Has(key) {
+		return key
+	}
+	return ""
+}
+
+func items(v *canonical.Value) []*canonical.Value {
+	if v == nil || v.Kind != canonical.Array {
+		return nil
+	}
+	return v.Items
+}
