@@ -15,6 +15,7 @@ package tokens
 
 import (
 	"fmt"
+	"hash/maphash"
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -89,14 +90,40 @@ var (
 	encErr  error
 )
 
+// cache holds the counts of texts seen, by a hash of the text and its
+// length: targets share most of their texts (descriptions; the same
+// rendering for OpenAI's Chat and Responses formats), and encoding is the
+// slow part (about 7 MB a second a core).
+var cache struct {
+	sync.Mutex
+	seed maphash.Seed
+	n    map[[2]uint64]int
+}
+
 // Tokens counts the o200k_base tokens of s.
 func Tokens(s string) (int, error) {
-	encOnce.Do(func() { enc, encErr = tokenizer.Get(tokenizer.O200kBase) })
+	encOnce.Do(func() {
+		enc, encErr = tokenizer.Get(tokenizer.O200kBase)
+		cache.seed, cache.n = maphash.MakeSeed(), map[[2]uint64]int{}
+	})
 	if encErr != nil {
 		return 0, encErr
 	}
+	key := [2]uint64{maphash.String(cache.seed, s), uint64(len(s))}
+	cache.Lock()
+	n, ok := cache.n[key]
+	cache.Unlock()
+	if ok {
+		return n, nil
+	}
 	ids, _, err := enc.Encode(s)
-	return len(ids), err
+	if err != nil {
+		return 0, err
+	}
+	cache.Lock()
+	cache.n[key] = len(ids)
+	cache.Unlock()
+	return len(ids), nil
 }
 
 // Counts reports whether format's bundles cost tokens (canonical and
