@@ -62,12 +62,6 @@ func Render(functions []Function) string {
 	return strings.Join(parts, "\n")
 }
 
-// Function is a function tool as OpenAI receives it.
-type Function struct {
-	Name, Description string
-	Parameters        *canonical.Value // nil: none
-}
-
 // lines splits s as Rust's str::lines does: on \n, a trailing \r
 // dropped, no last empty line.
 func lines(s string) []string {

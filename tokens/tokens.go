@@ -140,7 +140,7 @@ func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
 	if !ok {
 		return nil, fmt.Errorf("tokens: format %q is not sent to a model", format)
 	}
-	tools := functions(format, bundle)
+	tools := Functions(format, bundle)
 	c := &Count{Format: format, Method: m, Tools: make([]ToolCount, len(tools)), Overhead: m.Overhead}
 	errs := make([]error, len(tools))
 	par.For(len(tools), jobs, func(i int) {
@@ -149,7 +149,7 @@ func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
 		if m.Exact {
 			text = renderFunction(t.Name, t.Description, t.Parameters) + "\n"
 		} else {
-			text = t.json.String()
+			text = t.JSON.String()
 		}
 		n, err := Tokens(text)
 		d, err2 := Tokens(t.Description)
@@ -178,44 +178,61 @@ func cmpErr(a, b error) error {
 	return b
 }
 
-// function is one tool of a bundle: what the model is told, and the JSON
-// the bundle sends for it.
-type function struct {
-	Function
-	json *canonical.Value
+// Function is a tool as a bundle sends it: its emitted name, description
+// and input schema, and its JSON in the bundle.
+type Function struct {
+	Name, Description string
+	Parameters        *canonical.Value // the input schema; nil: none
+	JSON              *canonical.Value
 }
 
-// functions lists the tools of a bundle in format.
-func functions(format string, bundle *canonical.Value) []function {
+// inputKey is where each format keeps a tool's input schema, in the object
+// that has its name ("function" in OpenAI's Chat format, "toolSpec" in
+// Bedrock's, the tool itself elsewhere).
+var inputKey = map[string]string{
+	"openai": "parameters", "openai-responses": "parameters", "anthropic": "input_schema",
+	"mcp": "inputSchema", "canonical": "input", "jsonschema": "",
+}
+
+// Functions lists the tools of a bundle in format, in its order. A
+// canonical bundle's names are IDs (namespace:name).
+func Functions(format string, bundle *canonical.Value) []Function {
 	var list []*canonical.Value
 	switch format {
-	case "openai", "openai-responses", "anthropic":
-		if bundle.Kind == canonical.Array {
-			list = bundle.Items
-		}
-	case "mcp":
-		list = items(bundle.Get("tools"))
-	case "bedrock":
+	case "mcp", "bedrock", "canonical":
 		list = items(bundle.Get("tools"))
 	case "gemini":
 		list = items(bundle.Get("functionDeclarations"))
+	default:
+		list = items(bundle)
 	}
-	var out []function
+	var out []Function
 	for _, v := range list {
-		f := function{json: v}
-		def := v
+		def, params := v, (*canonical.Value)(nil)
 		switch format {
 		case "openai":
 			def = v.Get("function")
 		case "bedrock":
 			def = v.Get("toolSpec")
+			params = def.Get("inputSchema").Get("json")
+		case "gemini":
+			params = v.Get("parametersJsonSchema")
+			if params == nil {
+				params = v.Get("parameters")
+			}
 		}
 		if def == nil {
 			continue
 		}
+		f := Function{JSON: v, Parameters: params}
+		if k := inputKey[format]; k != "" {
+			f.Parameters = def.Get(k)
+		}
 		f.Name, _ = def.Get("name").StringValue()
 		f.Description, _ = def.Get("description").StringValue()
-		f.Parameters = def.Get("parameters")
+		if ns, _ := def.Get("namespace").StringValue(); format == "canonical" && ns != "" {
+			f.Name = ns + ":" + f.Name
+		}
 		out = append(out, f)
 	}
 	return out

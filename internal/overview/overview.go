@@ -7,7 +7,6 @@
 package overview
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/internal/report"
+	"github.com/toolc-dev/toolc/tokens"
 )
 
 // The statuses of a tool in a target, from best to worst.
@@ -248,66 +248,10 @@ func canonicalPointer(t *canonical.Tool, d diag.Diagnostic) string {
 // its input schema.
 func emittedInputs(format string, bundle *canonical.Value) map[string]*canonical.Value {
 	out := map[string]*canonical.Value{}
-	var list []*canonical.Value
-	switch format {
-	case "mcp", "bedrock", "canonical":
-		list = items(bundle.Get("tools"))
-	case "gemini":
-		list = items(bundle.Get("functionDeclarations"))
-	default:
-		list = items(bundle)
-	}
-	for _, v := range list {
-		def, key := v, ""
-		switch format {
-		case "openai":
-			def, key = v.Get("function"), "parameters"
-		case "openai-responses":
-			key = "parameters"
-		case "anthropic":
-			key = "input_schema"
-		case "mcp":
-			key = "inputSchema"
-		case "canonical":
-			key = "input"
-		case "gemini":
-			key = cmp.Or(present(v, "parametersJsonSchema"), "parameters")
-		case "bedrock":
-			def = v.Get("toolSpec")
-			if def != nil {
-				if in := def.Get("inputSchema"); in != nil {
-					name, _ := def.Get("name").StringValue()
-					out[name] = in.Get("json")
-				}
-			}
-			continue
-		}
-		if def == nil {
-			continue
-		}
-		name, _ := def.Get("name").StringValue()
-		if format == "canonical" {
-			if ns, _ := def.Get("namespace").StringValue(); ns != "" {
-				name = ns + ":" + name
-			}
-		}
-		if s := def.Get(key); s != nil {
-			out[name] = s
+	for _, f := range tokens.Functions(format, bundle) {
+		if f.Parameters != nil {
+			out[f.Name] = f.Parameters
 		}
 	}
 	return out
-}
-
-func present(v *canonical.Value, key string) string {
-	if v.Has(key) {
-		return key
-	}
-	return ""
-}
-
-func items(v *canonical.Value) []*canonical.Value {
-	if v == nil || v.Kind != canonical.Array {
-		return nil
-	}
-	return v.Items
 }
