@@ -1,6 +1,7 @@
 package tokens
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -101,4 +102,25 @@ func TestBundle(t *testing.T) {
 	if _, err := Bundle("canonical", anthropic, 1); err == nil {
 		t.Error("a canonical bundle has a token count")
 	}
+}
+
+// FuzzRender renders any JSON as a parameters schema and explains it: no
+// input may panic either.
+func FuzzRender(f *testing.F) {
+	f.Add(`{"type":"object","properties":{"a":{"oneOf":[{"type":"string","default":"x"},{"type":"array","items":{"type":["integer","null"]}}],"description":"d"},"b":{"type":"string","enum":["x",1]}},"required":["a"]}`)
+	f.Add(`{"type":"object","description":"o","properties":{"n":{"type":"object","properties":{"m":{"type":"object","title":"t","examples":["e",2]}}}}}`)
+	f.Add(`{"oneOf":[{"nullable":true},{"description":"x"}]}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := canonical.ParseJSON([]byte(s))
+		if err != nil {
+			return
+		}
+		out := renderFunction("f", "d\nline", v)
+		if !strings.HasPrefix(out, "// d\n// line\ntype f = ") {
+			t.Fatalf("rendering %q", out)
+		}
+		if _, err := Explain(v); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
