@@ -231,7 +231,10 @@ func manifestSchema() obj {
 				{"additionalProperties", false},
 				{"description", "format = \"openapi\" only: which operations become tools (exclude, then include, then x-mcp), and overrides of each"},
 				{"properties", obj{
-					{"include", obj{{"$ref", "#/$defs/operation-selector"}, {"description", "operations matching every list set"}}},
+					{"include", obj{
+						{"anyOf", []any{obj{{"$ref", "#/$defs/operation-selector"}}, obj{{"type", "array"}, {"items", obj{{"$ref", "#/$defs/operation-selector"}}}}}},
+						{"description", "operations matching every list set, of one table or of any in a list of them"},
+					}},
 					{"exclude", obj{{"$ref", "#/$defs/operation-selector"}, {"description", "operations matching any entry are left out"}}},
 					{"operations", obj{
 						{"type", "object"},

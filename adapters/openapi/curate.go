@@ -18,19 +18,99 @@ import (
 //
 //  1. it matches no entry of Exclude: each list of Exclude alone leaves
 //     out what it matches (the manifest has the last word);
-//  2. it matches Include: every list that Include sets (tags, paths,
-//     methods, operations) has an entry it matches, or Include sets none;
+//  2. it matches Include: one of its selectors (it may be one table or a
+//     list of them) whose every list that is set (tags, paths, methods,
+//     operations) has an entry it matches, or Include sets none;
 //  3. the description does not turn it off: the first boolean x-mcp of the
 //     operation, its path item and the document root (x-speakeasy-mcp's
 //     disabled on the operation counts as the operation's), false being
 //     off. An operation that Include names by operationId or "METHOD /path"
 //     is on whatever x-mcp says: the team chose it.
 type Options struct {
-	Include Selector `toml:"include"`
-	Exclude Selector `toml:"exclude"`
+	Include Selectors `toml:"include"`
+	Exclude Selector  `toml:"exclude"`
 	// Operations overrides operations, keyed by operationId or by
 	// "METHOD /path" ("GET /v1/customers").
 	Operations map[string]Override `toml:"operations"`
+}
+
+// Selectors is one selector or several: an operation is included when any
+// of them matches it. In TOML it is one table (include = { tags = [...] })
+// or an array of them (include = [{ tags = [...] }, { operations = [...] }],
+// or [[sources.openapi.include]] tables).
+type Selectors []Selector
+
+// UnmarshalTOML reads a table or an array of tables, refusing keys that are
+// not a selector's.
+func (s *Selectors) UnmarshalTOML(v any) error {
+	var tables []map[string]any
+	switch x := v.(type) {
+	case map[string]any:
+		tables = []map[string]any{x}
+	case []map[string]any:
+		tables = x
+	case []any:
+		for _, it := range x {
+			m, ok := it.(map[string]any)
+			if !ok {
+				return fmt.Errorf("want a table or an array of tables, not an array of %s", tomlType(it))
+			}
+			tables = append(tables, m)
+		}
+	default:
+		return fmt.Errorf("want a table or an array of tables, not %s", tomlType(v))
+	}
+	*s = nil
+	for _, m := range tables {
+		var sel Selector
+		for _, k := range sortedKeys(m) {
+			var dst *[]string
+			switch k {
+			case "tags":
+				dst = &sel.Tags
+			case "paths":
+				dst = &sel.Paths
+			case "methods":
+				dst = &sel.Methods
+			case "operations":
+				dst = &sel.Operations
+			default:
+				return fmt.Errorf("unknown key %q (a selector has tags, paths, methods and operations)", k)
+			}
+			list, ok := m[k].([]any)
+			if !ok {
+				return fmt.Errorf("%s: want an array of strings, not %s", k, tomlType(m[k]))
+			}
+			for _, it := range list {
+				str, ok := it.(string)
+				if !ok {
+					return fmt.Errorf("%s: want an array of strings, not one with %s", k, tomlType(it))
+				}
+				*dst = append(*dst, str)
+			}
+		}
+		*s = append(*s, sel)
+	}
+	return nil
+}
+
+// tomlType names the TOML type of a decoded value.
+func tomlType(v any) string {
+	switch v.(type) {
+	case string:
+		return "a string"
+	case int64:
+		return "an integer"
+	case float64:
+		return "a float"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	}
+	return fmt.Sprintf("a %T", v)
 }
 
 // Selector matches operations. Each list matches when any of its entries
@@ -116,9 +196,18 @@ type namedSelector struct {
 	sel  *Selector
 }
 
-// selectors are o's selectors with their keys.
+// selectors are o's selectors with their keys ("include", or
+// "include[1]" when there are several, and "exclude").
 func (o *Options) selectors() []namedSelector {
-	return []namedSelector{{"include", &o.Include}, {"exclude", &o.Exclude}}
+	var out []namedSelector
+	for i := range o.Include {
+		name := "include"
+		if len(o.Include) > 1 {
+			name = fmt.Sprintf("include[%d]", i)
+		}
+		out = append(out, namedSelector{name, &o.Include[i]})
+	}
+	return append(out, namedSelector{"exclude", &o.Exclude})
 }
 
 type selectorList struct {
@@ -269,11 +358,21 @@ func (o *oasDoc) selected(r operationRef, item, op *canonical.Value) bool {
 		o.sel.Excluded++
 		return false
 	}
-	if !opts.Include.empty() && !opts.Include.match(r, "include", true, o.matched) {
+	included, named, some := false, false, false
+	for _, ns := range opts.selectors() {
+		if ns.name == "exclude" || ns.sel.empty() {
+			continue
+		}
+		some = true
+		if ns.sel.match(r, ns.name, true, o.matched) {
+			included = true
+		}
+		named = named || slices.ContainsFunc(ns.sel.Operations, func(e string) bool { return r.named(e, false) })
+	}
+	if some && !included {
 		o.sel.NotIncluded++
 		return false
 	}
-	named := slices.ContainsFunc(opts.Include.Operations, func(e string) bool { return r.named(e, false) })
 	if !named && !o.mcpOn(item, op) {
 		o.sel.Off++
 		return false

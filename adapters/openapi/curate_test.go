@@ -47,20 +47,22 @@ func TestSelect(t *testing.T) {
 	}{
 		{"x-mcp alone: the path item's false, the operation's true, speakeasy's disabled", openapi.Options{},
 			"createPet deletePet get_stores listPets"},
-		{"tags: any of the list", openapi.Options{Include: openapi.Selector{Tags: []string{"write", "stores"}}},
+		{"tags: any of the list", openapi.Options{Include: openapi.Selectors{{Tags: []string{"write", "stores"}}}},
 			"createPet get_stores"},
-		{"lists together: each must match", openapi.Options{Include: openapi.Selector{Tags: []string{"pets"}, Methods: []string{"GET", "delete"}}},
+		{"lists together: each must match", openapi.Options{Include: openapi.Selectors{{Tags: []string{"pets"}, Methods: []string{"GET", "delete"}}}},
 			"deletePet listPets"},
-		{"a path glob with a template's braces", openapi.Options{Include: openapi.Selector{Paths: []string{"/pets/{id}"}}},
+		{"a path glob with a template's braces", openapi.Options{Include: openapi.Selectors{{Paths: []string{"/pets/{id}"}}}},
 			"deletePet"},
-		{"a path glob over segments", openapi.Options{Include: openapi.Selector{Paths: []string{"/pets/**"}}},
+		{"a path glob over segments", openapi.Options{Include: openapi.Selectors{{Paths: []string{"/pets/**"}}}},
 			"createPet deletePet listPets"},
-		{"an operation named is on whatever x-mcp says", openapi.Options{Include: openapi.Selector{Operations: []string{"getPet", "POST /admin/reset"}}},
+		{"an operation named is on whatever x-mcp says", openapi.Options{Include: openapi.Selectors{{Operations: []string{"getPet", "POST /admin/reset"}}}},
 			"getPet reset"},
-		{"an operationId glob is not naming: x-mcp still decides", openapi.Options{Include: openapi.Selector{Operations: []string{"*Pet"}}},
+		{"an operationId glob is not naming: x-mcp still decides", openapi.Options{Include: openapi.Selectors{{Operations: []string{"*Pet"}}}},
 			"createPet deletePet"},
-		{"exclude wins over include and over naming", openapi.Options{Include: openapi.Selector{Operations: []string{"getPet", "listPets"}}, Exclude: openapi.Selector{Operations: []string{"getPet"}}},
+		{"exclude wins over include and over naming", openapi.Options{Include: openapi.Selectors{{Operations: []string{"getPet", "listPets"}}}, Exclude: openapi.Selector{Operations: []string{"getPet"}}},
 			"listPets"},
+		{"several include tables: any of them", openapi.Options{Include: openapi.Selectors{{Tags: []string{"pets"}, Methods: []string{"get"}}, {Operations: []string{"reset"}}}},
+			"listPets reset"},
 		{"each exclude list alone leaves out", openapi.Options{Exclude: openapi.Selector{Tags: []string{"stores"}, Methods: []string{"delete"}}},
 			"createPet listPets"},
 	} {
@@ -77,7 +79,7 @@ func TestSelect(t *testing.T) {
 func TestMatchedEntries(t *testing.T) {
 	v, _ := canonical.ParseJSON([]byte(shop))
 	opts := &openapi.Options{
-		Include:    openapi.Selector{Tags: []string{"pets", "dogs"}},
+		Include:    openapi.Selectors{{Tags: []string{"pets", "dogs"}}},
 		Operations: map[string]openapi.Override{"listPets": {}, "POST /pets": {}, "nope": {}},
 	}
 	r := openapi.Read(v, "api.json", opts, nil)
@@ -128,7 +130,7 @@ func TestHints(t *testing.T) {
 // with its key path.
 func TestCheck(t *testing.T) {
 	opts := openapi.Options{
-		Include:    openapi.Selector{Paths: []string{"pets/**", "/a/[b"}, Methods: []string{"fetch"}, Operations: []string{"GET /x", "[a"}},
+		Include:    openapi.Selectors{{Paths: []string{"pets/**", "/a/[b"}, Methods: []string{"fetch"}, Operations: []string{"GET /x", "[a"}}},
 		Operations: map[string]openapi.Override{"GET /p": {Fixed: map[string]any{"a": 1}, Rename: map[string]string{"a": "b", "c": ""}}},
 	}
 	want := []string{
@@ -152,7 +154,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(shop))
 	f.Add([]byte(`{"openapi":"3.0.0","paths":{"/a/{id}":{"parameters":[{"$ref":"b.json#/components/parameters/id"}],"post":{"operationId":"listPets","requestBody":{"content":{"text/plain":{}}},"responses":{"200":{"content":{"application/json":{"schema":{"$ref":"b.json#/components/schemas/A"}}}}}}}},"components":{"parameters":{"id":{"name":"id","in":"path","schema":{"type":"string","nullable":true}}},"schemas":{"A":{"type":"object","properties":{"a":{"$ref":"a.json#/components/schemas/A"},"limit":{"type":"integer"}}}}}}`))
 	opts := &openapi.Options{
-		Include: openapi.Selector{Tags: []string{"pets"}, Paths: []string{"/**"}},
+		Include: openapi.Selectors{{Tags: []string{"pets"}, Paths: []string{"/**"}}},
 		Exclude: openapi.Selector{Methods: []string{"trace"}},
 		Operations: map[string]openapi.Override{
 			"listPets":     {Name: "list", Fixed: map[string]any{"limit": int64(3), "id": "x"}, Rename: map[string]string{"a": "b", "body": "payload"}},
