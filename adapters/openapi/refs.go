@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"cmp"
 	"net/url"
 	"path"
 	"strings"
@@ -54,7 +55,7 @@ func bundle(d *decode.Decoder, doc *canonical.Value, file string, load Loader) [
 		return nil
 	}
 	held := canonical.NewObject()
-	loaded := map[string]bool{file: true}
+	loaded := map[string]*canonical.Value{file: doc}
 	var grafts []Graft
 	type todo struct {
 		file string
@@ -75,7 +76,7 @@ func bundle(d *decode.Decoder, doc *canonical.Value, file string, load Loader) [
 			case target == "":
 				target = cur.file
 			}
-			if !loaded[target] {
+			if loaded[target] == nil {
 				if len(loaded) > maxFiles {
 					d.Diags = append(d.Diags, diag.New("source.invalid", "$ref %q: the description reads more than %d other files; toolc stops here", rv.Text, maxFiles).At(cur.file, string(at)))
 					return
@@ -86,10 +87,14 @@ func bundle(d *decode.Decoder, doc *canonical.Value, file string, load Loader) [
 					d.Diags = append(d.Diags, diag.New("source.read", "$ref %q names %s, which cannot be read", rv.Text, target).At(cur.file, string(at)))
 					return
 				}
-				loaded[target] = true
+				loaded[target] = v
 				held.Set(target, v)
 				grafts = append(grafts, Graft{Prefix: canonical.Pointer("").Append(graftKey, target), File: target})
 				queue = append(queue, todo{target, v})
+			}
+			if p, ok := localRef("#" + frag); ok && loaded[target].Resolve(p) == nil {
+				d.Diags = append(d.Diags, diag.New("source.invalid", "$ref %q: %s has nothing at %s", rv.Text, target, cmp.Or(string(p), "its root")).At(cur.file, string(at)))
+				return
 			}
 			rv.Text = "#" + fragmentEscape(string(canonical.Pointer("").Append(graftKey, target))) + frag
 		})
