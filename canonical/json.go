@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -454,12 +455,21 @@ func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 		chunks := make([][]byte, (len(v.Items)+parallelChunk-1)/parallelChunk)
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		// Chunks of one array are alike: each starts with room for the
+		// largest written so far, and an eighth more, rather than growing
+		// by doubling through copies of itself.
+		var largest atomic.Int64
 		for c := range chunks {
 			wg.Add(1)
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				var cb []byte
+				n := largest.Load()
+				cb := make([]byte, 0, n+n/8)
+				defer func() {
+					for m := largest.Load(); int64(len(cb)) > m && !largest.CompareAndSwap(m, int64(len(cb))); m = largest.Load() {
+					}
+				}()
 				for i := c * parallelChunk; i < min(len(v.Items), (c+1)*parallelChunk); i++ {
 					if i > 0 {
 						cb = append(cb, ',')

@@ -17,7 +17,7 @@ type LimitCheck struct {
 	Scope string
 	// measure returns the schema's size in the limit's unit and where the
 	// largest part is; nil outside the schema scope.
-	measure func(root *canonical.Value) (int, canonical.Pointer)
+	measure func(all []located) (int, canonical.Pointer)
 }
 
 // Limits is the table of budgets.
@@ -48,21 +48,25 @@ func LimitNamed(name string) (LimitCheck, bool) {
 }
 
 func checkLimits(u *Unit) {
+	var all []located // every schema, listed once for all the measures
 	for _, l := range u.Rules.Limits {
 		c, ok := LimitNamed(l.Name)
 		if !ok || c.measure == nil {
 			continue
 		}
-		if n, at := c.measure(u.root); n > l.Max {
+		if all == nil {
+			all = allSchemas(u.root)
+		}
+		if n, at := c.measure(all); n > l.Max {
 			node := u.root.Resolve(at)
 			u.Report(c.Code, at, node, "", "the schema has %d %s; the target takes at most %d", n, c.Doc, l.Max)
 		}
 	}
 }
 
-func countProperties(root *canonical.Value) (int, canonical.Pointer) {
+func countProperties(all []located) (int, canonical.Pointer) {
 	n := 0
-	for _, s := range allSchemas(root) {
+	for _, s := range all {
 		if p := s.node.Get("properties"); p != nil && p.Kind == canonical.Object {
 			n += len(p.Members)
 		}
@@ -70,30 +74,37 @@ func countProperties(root *canonical.Value) (int, canonical.Pointer) {
 	return n, ""
 }
 
-func nestingDepth(root *canonical.Value) (int, canonical.Pointer) {
-	best, at := 0, canonical.Pointer("")
-	var walk func(v *canonical.Value, p canonical.Pointer, depth int)
-	walk = func(v *canonical.Value, p canonical.Pointer, depth int) {
-		if v.Kind != canonical.Object {
-			return
+// nestingDepth is the most object schemas on one path from the root, and
+// where the deepest is. all lists parents before their children, and a
+// schema's parent is an object, so one pass over it gives every depth.
+func nestingDepth(all []located) (int, canonical.Pointer) {
+	if len(all) == 0 {
+		return 0, ""
+	}
+	depth := make([]int, len(all[0].list.entries))
+	best, deepest := 0, -1
+	for k, s := range all {
+		d := 0
+		if p := s.list.entries[s.i].parent; p >= 0 {
+			d = depth[p]
 		}
-		if isObjectSchema(v) {
-			depth++
+		if isObjectSchema(s.node) {
+			d++
 		}
-		if depth > best {
-			best, at = depth, p
-		}
-		for rel, sub := range canonical.AsSchema(v).Subschemas() {
-			walk(sub.JSON(), p.Join(rel), depth)
+		depth[s.i] = d
+		if d > best {
+			best, deepest = d, k
 		}
 	}
-	walk(root, "", 0)
-	return best, at
+	if deepest < 0 {
+		return 0, ""
+	}
+	return best, all[deepest].at()
 }
 
-func countEnumValues(root *canonical.Value) (int, canonical.Pointer) {
+func countEnumValues(all []located) (int, canonical.Pointer) {
 	n := 0
-	for _, s := range allSchemas(root) {
+	for _, s := range all {
 		if e := s.node.Get("enum"); e != nil && e.Kind == canonical.Array {
 			n += len(e.Items)
 		}
@@ -103,9 +114,9 @@ func countEnumValues(root *canonical.Value) (int, canonical.Pointer) {
 
 // longEnumChars returns the characters of the longest string enum that has
 // more than 250 values.
-func longEnumChars(root *canonical.Value) (int, canonical.Pointer) {
+func longEnumChars(all []located) (int, canonical.Pointer) {
 	best, at := 0, canonical.Pointer("")
-	for _, s := range allSchemas(root) {
+	for _, s := range all {
 		e := s.node.Get("enum")
 		if e == nil || e.Kind != canonical.Array || len(e.Items) <= 250 {
 			continue
@@ -121,9 +132,9 @@ func longEnumChars(root *canonical.Value) (int, canonical.Pointer) {
 	return best, at
 }
 
-func nameChars(root *canonical.Value) (int, canonical.Pointer) {
+func nameChars(all []located) (int, canonical.Pointer) {
 	n := 0
-	for _, s := range allSchemas(root) {
+	for _, s := range all {
 		for _, k := range []string{"properties", "$defs", "definitions"} {
 			if p := s.node.Get(k); p != nil && p.Kind == canonical.Object {
 				for _, m := range p.Members {
