@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolc-dev/toolc/accept"
 	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
@@ -392,6 +393,11 @@ include = ["tools/**/*.json"]
 		if g.repair {
 			b.WriteString("repair = true                   # its schemas use non-standard types (dict, float …) or keywords: rewritten as JSON Schema, each a repair.* warning\n")
 		}
+		if n, max := sum(maps.Values(g.tools)), openAIMaxTools(); g.format == "openapi" && max > 0 && n > max {
+			fmt.Fprintf(&b, "# %d operations: more than the %d tools OpenAI takes in a request. Choose\n"+
+				"# some (README: Importing an HTTP API), for example:\n"+
+				"# [sources.openapi]\n# include = { tags = [\"...\"], methods = [\"get\"] }\n", n, max)
+		}
 	}
 	b.WriteString("\n# One bundle per provider, in the shape its API takes.\n")
 	if namespaced {
@@ -458,3 +464,18 @@ func globs(g *found) (include, exclude []string) {
 var globMeta = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`, `{`, `\{`)
 
 func escapeGlob(s string) string { return globMeta.Replace(s) }
+
+// openAIMaxTools is how many tools OpenAI takes in one request, from its
+// acceptance table; 0 if the table does not say.
+func openAIMaxTools() int {
+	t, _ := accept.TableNamed("openai")
+	if t == nil {
+		return 0
+	}
+	for _, r := range t.Request {
+		if r.Kind == accept.Tools {
+			return r.Max
+		}
+	}
+	return 0
+}
