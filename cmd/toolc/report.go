@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -22,7 +23,7 @@ type reportFlags struct {
 func newReport(a *app) *cobra.Command {
 	var f reportFlags
 	cmd := &cobra.Command{
-		Use:   "report [--format markdown|html] [-o FILE] [--against REF] [-C DIR] [--manifest FILE]",
+		Use:   "report [--format markdown|html|json] [-o FILE] [--against REF] [-C DIR] [--manifest FILE]",
 		Short: "Say what the catalog costs in tokens and where each tool stands in each target",
 		Long: `Report builds the catalog in memory, writing no bundle, counts the tokens of every
 target's bundle, and writes what a person looks at.
@@ -40,6 +41,10 @@ tokens, filtered by namespace, target, status and code, that stays fast with
 tens of thousands of tools; a tool's page shows its catalog input schema beside
 each emitted one, with what changed and where each finding is.
 
+--format json writes all of it for programs: per target the totals, per tool its
+catalog input schema and, per target, its status, emitted name, tokens, emitted
+schema (when it differs) and findings.
+
 Token counts: OpenAI formats in o200k_base over the rendering OpenAI publishes
 (exact for that rendering); other formats are estimates, marked ≈. The report
 exits 0 whatever the build finds: toolc build is the gate.`,
@@ -53,7 +58,7 @@ exits 0 whatever the build finds: toolc build is the gate.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.format, "format", "markdown", "`markdown` or html")
+	fl.StringVar(&f.format, "format", "markdown", "`markdown`, html or json")
 	fl.StringVarP(&f.out, "output", "o", "", "write to `FILE` instead of standard output")
 	fl.StringVar(&f.against, "against", "", "an earlier catalog to compare with: a git `REF` or a folder (markdown only)")
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
@@ -65,8 +70,8 @@ exits 0 whatever the build finds: toolc build is the gate.`,
 }
 
 func runReport(ctx context.Context, f reportFlags, out *output) error {
-	if f.format != "markdown" && f.format != "html" {
-		return out.fail(exitUsage, "--format %q: want markdown or html", f.format)
+	if f.format != "markdown" && f.format != "html" && f.format != "json" {
+		return out.fail(exitUsage, "--format %q: want markdown, html or json", f.format)
 	}
 	if f.against != "" && f.format != "markdown" {
 		return out.fail(exitUsage, "--against compares in the markdown report only")
@@ -104,9 +109,14 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		}
 	}
 	var buf bytes.Buffer
-	if f.format == "html" {
+	switch f.format {
+	case "html":
 		err = overview.WriteHTML(&buf, ov)
-	} else {
+	case "json":
+		enc := json.NewEncoder(&buf)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(ov)
+	default:
 		err = overview.WriteMarkdown(&buf, ov, base, baseName)
 	}
 	if err != nil {

@@ -25,21 +25,16 @@ var page = template.Must(template.New("page").Parse(pageHTML))
 // once, and each tool's schemas and findings, read when a tool is first
 // opened, so that a page of 20,000 tools opens fast.
 type pageData struct {
-	Catalog    string       `json:"catalog"`
-	Version    string       `json:"version"`
-	Summary    string       `json:"summary"`
-	Statuses   []string     `json:"statuses"`
-	Targets    []pageTarget `json:"targets"`
-	Namespaces []string     `json:"namespaces"`
-	Codes      []string     `json:"codes"`
+	Catalog    string   `json:"catalog"`
+	Version    string   `json:"version"`
+	Summary    string   `json:"summary"`
+	Statuses   []string `json:"statuses"`
+	Targets    []Target `json:"targets"`
+	Namespaces []string `json:"namespaces"`
+	Codes      []string `json:"codes"`
 	// Tools are [id, namespace, statuses (one letter a target: a l x r,
 	// or - when the target leaves it out), tokens per target, code indexes].
 	Tools [][]any `json:"tools"`
-}
-
-type pageTarget struct {
-	Target
-	Status map[string]int `json:"status"`
 }
 
 // pageDetail is one tool's detail: its source, canonical input schema and
@@ -81,7 +76,7 @@ func WriteHTML(w io.Writer, ov *Overview) error {
 	}
 	d.Namespaces = slices.Sorted(maps.Keys(ns))
 	for _, t := range ov.Targets {
-		d.Targets = append(d.Targets, pageTarget{Target: t, Status: t.Status})
+		d.Targets = append(d.Targets, t)
 	}
 	details := make([]pageDetail, len(ov.Tools))
 	for i, t := range ov.Tools {

@@ -32,65 +32,74 @@ var Statuses = []string{AsIs, Lowered, Lossy, Refused}
 
 // Overview is one build, seen from above.
 type Overview struct {
-	Catalog, Version string
-	Files            int
-	Targets          []Target
-	Tools            []Tool
+	Catalog string   `json:"catalog,omitempty"`
+	Version string   `json:"version,omitempty"`
+	Files   int      `json:"files"`
+	Targets []Target `json:"targets"`
+	Tools   []Tool   `json:"tools"`
 	// Errors, Warnings and Infos count the build's findings as toolc build
 	// does (one for a change made the same way in several targets).
-	Errors, Warnings, Infos int
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
 }
 
 // Target is one target's totals.
 type Target struct {
-	Name, Format string
-	Tools        int
+	Name   string `json:"name"`
+	Format string `json:"format"`
+	Tools  int    `json:"tools"`
 	// Tokens is what a request with the whole bundle costs, TokenMethod
 	// how it was counted; Counted is false for formats that are never sent
 	// to a model.
-	Tokens      int
-	Counted     bool
-	Exact       bool
-	TokenMethod string
-	Overhead    int
+	Tokens      int    `json:"tokens"`
+	Counted     bool   `json:"counted"`
+	Exact       bool   `json:"exact"`
+	TokenMethod string `json:"tokenMethod,omitempty"`
+	Overhead    int    `json:"overhead,omitempty"`
 	// Status counts the tools by status.
-	Status           map[string]int
-	Errors, Warnings int
+	Status   map[string]int `json:"status"`
+	Errors   int            `json:"errors"`
+	Warnings int            `json:"warnings"`
 	// Codes counts the warnings and errors by code.
-	Codes map[string]int
+	Codes map[string]int `json:"codes"`
 }
 
 // Tool is one tool of the catalog, in every target.
 type Tool struct {
-	ID, Namespace, Source string
+	ID        string `json:"id"`
+	Namespace string `json:"namespace,omitempty"`
+	Source    string `json:"source"`
 	// Input is the canonical input schema, indented.
-	Input string
+	Input string `json:"input"`
 	// Findings are those about the tool itself (its source, its schema),
 	// not about one target.
-	Findings []Finding
+	Findings []Finding `json:"findings,omitempty"`
 	// Cells are the tool in each target, in the order of Targets.
-	Cells []Cell
+	Cells []Cell `json:"cells"`
 }
 
 // Cell is one tool in one target.
 type Cell struct {
-	Status string
-	Name   string // emitted
-	Tokens int
+	Status string `json:"status"`         // "" when the target leaves the tool out
+	Name   string `json:"name,omitempty"` // emitted
+	Tokens int    `json:"tokens,omitempty"`
 	// Schema is the emitted input schema, indented, when it differs from
 	// the canonical one ("" when it is the same, or not known).
-	Schema   string
-	Findings []Finding
+	Schema   string    `json:"schema,omitempty"`
+	Findings []Finding `json:"findings,omitempty"`
 }
 
 // Finding is a diagnostic about a tool, placed in its canonical form.
 type Finding struct {
-	Code, Severity, Message string
+	Code     string `json:"code"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
 	// Pointer is where it is in the tool's canonical form ("/input/properties/q"),
 	// "" when it is about the whole tool.
-	Pointer string
-	File    string
-	Line    int
+	Pointer string `json:"pointer,omitempty"`
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
 }
 
 // Make makes the overview of res, a build with token counts

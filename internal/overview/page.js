@@ -27,13 +27,13 @@
   var methods = {};
   T.forEach(function (t) {
     var r = $("targets").tBodies[0].insertRow();
-    r.setAttribute("data-target", t.Name);
-    var tok = t.Counted ? (t.Exact ? "" : "≈ ") + num(t.Tokens) : "–";
-    [t.Name, t.Format, num(t.Tools), tok].forEach(function (v, i) { r.appendChild(el("td", i < 2 ? { "class": "left" } : {}, v)); });
+    r.setAttribute("data-target", t.name);
+    var tok = t.counted ? (t.exact ? "" : "≈ ") + num(t.tokens) : "–";
+    [t.name, t.format, num(t.tools), tok].forEach(function (v, i) { r.appendChild(el("td", i < 2 ? { "class": "left" } : {}, v)); });
     D.statuses.forEach(function (s) { r.appendChild(el("td", { "data-status": s }, num(t.status[s] || 0))); });
-    r.appendChild(el("td", { "data-errors": "" }, num(t.Errors)));
-    r.appendChild(el("td", { "data-warnings": "" }, num(t.Warnings)));
-    if (t.Counted) (methods[t.TokenMethod] = methods[t.TokenMethod] || []).push(t.Name);
+    r.appendChild(el("td", { "data-errors": "" }, num(t.errors)));
+    r.appendChild(el("td", { "data-warnings": "" }, num(t.warnings)));
+    if (t.counted) (methods[t.tokenMethod] = methods[t.tokenMethod] || []).push(t.name);
   });
   $("methods").textContent = Object.keys(methods).map(function (m) {
     return "Tokens of " + methods[m].join(", ") + ": " + m + ".";
@@ -44,7 +44,7 @@
     values.forEach(function (v, i) { $(id).appendChild(el("option", { value: label ? v : i }, label ? label(v) : v)); });
   }
   fill("f-ns", D.namespaces, function (v) { return v || "(none)"; });
-  fill("f-target", T.map(function (t) { return t.Name; }), function (v) { return v; });
+  fill("f-target", T.map(function (t) { return t.name; }), function (v) { return v; });
   fill("f-status", ["a", "l", "x", "r"], function (v) { return LABEL[v]; });
   fill("f-code", D.codes);
   ["f-ns", "f-target", "f-status", "f-code", "f-text"].forEach(function (id) {
@@ -55,7 +55,7 @@
   document.documentElement.style.setProperty("--cols", "minmax(16rem, 2fr) " + T.map(function () { return "minmax(7rem, 1fr)"; }).join(" "));
   var hrow = $("head");
   hrow.appendChild(el("span", { "data-sort": -1, title: "sort by ID" }, "tool"));
-  T.forEach(function (t, j) { hrow.appendChild(el("span", { "data-sort": j, title: "sort by tokens" }, t.Name)); });
+  T.forEach(function (t, j) { hrow.appendChild(el("span", { "data-sort": j, title: "sort by tokens" }, t.name)); });
   hrow.addEventListener("click", function (e) {
     var k = e.target.getAttribute("data-sort");
     if (k == null) return;
@@ -68,7 +68,7 @@
   function apply() {
     var ns = $("f-ns").value, tgt = $("f-target").value, st = $("f-status").value,
       code = $("f-code").value, text = $("f-text").value.toLowerCase();
-    var ti = tgt === "" ? -1 : T.findIndex(function (t) { return t.Name === tgt; });
+    var ti = tgt === "" ? -1 : T.findIndex(function (t) { return t.name === tgt; });
     shown = [];
     for (var i = 0; i < tools.length; i++) {
       var t = tools[i];
@@ -157,18 +157,19 @@
   function notesOf(findings) {
     var n = {};
     (findings || []).forEach(function (f) {
-      if (f.Pointer.indexOf("/input") !== 0) return;
-      var p = f.Pointer.slice(6);
-      (n[p] = n[p] || []).push(f.Code + ": " + f.Message);
+      var ptr = f.pointer || "";
+      if (ptr.indexOf("/input") !== 0) return;
+      var p = ptr.slice(6);
+      (n[p] = n[p] || []).push(f.code + ": " + f.message);
     });
     return n;
   }
   function list(findings) {
     var ul = el("ul", { "class": "findings" });
     (findings || []).forEach(function (f) {
-      var li = el("li", { "class": f.Severity }, "");
-      li.appendChild(el("code", {}, f.Code));
-      li.appendChild(document.createTextNode(" " + f.Message + (f.Pointer ? " (at " + f.Pointer + ")" : "")));
+      var li = el("li", { "class": f.severity }, "");
+      li.appendChild(el("code", {}, f.code));
+      li.appendChild(document.createTextNode(" " + f.message + (f.pointer ? " (at " + f.pointer + ")" : "")));
       ul.appendChild(li);
     });
     return ul;
@@ -189,11 +190,11 @@
     var inFlat = flatten(input, "", {});
     T.forEach(function (tg, j) {
       var c = d.cells[j], s = t[2][j];
-      var h = el("h3", { "data-target": tg.Name }, tg.Name + " ");
+      var h = el("h3", { "data-target": tg.name }, tg.name + " ");
       h.appendChild(el("span", { "class": "st " + (s === "-" ? "n" : s) }, LABEL[s]));
       sec.appendChild(h);
       if (s === "-") { sec.appendChild(el("p", {}, "This target's select leaves the tool out.")); return; }
-      sec.appendChild(el("p", {}, "emitted as " + c.name + (tg.Counted ? ", " + num(t[3][j]) + " tokens" + (tg.Exact ? "" : " (estimated)") : "")));
+      sec.appendChild(el("p", {}, "emitted as " + c.name + (tg.counted ? ", " + num(t[3][j]) + " tokens" + (tg.exact ? "" : " (estimated)") : "")));
       if (c.findings) sec.appendChild(list(c.findings));
       var notes = notesOf(c.findings);
       var pair = el("div", { "class": "pair" });
