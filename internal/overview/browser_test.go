@@ -110,6 +110,17 @@ func TestReportInBrowser(t *testing.T) {
 		}
 	}
 
+	// Each cell of a target that costs tokens shows them.
+	tokenCells := 0
+	for _, tg := range ov.Targets {
+		if tg.Counted {
+			tokenCells += tg.Tools
+		}
+	}
+	if n := count(`document.querySelectorAll(".row.item .tok").length`); n != tokenCells || tokenCells == 0 {
+		t.Errorf("the matrix shows tokens in %d cells, want %d", n, tokenCells)
+	}
+
 	// A filter: the tools that the gemini target makes lossy.
 	gemini := -1
 	for i, tg := range ov.Targets {

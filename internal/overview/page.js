@@ -104,7 +104,7 @@
       for (var j = 0; j < T.length; j++) {
         var c = el("span"), s = t[2][j];
         c.appendChild(el("span", { "class": "st " + (s === "-" ? "n" : s), "data-status": LETTER[s] }, LABEL[s]));
-        if (s !== "-" && T[j].Counted) c.appendChild(el("span", { "class": "tok" }, num(t[3][j])));
+        if (s !== "-" && T[j].counted) c.appendChild(el("span", { "class": "tok" }, num(t[3][j])));
         r.appendChild(c);
       }
       rows.appendChild(r);
