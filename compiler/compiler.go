@@ -63,8 +63,9 @@ type Options struct {
 	// a file, of the file, instead of sorting them by ID: what convert,
 	// which reads one file, owes its reader.
 	InputOrder bool
-	// Tokens counts every target's tokens (Result.Bundles), not only those
-	// of targets with a token budget.
+	// Tokens counts every target's tokens, not only those of targets with
+	// a token budget, and keeps each bundle's value (Result.Bundles), for
+	// reports.
 	Tokens bool
 }
 
@@ -109,8 +110,10 @@ type Result struct {
 
 // Bundle is one target's emitted bundle.
 type Bundle struct {
-	Target, Format, Path string
-	Data                 []byte
+	Target, Format string
+	Data           []byte
+	// Value is Data parsed, kept only with Options.Tokens.
+	Value *canonical.Value
 	// Names maps each tool ID the target took to its emitted name.
 	Names map[string]string
 	// Tokens is what the bundle costs, when it was counted (Options.Tokens,
@@ -354,7 +357,8 @@ type targetResult struct {
 	data     []byte
 	hash     string // of data, computed by the target's worker
 	diags    []diag.Diagnostic
-	tokens   *tokens.Count // nil when not counted
+	tokens   *tokens.Count    // nil when not counted
+	bundle   *canonical.Value // with Options.Tokens only
 }
 
 func (b *build) configError(ds ...diag.Diagnostic) error {
@@ -622,7 +626,9 @@ func (b *build) buildTargets(ctx context.Context) error {
 				}
 			}
 			var count *tokens.Count
-			if _, budget := t.Limits["tokens"]; tokens.Counts(t.Format) && (b.opts.Tokens || budget || t.Limits["tool-tokens"] > 0) {
+			_, bundleBudget := t.Limits["tokens"]
+			_, toolBudget := t.Limits["tool-tokens"]
+			if tokens.Counts(t.Format) && (b.opts.Tokens || bundleBudget || toolBudget) {
 				c, err := tokens.Bundle(t.Format, low.Bundle, b.opts.Jobs)
 				if err != nil {
 					return err
@@ -631,6 +637,9 @@ func (b *build) buildTargets(ctx context.Context) error {
 				ds = append(ds, b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
 			}
 			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases, data: data, hash: hashBytes(data), diags: b.apply(ds, t.Policy), tokens: count}
+			if b.opts.Tokens {
+				b.targets[i].bundle = low.Bundle
+			}
 			return nil
 		})
 	}
@@ -703,7 +712,7 @@ func (b *build) finish() *Result {
 	}
 	for i, t := range b.targets {
 		tgt := b.m.Targets[i]
-		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Path: tgt.Out, Data: t.data, Names: t.names, Tokens: t.tokens})
+		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Data: t.data, Value: t.bundle, Names: t.names, Tokens: t.tokens})
 	}
 	res.remap(ds)
 	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)

@@ -110,13 +110,8 @@ func Make(res *compiler.Result, jobs int) *Overview {
 		ov.Catalog, ov.Version = m.Catalog.Name, m.Catalog.Version
 	}
 	byTarget := map[string]int{}
-	inputs := make([]map[string]*canonical.Value, len(res.Bundles))
-	par.For(len(res.Bundles), jobs, func(i int) {
-		b := res.Bundles[i]
-		if doc, err := canonical.ParseJSON(b.Data); err == nil {
-			inputs[i] = emittedInputs(b.Format, doc)
-		}
-	})
+	out := make([]map[string]emitted, len(res.Bundles))
+	par.For(len(res.Bundles), jobs, func(i int) { out[i] = emittedTools(res.Bundles[i]) })
 	for i, b := range res.Bundles {
 		byTarget[b.Target] = i
 		t := Target{Name: b.Target, Format: b.Format, Tools: len(b.Names), Status: map[string]int{}, Codes: map[string]int{}}
@@ -125,11 +120,7 @@ func Make(res *compiler.Result, jobs int) *Overview {
 		}
 		ov.Targets = append(ov.Targets, t)
 	}
-	index := map[string]int{}
 	ov.Tools = make([]Tool, len(res.Catalog))
-	for i, ct := range res.Catalog {
-		index[ct.ID()] = i
-	}
 	// Findings as build counts them: one for the same change in several
 	// targets.
 	ov.Errors, ov.Warnings, ov.Infos = report.Count(res.Diagnostics)
@@ -152,7 +143,7 @@ func Make(res *compiler.Result, jobs int) *Overview {
 	}
 	par.For(len(res.Catalog), jobs, func(i int) {
 		ct := res.Catalog[i]
-		ov.Tools[i] = makeTool(ct, byTool[ct.ID()], res.Bundles, inputs, byTarget)
+		ov.Tools[i] = makeTool(ct, byTool[ct.ID()], res.Bundles, out, byTarget)
 	})
 	for i := range ov.Tools {
 		for j, c := range ov.Tools[i].Cells {
@@ -164,7 +155,7 @@ func Make(res *compiler.Result, jobs int) *Overview {
 	return ov
 }
 
-func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundle, inputs []map[string]*canonical.Value, byTarget map[string]int) Tool {
+func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundle, out []map[string]emitted, byTarget map[string]int) Tool {
 	t := Tool{ID: ct.ID(), Namespace: ct.Namespace, Source: ct.Source.File, Cells: make([]Cell, len(bundles))}
 	var input *canonical.Value
 	if ct.Input != nil {
@@ -177,16 +168,9 @@ func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundl
 			continue
 		}
 		c := &t.Cells[i]
-		c.Name, c.Status = name, AsIs
-		if b.Tokens != nil {
-			for _, tc := range b.Tokens.Tools {
-				if tc.Name == name {
-					c.Tokens = tc.Tokens
-					break
-				}
-			}
-		}
-		if in := inputs[i][name]; in != nil && input != nil && !in.Equal(input) {
+		e := out[i][name]
+		c.Name, c.Status, c.Tokens = name, AsIs, e.tokens
+		if in := e.input; in != nil && input != nil && !in.Equal(input) {
 			c.Schema = string(in.Indent())
 			c.Status = Lowered
 		}
@@ -253,13 +237,32 @@ func canonicalPointer(t *canonical.Tool, d diag.Diagnostic) string {
 	return best
 }
 
-// emittedInputs maps each tool of a bundle in format, by emitted name, to
-// its input schema.
-func emittedInputs(format string, bundle *canonical.Value) map[string]*canonical.Value {
-	out := map[string]*canonical.Value{}
-	for _, f := range tokens.Functions(format, bundle) {
-		if f.Parameters != nil {
-			out[f.Name] = f.Parameters
+// emitted is one tool as a bundle has it.
+type emitted struct {
+	input  *canonical.Value
+	tokens int
+}
+
+// emittedTools maps each tool of a bundle, by emitted name, to its input
+// schema and tokens.
+func emittedTools(b compiler.Bundle) map[string]emitted {
+	out := map[string]emitted{}
+	doc := b.Value
+	if doc == nil { // a build without Options.Tokens
+		v, err := canonical.ParseJSON(b.Data)
+		if err != nil {
+			return out
+		}
+		doc = v
+	}
+	for _, f := range tokens.Functions(b.Format, doc) {
+		out[f.Name] = emitted{input: f.Parameters}
+	}
+	if b.Tokens != nil {
+		for _, tc := range b.Tokens.Tools {
+			e := out[tc.Name]
+			e.tokens = tc.Tokens
+			out[tc.Name] = e
 		}
 	}
 	return out
