@@ -34,7 +34,10 @@ func (b *build) budgets(i int, c *tokens.Count, low *adapters.Lowered, keepsRefs
 				continue
 			}
 			src, emitted := low.Sources[j], low.Tools[j]
-			parts := []string{fmt.Sprintf("its description is %d of them", tc.Description)}
+			var parts []string
+			if n, err := tokens.Tokens(emitted.Description); err == nil {
+				parts = append(parts, fmt.Sprintf("its description is %d of them", n))
+			}
 			if emitted.Input != nil {
 				big, err := tokens.Explain(emitted.Input.JSON())
 				if err == nil {

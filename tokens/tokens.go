@@ -15,7 +15,6 @@ package tokens
 
 import (
 	"fmt"
-	"hash/maphash"
 	"sync"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -79,9 +78,6 @@ func (c *Count) Total() int {
 type ToolCount struct {
 	Name   string
 	Tokens int
-	// Description is the tokens of its description alone, so that a
-	// report can say whether the words or the schema make a tool big.
-	Description int
 }
 
 var (
@@ -90,40 +86,14 @@ var (
 	encErr  error
 )
 
-// cache holds the counts of texts seen, by a hash of the text and its
-// length: targets share most of their texts (descriptions; the same
-// rendering for OpenAI's Chat and Responses formats), and encoding is the
-// slow part (about 7 MB a second a core).
-var cache struct {
-	sync.Mutex
-	seed maphash.Seed
-	n    map[[2]uint64]int
-}
-
 // Tokens counts the o200k_base tokens of s.
 func Tokens(s string) (int, error) {
-	encOnce.Do(func() {
-		enc, encErr = tokenizer.Get(tokenizer.O200kBase)
-		cache.seed, cache.n = maphash.MakeSeed(), map[[2]uint64]int{}
-	})
+	encOnce.Do(func() { enc, encErr = tokenizer.Get(tokenizer.O200kBase) })
 	if encErr != nil {
 		return 0, encErr
 	}
-	key := [2]uint64{maphash.String(cache.seed, s), uint64(len(s))}
-	cache.Lock()
-	n, ok := cache.n[key]
-	cache.Unlock()
-	if ok {
-		return n, nil
-	}
 	ids, _, err := enc.Encode(s)
-	if err != nil {
-		return 0, err
-	}
-	cache.Lock()
-	cache.n[key] = len(ids)
-	cache.Unlock()
-	return len(ids), nil
+	return len(ids), err
 }
 
 // Counts reports whether format's bundles cost tokens (canonical and
@@ -152,9 +122,8 @@ func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
 			text = t.JSON.String()
 		}
 		n, err := Tokens(text)
-		d, err2 := Tokens(t.Description)
-		c.Tools[i] = ToolCount{Name: t.Name, Tokens: n, Description: d}
-		errs[i] = cmpErr(err, err2)
+		c.Tools[i] = ToolCount{Name: t.Name, Tokens: n}
+		errs[i] = err
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -171,13 +140,6 @@ func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
 	return c, nil
 }
 
-func cmpErr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
 // Function is a tool as a bundle sends it: its emitted name, description
 // and input schema, and its JSON in the bundle.
 type Function struct {
@@ -191,7 +153,7 @@ type Function struct {
 // Bedrock's, the tool itself elsewhere).
 var inputKey = map[string]string{
 	"openai": "parameters", "openai-responses": "parameters", "anthropic": "input_schema",
-	"mcp": "inputSchema", "canonical": "input", "jsonschema": "",
+	"mcp": "inputSchema", "canonical": "input",
 }
 
 // Functions lists the tools of a bundle in format, in its order. A
