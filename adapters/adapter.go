@@ -255,9 +255,7 @@ func invalid(ds []diag.Diagnostic) error {
 // OpenAPI returns the source-only adapter of OpenAPI 3.0, 3.1 and 3.2
 // descriptions (package openapi), reading every operation.
 func OpenAPI() *Adapter {
-	return &Adapter{Name: "openapi", Detect: openapi.Detect, Decode: func(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
-		return openapi.Decode(doc, file)
-	}}
+	return &Adapter{Name: "openapi", Detect: openapi.Detect, Decode: openapi.Decode}
 }
 
 // decoder is the state of decoding one file, with each format's way of

@@ -7,7 +7,10 @@
 //     and path ("get /pets/{id}" → "get_pets_id"). Two operations with one
 //     name are an error.
 //   - description: the summary, a blank line and the description (one of
-//     them when the other is missing or repeats it); tags are the tool's tags.
+//     them when the other is missing or repeats it), else "METHOD /path";
+//     tags are the tool's tags.
+//   - annotations: MCP hints from the method (GET read-only, DELETE
+//     destructive …), reported as defaults.
 //   - input: an object whose properties are the path, query, header and
 //     cookie parameters in declaration order, each named by its name (a name
 //     taken by an earlier parameter or by the body becomes "<in>_<name>"),
@@ -17,12 +20,15 @@
 //     annotations besides, and no property named like a parameter; otherwise
 //     it is the property "body", required when the body is. A flattened
 //     body's required properties are required even when the description
-//     leaves the body optional, as it often does by omission.
+//     leaves the body optional, as it often does by omission. A body that is
+//     neither JSON nor a form is the property "body", one string (base64 for
+//     bytes).
 //   - output: the schema of the first 2xx response's JSON content, when it is
 //     an object schema (MCP output schemas must be).
 //   - the components a schema reaches become its own "$defs", and the $refs
 //     point there, so each tool stands alone and targets without $ref get
-//     them inlined by lowering.
+//     them inlined by lowering. With a Loader, $refs to other files are
+//     followed too (bundle).
 //   - scopes: every scope the operation's security requirements list.
 //   - what a caller needs to make the request (method, path, which property
 //     goes where, servers, security, deprecation, the operation's x- fields)
@@ -31,6 +37,10 @@
 // OpenAPI 3.0 schemas are converted to JSON Schema 2020-12 (nullable,
 // boolean exclusiveMinimum/exclusiveMaximum, example), reported as
 // source.openapi-converted. Swagger 2.0 is an error that says how to convert.
+//
+// Options curate which operations become tools and shape each one (see
+// Options and Override); the description can also say so itself (x-mcp,
+// x-speakeasy-mcp, x-openai-isConsequential).
 package openapi
 
 import (
@@ -79,6 +89,8 @@ type oasDoc struct {
 	problems []string
 	idle     []string
 	notes    notes
+	// overrides are the keys of opts.Operations, sorted once.
+	overrides []string
 }
 
 // oasDef is one schema that tools reach by $ref, converted once and copied
@@ -156,7 +168,8 @@ func read(d *decode.Decoder, doc *canonical.Value, opts *Options, load Loader, r
 	}
 	res.Grafts = bundle(d, doc, file, load)
 	o := &oasDoc{d: d, doc: doc, v30: strings.HasPrefix(version, "3.0"), defs: map[string]*oasDef{},
-		names: map[string]canonical.Pointer{}, order: map[string]int{}, opts: opts, matched: res.Matched}
+		names: map[string]canonical.Pointer{}, order: map[string]int{}, opts: opts, matched: res.Matched,
+		overrides: sortedKeys(opts.Operations)}
 	for i, m := range decode.Members(doc.Get("components").Get("schemas")) {
 		o.order[m.Key] = i
 	}
@@ -177,7 +190,7 @@ func read(d *decode.Decoder, doc *canonical.Value, opts *Options, load Loader, r
 			r.id, _ = op.Get("operationId").StringValue()
 			r.tags, _ = op.Get("tags").Strings()
 			if !o.selected(r, item, op) {
-				for _, k := range sortedKeys(o.opts.Operations) {
+				for _, k := range o.overrides {
 					if r.named(k, false) {
 						o.matched[Entry{"operations", k}] = true
 						o.idle = append(o.idle, fmt.Sprintf("operations.%s: the override names %s %s, which the selection leaves out", quoteKey(k), strings.ToUpper(r.method), r.path))
@@ -203,8 +216,9 @@ const maxRefHops = 32
 // body, response or path item that is "$ref": "#/components/…") to what it
 // names, with that value's pointer. For a $ref it cannot follow it returns
 // nil, having reported why: bad is true for an error (a $ref to nothing, not
-// an object), false for a warning (a $ref to another file, which toolc does
-// not read: the part is left out and the tool kept).
+// an object), false for a warning (a $ref that bundle did not read into the
+// document: a URL, or a file outside the manifest's folder; the part is
+// left out and the tool kept).
 func (o *oasDoc) deref(v *canonical.Value, at canonical.Pointer) (_ *canonical.Value, _ canonical.Pointer, bad bool) {
 	for hops := 0; v != nil && v.Kind == canonical.Object && v.Has("$ref"); hops++ {
 		ref, _ := v.Get("$ref").StringValue()
@@ -505,6 +519,30 @@ func stringBody(schema, description *canonical.Value, mt string) *canonical.Valu
 	return s
 }
 
+// stringSchema reports whether s, a body's schema, says no more than that
+// the body is a string (of bytes, in some media type), which is what the
+// tool's string body says.
+func stringSchema(s *canonical.Value) bool {
+	if s == nil {
+		return true
+	}
+	if s.Kind != canonical.Object {
+		return false
+	}
+	for _, m := range s.Members {
+		switch m.Key {
+		case "type":
+			if t, _ := m.Value.StringValue(); t != "string" {
+				return false
+			}
+		case "format", "description", "title", "contentMediaType", "contentEncoding", "example", "examples":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // textMedia reports whether a media type (lower case, without parameters)
 // is text that a string holds as it is.
 func textMedia(base string) bool {
@@ -644,7 +682,11 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 				// in the binding.
 				mt = content.Members[0].Key
 				mAt := at.Append("content", mt)
-				r := oasSchema{v: stringBody(content.Get(mt).Get("schema"), v.Get("description"), mt), at: mAt}
+				sv := content.Get(mt).Get("schema")
+				if !stringSchema(sv) {
+					o.d.Report("source.openapi-skipped", mAt.Append("schema"), "the %s request body of %q is taken as one string, so its schema, which describes more than a string, is left out", mt, t.Name)
+				}
+				r := oasSchema{v: stringBody(sv, v.Get("description"), mt), at: mAt}
 				body = &r
 				bodyInfo = canonical.NewObject()
 				bodyInfo.Set("mediaType", canonical.NewString(mt))

@@ -16,7 +16,7 @@ import (
 // route) are a problem; the first, in key order, applies.
 func (o *oasDoc) override(r operationRef) (Override, string) {
 	var keys []string
-	for _, k := range sortedKeys(o.opts.Operations) {
+	for _, k := range o.overrides {
 		if r.named(k, false) {
 			keys = append(keys, k)
 			o.matched[Entry{"operations", k}] = true
