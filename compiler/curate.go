@@ -6,6 +6,7 @@ import (
 
 	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/manifest"
 )
 
 // checkCuration reports, per source with a [sources.openapi] table and
@@ -44,15 +45,16 @@ func (b *build) checkCuration() {
 				matched[e] = true
 			}
 			for _, list := range []struct {
-				code string
-				msgs []string
+				code     string
+				problems []openapi.Problem
 			}{{"manifest.invalid", r.Problems}, {"source.openapi-unmatched", r.Idle}} {
-				for _, p := range list.msgs {
-					if !said[p] {
-						said[p] = true
-						sub, msg, _ := strings.Cut(p, ": ")
-						at(list.code, sub, "%s.%s: %s", key, sub, msg)
+				for _, p := range list.problems {
+					sub := manifest.KeyPath(p.Key...)
+					if said[sub+p.Message] {
+						continue
 					}
+					said[sub+p.Message] = true
+					at(list.code, sub, "%s.%s: %s", key, sub, p.Message)
 				}
 			}
 		}
@@ -61,10 +63,11 @@ func (b *build) checkCuration() {
 		}
 		for _, e := range src.OpenAPI.Entries() {
 			if !matched[e] {
+				sub := manifest.KeyPath(e.Parts()...)
 				if e.Key == "operations" {
-					at("source.openapi-unmatched", e.Path(), "%s.%s: no operation of %s has this operationId or \"METHOD /path\"", key, e.Path(), strings.Join(files, ", "))
+					at("source.openapi-unmatched", sub, "%s.%s: no operation of %s has this operationId or \"METHOD /path\"", key, sub, strings.Join(files, ", "))
 				} else {
-					at("source.openapi-unmatched", e.Path(), "%s.%s: %q matches no operation of %s", key, e.Key, e.Value, strings.Join(files, ", "))
+					at("source.openapi-unmatched", sub, "%s.%s: %q matches no operation of %s", key, sub, e.Value, strings.Join(files, ", "))
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -232,9 +233,12 @@ func tablePath(parts []string, counts map[string]int) string {
 	return path
 }
 
-// joinKey joins the parts of a dotted key, quoting those that are not bare
-// keys, as diagnostics write key paths (operations."GET /pets").
-func joinKey(parts []string) string {
+func joinKey(parts []string) string { return KeyPath(parts...) }
+
+// KeyPath joins the parts of a key path as diagnostics write them: a dot
+// between parts, a part that is not a bare key quoted (operations."GET
+// /pets"), an array index kept as it is (include[1]).
+func KeyPath(parts ...string) string {
 	q := make([]string, len(parts))
 	for i, p := range parts {
 		q[i] = quotePart(p)
@@ -242,7 +246,12 @@ func joinKey(parts []string) string {
 	return strings.Join(q, ".")
 }
 
+var indexedKey = regexp.MustCompile(`^[A-Za-z0-9_-]+(\[[0-9]+\])+$`)
+
 func quotePart(p string) string {
+	if indexedKey.MatchString(p) {
+		return p
+	}
 	for _, r := range p {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
 			return strconv.Quote(p)

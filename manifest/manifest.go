@@ -435,9 +435,8 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 			if s.Format != "openapi" {
 				d.errorAt("manifest.invalid", key+".openapi", "[sources.openapi] curates OpenAPI descriptions; set format = \"openapi\" on this source")
 			}
-			for _, msg := range s.OpenAPI.Check() {
-				sub, _, _ := strings.Cut(msg, ":")
-				d.errorAt("manifest.invalid", key+".openapi."+sub, "%s", strings.TrimSpace(strings.TrimPrefix(msg, sub+":")))
+			for _, p := range s.OpenAPI.Check() {
+				d.errorAt("manifest.invalid", key+".openapi."+KeyPath(p.Key...), "%s", p.Message)
 			}
 		}
 	}

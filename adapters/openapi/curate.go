@@ -166,13 +166,26 @@ type Entry struct {
 // String writes e as the manifest's key path and value.
 func (e Entry) String() string { return fmt.Sprintf("%s %q", e.Key, e.Value) }
 
-// Path is the key path of e in the table: the list ("include.tags"), or
-// the override's own key ("operations.GetFoo").
-func (e Entry) Path() string {
+// Parts is the key path of e in the table, a part a key: the list
+// ("include", "tags"), or the override's own key ("operations",
+// "GET /pets").
+func (e Entry) Parts() []string {
 	if e.Key == "operations" {
-		return e.Key + "." + quoteKey(e.Value)
+		return []string{e.Key, e.Value}
 	}
-	return e.Key
+	return strings.Split(e.Key, ".")
+}
+
+// Problem is something wrong with the options: where in the table, as the
+// parts of its key path (unquoted: "operations", "GET /pets", "fixed"), and
+// what. The caller writes the path in its own syntax.
+type Problem struct {
+	Key     []string
+	Message string
+}
+
+func problemf(key []string, format string, args ...any) Problem {
+	return Problem{Key: key, Message: fmt.Sprintf(format, args...)}
 }
 
 // Entries lists every entry of o, in the order of the manifest's keys.
@@ -224,24 +237,23 @@ func (s *Selector) empty() bool {
 	return len(s.Tags)+len(s.Paths)+len(s.Methods)+len(s.Operations) == 0
 }
 
-// Check returns what is wrong with o, as messages that start with the key
-// path they are about ("include.paths: …"), for the manifest to locate.
-func (o *Options) Check() []string {
-	var errs []string
+// Check returns what is wrong with o alone, for the manifest to locate.
+func (o *Options) Check() []Problem {
+	var errs []Problem
 	for _, s := range o.selectors() {
 		for _, p := range s.sel.Paths {
 			if !strings.HasPrefix(p, "/") || !doublestar.ValidatePattern(pathPattern(p)) {
-				errs = append(errs, fmt.Sprintf("%s.paths: %q is not a glob over path templates such as \"/v1/customers/**\"", s.name, p))
+				errs = append(errs, problemf([]string{s.name, "paths"}, "%q is not a glob over path templates such as \"/v1/customers/**\"", p))
 			}
 		}
 		for _, m := range s.sel.Methods {
 			if !slices.Contains(httpMethods, strings.ToLower(m)) {
-				errs = append(errs, fmt.Sprintf("%s.methods: %q is not an HTTP method (%s)", s.name, m, strings.Join(httpMethods, ", ")))
+				errs = append(errs, problemf([]string{s.name, "methods"}, "%q is not an HTTP method (%s)", m, strings.Join(httpMethods, ", ")))
 			}
 		}
 		for _, op := range s.sel.Operations {
 			if _, _, isRoute := route(op); !isRoute && !doublestar.ValidatePattern(op) {
-				errs = append(errs, fmt.Sprintf("%s.operations: %q is neither an operationId glob nor \"METHOD /path\"", s.name, op))
+				errs = append(errs, problemf([]string{s.name, "operations"}, "%q is neither an operationId glob nor \"METHOD /path\"", op))
 			}
 		}
 	}
@@ -249,24 +261,14 @@ func (o *Options) Check() []string {
 		ov := o.Operations[k]
 		for _, old := range sortedKeys(ov.Rename) {
 			if _, fixed := ov.Fixed[old]; fixed {
-				errs = append(errs, fmt.Sprintf("operations.%s: %q is both fixed and renamed", quoteKey(k), old))
+				errs = append(errs, problemf([]string{"operations", k}, "%q is both fixed and renamed", old))
 			}
 			if ov.Rename[old] == "" {
-				errs = append(errs, fmt.Sprintf("operations.%s.rename: %q is renamed to nothing", quoteKey(k), old))
+				errs = append(errs, problemf([]string{"operations", k, "rename"}, "%q is renamed to nothing", old))
 			}
 		}
 	}
 	return errs
-}
-
-// quoteKey writes a TOML key, quoted where it must be.
-func quoteKey(k string) string {
-	for _, r := range k {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
-			return fmt.Sprintf("%q", k)
-		}
-	}
-	return k
 }
 
 // route splits "METHOD /path" (method in any case).

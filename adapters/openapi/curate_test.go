@@ -8,6 +8,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/manifest"
 )
 
 const shop = `{"openapi":"3.1.0","x-mcp":true,"paths":{
@@ -86,7 +87,7 @@ func TestMatchedEntries(t *testing.T) {
 	var unmatched []string
 	for _, e := range opts.Entries() {
 		if !r.Matched[e] {
-			unmatched = append(unmatched, e.Path()+" "+e.Value)
+			unmatched = append(unmatched, strings.Join(e.Parts(), ".")+" "+e.Value)
 		}
 	}
 	if got, want := strings.Join(unmatched, ", "), `include.tags dogs, operations.nope nope`; got != want {
@@ -131,7 +132,8 @@ func TestHints(t *testing.T) {
 func TestCheck(t *testing.T) {
 	opts := openapi.Options{
 		Include:    openapi.Selectors{{Paths: []string{"pets/**", "/a/[b"}, Methods: []string{"fetch"}, Operations: []string{"GET /x", "[a"}}},
-		Operations: map[string]openapi.Override{"GET /p": {Fixed: map[string]any{"a": 1}, Rename: map[string]string{"a": "b", "c": ""}}},
+		Operations: map[string]openapi.Override{"GET /p": {Fixed: map[string]any{"a": 1}, Rename: map[string]string{"a": "b", "c": ""}},
+			"POST /v1/{name}:cancel": {Rename: map[string]string{"d": ""}}}, // a colon in the key (Google's custom methods)
 	}
 	want := []string{
 		`include.paths: "pets/**" is not a glob over path templates such as "/v1/customers/**"`,
@@ -140,8 +142,13 @@ func TestCheck(t *testing.T) {
 		`include.operations: "[a" is neither an operationId glob nor "METHOD /path"`,
 		`operations."GET /p": "a" is both fixed and renamed`,
 		`operations."GET /p".rename: "c" is renamed to nothing`,
+		`operations."POST /v1/{name}:cancel".rename: "d" is renamed to nothing`,
 	}
-	if got := opts.Check(); !slices.Equal(got, want) {
+	var got []string
+	for _, p := range opts.Check() {
+		got = append(got, manifest.KeyPath(p.Key...)+": "+p.Message)
+	}
+	if !slices.Equal(got, want) {
 		t.Errorf("Check:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -86,8 +86,8 @@ type oasDoc struct {
 	opts     *Options
 	sel      Selection
 	matched  map[Entry]bool
-	problems []string
-	idle     []string
+	problems []Problem
+	idle     []Problem
 	notes    notes
 	// overrides are the keys of opts.Operations, sorted once.
 	overrides []string
@@ -122,13 +122,11 @@ type Result struct {
 	// likely a typo.
 	Matched map[Entry]bool
 	// Problems are what is wrong with the options themselves for this
-	// description (a fixed property the operation does not have), each
-	// message starting with the key path it is about
-	// ("operations.GetFoo.fixed: …").
-	Problems []string
+	// description (a fixed property the operation does not have).
+	Problems []Problem
 	// Idle are overrides of operations that the selection leaves out,
-	// which do nothing, in the same form.
-	Idle []string
+	// which do nothing.
+	Idle []Problem
 	// Grafts are the other files the description's $refs name, read into
 	// its document: diagnostics (and tools' source pointers) under a
 	// graft's prefix are about that file (Remap).
@@ -193,7 +191,7 @@ func read(d *decode.Decoder, doc *canonical.Value, opts *Options, load Loader, r
 				for _, k := range o.overrides {
 					if r.named(k, false) {
 						o.matched[Entry{"operations", k}] = true
-						o.idle = append(o.idle, fmt.Sprintf("operations.%s: the override names %s %s, which the selection leaves out", quoteKey(k), strings.ToUpper(r.method), r.path))
+						o.idle = append(o.idle, problemf([]string{"operations", k}, "the override names %s %s, which the selection leaves out", strings.ToUpper(r.method), r.path))
 					}
 				}
 				continue

@@ -26,13 +26,13 @@ func (o *oasDoc) override(r operationRef) (Override, string) {
 		return Override{}, ""
 	}
 	if len(keys) > 1 {
-		o.problem("operations: %s all name the operation %s %s; keep one", quoteKeys(keys), strings.ToUpper(r.method), r.path)
+		o.problem([]string{"operations"}, "%s all name the operation %s %s; keep one", quoteKeys(keys), strings.ToUpper(r.method), r.path)
 	}
 	return o.opts.Operations[keys[0]], keys[0]
 }
 
-func (o *oasDoc) problem(format string, args ...any) {
-	o.problems = append(o.problems, fmt.Sprintf(format, args...))
+func (o *oasDoc) problem(key []string, format string, args ...any) {
+	o.problems = append(o.problems, problemf(key, format, args...))
 }
 
 func quoteKeys(keys []string) string {
@@ -127,11 +127,11 @@ func (o *oasDoc) reshape(t *canonical.Tool, in, http *canonical.Value, ov Overri
 		return
 	}
 	props := in.Get("properties")
-	at := fmt.Sprintf("operations.%s", quoteKey(key))
+	at := func(more ...string) []string { return append([]string{"operations", key}, more...) }
 	for _, name := range sortedKeys(ov.Fixed) {
 		s := props.Get(name)
 		if s == nil {
-			o.problem("%s.fixed: the tool %q has no input property %q (it has %s)", at, t.Name, name, strings.Join(props.Keys(), ", "))
+			o.problem(at("fixed"), "the tool %q has no input property %q (it has %s)", t.Name, name, strings.Join(props.Keys(), ", "))
 			continue
 		}
 		v, err := fromTOML(ov.Fixed[name])
@@ -139,7 +139,7 @@ func (o *oasDoc) reshape(t *canonical.Tool, in, http *canonical.Value, ov Overri
 			err = fits(v, s)
 		}
 		if err != nil {
-			o.problem("%s.fixed.%s: %v", at, quoteKey(name), err)
+			o.problem(at("fixed", name), "%v", err)
 			continue
 		}
 		props.Delete(name)
@@ -154,10 +154,10 @@ func (o *oasDoc) reshape(t *canonical.Tool, in, http *canonical.Value, ov Overri
 		name := ov.Rename[old]
 		switch {
 		case props.Get(old) == nil:
-			o.problem("%s.rename: the tool %q has no input property %q (it has %s)", at, t.Name, old, strings.Join(props.Keys(), ", "))
+			o.problem(at("rename"), "the tool %q has no input property %q (it has %s)", t.Name, old, strings.Join(props.Keys(), ", "))
 			continue
 		case props.Has(name):
-			o.problem("%s.rename: the tool %q has an input property %q already", at, t.Name, name)
+			o.problem(at("rename"), "the tool %q has an input property %q already", t.Name, name)
 			continue
 		}
 		props.Members[props.Index(old)].Key = name
