@@ -131,7 +131,7 @@ func TestHints(t *testing.T) {
 // with its key path.
 func TestCheck(t *testing.T) {
 	opts := openapi.Options{
-		Include:    openapi.Selectors{{Paths: []string{"pets/**", "/a/[b"}, Methods: []string{"fetch"}, Operations: []string{"GET /x", "[a"}}},
+		Include: openapi.Selectors{{Paths: []string{"pets/**", "/a/[b"}, Methods: []string{"fetch"}, Operations: []string{"GET /x", "[a"}}},
 		Operations: map[string]openapi.Override{"GET /p": {Fixed: map[string]any{"a": 1}, Rename: map[string]string{"a": "b", "c": ""}},
 			"POST /v1/{name}:cancel": {Rename: map[string]string{"d": ""}}}, // a colon in the key (Google's custom methods)
 	}
