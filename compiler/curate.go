@@ -36,11 +36,7 @@ func (b *build) checkCuration() {
 				continue
 			}
 			files = append(files, in.path)
-			sel.Operations += r.Selection.Operations
-			sel.Selected += r.Selection.Selected
-			sel.Excluded += r.Selection.Excluded
-			sel.NotIncluded += r.Selection.NotIncluded
-			sel.Off += r.Selection.Off
+			sel.Add(r.Selection)
 			for e := range r.Matched {
 				matched[e] = true
 			}

@@ -163,9 +163,6 @@ type Entry struct {
 	Key, Value string
 }
 
-// String writes e as the manifest's key path and value.
-func (e Entry) String() string { return fmt.Sprintf("%s %q", e.Key, e.Value) }
-
 // Parts is the key path of e in the table, a part a key: the list
 // ("include", "tags"), or the override's own key ("operations",
 // "GET /pets").
@@ -350,6 +347,15 @@ type Selection struct {
 	Excluded    int // by Exclude
 	NotIncluded int // by Include
 	Off         int // by x-mcp: false or x-speakeasy-mcp's disabled
+}
+
+// Add adds the counts of o to s (a source's files, together).
+func (s *Selection) Add(o Selection) {
+	s.Operations += o.Operations
+	s.Selected += o.Selected
+	s.Excluded += o.Excluded
+	s.NotIncluded += o.NotIncluded
+	s.Off += o.Off
 }
 
 // selected decides whether the operation becomes a tool; see Options.
