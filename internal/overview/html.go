@@ -57,7 +57,7 @@ var statusLetter = map[string]string{AsIs: "a", Lowered: "l", Lossy: "x", Refuse
 // WriteHTML writes ov as one self-contained HTML page: no network, no file
 // beside it.
 func WriteHTML(w io.Writer, ov *Overview) error {
-	d := pageData{Catalog: ov.Catalog, Version: ov.Version, Statuses: Statuses}
+	d := pageData{Catalog: ov.Catalog, Version: ov.Version, Statuses: Statuses, Targets: ov.Targets}
 	var summary bytes.Buffer
 	if err := WriteMarkdown(&summary, ov, nil, ""); err == nil {
 		d.Summary = firstLine(summary.String())
@@ -75,9 +75,6 @@ func WriteHTML(w io.Writer, ov *Overview) error {
 		codeIndex[c] = i
 	}
 	d.Namespaces = slices.Sorted(maps.Keys(ns))
-	for _, t := range ov.Targets {
-		d.Targets = append(d.Targets, t)
-	}
 	details := make([]pageDetail, len(ov.Tools))
 	for i, t := range ov.Tools {
 		status := make([]byte, 0, len(t.Cells))
