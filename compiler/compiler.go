@@ -221,7 +221,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
 	}
 	b.collectTools()
 	b.checkCuration()
-	b.checkSelections()
+	b.selectTools()
 	if !opts.CatalogOnly {
 		if err := b.buildTargets(ctx); err != nil {
 			return nil, err
@@ -240,12 +240,13 @@ type build struct {
 	profiles     []*adapters.Profile // per target, with the manifest's overrides
 	validator    *validate.Validator // shared by the workers; caches by content
 
-	inputs  []input           // source files, sorted by path
-	files   []fileResult      // per input, same index
-	tools   []*canonical.Tool // the catalog, sorted by ID
-	targets []targetResult    // per manifest target
-	invalid map[string]bool   // IDs of tools with an error of their own
-	diags   []diag.Diagnostic // not tied to a target
+	inputs  []input             // source files, sorted by path
+	files   []fileResult        // per input, same index
+	tools   []*canonical.Tool   // the catalog, sorted by ID
+	chosen  [][]*canonical.Tool // per manifest target, the tools it takes (selectTools)
+	targets []targetResult      // per manifest target
+	invalid map[string]bool     // IDs of tools with an error of their own
+	diags   []diag.Diagnostic   // not tied to a target
 
 	sourcePolicy map[string]*diag.Policy    // source file → its [[sources]] policy, where one is set
 	known        map[string]bool            // fingerprints of the baseline; nil without one
@@ -616,7 +617,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 			}
 			emit := *a
 			emit.Profile = b.profiles[i]
-			low := emit.Emit(b.selected(i), t.Name, opts)
+			low := emit.Emit(b.chosen[i], t.Name, opts)
 			data := low.Bundle.Indent()
 			ds := low.Diagnostics
 			for j := range ds {
@@ -646,30 +647,23 @@ func (b *build) buildTargets(ctx context.Context) error {
 	return g.Wait()
 }
 
-// selected returns the tools of the catalog that target i takes: all of
-// them, or those its select chooses.
-func (b *build) selected(i int) []*canonical.Tool {
-	sel := b.m.Targets[i].Select
-	if sel.Empty() {
-		return b.tools
-	}
-	var tools []*canonical.Tool
-	for _, t := range b.tools {
-		if sel.Match(t.ID(), t.Namespace, t.Tags) {
-			tools = append(tools, t)
-		}
-	}
-	return tools
-}
-
-// checkSelections reports a target whose select chooses no tool of a
-// catalog that has some: a preset that builds an empty bundle is a typo.
-func (b *build) checkSelections() {
-	if len(b.tools) == 0 {
-		return
-	}
+// selectTools sets the tools of the catalog that each target takes (all
+// of them, or those its select chooses), and reports a target whose
+// select chooses none of a catalog that has some: a preset that builds an
+// empty bundle is a typo.
+func (b *build) selectTools() {
+	b.chosen = make([][]*canonical.Tool, len(b.m.Targets))
 	for i, t := range b.m.Targets {
-		if !t.Select.Empty() && len(b.selected(i)) == 0 {
+		if t.Select.Empty() {
+			b.chosen[i] = b.tools
+			continue
+		}
+		for _, tool := range b.tools {
+			if t.Select.Match(tool.ID(), tool.Namespace, tool.Tags) {
+				b.chosen[i] = append(b.chosen[i], tool)
+			}
+		}
+		if len(b.tools) > 0 && len(b.chosen[i]) == 0 {
 			d := diag.New("catalog.select-empty", "targets[%d].select chooses none of the %d tools", i, len(b.tools))
 			d.File = b.manifestFile
 			d.Line, d.Column = b.m.Pos(fmt.Sprintf("targets[%d].select", i))
