@@ -3,9 +3,11 @@
 // every $ref for what it points to, without reading or fetching anything.
 //
 // It works on canonical tools and returns diagnostics located by JSON Pointer;
-// it does no I/O. A Validator is safe for concurrent use and reuses the result
-// for schemas it has seen before (by content hash), so large catalogs with
-// shared schemas stay fast.
+// it does no I/O. A Validator is safe for concurrent use. It reuses the result
+// for schemas it has seen before (by content hash), and proves most schemas
+// valid node by node, reusing each node's proof for nodes of the same shape
+// (quick.go), so that large catalogs stay fast whether their schemas repeat
+// or not.
 package validate
 
 import (
@@ -40,7 +42,8 @@ var ErrRefused = errors.New("toolc does not load referenced schemas")
 
 // Validator validates schemas. The zero value is not usable; call New.
 type Validator struct {
-	cache sync.Map // [32]byte → []finding
+	cache  sync.Map // [32]byte → []finding
+	shapes shapes   // what quick proved, by shape
 
 	// Loader, when set, replaces the loader that refuses every URL. It
 	// exists for tests that prove no URL is ever loaded.
@@ -201,6 +204,15 @@ func (v *Validator) check(s *canonical.Schema) []finding {
 			fix: "declare one of the known dialects, or remove $schema for 2020-12"}}
 	}
 	fs, external := checkRefs(s)
+	if len(fs) == 0 && len(external) == 0 && v.quick(s, draft) {
+		return nil
+	}
+	return v.full(s, draft, fs, external)
+}
+
+// full has jsonschema validate s against the meta-schema and compile it,
+// then checks its values; fs and external are what checkRefs found.
+func (v *Validator) full(s *canonical.Schema, draft *jsonschema.Draft, fs []finding, external []string) []finding {
 	c := v.newCompiler(draft, s, external)
 	_, err := c.Compile(baseURL)
 	var sve *jsonschema.SchemaValidationError
