@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -391,5 +392,30 @@ func TestEncodeLockInParts(t *testing.T) {
 	}
 	if got := EncodeLock(l); !bytes.Equal(got, data) {
 		t.Errorf("the repository's lock does not encode to itself:\n%s", got)
+	}
+}
+
+func TestEqualFile(t *testing.T) {
+	big := bytes.Repeat([]byte("0123456789abcdef"), 10_000) // several read pieces
+	changed := bytes.Clone(big)
+	changed[len(changed)-1] = 'x'
+	fsys := fstest.MapFS{"big.json": {Data: big}, "dir/x": {Data: []byte("x")}}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want bool
+	}{
+		{"big.json", big, true},
+		{"big.json", changed, false},          // same size, last byte differs
+		{"big.json", big[:len(big)-1], false}, // shorter
+		{"big.json", append(bytes.Clone(big), 'x'), false},
+		{"dir", nil, false}, // not a file
+	} {
+		if got, _ := equalFile(fsys, c.name, c.data); got != c.want {
+			t.Errorf("equalFile(%s, %d bytes) = %v, want %v", c.name, len(c.data), got, c.want)
+		}
+	}
+	if same, err := equalFile(fsys, "missing.json", nil); same || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v, %v", same, err)
 	}
 }
