@@ -3,6 +3,7 @@ package canonical
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,6 +34,14 @@ func (e *SyntaxError) Error() string {
 // leading UTF-8 byte order mark is skipped.
 func ParseJSON(data []byte) (*Value, error) {
 	p := &parser{data: data, line: 1}
+	if sc, ok := scratchPool.Get().(*scratch); ok {
+		p.scratch = *sc
+	}
+	defer func() {
+		sc := p.scratch
+		sc.members, sc.items = sc.members[:0], sc.items[:0]
+		scratchPool.Put(&sc)
+	}()
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		p.i, p.lineStart = 3, 3
 	}
@@ -54,7 +63,28 @@ type parser struct {
 	line      int
 	lineStart int
 	depth     int
+
+	scratch
 }
+
+// scratch is what a parser reuses from one document to the next.
+type scratch struct {
+	// The members and items of the objects and arrays being read, as
+	// stacks: each container gets its own slice of exactly its length
+	// when it closes, where appending would leave up to half unused (a
+	// parsed catalog is most of a build's memory).
+	members []Member
+	items   []*Value
+	// short holds short strings read before (keys, "string", "object" …),
+	// so that each is kept once.
+	short map[string]string
+}
+
+var scratchPool sync.Pool
+
+// maxShort is the length up to which strings are kept once, and maxShorts
+// how many such strings a parser's scratch keeps.
+const maxShort, maxShorts = 24, 4096
 
 func (p *parser) pos() Pos { return Pos{Line: int32(p.line), Column: int32(p.i - p.lineStart + 1)} }
 
@@ -140,6 +170,8 @@ func (p *parser) object(pos Pos) (*Value, error) {
 	}
 	p.i++ // {
 	v := &Value{Kind: Object, Members: []Member{}, Pos: pos}
+	start := len(p.members)
+	defer func() { p.members = p.members[:start] }()
 	var seen map[string]struct{}
 	p.space()
 	if p.i < len(p.data) && p.data[p.i] == '}' {
@@ -157,9 +189,10 @@ func (p *parser) object(pos Pos) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(v.Members) >= 8 && seen == nil {
+		read := p.members[start:]
+		if len(read) >= 8 && seen == nil {
 			seen = make(map[string]struct{}, 16)
-			for _, m := range v.Members {
+			for _, m := range read {
 				seen[m.Key] = struct{}{}
 			}
 		}
@@ -168,7 +201,7 @@ func (p *parser) object(pos Pos) (*Value, error) {
 			_, dup = seen[key]
 			seen[key] = struct{}{}
 		} else {
-			dup = v.Index(key) >= 0
+			dup = slices.ContainsFunc(read, func(m Member) bool { return m.Key == key })
 		}
 		if dup {
 			return nil, &SyntaxError{Pos: keyPos, Msg: fmt.Sprintf("duplicate key %q", key)}
@@ -183,7 +216,7 @@ func (p *parser) object(pos Pos) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.Members = append(v.Members, Member{Key: key, Value: val, KeyPos: keyPos})
+		p.members = append(p.members, Member{Key: key, Value: val, KeyPos: keyPos})
 		p.space()
 		if p.i >= len(p.data) {
 			return nil, p.errorf("unexpected end of input, want ',' or '}'")
@@ -194,6 +227,7 @@ func (p *parser) object(pos Pos) (*Value, error) {
 		case '}':
 			p.i++
 			p.depth--
+			v.Members = slices.Clone(p.members[start:])
 			return v, nil
 		default:
 			return nil, p.errorf("unexpected %s, want ',' or '}'", p.describe())
@@ -207,6 +241,8 @@ func (p *parser) array(pos Pos) (*Value, error) {
 	}
 	p.i++ // [
 	v := &Value{Kind: Array, Items: []*Value{}, Pos: pos}
+	start := len(p.items)
+	defer func() { p.items = p.items[:start] }()
 	p.space()
 	if p.i < len(p.data) && p.data[p.i] == ']' {
 		p.i++
@@ -219,7 +255,7 @@ func (p *parser) array(pos Pos) (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		v.Items = append(v.Items, item)
+		p.items = append(p.items, item)
 		p.space()
 		if p.i >= len(p.data) {
 			return nil, p.errorf("unexpected end of input, want ',' or ']'")
@@ -230,6 +266,7 @@ func (p *parser) array(pos Pos) (*Value, error) {
 		case ']':
 			p.i++
 			p.depth--
+			v.Items = slices.Clone(p.items[start:])
 			return v, nil
 		default:
 			return nil, p.errorf("unexpected %s, want ',' or ']'", p.describe())
@@ -275,6 +312,24 @@ func (p *parser) number() (string, error) {
 }
 
 // str parses a JSON string starting at the opening quote.
+// keep returns s as a string: the same string for the same short text.
+func (p *parser) keep(s []byte) string {
+	if len(s) > maxShort {
+		return string(s)
+	}
+	if k, ok := p.short[string(s)]; ok {
+		return k
+	}
+	k := string(s)
+	if len(p.short) < maxShorts {
+		if p.short == nil {
+			p.short = map[string]string{}
+		}
+		p.short[k] = k
+	}
+	return k
+}
+
 func (p *parser) str() (string, error) {
 	p.i++ // opening quote
 	start := p.i
@@ -287,7 +342,7 @@ func (p *parser) str() (string, error) {
 				return "", p.invalidUTF8(start)
 			}
 			p.i++
-			return string(s), nil
+			return p.keep(s), nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
