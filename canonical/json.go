@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -465,21 +464,47 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 // the form of every file toolc writes.
 //
 // A large array near the top (a bundle's list of tools) is written in
-// parallel, a chunk of items to a buffer, and the buffers joined into one
-// allocation of the exact size: the bytes are AppendJSON's, without
-// growing one buffer of tens of megabytes by copying.
+// parallel, by chunks of items: each chunk is measured in a reused buffer,
+// then the output is allocated once at its exact size and each chunk
+// written into its place. The bytes are AppendJSON's; the memory is the
+// output's alone, without growing one buffer of tens of megabytes by
+// copying or holding the chunks beside their join.
 func (v *Value) Indent() []byte {
 	w := &indentWriter{indent: "  "}
 	w.cur = w.value(w.cur, v, 0)
-	w.parts = append(w.parts, w.cur, []byte{'\n'})
+	w.parts = append(w.parts, part{data: w.cur}, part{data: []byte{'\n'}})
+	// The chunks of large arrays were measured, not kept: the output is
+	// allocated once at its exact size and each chunk written again into
+	// its place, in parallel. Keeping the chunks and joining them held
+	// every bundle two to three times over while it was written, the peak
+	// of a large build.
 	n := 0
 	for _, p := range w.parts {
-		n += len(p)
+		n += p.size()
 	}
-	out := make([]byte, 0, n)
+	out := make([]byte, n)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	off := 0
 	for _, p := range w.parts {
-		out = append(out, p...)
+		dst := out[off : off : off+p.size()]
+		off += p.size()
+		if p.chunk == nil {
+			copy(dst[:len(p.data)], p.data)
+			continue
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			// dst holds exactly n bytes: the same writing fills it without
+			// growing it.
+			if got := p.chunk.write(dst, w.indent); len(got) != p.chunk.n {
+				panic("canonical: a chunk's second writing differs from its first")
+			}
+		}()
 	}
+	wg.Wait()
 	return out
 }
 
@@ -493,9 +518,45 @@ const (
 
 type indentWriter struct {
 	indent string
-	parts  [][]byte // written so far, in order
-	cur    []byte   // being written
+	parts  []part // written so far, in order
+	cur    []byte // being written
 }
+
+// part is a piece of Indent's output: bytes, or a chunk of a large array
+// that is written twice, once to measure it and once into its place.
+type part struct {
+	data  []byte
+	chunk *chunk
+}
+
+func (p part) size() int {
+	if p.chunk != nil {
+		return p.chunk.n
+	}
+	return len(p.data)
+}
+
+// chunk is items [from, to) of a large array at depth, n bytes written.
+type chunk struct {
+	v        *Value
+	from, to int
+	depth    int
+	n        int
+}
+
+func (c *chunk) write(b []byte, indent string) []byte {
+	for i := c.from; i < c.to; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = newline(b, indent, c.depth+1)
+		b = appendValue(b, c.v.Items[i], indent, c.depth+1)
+	}
+	return b
+}
+
+// scratch buffers for measuring chunks.
+var measureBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 	if v == nil || depth > parallelDepth {
@@ -504,39 +565,28 @@ func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 	switch {
 	case v.Kind == Array && len(v.Items) >= parallelItems:
 		b = append(b, '[')
-		w.parts = append(w.parts, b)
+		w.parts = append(w.parts, part{data: b})
 		// A loop of its own, not internal/par: canonical imports nothing
 		// of toolc's (STYLE.md).
-		chunks := make([][]byte, (len(v.Items)+parallelChunk-1)/parallelChunk)
+		chunks := make([]chunk, (len(v.Items)+parallelChunk-1)/parallelChunk)
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-		// Chunks of one array are alike: each starts with room for the
-		// largest written so far, and an eighth more, rather than growing
-		// by doubling through copies of itself.
-		var largest atomic.Int64
 		for c := range chunks {
+			chunks[c] = chunk{v: v, from: c * parallelChunk, to: min(len(v.Items), (c+1)*parallelChunk), depth: depth}
 			wg.Add(1)
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				n := largest.Load()
-				cb := make([]byte, 0, n+n/8)
-				defer func() {
-					for m := largest.Load(); int64(len(cb)) > m && !largest.CompareAndSwap(m, int64(len(cb))); m = largest.Load() {
-					}
-				}()
-				for i := c * parallelChunk; i < min(len(v.Items), (c+1)*parallelChunk); i++ {
-					if i > 0 {
-						cb = append(cb, ',')
-					}
-					cb = newline(cb, w.indent, depth+1)
-					cb = appendValue(cb, v.Items[i], w.indent, depth+1)
-				}
-				chunks[c] = cb
+				buf := measureBuffers.Get().(*[]byte)
+				*buf = chunks[c].write((*buf)[:0], w.indent)
+				chunks[c].n = len(*buf)
+				measureBuffers.Put(buf)
 			}()
 		}
 		wg.Wait()
-		w.parts = append(w.parts, chunks...)
+		for c := range chunks {
+			w.parts = append(w.parts, part{chunk: &chunks[c]})
+		}
 		b = newline(nil, w.indent, depth)
 		return append(b, ']')
 	case (v.Kind == Object && len(v.Members) > 0) || (v.Kind == Array && len(v.Items) > 0):
@@ -566,12 +616,12 @@ func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 	return appendValue(b, v, w.indent, depth)
 }
 
-// AppendJSON appends the JSON encoding of v to b. With a non-empty indent,
-// each array element and object member goes on its own line, indented; empty
-// arrays and objects stay "[]" and "{}". Strings are escaped minimally (quote,
 // String returns v as compact JSON on one line, for messages.
 func (v *Value) String() string { return string(v.AppendJSON(nil, "")) }
 
+// AppendJSON appends the JSON encoding of v to b. With a non-empty indent,
+// each array element and object member goes on its own line, indented; empty
+// arrays and objects stay "[]" and "{}". Strings are escaped minimally (quote,
 // backslash, control characters) so non-ASCII text stays readable.
 func (v *Value) AppendJSON(b []byte, indent string) []byte {
 	return appendValue(b, v, indent, 0)
