@@ -383,9 +383,14 @@ type Unit struct {
 	Rules   *Rules
 	Options Options
 
-	orig     *canonical.Value // the input, never modified
-	root     *canonical.Value // the copy being lowered
-	origins  map[*canonical.Value]canonical.Pointer
+	orig    *canonical.Value                      // the input, never modified
+	root    *canonical.Value                      // the copy being lowered
+	origins map[*canonical.Value]*canonical.Value // copied node → the input's node
+	// origPtr is every input node's pointer, built once a unit has located
+	// a few changes: building a pointer for each copied node up front was
+	// much of lowering's memory, and most schemas have few changes.
+	origPtr  map[*canonical.Value]canonical.Pointer
+	searches int
 	changes  []Change
 	optional []canonical.Pointer
 	renamed  map[canonical.Pointer]string
@@ -395,29 +400,92 @@ type Unit struct {
 }
 
 func newUnit(s *canonical.Schema, rules *Rules, opts Options) *Unit {
-	u := &Unit{Rules: rules, Options: opts, orig: s.JSON(), origins: map[*canonical.Value]canonical.Pointer{}}
-	u.root = u.copyFrom(s.JSON(), "")
+	u := &Unit{Rules: rules, Options: opts, orig: s.JSON(), origins: make(map[*canonical.Value]*canonical.Value, s.JSON().Size())}
+	u.root = u.copyFrom(s.JSON())
 	return u
 }
 
-// copyFrom deep-copies v, which is at p in the original schema, remembering
-// where each copied node came from.
-func (u *Unit) copyFrom(v *canonical.Value, p canonical.Pointer) *canonical.Value {
+// copyFrom deep-copies v, a node of the original schema, remembering where
+// each copied node came from.
+func (u *Unit) copyFrom(v *canonical.Value) *canonical.Value {
 	c := &canonical.Value{Kind: v.Kind, Bool: v.Bool, Text: v.Text, Pos: v.Pos}
-	u.origins[c] = p
+	u.origins[c] = v
 	if v.Items != nil {
 		c.Items = make([]*canonical.Value, len(v.Items))
 		for i, it := range v.Items {
-			c.Items[i] = u.copyFrom(it, p.Index(i))
+			c.Items[i] = u.copyFrom(it)
 		}
 	}
 	if v.Members != nil {
 		c.Members = make([]canonical.Member, len(v.Members))
 		for i, m := range v.Members {
-			c.Members[i] = canonical.Member{Key: m.Key, Value: u.copyFrom(m.Value, p.Append(m.Key)), KeyPos: m.KeyPos}
+			c.Members[i] = canonical.Member{Key: m.Key, Value: u.copyFrom(m.Value), KeyPos: m.KeyPos}
 		}
 	}
 	return c
+}
+
+// originOf returns the pointer of the input's node o. It searches for o
+// without building a pointer on the way; a unit asked often indexes every
+// node once.
+func (u *Unit) originOf(o *canonical.Value) canonical.Pointer {
+	if o == nil {
+		return ""
+	}
+	if u.origPtr != nil {
+		return u.origPtr[o]
+	}
+	if u.searches++; u.searches > 8 {
+		u.origPtr = map[*canonical.Value]canonical.Pointer{}
+		var walk func(v *canonical.Value, p canonical.Pointer)
+		walk = func(v *canonical.Value, p canonical.Pointer) {
+			u.origPtr[v] = p
+			for i, it := range v.Items {
+				walk(it, p.Index(i))
+			}
+			for _, m := range v.Members {
+				walk(m.Value, p.Append(m.Key))
+			}
+		}
+		walk(u.orig, "")
+		return u.origPtr[o]
+	}
+	type step struct {
+		key   string
+		index int // -1 for a member
+	}
+	var path []step
+	var find func(v *canonical.Value) bool
+	find = func(v *canonical.Value) bool {
+		if v == o {
+			return true
+		}
+		for i, it := range v.Items {
+			if path = append(path, step{index: i}); find(it) {
+				return true
+			}
+			path = path[:len(path)-1]
+		}
+		for _, m := range v.Members {
+			if path = append(path, step{key: m.Key, index: -1}); find(m.Value) {
+				return true
+			}
+			path = path[:len(path)-1]
+		}
+		return false
+	}
+	if !find(u.orig) {
+		return ""
+	}
+	var p canonical.Pointer
+	for _, st := range path {
+		if st.index >= 0 {
+			p = p.Index(st.index)
+		} else {
+			p = p.Append(st.key)
+		}
+	}
+	return p
 }
 
 // Root returns the schema being lowered.
@@ -425,12 +493,12 @@ func (u *Unit) Root() *canonical.Value { return u.root }
 
 // Origin returns the pointer in the original schema that node came from, or
 // "" for a node that lowering made.
-func (u *Unit) Origin(node *canonical.Value) canonical.Pointer { return u.origins[node] }
+func (u *Unit) Origin(node *canonical.Value) canonical.Pointer { return u.originOf(u.origins[node]) }
 
 // Report records a change at the lowered pointer at, made to node (its
 // keyword keyword, or the node itself when keyword is "").
 func (u *Unit) Report(code string, at canonical.Pointer, node *canonical.Value, keyword string, format string, args ...any) {
-	origin := u.origins[node]
+	origin := u.Origin(node)
 	if keyword != "" {
 		at, origin = at.Append(keyword), origin.Append(keyword)
 	}

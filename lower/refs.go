@@ -128,7 +128,7 @@ func (r *resolver) expand(node *canonical.Value, at canonical.Pointer, stack []c
 		return target, refTooBig
 	}
 	r.size += n
-	c := u.copyFrom(def, target)
+	c := u.copyFrom(def)
 	for _, k := range identifiers {
 		c.Delete(k) // the copy is not the resource the identifier names
 	}
@@ -207,7 +207,7 @@ func (r *resolver) cut(node *canonical.Value, at canonical.Pointer, target canon
 	}
 	i := node.Index("$ref")
 	if typ != nil {
-		node.Members[i] = canonical.Member{Key: "type", Value: u.copyFrom(typ, target.Append("type"))}
+		node.Members[i] = canonical.Member{Key: "type", Value: u.copyFrom(typ)}
 		u.Report("loss.ref", at, node, "", "%s %s cannot be inlined; replaced by its type %s", refWhy[st], ref, typ.String())
 		return
 	}
@@ -398,8 +398,12 @@ func (l *schemaList) pointer(i int) canonical.Pointer {
 
 // allSchemas lists every object schema under root, depth first.
 func allSchemas(root *canonical.Value) []located {
-	list := &schemaList{}
-	var out []located
+	// Counted first, so that both lists are allocated once at their size:
+	// every pass walks every schema, and growing the lists by appending
+	// was the largest allocation of a build.
+	n, objects := countSchemas(canonical.AsSchema(root))
+	list := &schemaList{entries: make([]schemaEntry, 0, n)}
+	out := make([]located, 0, objects)
 	var walk func(s *canonical.Schema, parent int, st canonical.Step)
 	walk = func(s *canonical.Schema, parent int, st canonical.Step) {
 		i := len(list.entries)
@@ -414,6 +418,20 @@ func allSchemas(root *canonical.Value) []located {
 	}
 	walk(canonical.AsSchema(root), -1, canonical.Step{})
 	return out
+}
+
+// countSchemas counts s and its subschemas, and the objects among them.
+func countSchemas(s *canonical.Schema) (n, objects int) {
+	n = 1
+	if s.IsObject() {
+		objects = 1
+	}
+	s.EachSubschema(func(_ canonical.Step, sub *canonical.Schema) bool {
+		dn, do := countSchemas(sub)
+		n, objects = n+dn, objects+do
+		return true
+	})
+	return n, objects
 }
 
 // quote renders a keyword value for a message or a description.
