@@ -46,10 +46,12 @@ func encodeJSONSchema(tools []*canonical.Tool, opts TargetOptions) *canonical.Va
 }
 
 func hasLocalRef(s *canonical.Schema) bool {
-	for _, sub := range s.All() {
+	found := false
+	canonical.Visit(s, func(sub *canonical.Schema) bool {
 		if r, ok := sub.Keyword("$ref").StringValue(); ok && len(r) > 0 && r[0] == '#' {
-			return true
+			found = true
 		}
-	}
-	return false
+		return !found
+	})
+	return found
 }

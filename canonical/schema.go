@@ -238,6 +238,55 @@ func walk(p Pointer, s *Schema, fn func(Pointer, *Schema) bool) {
 	}
 }
 
+// Path is the steps from a walk's root to a schema. Walks that report on
+// few of the schemas they visit take one instead of a pointer, and build
+// the pointer only for those.
+type Path []Step
+
+// Pointer returns the path as a JSON Pointer.
+func (p Path) Pointer() Pointer {
+	var out Pointer
+	for _, st := range p {
+		out = st.AppendTo(out)
+	}
+	return out
+}
+
+// WalkPath is Walk with each schema's path instead of its pointer. The path
+// is valid only during the call to fn (the walk reuses it); fn copies it,
+// or its Pointer, to keep it.
+func WalkPath(s *Schema, fn func(path Path, s *Schema) bool) {
+	var path Path
+	var walk func(s *Schema)
+	walk = func(s *Schema) {
+		if !fn(path, s) {
+			return
+		}
+		s.EachSubschema(func(st Step, sub *Schema) bool {
+			path = append(path, st)
+			walk(sub)
+			path = path[:len(path)-1]
+			return true
+		})
+	}
+	if s != nil {
+		walk(s)
+	}
+}
+
+// Visit calls fn for s and every subschema, in Walk's order, for walks
+// that need no pointer. If fn returns false, Visit does not descend into
+// that schema's subschemas.
+func Visit(s *Schema, fn func(s *Schema) bool) {
+	if s == nil || !fn(s) {
+		return
+	}
+	s.EachSubschema(func(_ Step, sub *Schema) bool {
+		Visit(sub, fn)
+		return true
+	})
+}
+
 // All yields every schema in s (s first), depth first, with its pointer.
 func (s *Schema) All() iter.Seq2[Pointer, *Schema] {
 	return func(yield func(Pointer, *Schema) bool) {

@@ -737,9 +737,9 @@ func jsonType(v *canonical.Value) string {
 }
 
 func runDrop(u *Unit) {
-	canonical.Walk(canonical.AsSchema(u.root), func(at canonical.Pointer, s *canonical.Schema) bool {
+	canonical.WalkPath(canonical.AsSchema(u.root), func(path canonical.Path, s *canonical.Schema) bool {
 		if s.IsObject() {
-			dropNode(u, at, s.JSON())
+			dropNode(u, path, s.JSON())
 		}
 		return true
 	})
@@ -748,7 +748,14 @@ func runDrop(u *Unit) {
 // dropNode drops the keywords of one schema that the target cannot carry.
 // Walk descends into what is left afterwards, so nothing under a dropped
 // keyword is reported twice.
-func dropNode(u *Unit, at canonical.Pointer, n *canonical.Value) {
+func dropNode(u *Unit, path canonical.Path, n *canonical.Value) {
+	var at canonical.Pointer // built at the first report: most schemas have none
+	loc := func() canonical.Pointer {
+		if at == "" && len(path) > 0 {
+			at = path.Pointer()
+		}
+		return at
+	}
 	nullable := u.Rules.Action("type-array") == Nullable
 	var described []string
 	for _, k := range n.Keys() {
@@ -770,7 +777,7 @@ func dropNode(u *Unit, at canonical.Pointer, n *canonical.Value) {
 			rest := &canonical.Value{Kind: canonical.Array, Pos: v.Pos, Items: slices.DeleteFunc(slices.Clone(v.Items), isNull)}
 			if len(rest.Items) > 0 && keeps(row, k, rest) {
 				n.Set(k, rest)
-				u.Report(f.Loss, at, n, k, "null removed from the enum, as the target takes enum values of the types %s only; the other values are kept", strings.Join(row.Values, ", "))
+				u.Report(f.Loss, loc(), n, k, "null removed from the enum, as the target takes enum values of the types %s only; the other values are kept", strings.Join(row.Values, ", "))
 				continue
 			}
 		}
@@ -782,10 +789,10 @@ func dropNode(u *Unit, at canonical.Pointer, n *canonical.Value) {
 		text := k + ": " + quoteRaw(v)
 		if u.Options.Describe && describable[f.Name] && len(text) <= 200 {
 			described = append(described, text)
-			u.Report(f.Loss, at, n, k, "%s %s moved into the description: the target cannot carry it", k, quote(v))
+			u.Report(f.Loss, loc(), n, k, "%s %s moved into the description: the target cannot carry it", k, quote(v))
 			continue
 		}
-		u.Report(f.Loss, at, n, k, "%s %s dropped: the target cannot carry it", k, short(v))
+		u.Report(f.Loss, loc(), n, k, "%s %s dropped: the target cannot carry it", k, short(v))
 	}
 	if len(described) > 0 {
 		text := strings.Join(described, "; ")

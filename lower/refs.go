@@ -38,16 +38,17 @@ func newResolver(u *Unit) *resolver {
 		r.max = n
 	}
 	r.size = u.orig.Size()
-	for p, s := range canonical.AsSchema(u.orig).All() {
+	canonical.WalkPath(canonical.AsSchema(u.orig), func(path canonical.Path, s *canonical.Schema) bool {
 		for _, k := range []string{"$anchor", "$dynamicAnchor"} {
 			if a, ok := s.Keyword(k).StringValue(); ok {
-				r.anchors[a] = p
+				r.anchors[a] = path.Pointer()
 			}
 		}
 		if id, ok := s.Keyword("$id").StringValue(); ok && strings.HasPrefix(id, "#") && len(id) > 1 {
-			r.anchors[id[1:]] = p
+			r.anchors[id[1:]] = path.Pointer()
 		}
-	}
+		return true
+	})
 	return r
 }
 

@@ -52,7 +52,7 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 	items, props, prune := r.Action("items-missing") == Add, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
 	refs := r.Action("ref-siblings") != Keep
 	found := false
-	canonical.Walk(canonical.AsSchema(root), func(_ canonical.Pointer, s *canonical.Schema) bool {
+	canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
 		if found || !s.IsObject() {
 			return false
 		}
@@ -74,7 +74,7 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 func checkKeys(r *Rules, root *canonical.Value) bool {
 	re := r.Keys.compiled()
 	found := false
-	canonical.Walk(canonical.AsSchema(root), func(_ canonical.Pointer, s *canonical.Schema) bool {
+	canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
 		if found || !s.IsObject() {
 			return false
 		}

@@ -115,60 +115,94 @@ func short(v *canonical.Value) string {
 func lintSchema(root *canonical.Schema, input bool) []finding {
 	var fs []finding
 	used := usedDefs(root)
-	for p, s := range root.All() {
-		if !s.IsObject() {
-			continue
+	canonical.WalkPath(root, func(path canonical.Path, s *canonical.Schema) bool {
+		if s.IsObject() {
+			fs = lintNode(fs, path, s, input, used)
 		}
-		if input {
-			for name, prop := range s.Properties() {
-				if prop.IsObject() && prop.Description() == "" && !prop.JSON().Has("$ref") && !prop.JSON().Has("title") {
-					fs = append(fs, finding{code: "lint.parameter-description-missing", ptr: p.Append("properties", name),
-						msg: fmt.Sprintf("parameter %q has no description: the model has only its name to go on", name),
-						fix: "add a description that says what the parameter is and which values make sense"})
-				}
+		return true
+	})
+	return fs
+}
+
+// lintNode applies the schema rules to one schema, at path; its pointer is
+// built only for a finding.
+func lintNode(fs []finding, path canonical.Path, s *canonical.Schema, input bool, used map[canonical.Pointer]bool) []finding {
+	var here canonical.Pointer
+	p := func() canonical.Pointer {
+		if here == "" && len(path) > 0 {
+			here = path.Pointer()
+		}
+		return here
+	}
+	if input {
+		for name, prop := range s.Properties() {
+			if prop.IsObject() && prop.Description() == "" && !prop.JSON().Has("$ref") && !prop.JSON().Has("title") {
+				fs = append(fs, finding{code: "lint.parameter-description-missing", ptr: p().Append("properties", name),
+					msg: fmt.Sprintf("parameter %q has no description: the model has only its name to go on", name),
+					fix: "add a description that says what the parameter is and which values make sense"})
 			}
 		}
-		if enum := s.Keyword("enum"); enum != nil && enum.Kind == canonical.Array {
-			seen := map[string]int{}
-			for i, v := range enum.Items {
-				k := string(v.AppendJCS(nil))
-				if j, dup := seen[k]; dup {
-					fs = append(fs, finding{code: "lint.enum-duplicate", ptr: p.Append("enum").Index(i),
-						msg: fmt.Sprintf("enum value %s repeats value %d", short(v), j), fix: "remove the repeated value"})
-					continue
-				}
-				seen[k] = i
-			}
-		}
-		if s.HasType("array") && !s.JSON().Has("items") && !s.JSON().Has("prefixItems") && !s.JSON().Has("$ref") {
-			fs = append(fs, finding{code: "lint.array-items-missing", ptr: p,
-				msg: "array without items: the model cannot know what goes in it, and strict modes and Gemini reject it",
-				fix: `add "items" with the schema of the elements`})
-		}
-		if req := s.Keyword("required"); req != nil && s.JSON().Has("properties") {
-			for i, name := range s.Required() {
-				if !declares(s, name) {
-					fs = append(fs, finding{code: "lint.required-unknown-property", ptr: p.Append("required").Index(i),
-						msg: fmt.Sprintf("required property %q is not in properties", name),
-						fix: fmt.Sprintf("add %q to properties or remove it from required", name)})
-				}
-			}
-		}
-		for _, k := range []string{"$defs", "definitions"} {
-			defs := s.Keyword(k)
-			if defs == nil || defs.Kind != canonical.Object {
+	}
+	if enum := s.Keyword("enum"); enum != nil && enum.Kind == canonical.Array && mayRepeat(enum.Items) {
+		seen := map[string]int{}
+		for i, v := range enum.Items {
+			k := string(v.AppendJCS(nil))
+			if j, dup := seen[k]; dup {
+				fs = append(fs, finding{code: "lint.enum-duplicate", ptr: p().Append("enum").Index(i),
+					msg: fmt.Sprintf("enum value %s repeats value %d", short(v), j), fix: "remove the repeated value"})
 				continue
 			}
-			for _, m := range defs.Members {
-				at := p.Append(k, m.Key)
-				if !used[at] {
-					fs = append(fs, finding{code: "lint.def-unused", ptr: at,
-						msg: fmt.Sprintf("definition %q is never referenced", m.Key), fix: "remove it, or refer to it with $ref"})
-				}
+			seen[k] = i
+		}
+	}
+	if s.HasType("array") && !s.JSON().Has("items") && !s.JSON().Has("prefixItems") && !s.JSON().Has("$ref") {
+		fs = append(fs, finding{code: "lint.array-items-missing", ptr: p(),
+			msg: "array without items: the model cannot know what goes in it, and strict modes and Gemini reject it",
+			fix: `add "items" with the schema of the elements`})
+	}
+	if req := s.Keyword("required"); req != nil && s.JSON().Has("properties") {
+		for i, name := range s.Required() {
+			if !declares(s, name) {
+				fs = append(fs, finding{code: "lint.required-unknown-property", ptr: p().Append("required").Index(i),
+					msg: fmt.Sprintf("required property %q is not in properties", name),
+					fix: fmt.Sprintf("add %q to properties or remove it from required", name)})
+			}
+		}
+	}
+	for _, k := range []string{"$defs", "definitions"} {
+		defs := s.Keyword(k)
+		if defs == nil || defs.Kind != canonical.Object {
+			continue
+		}
+		for _, m := range defs.Members {
+			at := p().Append(k, m.Key)
+			if !used[at] {
+				fs = append(fs, finding{code: "lint.def-unused", ptr: at,
+					msg: fmt.Sprintf("definition %q is never referenced", m.Key), fix: "remove it, or refer to it with $ref"})
 			}
 		}
 	}
 	return fs
+}
+
+// mayRepeat reports whether an enum's values may hold two equal ones: for
+// strings alone that is decided here without allocating; other values
+// (1 and 1.0 are equal) are left to the canonical comparison.
+func mayRepeat(items []*canonical.Value) bool {
+	if len(items) > 32 {
+		return true
+	}
+	for i, a := range items {
+		if a.Kind != canonical.String {
+			return true
+		}
+		for _, b := range items[:i] {
+			if b.Text == a.Text {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // declares reports whether s, or a schema it is composed with (allOf, anyOf,
@@ -202,12 +236,12 @@ func declares(s *canonical.Schema, name string) bool {
 // use by name).
 func usedDefs(root *canonical.Schema) map[canonical.Pointer]bool {
 	used := map[canonical.Pointer]bool{}
-	for p, s := range root.All() {
+	canonical.WalkPath(root, func(path canonical.Path, s *canonical.Schema) bool {
 		if !s.IsObject() {
-			continue
+			return true
 		}
 		if s.JSON().Has("$anchor") || s.JSON().Has("$dynamicAnchor") || s.JSON().Has("$id") {
-			markPrefixes(used, p)
+			markPrefixes(used, path.Pointer())
 		}
 		for _, k := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
 			r, ok := s.Keyword(k).StringValue()
@@ -218,7 +252,8 @@ func usedDefs(root *canonical.Schema) map[canonical.Pointer]bool {
 				markPrefixes(used, canonical.Pointer(dec))
 			}
 		}
-	}
+		return true
+	})
 	return used
 }
 

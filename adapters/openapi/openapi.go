@@ -1025,7 +1025,7 @@ func (o *oasDoc) freeKey(base string, at canonical.Pointer) string {
 // cannot be followed is left as it is, for validation to report.
 func (o *oasDoc) rewriteRefs(s *canonical.Value) []string {
 	var keys []string
-	canonical.Walk(canonical.AsSchema(s), func(_ canonical.Pointer, sub *canonical.Schema) bool {
+	canonical.Visit(canonical.AsSchema(s), func(sub *canonical.Schema) bool {
 		if !sub.IsObject() {
 			return true
 		}
