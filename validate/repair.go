@@ -85,9 +85,12 @@ func Repair(t *canonical.Tool) []diag.Diagnostic {
 		if *f.s == nil || !(*f.s).IsObject() {
 			continue
 		}
+		draft, _ := Dialect(*f.s)
+		if !needsRepair(*f.s, draft) {
+			continue // nothing to repair: no copy
+		}
 		c := (*f.s).DeepCopy()
 		var fs []finding
-		draft, _ := Dialect(c)
 		for p, s := range c.All() {
 			fs = append(fs, repairSchema(p, s, draft)...)
 		}
@@ -100,6 +103,51 @@ func Repair(t *canonical.Tool) []diag.Diagnostic {
 		}
 	}
 	return ds
+}
+
+// needsRepair reports whether a schema of s holds what repairSchema
+// rewrites: its keywords, checked without copying or changing anything. It
+// may say yes where repairSchema then finds nothing, never the reverse
+// (TestNeedsRepairCoversRepair).
+func needsRepair(s *canonical.Schema, draft *jsonschema.Draft) bool {
+	found := false
+	canonical.Visit(s, func(sub *canonical.Schema) bool {
+		found = found || sub.IsObject() && nodeNeedsRepair(sub.JSON(), draft)
+		return !found
+	})
+	return found
+}
+
+func nodeNeedsRepair(v *canonical.Value, draft *jsonschema.Draft) bool {
+	for _, m := range v.Members {
+		switch k, x := m.Key, m.Value; {
+		case k == "type" && x.Kind == canonical.String:
+			if _, bad := repairType(x.Text); bad {
+				return true
+			}
+		case k == "type" && x.Kind == canonical.Array:
+			for _, it := range x.Items {
+				if _, bad := repairType(it.Text); it.Kind == canonical.String && bad {
+					return true
+				}
+			}
+		case k == "nullable" && x.Kind == canonical.Bool,
+			(k == "exclusiveMinimum" || k == "exclusiveMaximum") && x.Kind == canonical.Bool && draft != jsonschema.Draft4,
+			k == "additionalProperties" && x.Kind == canonical.String,
+			k == "optional" && x.Kind == canonical.Array:
+			return true
+		case k == "properties" && x.Kind == canonical.Object:
+			for _, pm := range x.Members {
+				if o := pm.Value.Get("optional"); o != nil && o.Kind == canonical.Bool {
+					return true
+				}
+				if r := pm.Value.Get("required"); r != nil && r.Kind == canonical.Bool {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func repairSchema(p canonical.Pointer, s *canonical.Schema, draft *jsonschema.Draft) []finding {

@@ -112,3 +112,43 @@ func TestBFCLImportsWithRepair(t *testing.T) {
 		t.Errorf("only %d functions", tools)
 	}
 }
+
+// TestNeedsRepairCoversRepair holds needsRepair, which spares the copy of
+// schemas with nothing to repair, to never missing what repairSchema
+// rewrites: on every corpus schema, BFCL's and ToolBench's parameters
+// included, a schema repairSchema changes is one needsRepair flags.
+func TestNeedsRepairCoversRepair(t *testing.T) {
+	schemas := corpusSchemas(t)
+	for _, f := range []string{"openai/bfcl/all_functions.distinct.jsonl", "openai/toolbench/answer_functions.distinct.jsonl"} {
+		for i, l := range corpus.Lines(t, f) {
+			if doc, err := canonical.ParseJSON(l); err == nil {
+				if p := doc.Get("function").Get("parameters"); p != nil && p.Kind == canonical.Object {
+					schemas[f+"#"+strings.Repeat("'", i)] = canonical.AsSchema(p)
+				}
+			}
+		}
+	}
+	var flagged, changed int
+	for name, s := range schemas {
+		if !s.IsObject() {
+			continue
+		}
+		draft, _ := Dialect(s)
+		c := s.DeepCopy()
+		var fs []finding
+		for p, sub := range c.All() {
+			fs = append(fs, repairSchema(p, sub, draft)...)
+		}
+		needs := needsRepair(s, draft)
+		if len(fs) > 0 && !needs {
+			t.Errorf("%s: repairSchema rewrites %v, needsRepair says nothing to do", name, fs)
+		}
+		if needs {
+			flagged++
+		}
+		if len(fs) > 0 {
+			changed++
+		}
+	}
+	t.Logf("%d schemas: needsRepair flagged %d, repairSchema changed %d", len(schemas), flagged, changed)
+}
