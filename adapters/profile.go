@@ -785,6 +785,11 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts TargetOptio
 	// so the outcome does not depend on the schedule.
 	done := make([]loweredTool, len(tools))
 	par.For(len(tools), 64, func(i int) { done[i] = lowerOne(tools[i]) })
+	n := len(out.Diagnostics)
+	for _, o := range done {
+		n += len(o.diags)
+	}
+	out.Diagnostics = slices.Grow(out.Diagnostics, n-len(out.Diagnostics)) // once, not by doubling
 	for i, t := range tools {
 		o := done[i]
 		id := t.ID()

@@ -1,13 +1,30 @@
 package canonical
 
 import (
+	"crypto/sha256"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/gowebpki/jcs"
 )
+
+// SumJCS returns the SHA-256 of v's JCS form, written into a reused
+// buffer: hashing every tool and schema of a large catalog allocated a
+// buffer per value, grown by doubling.
+func (v *Value) SumJCS() [32]byte {
+	buf := jcsBuffers.Get().(*[]byte)
+	*buf = v.AppendJCS((*buf)[:0])
+	sum := sha256.Sum256(*buf)
+	if cap(*buf) <= 1<<20 { // a rare huge value is not kept
+		jcsBuffers.Put(buf)
+	}
+	return sum
+}
+
+var jcsBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // AppendJCS appends the RFC 8785 (JSON Canonicalization Scheme) form of v to
 // b: no white space, object members sorted by the UTF-16 code units of their

@@ -10,7 +10,6 @@
 package canonical
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -399,7 +398,7 @@ func (ic Icon) ToValue() *Value {
 // RFC 8785 canonical JSON of ToValue. Formatting and key order in the source
 // do not change it; Source does not take part.
 func (t *Tool) Hash() string {
-	sum := sha256.Sum256(t.ToValue().AppendJCS(nil))
+	sum := t.ToValue().SumJCS()
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 

@@ -12,7 +12,6 @@ package validate
 
 import (
 	"cmp"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -181,7 +180,7 @@ func (v *Validator) Schema(s *canonical.Schema) []diag.Diagnostic {
 }
 
 func (v *Validator) schema(s *canonical.Schema) []finding {
-	key := sha256.Sum256(s.JSON().AppendJCS(nil)) // $schema, and so the dialect, is part of it
+	key := s.JSON().SumJCS() // $schema, and so the dialect, is part of it
 	if fs, ok := v.cache.Load(key); ok {
 		return fs.([]finding)
 	}
