@@ -2,6 +2,7 @@ package canonical
 
 import (
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strconv"
@@ -468,16 +469,12 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 // then the output is allocated once at its exact size and each chunk
 // written into its place. The bytes are AppendJSON's; the memory is the
 // output's alone, without growing one buffer of tens of megabytes by
-// copying or holding the chunks beside their join.
+// copying or holding the chunks beside their join. WriteIndent writes the
+// same bytes without holding them at all.
 func (v *Value) Indent() []byte {
-	w := &indentWriter{indent: "  "}
+	w := &indentWriter{indent: "  ", measure: true}
 	w.cur = w.value(w.cur, v, 0)
 	w.parts = append(w.parts, part{data: w.cur}, part{data: []byte{'\n'}})
-	// The chunks of large arrays were measured, not kept: the output is
-	// allocated once at its exact size and each chunk written again into
-	// its place, in parallel. Keeping the chunks and joining them held
-	// every bundle two to three times over while it was written, the peak
-	// of a large build.
 	n := 0
 	for _, p := range w.parts {
 		n += p.size()
@@ -508,6 +505,59 @@ func (v *Value) Indent() []byte {
 	return out
 }
 
+// WriteIndent writes Indent's bytes to out and returns how many it wrote.
+// The chunks of a large array are encoded in parallel, each once, into
+// reused buffers, a few ahead of the one being written, and written in
+// order: the output is never whole in memory, so a build can hash a bundle,
+// compare it with the disk or write it while holding only its value. After
+// out's first error it writes nothing more and returns that error.
+func (v *Value) WriteIndent(out io.Writer) (int64, error) {
+	w := &indentWriter{indent: "  "}
+	w.cur = w.value(w.cur, v, 0)
+	w.parts = append(w.parts, part{data: w.cur}, part{data: []byte{'\n'}})
+	// A chunk holds its buffer from its encoding until it is written;
+	// ahead bounds how many do, so encoders wait for a slow writer.
+	ahead := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
+	ready := make([]chan *[]byte, len(w.parts))
+	for i, p := range w.parts {
+		if p.chunk != nil {
+			ready[i] = make(chan *[]byte, 1)
+		}
+	}
+	go func() {
+		for i, p := range w.parts {
+			if p.chunk == nil {
+				continue
+			}
+			ahead <- struct{}{}
+			go func() {
+				buf := chunkBuffers.Get().(*[]byte)
+				*buf = p.chunk.write((*buf)[:0], w.indent)
+				ready[i] <- buf
+			}()
+		}
+	}()
+	var n int64
+	var err error
+	for i, p := range w.parts {
+		data, buf := p.data, (*[]byte)(nil)
+		if p.chunk != nil {
+			buf = <-ready[i]
+			data = *buf
+		}
+		if err == nil {
+			var m int
+			m, err = out.Write(data)
+			n += int64(m)
+		}
+		if buf != nil {
+			chunkBuffers.Put(buf)
+			<-ahead
+		}
+	}
+	return n, err
+}
+
 // Parallel indenting: arrays of at least parallelItems items, at most
 // parallelDepth deep, are written in chunks of parallelChunk items.
 const (
@@ -517,13 +567,14 @@ const (
 )
 
 type indentWriter struct {
-	indent string
-	parts  []part // written so far, in order
-	cur    []byte // being written
+	indent  string
+	measure bool   // measure each chunk (Indent), or leave it to be written (WriteIndent)
+	parts   []part // written so far, in order
+	cur     []byte // being written
 }
 
 // part is a piece of Indent's output: bytes, or a chunk of a large array
-// that is written twice, once to measure it and once into its place.
+// (which Indent writes twice, once to measure it and once into its place).
 type part struct {
 	data  []byte
 	chunk *chunk
@@ -555,8 +606,9 @@ func (c *chunk) write(b []byte, indent string) []byte {
 	return b
 }
 
-// scratch buffers for measuring chunks.
-var measureBuffers = sync.Pool{New: func() any { return new([]byte) }}
+// chunkBuffers are reused to measure chunks (Indent) and to write them
+// (WriteIndent).
+var chunkBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 	if v == nil || depth > parallelDepth {
@@ -573,14 +625,17 @@ func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 		for c := range chunks {
 			chunks[c] = chunk{v: v, from: c * parallelChunk, to: min(len(v.Items), (c+1)*parallelChunk), depth: depth}
+			if !w.measure {
+				continue
+			}
 			wg.Add(1)
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				buf := measureBuffers.Get().(*[]byte)
+				buf := chunkBuffers.Get().(*[]byte)
 				*buf = chunks[c].write((*buf)[:0], w.indent)
 				chunks[c].n = len(*buf)
-				measureBuffers.Put(buf)
+				chunkBuffers.Put(buf)
 			}()
 		}
 		wg.Wait()

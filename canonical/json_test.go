@@ -193,8 +193,9 @@ func TestString(t *testing.T) {
 	}
 }
 
-// TestIndentParallel: Indent writes large arrays near the top in parallel
-// chunks; the bytes are AppendJSON's, at every size around the thresholds.
+// TestIndentParallel: Indent and WriteIndent write large arrays near the
+// top in parallel chunks; the bytes are AppendJSON's, at every size around
+// the thresholds.
 func TestIndentParallel(t *testing.T) {
 	for _, n := range []int{0, 1, parallelItems - 1, parallelItems, parallelItems + 1, 3*parallelChunk + 7} {
 		items := NewArray()
@@ -213,6 +214,43 @@ func TestIndentParallel(t *testing.T) {
 			if got := doc.Indent(); !bytes.Equal(got, want) {
 				t.Fatalf("%d items: Indent differs from AppendJSON", n)
 			}
+			var b bytes.Buffer
+			if m, err := doc.WriteIndent(&b); err != nil || m != int64(len(want)) || !bytes.Equal(b.Bytes(), want) {
+				t.Fatalf("%d items: WriteIndent wrote %d bytes (%v), differing from AppendJSON", n, m, err)
+			}
 		}
+	}
+}
+
+// failWriter fails once it has taken limit bytes.
+type failWriter struct{ limit, n int }
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if w.n+len(p) > w.limit {
+		k := w.limit - w.n
+		w.n = w.limit
+		return k, errors.New("disk full")
+	}
+	w.n += len(p)
+	return len(p), nil
+}
+
+// TestWriteIndentError: WriteIndent stops writing at the writer's first
+// error and returns it with the bytes the writer took.
+func TestWriteIndentError(t *testing.T) {
+	items := NewArray()
+	for i := range 10 * parallelChunk {
+		items.Items = append(items.Items, NewString(fmt.Sprintf("item %d", i)))
+	}
+	size := len(items.Indent())
+	for _, limit := range []int{0, 1, size / 2, size - 1} {
+		w := &failWriter{limit: limit}
+		n, err := items.WriteIndent(w)
+		if err == nil || n != int64(limit) || w.n != limit {
+			t.Errorf("limit %d: WriteIndent = %d, %v; the writer took %d", limit, n, err, w.n)
+		}
+	}
+	if n, err := items.WriteIndent(&failWriter{limit: size}); err != nil || n != int64(size) {
+		t.Errorf("exact fit: WriteIndent = %d, %v", n, err)
 	}
 }

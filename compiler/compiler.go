@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"runtime"
@@ -64,16 +65,46 @@ type Options struct {
 	// which reads one file, owes its reader.
 	InputOrder bool
 	// Tokens counts every target's tokens, not only those of targets with
-	// a token budget, and keeps each bundle's value (Result.Bundles), for
-	// reports.
+	// a token budget, for reports.
 	Tokens bool
 }
 
-// Output is one file that a build writes.
+// Output is one file that a build writes: a bundle, kept as its value and
+// encoded as it is written (20,000 tools make 100 MB of bundles, which
+// held in memory until the lock was written were a third of a build's
+// live heap), or bytes (the lock).
 type Output struct {
 	Target string // the target's name; "" for the lock file
 	Path   string // relative to the manifest's folder, '/'-separated
-	Data   []byte
+	value  *canonical.Value
+	data   []byte
+	size   int64
+}
+
+// NewOutput returns the output of data at path, for Write.
+func NewOutput(path string, data []byte) Output {
+	return Output{Path: path, data: data, size: int64(len(data))}
+}
+
+// Size is the number of bytes the output writes.
+func (o Output) Size() int64 { return o.size }
+
+// WriteTo writes the output's bytes to w.
+func (o Output) WriteTo(w io.Writer) (int64, error) {
+	if o.value != nil {
+		return o.value.WriteIndent(w)
+	}
+	n, err := w.Write(o.data)
+	return int64(n), err
+}
+
+// Bytes returns the output's bytes, encoding a bundle whole: for what
+// needs them at once (a diff, a test).
+func (o Output) Bytes() []byte {
+	if o.value != nil {
+		return o.value.Indent()
+	}
+	return o.data
 }
 
 // Result is what Build produces.
@@ -111,8 +142,7 @@ type Result struct {
 // Bundle is one target's emitted bundle.
 type Bundle struct {
 	Target, Format string
-	Data           []byte
-	// Value is Data parsed, kept only with Options.Tokens.
+	// Value is the bundle, which its output file holds indented.
 	Value *canonical.Value
 	// Names maps each tool ID the target took to its emitted name.
 	Names map[string]string
@@ -355,11 +385,11 @@ type targetResult struct {
 	renamed  map[string]map[canonical.Pointer]string
 	renamedO map[string]map[canonical.Pointer]string // of output schemas
 	aliases  map[string]string                       // renamed tool's ID → its old name
-	data     []byte
-	hash     string // of data, computed by the target's worker
+	bundle   *canonical.Value
+	size     int64  // of the bundle's file
+	hash     string // of the bundle's file, computed by the target's worker
 	diags    []diag.Diagnostic
-	tokens   *tokens.Count    // nil when not counted
-	bundle   *canonical.Value // with Options.Tokens only
+	tokens   *tokens.Count // nil when not counted
 }
 
 func (b *build) configError(ds ...diag.Diagnostic) error {
@@ -618,7 +648,6 @@ func (b *build) buildTargets(ctx context.Context) error {
 			emit := *a
 			emit.Profile = b.profiles[i]
 			low := emit.Emit(b.chosen[i], t.Name, opts)
-			data := low.Bundle.Indent()
 			ds := low.Diagnostics
 			for j := range ds {
 				if ds[j].File == "" { // a limit of the whole bundle: at the target
@@ -637,10 +666,10 @@ func (b *build) buildTargets(ctx context.Context) error {
 				count = c
 				ds = append(ds, b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
 			}
-			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases, data: data, hash: hashBytes(data), diags: b.apply(ds, t.Policy), tokens: count}
-			if b.opts.Tokens {
-				b.targets[i].bundle = low.Bundle
-			}
+			h := sha256.New()
+			size, _ := low.Bundle.WriteIndent(h) // a hash.Hash never fails to write
+			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
+				bundle: low.Bundle, size: size, hash: "sha256:" + hex.EncodeToString(h.Sum(nil)), diags: b.apply(ds, t.Policy), tokens: count}
 			return nil
 		})
 	}
@@ -706,7 +735,7 @@ func (b *build) finish() *Result {
 	}
 	for i, t := range b.targets {
 		tgt := b.m.Targets[i]
-		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Data: t.data, Value: t.bundle, Names: t.names, Tokens: t.tokens})
+		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Value: t.bundle, Names: t.names, Tokens: t.tokens})
 	}
 	res.remap(ds)
 	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)
@@ -717,8 +746,8 @@ func (b *build) finish() *Result {
 		return res
 	}
 	for i, t := range b.m.Targets {
-		res.Outputs = append(res.Outputs, Output{Target: t.Name, Path: t.Out, Data: b.targets[i].data})
+		res.Outputs = append(res.Outputs, Output{Target: t.Name, Path: t.Out, value: b.targets[i].bundle, size: b.targets[i].size})
 	}
-	res.Outputs = append(res.Outputs, Output{Path: manifest.LockFile, Data: b.lock(res.Outputs)})
+	res.Outputs = append(res.Outputs, NewOutput(manifest.LockFile, b.lock(res.Outputs)))
 	return res
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
 
@@ -83,19 +84,19 @@ func TestBuildOutputsAndLock(t *testing.T) {
 	var paths []string
 	for _, o := range res.Outputs {
 		paths = append(paths, o.Path)
-		if !bytes.HasSuffix(o.Data, []byte("\n")) || bytes.Contains(o.Data, []byte("\r")) {
+		if !bytes.HasSuffix(o.Bytes(), []byte("\n")) || bytes.Contains(o.Bytes(), []byte("\r")) {
 			t.Errorf("%s does not end in one \\n", o.Path)
 		}
 	}
 	if want := []string{"dist/mcp.json", "dist/openai.json", "dist/anthropic.json", "toolc.lock"}; !slices.Equal(paths, want) {
 		t.Errorf("outputs = %q, want %q", paths, want)
 	}
-	lock, err := DecodeLock(res.Outputs[3].Data)
+	lock, err := DecodeLock(res.Outputs[3].Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(res.Outputs[3].Data), LockHeader+"version = 1\n") {
-		t.Errorf("lock starts %q", res.Outputs[3].Data[:60])
+	if !strings.HasPrefix(string(res.Outputs[3].Bytes()), LockHeader+"version = 1\n") {
+		t.Errorf("lock starts %q", res.Outputs[3].Bytes()[:60])
 	}
 	var ids []string
 	for _, tl := range lock.Tools {
@@ -113,7 +114,7 @@ func TestBuildOutputsAndLock(t *testing.T) {
 	if len(lock.Outputs) != 3 || lock.Outputs[0].Path != "dist/anthropic.json" || lock.Catalog.Version != "1.0.0" {
 		t.Errorf("lock outputs = %+v", lock.Outputs)
 	}
-	mcp := string(res.Outputs[0].Data)
+	mcp := string(res.Outputs[0].Bytes())
 	if !strings.Contains(mcp, `"name": "a__list"`) || !strings.Contains(mcp, `"dev.toolc/catalog"`) {
 		t.Errorf("mcp bundle:\n%s", mcp)
 	}
@@ -146,7 +147,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 				t.Fatalf("jobs=%d: %d outputs", jobs, len(got.Outputs))
 			}
 			for i := range got.Outputs {
-				if !bytes.Equal(got.Outputs[i].Data, want.Outputs[i].Data) {
+				if !bytes.Equal(got.Outputs[i].Bytes(), want.Outputs[i].Bytes()) {
 					t.Errorf("jobs=%d: %s differs", jobs, got.Outputs[i].Path)
 				}
 			}
@@ -158,8 +159,8 @@ func TestBuildIsDeterministic(t *testing.T) {
 	// Formatting and key order of a source change its hash but not the tools'.
 	fsys["tools/b/openai.json"] = &fstest.MapFile{Data: []byte("[\n {\"function\": {\"parameters\": {\"properties\": {}, \"type\": \"object\"}, \"description\": \"Ping.\", \"name\": \"ping\"}, \"type\": \"function\"}\n]\n")}
 	again := mustBuild(t, fsys, 4)
-	l1, _ := DecodeLock(want.Outputs[len(want.Outputs)-1].Data)
-	l2, _ := DecodeLock(again.Outputs[len(again.Outputs)-1].Data)
+	l1, _ := DecodeLock(want.Outputs[len(want.Outputs)-1].Bytes())
+	l2, _ := DecodeLock(again.Outputs[len(again.Outputs)-1].Bytes())
 	for i := range l1.Tools {
 		if l1.Tools[i].Hash != l2.Tools[i].Hash {
 			t.Errorf("tool %s: hash changed with formatting", l1.Tools[i].ID)
@@ -411,11 +412,36 @@ func TestEqualFile(t *testing.T) {
 		{"big.json", append(bytes.Clone(big), 'x'), false},
 		{"dir", nil, false}, // not a file
 	} {
-		if got, _ := equalFile(fsys, c.name, c.data); got != c.want {
+		if got, _ := equalFile(fsys, NewOutput(c.name, c.data)); got != c.want {
 			t.Errorf("equalFile(%s, %d bytes) = %v, want %v", c.name, len(c.data), got, c.want)
 		}
 	}
-	if same, err := equalFile(fsys, "missing.json", nil); same || !errors.Is(err, fs.ErrNotExist) {
+	if same, err := equalFile(fsys, NewOutput("missing.json", nil)); same || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a missing file: %v, %v", same, err)
+	}
+
+	// A bundle is compared as it is encoded, chunk by chunk.
+	tools := canonical.NewArray()
+	for i := range 5_000 {
+		tools.Items = append(tools.Items, canonical.NewString(fmt.Sprintf("tool %d", i)))
+	}
+	bundle := Output{Path: "bundle.json", value: tools, size: int64(len(tools.Indent()))}
+	edited := tools.Indent()
+	edited[len(edited)/2] = 'x'
+	for _, c := range []struct {
+		data []byte
+		want bool
+	}{
+		{tools.Indent(), true},
+		{edited, false},
+		{tools.Indent()[:bundle.size-1], false},
+	} {
+		fsys["bundle.json"] = &fstest.MapFile{Data: c.data}
+		if got, err := equalFile(fsys, bundle); got != c.want || err != nil {
+			t.Errorf("equalFile(bundle, %d bytes on disk) = %v, %v; want %v", len(c.data), got, err, c.want)
+		}
+	}
+	if got := bundle.Bytes(); !bytes.Equal(got, tools.Indent()) {
+		t.Error("a bundle's Bytes are not its value indented")
 	}
 }

@@ -29,7 +29,7 @@ out = "dist/anthropic.json"
 	for _, o := range res.Outputs {
 		fmt.Println(o.Path)
 	}
-	fmt.Print(string(res.Outputs[0].Data))
+	fmt.Print(string(res.Outputs[0].Bytes()))
 	// Output:
 	// false 1
 	// dist/anthropic.json
@@ -55,7 +55,7 @@ func ExampleConvert() {
 		panic(err)
 	}
 	fmt.Println(res.Failed)
-	fmt.Print(string(res.Outputs[0].Data))
+	fmt.Print(string(res.Outputs[0].Bytes()))
 	// Output:
 	// false
 	// [

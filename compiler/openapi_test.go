@@ -45,7 +45,7 @@ func TestStripeCurated(t *testing.T) {
 		if o.Path != "dist/openai.json" {
 			continue
 		}
-		if err := json.Unmarshal(o.Data, &bundle); err != nil {
+		if err := json.Unmarshal(o.Bytes(), &bundle); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,6 +1,7 @@
 package compiler
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
@@ -32,7 +33,7 @@ func Write(root *os.Root, outputs []Output) error {
 	fsys := root.FS()
 	for i, o := range outputs {
 		wg.Go(func() {
-			if same, err := equalFile(fsys, o.Path, o.Data); err == nil && same {
+			if same, err := equalFile(fsys, o); err == nil && same {
 				return
 			}
 			if dir := path.Dir(o.Path); dir != "." {
@@ -73,28 +74,57 @@ func Write(root *os.Root, outputs []Output) error {
 	return nil
 }
 
-// equalFile reports whether the file name in fsys holds exactly data. It
-// reads the file in pieces: holding a second copy of every 40 MB bundle to
-// compare it was a quarter of a large build's peak memory.
-func equalFile(fsys fs.FS, name string, data []byte) (bool, error) {
-	f, err := fsys.Open(name)
+// equalFile reports whether the file at o.Path in fsys holds exactly o's
+// bytes. It encodes o and reads the file in pieces, comparing them as they
+// come, and stops at the first that differs: neither the bundle nor a
+// second copy of it is ever whole in memory.
+func equalFile(fsys fs.FS, o Output) (bool, error) {
+	f, err := fsys.Open(o.Path)
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() != int64(len(data)) {
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() != o.Size() {
 		return false, err
 	}
-	buf := make([]byte, 64<<10)
-	for len(data) > 0 {
-		n, err := io.ReadFull(f, buf[:min(len(buf), len(data))])
-		if err != nil || !bytes.Equal(buf[:n], data[:n]) {
-			return false, err
-		}
-		data = data[n:]
+	cw := &compareWriter{file: f, buf: make([]byte, 64<<10)}
+	switch _, err := o.WriteTo(cw); {
+	case errors.Is(err, errDiffers):
+		return false, nil
+	case err != nil:
+		return false, err
 	}
-	n, _ := f.Read(buf[:1]) // the file may have grown since Stat
+	n, _ := f.Read(cw.buf[:1]) // the file may have grown since Stat
 	return n == 0, nil
+}
+
+// errDiffers stops the writing of an output into a compareWriter at the
+// first piece that the file does not hold.
+var errDiffers = errors.New("differs from the file")
+
+// compareWriter compares what is written to it with what it reads from
+// file.
+type compareWriter struct {
+	file io.Reader
+	buf  []byte
+}
+
+func (c *compareWriter) Write(p []byte) (int, error) {
+	done := 0
+	for len(p) > 0 {
+		n := min(len(p), len(c.buf))
+		if _, err := io.ReadFull(c.file, c.buf[:n]); err != nil {
+			if err == io.EOF || err == io.ErrUnexpectedEOF {
+				err = errDiffers // shorter than it was when stated
+			}
+			return done, err
+		}
+		if !bytes.Equal(c.buf[:n], p[:n]) {
+			return done, errDiffers
+		}
+		p, done = p[n:], done+n
+	}
+	return done, nil
 }
 
 func writeTemp(root *os.Root, o Output) (string, error) {
@@ -107,7 +137,11 @@ func writeTemp(root *os.Root, o Output) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	_, werr := f.Write(o.Data)
+	w := bufio.NewWriterSize(f, 256<<10)
+	_, werr := o.WriteTo(w)
+	if werr == nil {
+		werr = w.Flush()
+	}
 	serr := f.Sync()
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
@@ -140,20 +174,22 @@ func Check(fsys fs.FS, outputs []Output) ([]Difference, error) {
 	var diffs []Difference
 	for _, o := range outputs {
 		if o.Path != manifest.LockFile {
-			if same, err := equalFile(fsys, o.Path, o.Data); err == nil && same {
+			if same, err := equalFile(fsys, o); err == nil && same {
 				continue
 			}
 		}
 		old, err := fs.ReadFile(fsys, o.Path)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			diffs = append(diffs, Difference{Path: o.Path, Missing: true, New: o.Data})
-		case err != nil:
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
-		case o.Path == manifest.LockFile && bytes.Equal(withoutToolcLine(old), withoutToolcLine(o.Data)):
+		}
+		data := o.Bytes() // it differs, or is the lock: needed whole
+		switch {
+		case err != nil:
+			diffs = append(diffs, Difference{Path: o.Path, Missing: true, New: data})
+		case o.Path == manifest.LockFile && bytes.Equal(withoutToolcLine(old), withoutToolcLine(data)):
 			// Written by another toolc version, and otherwise the same.
-		case !bytes.Equal(old, o.Data):
-			diffs = append(diffs, Difference{Path: o.Path, Old: old, New: o.Data})
+		case !bytes.Equal(old, data):
+			diffs = append(diffs, Difference{Path: o.Path, Old: old, New: data})
 		}
 	}
 	return diffs, nil

@@ -33,7 +33,7 @@ out = "dist/openai.json"
 	res, _ := compiler.Build(context.Background(), src, compiler.Options{})
 	built := fstest.MapFS{}
 	for _, o := range res.Outputs {
-		built[o.Path] = &fstest.MapFile{Data: o.Data}
+		built[o.Path] = &fstest.MapFile{Data: o.Bytes()}
 	}
 	cat, _ := toolcall.Load(built, "toolc.lock")
 

@@ -71,7 +71,7 @@ func build(t testing.TB, fsys fstest.MapFS) fstest.MapFS {
 	}
 	out := fstest.MapFS{}
 	for _, o := range res.Outputs {
-		out[o.Path] = &fstest.MapFile{Data: o.Data}
+		out[o.Path] = &fstest.MapFile{Data: o.Bytes()}
 	}
 	return out
 }

@@ -58,7 +58,7 @@ run toolc baseline again when findings are fixed, to drop their entries.`,
 				}
 			}
 			data := compiler.EncodeBaseline(known)
-			if err := compiler.Write(m.root, []compiler.Output{{Path: compiler.BaselineFile, Data: data}}); err != nil {
+			if err := compiler.Write(m.root, []compiler.Output{compiler.NewOutput(compiler.BaselineFile, data)}); err != nil {
 				return out.fail(exitFailed, "%v", err)
 			}
 			denied, warns, infos := report.Count(known)

@@ -60,7 +60,7 @@ It exits 1 and writes nothing on stdout when the file has an error.`,
 			if res.Failed {
 				return out.fail(exitFailed, "cannot convert %s to %s", name, opts.To)
 			}
-			_, err = a.stdout.Write(res.Outputs[0].Data)
+			_, err = res.Outputs[0].WriteTo(a.stdout)
 			return err
 		},
 	}

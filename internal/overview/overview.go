@@ -247,15 +247,7 @@ type emitted struct {
 // schema and tokens.
 func emittedTools(b compiler.Bundle) map[string]emitted {
 	out := map[string]emitted{}
-	doc := b.Value
-	if doc == nil { // a build without Options.Tokens
-		v, err := canonical.ParseJSON(b.Data)
-		if err != nil {
-			return out
-		}
-		doc = v
-	}
-	for _, f := range tokens.Functions(b.Format, doc) {
+	for _, f := range tokens.Functions(b.Format, b.Value) {
 		out[f.Name] = emitted{input: f.Parameters}
 	}
 	if b.Tokens != nil {
