@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -393,6 +394,63 @@ func TestEncodeLockInParts(t *testing.T) {
 	}
 	if got := EncodeLock(l); !bytes.Equal(got, data) {
 		t.Errorf("the repository's lock does not encode to itself:\n%s", got)
+	}
+}
+
+// TestAppendLockTool: the lock's hand-written [[tools]] entries are
+// exactly what the TOML encoder writes, for tools with every kind of
+// string (quotes, backslashes, every control character, DEL, non-ASCII,
+// invalid UTF-8) as values and as keys, and nil, empty and full maps.
+func TestAppendLockTool(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var tricky []string
+	for c := range 0x80 {
+		tricky = append(tricky, "a"+string(rune(c))+"b")
+	}
+	tricky = append(tricky, "", "plain", "with-dash_under", "dotted.key", "sp ace", "é", "日本", "\xff\xfe", "/properties/a~1b", `"quoted"`, `back\slash`)
+	str := func() string { return tricky[rng.IntN(len(tricky))] }
+	strMap := func() map[string]string {
+		switch rng.IntN(4) {
+		case 0:
+			return nil
+		case 1:
+			return map[string]string{}
+		}
+		m := map[string]string{}
+		for range 1 + rng.IntN(4) {
+			m[str()] = str()
+		}
+		return m
+	}
+	for i := range 3000 {
+		lt := LockTool{ID: str(), Source: str(), Hash: str(), Names: strMap(), Aliases: strMap()}
+		if rng.IntN(2) == 0 {
+			lt.Optional = map[string][]string{}
+			for range rng.IntN(3) {
+				var ptrs []string
+				if rng.IntN(4) > 0 {
+					ptrs = []string{}
+					for range rng.IntN(3) {
+						ptrs = append(ptrs, str())
+					}
+				}
+				lt.Optional[str()] = ptrs
+			}
+		}
+		for _, m := range []*map[string]map[string]string{&lt.Renamed, &lt.RenamedOutput} {
+			if rng.IntN(2) == 0 {
+				*m = map[string]map[string]string{}
+				for range rng.IntN(3) {
+					(*m)[str()] = strMap()
+				}
+			}
+		}
+		want := encodeTOML(&struct {
+			Tools []LockTool `toml:"tools"`
+		}{[]LockTool{lt}})
+		if got := appendLockTool(nil, &lt); !bytes.Equal(got, want) {
+			t.Fatalf("tool %d %#v:\n%s\nwant\n%s", i, lt, got, want)
+		}
 	}
 }
 
