@@ -79,6 +79,7 @@ type Output struct {
 	value  *canonical.Value
 	data   []byte
 	size   int64
+	hash   string // a bundle's, which its worker computed: "sha256:…"
 }
 
 // NewOutput returns the output of data at path, for Write.
@@ -746,7 +747,7 @@ func (b *build) finish() *Result {
 		return res
 	}
 	for i, t := range b.m.Targets {
-		res.Outputs = append(res.Outputs, Output{Target: t.Name, Path: t.Out, value: b.targets[i].bundle, size: b.targets[i].size})
+		res.Outputs = append(res.Outputs, Output{Target: t.Name, Path: t.Out, value: b.targets[i].bundle, size: b.targets[i].size, hash: b.targets[i].hash})
 	}
 	res.Outputs = append(res.Outputs, NewOutput(manifest.LockFile, b.lock(res.Outputs)))
 	return res

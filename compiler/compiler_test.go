@@ -478,7 +478,8 @@ func TestEqualFile(t *testing.T) {
 		t.Errorf("a missing file: %v, %v", same, err)
 	}
 
-	// A bundle is compared as it is encoded, chunk by chunk.
+	// A bundle without its hash is compared as it is encoded, chunk by
+	// chunk.
 	tools := canonical.NewArray()
 	for i := range 5_000 {
 		tools.Items = append(tools.Items, canonical.NewString(fmt.Sprintf("tool %d", i)))
@@ -497,6 +498,12 @@ func TestEqualFile(t *testing.T) {
 		fsys["bundle.json"] = &fstest.MapFile{Data: c.data}
 		if got, err := equalFile(fsys, bundle); got != c.want || err != nil {
 			t.Errorf("equalFile(bundle, %d bytes on disk) = %v, %v; want %v", len(c.data), got, err, c.want)
+		}
+		// With its hash, as a build makes it: the file is hashed instead.
+		hashed := bundle
+		hashed.hash = hashBytes(tools.Indent())
+		if got, err := equalFile(fsys, hashed); got != c.want || err != nil {
+			t.Errorf("equalFile(hashed bundle, %d bytes on disk) = %v, %v; want %v", len(c.data), got, err, c.want)
 		}
 	}
 	if got := bundle.Bytes(); !bytes.Equal(got, tools.Indent()) {
