@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -187,5 +188,41 @@ func TestCodesKnown(t *testing.T) {
 		if _, ok := diag.Lookup(c); !ok {
 			t.Errorf("code %s is not in diag's table", c)
 		}
+	}
+}
+
+// TestKeyRuleMatchesItsPattern: Match, which reads the rule's classes into
+// tables, says what the rule's regular expression says, for every rule the
+// profiles use and classes with escapes, non-ASCII ranges and one
+// character, on keys of every length around the limit, non-ASCII keys and
+// invalid UTF-8.
+func TestKeyRuleMatchesItsPattern(t *testing.T) {
+	rules := []KeyRule{
+		{Chars: "a-zA-Z0-9_.-", Max: 64},
+		{Chars: "A-Za-z0-9_", First: "A-Za-z_", Max: 64},
+		{Chars: "A-Za-z0-9_.:-", First: "A-Za-z_", Max: 128},
+		{Chars: "a-z\\-\\.", Max: 3},
+		{Chars: "\\w", First: "\\d", Max: 4},
+		{Chars: "À-ÿa-z", First: "é", Max: 5},
+		{Chars: "x", Max: 2},
+		{Chars: "^a-z", Max: 3}, // a negated class
+	}
+	keys := []string{"", "a", "ab", "abc", "abcd", "abcde", "a-b", "a.b", "a:b", "_a", "1a", "a1", "é", "éa", "aé", "ÿÿ", "日本",
+		"\xff", "a\xff", "\xffa", "x", "xx", "xxx", "A", "-", ".", "a b", "a\nb", "\U0001F600", strings.Repeat("a", 63), strings.Repeat("a", 64),
+		strings.Repeat("a", 65), strings.Repeat("a", 127), strings.Repeat("a", 128), strings.Repeat("a", 129), "a" + strings.Repeat("é", 63)}
+	for _, r := range rules {
+		if r.matcher() == nil {
+			t.Errorf("rule %s: not read into tables", r.Pattern())
+			continue
+		}
+		re := regexp.MustCompile(r.Pattern())
+		for _, k := range keys {
+			if got, want := r.Match(k), re.MatchString(k); got != want {
+				t.Errorf("rule %s, key %q: Match = %v, the pattern says %v", r.Pattern(), k, got, want)
+			}
+		}
+	}
+	if (&KeyRule{Chars: "a-z]|[0-9", Max: 3}).matcher() != nil {
+		t.Error("a class that is not one class was read into tables")
 	}
 }
