@@ -18,13 +18,12 @@ package accept
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/namematch"
 )
 
 // Kind is what one rule checks.
@@ -342,16 +341,8 @@ func (c *checker) request(r Rule, n int, what string, cs []count) {
 	c.out = append(c.out, d)
 }
 
-var patterns sync.Map // string → *regexp.Regexp
-
-func compiled(p string) *regexp.Regexp {
-	if re, ok := patterns.Load(p); ok {
-		return re.(*regexp.Regexp)
-	}
-	re := regexp.MustCompile(p)
-	patterns.Store(p, re)
-	return re
-}
+// compiled returns the matcher of a name pattern, made once.
+func compiled(p string) *namematch.Matcher { return namematch.Compile(p) }
 
 func (c *checker) toolRule(r Rule) {
 	c.field = ""

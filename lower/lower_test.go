@@ -191,30 +191,18 @@ func TestCodesKnown(t *testing.T) {
 	}
 }
 
-// TestKeyRuleMatchesItsPattern: Match, which reads the rule's classes into
-// tables, says what the rule's regular expression says, for every rule the
-// profiles use and classes with escapes, non-ASCII ranges and one
-// character, on keys of every length around the limit, non-ASCII keys and
-// invalid UTF-8.
+// TestKeyRuleMatchesItsPattern: Match says what the rule's regular
+// expression says (internal/namematch tests the tables themselves).
 func TestKeyRuleMatchesItsPattern(t *testing.T) {
 	rules := []KeyRule{
 		{Chars: "a-zA-Z0-9_.-", Max: 64},
 		{Chars: "A-Za-z0-9_", First: "A-Za-z_", Max: 64},
 		{Chars: "A-Za-z0-9_.:-", First: "A-Za-z_", Max: 128},
-		{Chars: "a-z\\-\\.", Max: 3},
-		{Chars: "\\w", First: "\\d", Max: 4},
-		{Chars: "À-ÿa-z", First: "é", Max: 5},
-		{Chars: "x", Max: 2},
-		{Chars: "^a-z", Max: 3}, // a negated class
+		{Chars: "a-z]|[0-9", Max: 3}, // not one class: matched by regexp
 	}
-	keys := []string{"", "a", "ab", "abc", "abcd", "abcde", "a-b", "a.b", "a:b", "_a", "1a", "a1", "é", "éa", "aé", "ÿÿ", "日本",
-		"\xff", "a\xff", "\xffa", "x", "xx", "xxx", "A", "-", ".", "a b", "a\nb", "\U0001F600", strings.Repeat("a", 63), strings.Repeat("a", 64),
-		strings.Repeat("a", 65), strings.Repeat("a", 127), strings.Repeat("a", 128), strings.Repeat("a", 129), "a" + strings.Repeat("é", 63)}
+	keys := []string{"", "a", "1", "a1", "_a", "1a", "a-b", "a.b", "a:b", "é", "\xff", "a]|[0", strings.Repeat("a", 64), strings.Repeat("a", 65),
+		strings.Repeat("a", 128), strings.Repeat("a", 129)}
 	for _, r := range rules {
-		if r.matcher() == nil {
-			t.Errorf("rule %s: not read into tables", r.Pattern())
-			continue
-		}
 		re := regexp.MustCompile(r.Pattern())
 		for _, k := range keys {
 			if got, want := r.Match(k), re.MatchString(k); got != want {
@@ -222,7 +210,7 @@ func TestKeyRuleMatchesItsPattern(t *testing.T) {
 			}
 		}
 	}
-	if (&KeyRule{Chars: "a-z]|[0-9", Max: 3}).matcher() != nil {
-		t.Error("a class that is not one class was read into tables")
+	if !(&KeyRule{}).Match("any key") || (&KeyRule{}).Match("") {
+		t.Error("the zero rule takes any non-empty key")
 	}
 }

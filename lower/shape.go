@@ -5,13 +5,12 @@ import (
 	"encoding/hex"
 	"fmt"
 	"regexp"
-	"regexp/syntax"
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/namematch"
 )
 
 // The passes that give schemas the shapes a provider demands besides its
@@ -441,106 +440,7 @@ func (k *KeyRule) Match(s string) bool {
 	if k.Max == 0 {
 		return s != ""
 	}
-	if m := k.matcher(); m != nil {
-		return m.match(s)
-	}
-	return k.compiled().MatchString(s)
-}
-
-// keyMatcher is a rule made into tables of characters. Match runs on every
-// property key of every schema for every target and on every tool name,
-// and a regular expression (with the pattern formatted anew on each call)
-// took a twentieth of a build.
-type keyMatcher struct {
-	first, chars *charSet // first is nil where the rule has no First
-	max          int
-}
-
-func (m *keyMatcher) match(s string) bool {
-	n := 0
-	for _, r := range s { // invalid UTF-8 is U+FFFD, byte by byte, as for regexp
-		set := m.chars
-		if n == 0 && m.first != nil {
-			set = m.first
-		}
-		if n++; n > m.max || !set.has(r) {
-			return false
-		}
-	}
-	return n > 0
-}
-
-// charSet is a regular expression's character class.
-type charSet struct {
-	ascii [utf8.RuneSelf]bool
-	wide  []rune // the ranges above ASCII, lo-hi pairs
-}
-
-func (c *charSet) has(r rune) bool {
-	if r < utf8.RuneSelf {
-		return c.ascii[r]
-	}
-	for i := 0; i+1 < len(c.wide); i += 2 {
-		if c.wide[i] <= r && r <= c.wide[i+1] {
-			return true
-		}
-	}
-	return false
-}
-
-// classOf is the character set of a parsed class or single character; nil
-// for anything else.
-func classOf(re *syntax.Regexp) *charSet {
-	var ranges []rune
-	switch {
-	case re.Op == syntax.OpCharClass:
-		ranges = re.Rune
-	case re.Op == syntax.OpLiteral && len(re.Rune) == 1 && re.Flags&syntax.FoldCase == 0:
-		ranges = []rune{re.Rune[0], re.Rune[0]}
-	default:
-		return nil
-	}
-	c := &charSet{}
-	for i := 0; i+1 < len(ranges); i += 2 {
-		lo, hi := ranges[i], ranges[i+1]
-		for r := lo; r <= hi && r < utf8.RuneSelf; r++ {
-			c.ascii[r] = true
-		}
-		if hi >= utf8.RuneSelf {
-			c.wide = append(c.wide, max(lo, utf8.RuneSelf), hi)
-		}
-	}
-	return c
-}
-
-// readPattern reads the rule's pattern, ^[C]{1,max}$ or ^[F][C]{0,max-1}$
-// as regexp parses it, into tables; nil when it parses as anything else (a
-// class body that closes its bracket early), for regexp to match.
-func readPattern(expr string, first bool, max int) *keyMatcher {
-	re, err := syntax.Parse(expr, syntax.Perl)
-	if err != nil || re.Op != syntax.OpConcat || len(re.Sub) < 3 ||
-		re.Sub[0].Op != syntax.OpBeginText || re.Sub[len(re.Sub)-1].Op != syntax.OpEndText {
-		return nil
-	}
-	subs := re.Sub[1 : len(re.Sub)-1]
-	m := &keyMatcher{max: max}
-	lo, hi := 1, max
-	if first {
-		if len(subs) != 2 {
-			return nil
-		}
-		if m.first = classOf(subs[0]); m.first == nil {
-			return nil
-		}
-		subs, lo, hi = subs[1:], 0, max-1
-	}
-	if len(subs) != 1 || subs[0].Op != syntax.OpRepeat || subs[0].Min != lo || subs[0].Max != hi {
-		return nil
-	}
-	if m.chars = classOf(subs[0].Sub[0]); m.chars == nil {
-		return nil
-	}
-	return m
+	return k.matcher().MatchString(s)
 }
 
 type ruleKey struct {
@@ -548,14 +448,16 @@ type ruleKey struct {
 	max          int
 }
 
-var matchers sync.Map // ruleKey → *keyMatcher, nil for a pattern regexp must match
+var matchers sync.Map // ruleKey → *namematch.Matcher
 
-func (k *KeyRule) matcher() *keyMatcher {
+// matcher returns the rule's matcher, without formatting its pattern again
+// on each call.
+func (k *KeyRule) matcher() *namematch.Matcher {
 	key := ruleKey{k.Chars, k.First, k.Max}
 	if m, ok := matchers.Load(key); ok {
-		return m.(*keyMatcher)
+		return m.(*namematch.Matcher)
 	}
-	m := readPattern(k.Pattern(), k.First != "", k.Max)
+	m := namematch.Compile(k.Pattern())
 	matchers.Store(key, m)
 	return m
 }
