@@ -59,9 +59,17 @@ func (p Pointer) Tokens() ([]string, error) {
 	}
 	parts := strings.Split(string(p[1:]), "/")
 	for i, t := range parts {
-		parts[i] = tokenUnescaper.Replace(t)
+		parts[i] = unescapeToken(t)
 	}
 	return parts, nil
+}
+
+// unescapeToken turns ~1 and ~0 in t back into / and ~.
+func unescapeToken(t string) string {
+	if strings.IndexByte(t, '~') < 0 {
+		return t
+	}
+	return tokenUnescaper.Replace(t)
 }
 
 // String returns p as written.
@@ -70,18 +78,22 @@ func (p Pointer) String() string { return string(p) }
 // Resolve returns the value that p points to inside v, or nil when there is
 // none.
 func (v *Value) Resolve(p Pointer) *Value {
-	toks, err := p.Tokens()
-	if err != nil {
+	if p == "" {
+		return v
+	}
+	if p[0] != '/' {
 		return nil
 	}
-	cur := v
-	for _, t := range toks {
-		cur = cur.child(t)
-		if cur == nil {
-			return nil
+	// Token by token, without Tokens' slice: the acceptance check resolves
+	// each tool's name and description in every bundle.
+	cur, rest := v, string(p[1:])
+	for {
+		tok, more, found := strings.Cut(rest, "/")
+		if cur = cur.child(unescapeToken(tok)); cur == nil || !found {
+			return cur
 		}
+		rest = more
 	}
-	return cur
 }
 
 func (v *Value) child(token string) *Value {

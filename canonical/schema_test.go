@@ -159,6 +159,12 @@ func TestPointerTokens(t *testing.T) {
 	if v.Resolve("/a~1b/c~0d//03") != nil {
 		t.Error("leading zero index resolved")
 	}
+	for p, want := range map[Pointer]*Value{"": v, "/": nil, "a~1b": nil, "/a~1b": v.Members[0].Value, "/a~1b/": nil, "/a/b": nil,
+		"/a~1b/c~0d/": v.Members[0].Value.Members[0].Value.Members[0].Value, "/a~1b/c~0d//4": nil, "/a~1b/c~0d//x": nil} {
+		if got := v.Resolve(p); got != want {
+			t.Errorf("Resolve(%q) = %v, want %v", p, got, want)
+		}
+	}
 }
 
 func TestJCSMatchesReference(t *testing.T) {
