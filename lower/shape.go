@@ -73,7 +73,6 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 
 // checkKeys reports whether a property key of root breaks the key rule.
 func checkKeys(r *Rules, root *canonical.Value) bool {
-	re := r.Keys.compiled()
 	found := false
 	canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
 		if found || !s.IsObject() {
@@ -81,7 +80,7 @@ func checkKeys(r *Rules, root *canonical.Value) bool {
 		}
 		if p := s.Keyword("properties"); p != nil && p.Kind == canonical.Object {
 			for _, m := range p.Members {
-				if !re.MatchString(m.Key) {
+				if !r.Keys.allows(m.Key) {
 					found = true
 				}
 			}
@@ -420,9 +419,6 @@ func regexpOf(expr string) *regexp.Regexp {
 	return re
 }
 
-// compiled returns the rule's pattern, compiled once.
-func (k *KeyRule) compiled() *regexp.Regexp { return regexpOf(k.Pattern()) }
-
 // Pattern is the rule as one regular expression; "" for the zero rule,
 // which takes any non-empty name.
 func (k *KeyRule) Pattern() string {
@@ -442,6 +438,10 @@ func (k *KeyRule) Match(s string) bool {
 	}
 	return k.matcher().MatchString(s)
 }
+
+// allows reports whether the keys pass leaves key as it is: the rule
+// matches it, or the rule is the zero rule, which renames nothing.
+func (k *KeyRule) allows(key string) bool { return k.Max == 0 || k.Match(key) }
 
 type ruleKey struct {
 	chars, first string
@@ -491,7 +491,6 @@ func (k *KeyRule) Legal(s, seed string) string {
 
 func runKeys(u *Unit) {
 	rule := u.Rules.Keys
-	re := rule.compiled()
 	renamed := map[*canonical.Value]string{}
 	for _, s := range allSchemas(u.root) {
 		props := s.node.Get("properties")
@@ -500,7 +499,7 @@ func runKeys(u *Unit) {
 		}
 		var bad []int
 		for i, m := range props.Members {
-			if !re.MatchString(m.Key) {
+			if !rule.allows(m.Key) {
 				bad = append(bad, i)
 			}
 		}
