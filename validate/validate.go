@@ -443,8 +443,12 @@ func checkRefs(root *canonical.Schema) (fs []finding, external []string) {
 	}
 	var refs []ref
 	base, _ := url.Parse(baseURL)
-	var walk func(p canonical.Pointer, s *canonical.Schema, base *url.URL)
-	walk = func(p canonical.Pointer, s *canonical.Schema, base *url.URL) {
+	// The path to each schema becomes a pointer only where a schema has
+	// an $id or a reference: building one for every subschema was most of
+	// what this walk cost.
+	var path canonical.Path
+	var walk func(s *canonical.Schema, base *url.URL)
+	walk = func(s *canonical.Schema, base *url.URL) {
 		if !s.IsObject() {
 			return
 		}
@@ -453,7 +457,7 @@ func checkRefs(root *canonical.Schema) (fs []finding, external []string) {
 				anchors[withoutFragment(base)+id] = true
 			} else if u, err := base.Parse(id); err == nil {
 				base = u
-				resources[withoutFragment(base)] = res{s, p}
+				resources[withoutFragment(base)] = res{s, path.Pointer()}
 				if u.Fragment != "" {
 					anchors[withoutFragment(base)+"#"+u.Fragment] = true
 				}
@@ -466,19 +470,23 @@ func checkRefs(root *canonical.Schema) (fs []finding, external []string) {
 		}
 		for _, k := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
 			if r, ok := s.Keyword(k).StringValue(); ok {
+				at := path.Pointer().Append(k)
 				if u, err := base.Parse(r); err == nil {
-					refs = append(refs, ref{at: p.Append(k), value: r, resolved: u})
+					refs = append(refs, ref{at: at, value: r, resolved: u})
 				} else {
-					refs = append(refs, ref{at: p.Append(k), value: r})
+					refs = append(refs, ref{at: at, value: r})
 				}
 			}
 		}
-		for rel, sub := range s.Subschemas() {
-			walk(p.Join(rel), sub, base)
-		}
+		s.EachSubschema(func(st canonical.Step, sub *canonical.Schema) bool {
+			path = append(path, st)
+			walk(sub, base)
+			path = path[:len(path)-1]
+			return true
+		})
 	}
 	resources[baseURL] = res{root, ""}
-	walk("", root, base)
+	walk(root, base)
 
 	fs = append(fs, refCycles(root, refs2(refs, func(r ref) (canonical.Pointer, string, bool) {
 		if r.resolved == nil || withoutFragment(r.resolved) != baseURL || !strings.HasPrefix(r.resolved.Fragment, "/") && r.resolved.Fragment != "" {
