@@ -489,6 +489,26 @@ func hashBytes(data []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
+// hashFile is hashBytes of the file at name, read in pieces: the fast path
+// and the comparison of a bundle with the disk hash files of tens of
+// megabytes that they never need whole.
+func hashFile(fsys fs.FS, name string) (string, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return hashReader(f)
+}
+
+func hashReader(r io.Reader) (string, error) {
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, r, make([]byte, 64<<10)); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
 // readSources reads, parses, detects and decodes every input in parallel,
 // each into its own slot.
 func (b *build) readSources(ctx context.Context) error {

@@ -28,7 +28,8 @@ import (
 // current.
 //
 // It answers true only for a toolc whose version names its code exactly
-// (a released or pseudo-version, not "devel"), equal to the lock's, so
+// (a released or pseudo-version, not "devel" and not "+dirty", which two
+// builds of different edits to one commit share), equal to the lock's, so
 // that a change to toolc itself always takes the slow path.
 func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason string, err error) {
 	if opts.Manifest == "" {
@@ -42,6 +43,9 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 	}
 	if opts.Version == "" || strings.HasPrefix(opts.Version, "devel") {
 		return false, "this toolc is a development build, whose version does not name its code", nil
+	}
+	if strings.HasSuffix(opts.Version, "+dirty") { // go build in a checkout with changes
+		return false, "this toolc was built from a checkout with uncommitted changes (+dirty), so its version does not name its code", nil
 	}
 	l, err := readLockHead(fsys)
 	if err != nil {
@@ -113,8 +117,7 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			data, err := fs.ReadFile(fsys, f.path)
-			if err != nil || hashBytes(data) != f.hash {
+			if h, err := hashFile(fsys, f.path); err != nil || h != f.hash {
 				found[i] = true
 				return errDiffers
 			}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -90,11 +89,8 @@ func equalFile(fsys fs.FS, o Output) (bool, error) {
 		return false, err
 	}
 	if o.hash != "" {
-		h := sha256.New()
-		if _, err := io.CopyBuffer(h, f, make([]byte, 64<<10)); err != nil {
-			return false, err
-		}
-		return "sha256:"+hex.EncodeToString(h.Sum(nil)) == o.hash, nil
+		h, err := hashReader(f)
+		return h == o.hash, err
 	}
 	cw := &compareWriter{file: f, buf: make([]byte, 64<<10)}
 	switch _, err := o.WriteTo(cw); {
@@ -228,10 +224,10 @@ func (r *Result) Orphans(fsys fs.FS) Orphans {
 			slices.ContainsFunc(outputs, func(out Output) bool { return out.Path == lo.Path }) {
 			continue
 		}
-		data, err := fs.ReadFile(fsys, lo.Path)
+		h, err := hashFile(fsys, lo.Path)
 		switch {
 		case err != nil: // gone already
-		case hashBytes(data) == lo.Hash:
+		case h == lo.Hash:
 			o.Remove = append(o.Remove, lo.Path)
 		default:
 			o.Edited = append(o.Edited, lo.Path)
