@@ -103,15 +103,21 @@ func (b *build) lock(outputs []Output) []byte {
 	for _, p := range slices.Sorted(maps.Keys(refs)) {
 		l.References = append(l.References, LockReference{Path: p, Hash: refs[p]})
 	}
-	for _, t := range b.tools {
-		lt := LockTool{ID: t.ID(), Source: t.Source.File, Hash: b.toolHash[t], Names: map[string]string{}}
+	// Each tool's entry from the targets' maps, in parallel: five lookups
+	// and a map of names for each tool and target were a serial tenth of a
+	// second at the end of a 100,000-tool build.
+	l.Tools = make([]LockTool, len(b.tools))
+	par.For(len(b.tools), 256, func(j int) {
+		t := b.tools[j]
+		id := t.ID()
+		lt := LockTool{ID: id, Source: t.Source.File, Hash: b.toolHash[t], Names: make(map[string]string, len(b.m.Targets))}
 		for i, tgt := range b.m.Targets {
-			name, ok := b.targets[i].names[t.ID()]
+			name, ok := b.targets[i].names[id]
 			if !ok {
 				continue // not in this target's selection
 			}
 			lt.Names[tgt.Name] = name
-			if opt := b.targets[i].optional[t.ID()]; len(opt) > 0 {
+			if opt := b.targets[i].optional[id]; len(opt) > 0 {
 				if lt.Optional == nil {
 					lt.Optional = map[string][]string{}
 				}
@@ -119,17 +125,17 @@ func (b *build) lock(outputs []Output) []byte {
 					lt.Optional[tgt.Name] = append(lt.Optional[tgt.Name], string(p))
 				}
 			}
-			lt.Renamed = addRenamed(lt.Renamed, tgt.Name, b.targets[i].renamed[t.ID()])
-			lt.RenamedOutput = addRenamed(lt.RenamedOutput, tgt.Name, b.targets[i].renamedO[t.ID()])
-			if alias, ok := b.targets[i].aliases[t.ID()]; ok {
+			lt.Renamed = addRenamed(lt.Renamed, tgt.Name, b.targets[i].renamed[id])
+			lt.RenamedOutput = addRenamed(lt.RenamedOutput, tgt.Name, b.targets[i].renamedO[id])
+			if alias, ok := b.targets[i].aliases[id]; ok {
 				if lt.Aliases == nil {
 					lt.Aliases = map[string]string{}
 				}
 				lt.Aliases[tgt.Name] = alias
 			}
 		}
-		l.Tools = append(l.Tools, lt)
-	}
+		l.Tools[j] = lt
+	})
 	format := map[string]string{}
 	for _, t := range b.m.Targets {
 		format[t.Name] = t.Format
