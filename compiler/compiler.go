@@ -612,8 +612,15 @@ func (b *build) readSource(in input) fileResult {
 // collectTools joins the per-file tools in input order, rejects duplicate
 // IDs, and sorts the catalog by ID.
 func (b *build) collectTools() {
-	first := map[string]*canonical.Tool{}
-	b.toolHash = map[*canonical.Tool]string{}
+	n := 0
+	for _, f := range b.files {
+		n += len(f.tools)
+	}
+	first := make(map[string]*canonical.Tool, n)
+	b.toolHash = make(map[*canonical.Tool]string, n)
+	if n > 0 {
+		b.tools = make([]*canonical.Tool, 0, n)
+	}
 	for _, f := range b.files {
 		for i, t := range f.tools {
 			b.toolHash[t] = f.hashes[i]
