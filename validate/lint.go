@@ -17,12 +17,15 @@ import (
 // descriptions (PROVIDERS.md, unverified whether it still does).
 const MaxDescription = 1024
 
-// valueKeywords are the keywords whose values must be valid against the
-// schema they sit in, with the code reported when one is not.
-var valueKeywords = []struct {
+// valueKeyword is a keyword whose values must be valid against the schema
+// it sits in, with the code reported when one is not.
+type valueKeyword struct {
 	keyword, code string
 	list          bool // the keyword holds a list of values
-}{
+}
+
+// valueKeywords are the value keywords.
+var valueKeywords = []valueKeyword{
 	{"default", "lint.default-invalid", false},
 	{"const", "lint.const-invalid", false},
 	{"enum", "lint.enum-invalid", true},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -33,7 +34,8 @@ import (
 //     hundred such forms across thousands of tools.
 //   - A node with default, const, enum or examples is compiled on its own,
 //     without its annotations, when nothing under it refers elsewhere, and
-//     its values validated against it; compiled forms are cached too.
+//     its values validated against it; compiled forms are cached too, and
+//     so is each proof, by the form and the values.
 //   - Compilation fails, for a schema the meta-schema passes, only on
 //     identifiers, anchors, references and regular expressions: quick
 //     declines schemas with identifiers or anchors, requires every $ref to
@@ -70,6 +72,22 @@ type shapes struct {
 	mu       sync.RWMutex
 	valid    map[string]bool               // shallow form → it passes the meta-schema
 	compiled map[string]*jsonschema.Schema // value-checking form → compiled
+	values   map[string]bool               // value-checking form and values → the values are valid
+}
+
+func (c *shapes) valuesValid(key []byte) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.values[string(key)]
+}
+
+func (c *shapes) validValues(key []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.values == nil {
+		c.values = map[string]bool{}
+	}
+	c.values[string(key)] = true
 }
 
 func (c *shapes) passed(key []byte) bool {
@@ -207,38 +225,52 @@ func (q *quickRun) shallow(s *canonical.Schema) bool {
 }
 
 // values proves that each default, const, enum and examples value of s is
-// valid against s.
+// valid against s. The node's value-checking form and its values decide
+// the answer, so a proof is kept by both: schemas that differ only in
+// their text and names (most of a real catalog) share their enums and
+// defaults, and validating them again was most of what quick cost.
 func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
-	var sch *jsonschema.Schema
+	if !slices.ContainsFunc(valueKeywords, func(vk valueKeyword) bool { return valueOf(s, vk) != nil }) {
+		return true
+	}
+	if hasRef {
+		return false // it needs the rest of the schema: the full check does it
+	}
+	q.buf = appendValuesForm(append(q.buf[:0], q.draft.String()...), s)
+	form := len(q.buf)
 	for _, vk := range valueKeywords {
-		val := s.Keyword(vk.keyword)
-		if val == nil || (vk.list && val.Kind != canonical.Array) {
-			continue
+		if val := valueOf(s, vk); val != nil {
+			q.buf = append(canonical.AppendString(append(q.buf, 0), vk.keyword), ':')
+			q.buf = val.AppendJSON(q.buf, "")
 		}
-		if sch == nil {
-			if hasRef {
-				return false // it needs the rest of the schema: the full check does it
-			}
-			q.buf = appendValuesForm(append(q.buf[:0], q.draft.String()...), s)
-			key := q.buf
-			if sch = q.v.shapes.schema(key); sch == nil {
-				doc, ok := decodeAny(key[len(q.draft.String()):])
-				if !ok {
-					return false
-				}
-				c := jsonschema.NewCompiler()
-				c.DefaultDraft(q.draft)
-				c.UseRegexpEngine(lenientRegexp)
-				c.UseLoader(refuse{})
-				if err := c.AddResource(baseURL, doc); err != nil {
-					return false
-				}
-				var err error
-				if sch, err = c.Compile(baseURL); err != nil {
-					return false
-				}
-				q.v.shapes.keep(key, sch)
-			}
+	}
+	proof, key := q.buf, q.buf[:form]
+	if q.v.shapes.valuesValid(proof) {
+		return true
+	}
+	sch := q.v.shapes.schema(key)
+	if sch == nil {
+		doc, ok := decodeAny(key[len(q.draft.String()):])
+		if !ok {
+			return false
+		}
+		c := jsonschema.NewCompiler()
+		c.DefaultDraft(q.draft)
+		c.UseRegexpEngine(lenientRegexp)
+		c.UseLoader(refuse{})
+		if err := c.AddResource(baseURL, doc); err != nil {
+			return false
+		}
+		var err error
+		if sch, err = c.Compile(baseURL); err != nil {
+			return false
+		}
+		q.v.shapes.keep(key, sch)
+	}
+	for _, vk := range valueKeywords {
+		val := valueOf(s, vk)
+		if val == nil {
+			continue
 		}
 		items := []*canonical.Value{val}
 		if vk.list {
@@ -250,7 +282,18 @@ func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
 			}
 		}
 	}
+	q.v.shapes.validValues(proof)
 	return true
+}
+
+// valueOf is s's value of the value keyword vk, nil when it has none (or,
+// for a list keyword, one that is not an array).
+func valueOf(s *canonical.Schema, vk valueKeyword) *canonical.Value {
+	val := s.Keyword(vk.keyword)
+	if val == nil || (vk.list && val.Kind != canonical.Array) {
+		return nil
+	}
+	return val
 }
 
 // refsLanded reports whether every $ref points at a node of the schema, so

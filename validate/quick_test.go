@@ -112,6 +112,20 @@ func TestQuickReusesShapes(t *testing.T) {
 	if n := len(v.shapes.compiled); n != 1 {
 		t.Errorf("%d compiled forms for one enum, want 1", n)
 	}
+	if n := len(v.shapes.values); n != 1 {
+		t.Errorf("%d proofs of values for one enum, want 1", n)
+	}
+	// Another default under the same form is proved on its own, and a
+	// default the form refuses is not proved.
+	if ok, _ := proves(v, schemaOf(t, `{"type": "string", "enum": ["p", "q"], "default": "q"}`)); !ok {
+		t.Error("a valid default not proved")
+	}
+	if ok, full := proves(v, schemaOf(t, `{"type": "string", "enum": ["p", "q"], "default": "r"}`)); ok || len(full) == 0 {
+		t.Errorf("a default outside the enum: proved %v, full check %v", ok, full)
+	}
+	if n := len(v.shapes.values); n != 2 {
+		t.Errorf("%d proofs of values, want 2: a failed one is not kept", n)
+	}
 	// required's names keep their equalities: a repeated name is another shape.
 	if ok, full := proves(v, schemaOf(t, `{"type": "object", "description": "", "properties": {"a": {}}, "required": ["a", "a"]}`)); ok || len(full) == 0 {
 		t.Errorf("a repeated required name: proved %v, full check %v", ok, full)
