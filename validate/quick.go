@@ -162,8 +162,7 @@ type quickRun struct {
 	root    *canonical.Schema
 	buf     []byte
 	scratch []*canonical.Value
-	refs    []string                      // every $ref's value
-	nodes   map[*canonical.Value]struct{} // every node, once a $ref needs them
+	refs    []string // every $ref's value
 	all     []*canonical.Value
 }
 
