@@ -69,55 +69,30 @@ var annotations = map[string]bool{
 
 // shapes caches what quick proved, keyed by the dialect and a form.
 type shapes struct {
-	mu       sync.RWMutex
-	valid    map[string]bool               // shallow form → it passes the meta-schema
-	compiled map[string]*jsonschema.Schema // value-checking form → compiled
-	values   map[string]bool               // value-checking form and values → the values are valid
+	valid    cache[bool]               // shallow form → it passes the meta-schema
+	compiled cache[*jsonschema.Schema] // value-checking form → compiled
+	values   cache[bool]               // value-checking form and values → the values are valid
 }
 
-func (c *shapes) valuesValid(key []byte) bool {
+// cache is a map that the workers share.
+type cache[T any] struct {
+	mu sync.RWMutex
+	m  map[string]T
+}
+
+func (c *cache[T]) get(key []byte) T {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
-	return c.values[string(key)]
+	return c.m[string(key)]
 }
 
-func (c *shapes) validValues(key []byte) {
+func (c *cache[T]) put(key []byte, v T) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.values == nil {
-		c.values = map[string]bool{}
+	if c.m == nil {
+		c.m = map[string]T{}
 	}
-	c.values[string(key)] = true
-}
-
-func (c *shapes) passed(key []byte) bool {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.valid[string(key)]
-}
-
-func (c *shapes) pass(key []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.valid == nil {
-		c.valid = map[string]bool{}
-	}
-	c.valid[string(key)] = true
-}
-
-func (c *shapes) schema(key []byte) *jsonschema.Schema {
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	return c.compiled[string(key)]
-}
-
-func (c *shapes) keep(key []byte, s *jsonschema.Schema) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.compiled == nil {
-		c.compiled = map[string]*jsonschema.Schema{}
-	}
-	c.compiled[string(key)] = s
+	c.m[string(key)] = v
 }
 
 // metaSchemas holds each dialect's meta-schema, compiled as jsonschema
@@ -212,14 +187,14 @@ func (q *quickRun) node(s *canonical.Schema, root bool) (hasRef, ok bool) {
 func (q *quickRun) shallow(s *canonical.Schema) bool {
 	q.buf, q.scratch = appendShallow(append(q.buf[:0], q.draft.String()...), s, q.scratch)
 	key := q.buf
-	if q.v.shapes.passed(key) {
+	if q.v.shapes.valid.get(key) {
 		return true
 	}
 	doc, ok := decodeAny(key[len(q.draft.String()):])
 	if !ok || q.meta.Validate(doc) != nil {
 		return false
 	}
-	q.v.shapes.pass(key)
+	q.v.shapes.valid.put(key, true)
 	return true
 }
 
@@ -244,10 +219,10 @@ func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
 		}
 	}
 	proof, key := q.buf, q.buf[:form]
-	if q.v.shapes.valuesValid(proof) {
+	if q.v.shapes.values.get(proof) {
 		return true
 	}
-	sch := q.v.shapes.schema(key)
+	sch := q.v.shapes.compiled.get(key)
 	if sch == nil {
 		doc, ok := decodeAny(key[len(q.draft.String()):])
 		if !ok {
@@ -264,7 +239,7 @@ func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
 		if sch, err = c.Compile(baseURL); err != nil {
 			return false
 		}
-		q.v.shapes.keep(key, sch)
+		q.v.shapes.compiled.put(key, sch)
 	}
 	for _, vk := range valueKeywords {
 		val := valueOf(s, vk)
@@ -281,7 +256,7 @@ func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
 			}
 		}
 	}
-	q.v.shapes.validValues(proof)
+	q.v.shapes.values.put(proof, true)
 	return true
 }
 

@@ -106,13 +106,13 @@ func TestQuickReusesShapes(t *testing.T) {
 			t.Fatalf("schema %d not proved", i)
 		}
 	}
-	if n := len(v.shapes.valid); n != 2 {
+	if n := len(v.shapes.valid.m); n != 2 {
 		t.Errorf("%d shallow forms cached for two schemas of one shape, want 2 (root and property)", n)
 	}
-	if n := len(v.shapes.compiled); n != 1 {
+	if n := len(v.shapes.compiled.m); n != 1 {
 		t.Errorf("%d compiled forms for one enum, want 1", n)
 	}
-	if n := len(v.shapes.values); n != 1 {
+	if n := len(v.shapes.values.m); n != 1 {
 		t.Errorf("%d proofs of values for one enum, want 1", n)
 	}
 	// Another default under the same form is proved on its own, and a
@@ -123,7 +123,7 @@ func TestQuickReusesShapes(t *testing.T) {
 	if ok, full := proves(v, schemaOf(t, `{"type": "string", "enum": ["p", "q"], "default": "r"}`)); ok || len(full) == 0 {
 		t.Errorf("a default outside the enum: proved %v, full check %v", ok, full)
 	}
-	if n := len(v.shapes.values); n != 2 {
+	if n := len(v.shapes.values.m); n != 2 {
 		t.Errorf("%d proofs of values, want 2: a failed one is not kept", n)
 	}
 	// required's names keep their equalities: a repeated name is another shape.
