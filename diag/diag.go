@@ -87,18 +87,27 @@ func (d Diagnostic) Text() string {
 // Compare orders diagnostics by file, line, column, code, tool, message, target and
 // pointer, so that printing is stable whatever order they were found in.
 func Compare(a, b Diagnostic) int {
-	return cmp.Or(
-		cmp.Compare(a.File, b.File),
-		cmp.Compare(a.Line, b.Line),
-		cmp.Compare(a.Column, b.Column),
-		cmp.Compare(a.Code, b.Code),
-		cmp.Compare(a.Tool, b.Tool),
-		cmp.Compare(a.Message, b.Message),
-		cmp.Compare(a.Target, b.Target),
-		cmp.Compare(a.Pointer, b.Pointer),
-		cmp.Compare(a.Severity, b.Severity),
-		cmp.Compare(a.Fix, b.Fix),
-	)
+	// Field by field, stopping at the first that differs: cmp.Or would
+	// have every comparison made first, the messages' included, and
+	// sorting 25,000 diagnostics took 50 ms of a build's serial end.
+	if c := strings.Compare(a.File, b.File); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Column, b.Column); c != 0 {
+		return c
+	}
+	for _, p := range [...][2]string{{a.Code, b.Code}, {a.Tool, b.Tool}, {a.Message, b.Message}, {a.Target, b.Target}, {a.Pointer, b.Pointer}} {
+		if c := strings.Compare(p[0], p[1]); c != 0 {
+			return c
+		}
+	}
+	if c := cmp.Compare(a.Severity, b.Severity); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Fix, b.Fix)
 }
 
 // Sort sorts ds in place with Compare and removes exact duplicates. It returns

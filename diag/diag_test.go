@@ -3,6 +3,7 @@ package diag
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"regexp"
 	"slices"
@@ -134,4 +135,28 @@ func TestREADMEListsEveryCode(t *testing.T) {
 		return
 	}
 	t.Errorf("README.md's table of codes is not diag's table; run go test ./diag -update")
+}
+
+// TestCompareOrder: Compare orders by file, line, column, code, tool,
+// message, target, pointer, severity and fix, each field deciding only when
+// those before it tie, on diagnostics that tie often.
+func TestCompareOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func(vs ...string) string { return vs[rng.IntN(len(vs))] }
+	var ds []Diagnostic
+	for range 400 {
+		ds = append(ds, Diagnostic{File: pick("", "a.json", "b.json"), Line: rng.IntN(3), Column: rng.IntN(2), Code: pick("loss.ref", "lint.x"),
+			Tool: pick("", "t"), Message: pick("m", "n"), Target: pick("", "openai"), Pointer: pick("", "/a"), Severity: Severity(rng.IntN(3)), Fix: pick("", "f")})
+	}
+	key := func(d Diagnostic) []string {
+		return []string{d.File, fmt.Sprintf("%09d", d.Line), fmt.Sprintf("%09d", d.Column), d.Code, d.Tool, d.Message, d.Target, d.Pointer, fmt.Sprintf("%d", int(d.Severity)), d.Fix}
+	}
+	for _, a := range ds {
+		for _, b := range ds[:50] {
+			want := slices.Compare(key(a), key(b))
+			if got := Compare(a, b); (got < 0) != (want < 0) || (got == 0) != (want == 0) {
+				t.Fatalf("Compare(%+v, %+v) = %d, want the sign of %d", a, b, got, want)
+			}
+		}
+	}
 }
