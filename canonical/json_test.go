@@ -140,6 +140,10 @@ func TestPositions(t *testing.T) {
 		{"/a/b/1", Pos{3, 15}},
 		{"/c~0~1", Pos{5, 3}},
 		{"/a/missing", Pos{2, 3}},
+		{"/a/b/7", Pos{3, 5}},
+		{"/a/b/1/deeper", Pos{3, 15}},
+		{"/", Pos{1, 1}},
+		{"a", Pos{}},
 	} {
 		if got := v.PosOf(tc.p); got != tc.want {
 			t.Errorf("PosOf(%q) = %v, want %v", tc.p, got, tc.want)

@@ -118,12 +118,19 @@ func (v *Value) child(token string) *Value {
 // about a keyword points at the keyword. When p does not resolve all the way,
 // it returns the position of the deepest value that it reaches.
 func (v *Value) PosOf(p Pointer) Pos {
-	toks, err := p.Tokens()
-	if err != nil || v == nil {
+	if v == nil || (p != "" && p[0] != '/') {
 		return Pos{}
 	}
 	cur, pos := v, v.Pos
-	for _, t := range toks {
+	if p == "" {
+		return pos
+	}
+	// Token by token, as Resolve: locating every diagnostic of a build
+	// split each pointer into a slice first.
+	rest := string(p[1:])
+	for {
+		t, more, found := strings.Cut(rest, "/")
+		t = unescapeToken(t)
 		if cur.Kind == Object {
 			i := cur.Index(t)
 			if i < 0 {
@@ -134,13 +141,16 @@ func (v *Value) PosOf(p Pointer) Pos {
 				pos = cur.Members[i].Value.Pos
 			}
 			cur = cur.Members[i].Value
-			continue
+		} else {
+			next := cur.child(t)
+			if next == nil {
+				return pos
+			}
+			cur, pos = next, next.Pos
 		}
-		next := cur.child(t)
-		if next == nil {
+		if !found {
 			return pos
 		}
-		cur, pos = next, next.Pos
+		rest = more
 	}
-	return pos
 }

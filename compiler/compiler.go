@@ -26,6 +26,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/manifest"
 	"github.com/toolc-dev/toolc/tokens"
 	"github.com/toolc-dev/toolc/validate"
@@ -163,7 +164,7 @@ func (r *Result) Apply(ds []diag.Diagnostic) []diag.Diagnostic {
 // of this build and a JSON Pointer into it but no position yet.
 func (r *Result) Locate(ds []diag.Diagnostic) {
 	r.remap(ds)
-	for i := range ds {
+	par.For(len(ds), 512, func(i int) { // each in its slot: the documents are only read
 		d := &ds[i]
 		if d.Line == 0 && d.Pointer != "" {
 			if doc := r.docs[d.File]; doc != nil {
@@ -171,7 +172,7 @@ func (r *Result) Locate(ds []diag.Diagnostic) {
 				d.Line, d.Column = int(pos.Line), int(pos.Column)
 			}
 		}
-	}
+	})
 }
 
 // remap moves each diagnostic located in a part of a source that another

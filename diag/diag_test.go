@@ -160,3 +160,20 @@ func TestCompareOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSortAsCompare: Sort gives the order of Compare, in place, without
+// exact duplicates.
+func TestSortAsCompare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var ds []Diagnostic
+	for range 3000 {
+		ds = append(ds, Diagnostic{File: fmt.Sprint(rng.IntN(4)), Line: rng.IntN(5), Code: "loss.ref", Message: fmt.Sprint(rng.IntN(3))})
+	}
+	want := slices.Clone(ds)
+	slices.SortFunc(want, Compare)
+	want = slices.Compact(want)
+	got := Sort(ds)
+	if !slices.Equal(got, want) || &got[0] != &ds[0] {
+		t.Errorf("Sort gave %d diagnostics (want %d), or not in place", len(got), len(want))
+	}
+}
