@@ -24,6 +24,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/namematch"
+	"github.com/toolc-dev/toolc/internal/par"
 )
 
 // Kind is what one rule checks.
@@ -184,55 +185,28 @@ func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target st
 		d.Target = target
 		return []diag.Diagnostic{d}
 	}
-	c := &checker{t: t, target: target, opts: opts}
 	t = t.with(opts.Max, opts.Skip)
-	c.t = t
-	strictTools := 0
-	var optional, unions []count
-	for i, entry := range list.Items {
-		var tool *canonical.Tool
-		if i < len(tools) {
-			tool = tools[i]
+	// The tools are checked in parallel, by chunks, each with its own
+	// checker; their findings and counts are joined in bundle order. Checked
+	// one after the other, a bundle of 20,000 tools took 50 ms on one core.
+	const chunk = 128
+	parts := make([]tally, (len(list.Items)+chunk-1)/chunk)
+	par.For(len(parts), 1, func(p int) {
+		c := &checker{t: t, target: target, opts: opts}
+		for i := p * chunk; i < min(len(list.Items), (p+1)*chunk); i++ {
+			c.checkTool(list.Items[i], tools, i, &parts[p])
 		}
-		c.tool, c.entry = tool, entry
-		if tool != nil && opts.Unchecked[tool.ID()] {
-			continue
-		}
-		for _, r := range t.Tool {
-			c.toolRule(r)
-		}
-		strict := false
-		if t.Shape.Strict != "" {
-			strict, _ = entry.Resolve(t.Shape.Strict).BoolValue()
-		}
-		for _, part := range []struct {
-			at    canonical.Pointer
-			field canonical.Pointer
-		}{{t.Shape.Input, "/input"}, {t.Shape.Output, "/output"}} {
-			if part.at == "" {
-				continue
-			}
-			s := entry.Resolve(part.at)
-			if s == nil || s.Kind == canonical.Null {
-				continue
-			}
-			c.field = part.field
-			rules := t.Schema
-			if strict && part.field == "/input" { // strict mode constrains the arguments the model writes
-				rules = append(slices.Clone(rules), t.Strict...)
-			}
-			c.schema(s, rules, part.field == "/input")
-		}
-		if strict {
-			strictTools++
-			if s := entry.Resolve(t.Shape.Input); s != nil {
-				o, u := parameters(s)
-				optional = append(optional, count{c.name(), o})
-				unions = append(unions, count{c.name(), u})
-			}
-		}
+		parts[p].out = c.out
+	})
+	c := &checker{t: t, target: target, opts: opts}
+	var all tally
+	for _, pt := range parts {
+		c.out = append(c.out, pt.out...)
+		all.strictTools += pt.strictTools
+		all.optional = append(all.optional, pt.optional...)
+		all.unions = append(all.unions, pt.unions...)
 	}
-	c.tool, c.entry = nil, nil
+	strictTools, optional, unions := all.strictTools, all.optional, all.unions
 	for _, r := range t.Request {
 		if r.Kind == Tools && len(list.Items) > r.Max {
 			c.request(r, len(list.Items), "tools", nil)
@@ -255,6 +229,61 @@ func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target st
 		}
 	}
 	return c.out
+}
+
+// tally is what the tools of one chunk add up to: their findings, and their
+// shares of the per-request budgets of strict mode.
+type tally struct {
+	out              []diag.Diagnostic
+	strictTools      int
+	optional, unions []count
+}
+
+// checkTool checks the bundle's i-th entry, the catalog's tools[i] where
+// there is one, adding its findings to c and its counts to the part.
+func (c *checker) checkTool(entry *canonical.Value, tools []*canonical.Tool, i int, pt *tally) {
+	var tool *canonical.Tool
+	if i < len(tools) {
+		tool = tools[i]
+	}
+	c.tool, c.entry = tool, entry
+	if tool != nil && c.opts.Unchecked[tool.ID()] {
+		return
+	}
+	for _, r := range c.t.Tool {
+		c.toolRule(r)
+	}
+	strict := false
+	if c.t.Shape.Strict != "" {
+		strict, _ = entry.Resolve(c.t.Shape.Strict).BoolValue()
+	}
+	for _, part := range []struct {
+		at    canonical.Pointer
+		field canonical.Pointer
+	}{{c.t.Shape.Input, "/input"}, {c.t.Shape.Output, "/output"}} {
+		if part.at == "" {
+			continue
+		}
+		s := entry.Resolve(part.at)
+		if s == nil || s.Kind == canonical.Null {
+			continue
+		}
+		c.field = part.field
+		rules := c.t.Schema
+		if strict && part.field == "/input" { // strict mode constrains the arguments the model writes
+			rules = append(slices.Clone(rules), c.t.Strict...)
+		}
+		c.schema(s, rules, part.field == "/input")
+	}
+	if strict {
+		pt.strictTools++
+		if s := entry.Resolve(c.t.Shape.Input); s != nil {
+			o, u := parameters(s)
+			pt.optional = append(pt.optional, count{c.name(), o})
+			pt.unions = append(pt.unions, count{c.name(), u})
+		}
+	}
+	c.tool, c.entry = nil, nil
 }
 
 // count is one tool's share of a per-request budget.

@@ -115,6 +115,34 @@ func TestAcceptCatches(t *testing.T) {
 	}
 }
 
+// TestCheckInBundleOrder: a bundle larger than a chunk is checked in
+// parallel, and its findings come in bundle order, with the strict-mode
+// budgets counted over every chunk.
+func TestCheckInBundleOrder(t *testing.T) {
+	var entries []string
+	for i := range 1000 {
+		entries = append(entries, fmt.Sprintf(`{"name": "t%04d", "strict": true, "input_schema": {"type": "object", "properties": {"p": {"type": "array", "items": {"type": "string"}, "maxItems": 5}}, "required": ["p"], "additionalProperties": false}}`, i))
+	}
+	tab, _ := TableNamed("anthropic")
+	ds := Check(tab, parse(t, "["+strings.Join(entries, ",")+"]"), nil, "anthropic", Options{})
+	var tools []string
+	strictTools := 0
+	for _, d := range ds {
+		switch d.Code {
+		case "accept.keyword":
+			tools = append(tools, d.Tool)
+		case "accept.strict-tools":
+			strictTools++
+			if !strings.Contains(d.Message, " 1000 strict tools") {
+				t.Errorf("strict tools counted over the chunks: %s", d.Message)
+			}
+		}
+	}
+	if len(tools) != 1000 || !slices.IsSorted(tools) || strictTools != 1 {
+		t.Errorf("%d maxItems findings (want 1000, in bundle order: %v), %d strict-tools findings (want 1)", len(tools), slices.IsSorted(tools), strictTools)
+	}
+}
+
 // TestAcceptPasses: what each table accepts passes without a finding.
 func TestAcceptPasses(t *testing.T) {
 	closed := `"additionalProperties": false`
