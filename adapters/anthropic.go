@@ -60,17 +60,15 @@ func nameOf(v *canonical.Value) string {
 }
 
 func encodeAnthropic(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
-	list := canonical.NewArray()
-	for _, t := range tools {
+	return eachTool(tools, func(t *canonical.Tool) *canonical.Value {
 		o := toolObject(t)
 		o.Set("input_schema", t.Input.JSON())
 		if len(t.Examples) > 0 {
 			o.Set("input_examples", canonical.NewArray(t.Examples...))
 		}
 		appendExtensions(o, t, "anthropic")
-		list.Items = append(list.Items, o)
-	}
-	return list
+		return o
+	})
 }
 
 // anthropicDefinedPrefixes are the type prefixes of Anthropic-defined tools,

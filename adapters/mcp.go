@@ -10,6 +10,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/par"
 )
 
 // MCP returns the adapter of the Model Context Protocol's Tool
@@ -92,18 +93,26 @@ func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.To
 }
 
 func encodeMCP(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
-	list := canonical.NewArray()
-	for _, t := range tools {
-		list.Items = append(list.Items, mcpToolValue(t))
-	}
 	res := canonical.NewObject()
-	res.Set("tools", list)
+	res.Set("tools", eachTool(tools, mcpToolValue))
 	if cat := catalogValue(opts.Catalog); cat != nil {
 		meta := canonical.NewObject()
 		meta.Set(CatalogMetaKey, cat)
 		res.Set("_meta", meta)
 	}
 	return res
+}
+
+// eachTool is the array of encode(t) for each tool, made in parallel:
+// each tool's object is its own, and the bundles of a large catalog were a
+// serial part of each target.
+func eachTool(tools []*canonical.Tool, encode func(t *canonical.Tool) *canonical.Value) *canonical.Value {
+	if len(tools) == 0 {
+		return canonical.NewArray()
+	}
+	items := make([]*canonical.Value, len(tools))
+	par.For(len(tools), 256, func(i int) { items[i] = encode(tools[i]) })
+	return canonical.NewArray(items...)
 }
 
 // CatalogMetaKey is the _meta key under which an MCP bundle records the

@@ -78,17 +78,15 @@ func emptyObjectSchema() *canonical.Value {
 }
 
 func encodeOpenAI(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
-	list := canonical.NewArray()
-	for _, t := range tools {
+	return eachTool(tools, func(t *canonical.Tool) *canonical.Value {
 		fn := toolObject(t)
 		fn.Set("parameters", t.Input.JSON())
 		appendExtensions(fn, t, "openai")
 		o := canonical.NewObject()
 		o.Set("type", canonical.NewString("function"))
 		o.Set("function", fn)
-		list.Items = append(list.Items, o)
-	}
-	return list
+		return o
+	})
 }
 
 // OpenAIResponses returns the adapter of OpenAI Responses API function
