@@ -472,9 +472,7 @@ func (v *Value) UnmarshalJSON(data []byte) error {
 // copying or holding the chunks beside their join. WriteIndent writes the
 // same bytes without holding them at all.
 func (v *Value) Indent() []byte {
-	w := &indentWriter{indent: "  ", measure: true}
-	w.cur = w.value(w.cur, v, 0)
-	w.parts = append(w.parts, part{data: w.cur}, part{data: []byte{'\n'}})
+	w := v.indentParts(true)
 	n := 0
 	for _, p := range w.parts {
 		n += p.size()
@@ -512,9 +510,7 @@ func (v *Value) Indent() []byte {
 // compare it with the disk or write it while holding only its value. After
 // out's first error it writes nothing more and returns that error.
 func (v *Value) WriteIndent(out io.Writer) (int64, error) {
-	w := &indentWriter{indent: "  "}
-	w.cur = w.value(w.cur, v, 0)
-	w.parts = append(w.parts, part{data: w.cur}, part{data: []byte{'\n'}})
+	w := v.indentParts(false)
 	// A chunk holds its buffer from its encoding until it is written;
 	// ahead bounds how many do, so encoders wait for a slow writer.
 	ahead := make(chan struct{}, 2*runtime.GOMAXPROCS(0))
@@ -556,6 +552,15 @@ func (v *Value) WriteIndent(out io.Writer) (int64, error) {
 		}
 	}
 	return n, err
+}
+
+// indentParts splits v's indented encoding, final newline included, into
+// its parts: bytes, and the chunks of large arrays, measured or not.
+func (v *Value) indentParts(measure bool) *indentWriter {
+	w := &indentWriter{indent: "  ", measure: measure}
+	w.cur = w.value(w.cur, v, 0)
+	w.parts = append(w.parts, part{data: w.cur}, part{data: []byte{'\n'}})
+	return w
 }
 
 // Parallel indenting: arrays of at least parallelItems items, at most

@@ -3,6 +3,7 @@ package canonical
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -57,11 +58,23 @@ func (p Pointer) Tokens() ([]string, error) {
 	if p[0] != '/' {
 		return nil, fmt.Errorf("JSON pointer %q does not start with '/'", string(p))
 	}
-	parts := strings.Split(string(p[1:]), "/")
-	for i, t := range parts {
-		parts[i] = unescapeToken(t)
+	return slices.Collect(p.tokens), nil
+}
+
+// tokens yields the unescaped reference tokens of p, one by one, without
+// the slice Tokens makes: Resolve and PosOf run on every name, schema and
+// diagnostic of a build. p must be empty or start with '/'.
+func (p Pointer) tokens(yield func(string) bool) {
+	if p == "" {
+		return
 	}
-	return parts, nil
+	for rest := string(p[1:]); ; {
+		tok, more, found := strings.Cut(rest, "/")
+		if !yield(unescapeToken(tok)) || !found {
+			return
+		}
+		rest = more
+	}
 }
 
 // unescapeToken turns ~1 and ~0 in t back into / and ~.
@@ -78,22 +91,16 @@ func (p Pointer) String() string { return string(p) }
 // Resolve returns the value that p points to inside v, or nil when there is
 // none.
 func (v *Value) Resolve(p Pointer) *Value {
-	if p == "" {
-		return v
-	}
-	if p[0] != '/' {
+	if p != "" && p[0] != '/' {
 		return nil
 	}
-	// Token by token, without Tokens' slice: the acceptance check resolves
-	// each tool's name and description in every bundle.
-	cur, rest := v, string(p[1:])
-	for {
-		tok, more, found := strings.Cut(rest, "/")
-		if cur = cur.child(unescapeToken(tok)); cur == nil || !found {
-			return cur
+	cur := v
+	for t := range p.tokens {
+		if cur = cur.child(t); cur == nil {
+			return nil
 		}
-		rest = more
 	}
+	return cur
 }
 
 func (v *Value) child(token string) *Value {
@@ -122,15 +129,7 @@ func (v *Value) PosOf(p Pointer) Pos {
 		return Pos{}
 	}
 	cur, pos := v, v.Pos
-	if p == "" {
-		return pos
-	}
-	// Token by token, as Resolve: locating every diagnostic of a build
-	// split each pointer into a slice first.
-	rest := string(p[1:])
-	for {
-		t, more, found := strings.Cut(rest, "/")
-		t = unescapeToken(t)
+	for t := range p.tokens {
 		if cur.Kind == Object {
 			i := cur.Index(t)
 			if i < 0 {
@@ -141,16 +140,13 @@ func (v *Value) PosOf(p Pointer) Pos {
 				pos = cur.Members[i].Value.Pos
 			}
 			cur = cur.Members[i].Value
-		} else {
-			next := cur.child(t)
-			if next == nil {
-				return pos
-			}
-			cur, pos = next, next.Pos
+			continue
 		}
-		if !found {
+		next := cur.child(t)
+		if next == nil {
 			return pos
 		}
-		rest = more
+		cur, pos = next, next.Pos
 	}
+	return pos
 }
