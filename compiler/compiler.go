@@ -79,17 +79,14 @@ type Output struct {
 	Path   string // relative to the manifest's folder, '/'-separated
 	value  *canonical.Value
 	data   []byte
-	size   int64
-	hash   string // a bundle's, which its worker computed: "sha256:…"
+	size   int64  // of the file
+	hash   string // of the file, "sha256:…" (a bundle's computed by its target's worker)
 }
 
 // NewOutput returns the output of data at path, for Write.
 func NewOutput(path string, data []byte) Output {
-	return Output{Path: path, data: data, size: int64(len(data))}
+	return Output{Path: path, data: data, size: int64(len(data)), hash: hashBytes(data)}
 }
-
-// Size is the number of bytes the output writes.
-func (o Output) Size() int64 { return o.size }
 
 // WriteTo writes the output's bytes to w.
 func (o Output) WriteTo(w io.Writer) (int64, error) {
@@ -487,8 +484,11 @@ func unwrapPath(err error) error {
 
 func hashBytes(data []byte) string {
 	sum := sha256.Sum256(data)
-	return "sha256:" + hex.EncodeToString(sum[:])
+	return hashText(sum[:])
 }
+
+// hashText is how the lock writes a SHA-256 sum.
+func hashText(sum []byte) string { return "sha256:" + hex.EncodeToString(sum) }
 
 // hashFile is hashBytes of the file at name, read in pieces: the fast path
 // and the comparison of a bundle with the disk hash files of tens of
@@ -502,12 +502,20 @@ func hashFile(fsys fs.FS, name string) (string, error) {
 	return hashReader(f)
 }
 
+// hashEncoding is the hash of what write writes, and its size: a bundle
+// hashed as it is encoded, never whole in memory.
+func hashEncoding(write func(io.Writer) (int64, error)) (string, int64) {
+	h := sha256.New()
+	n, _ := write(h) // a hash.Hash never fails to write
+	return hashText(h.Sum(nil)), n
+}
+
 func hashReader(r io.Reader) (string, error) {
 	h := sha256.New()
 	if _, err := io.CopyBuffer(h, r, make([]byte, 64<<10)); err != nil {
 		return "", err
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+	return hashText(h.Sum(nil)), nil
 }
 
 // readSources reads, parses, detects and decodes every input in parallel,
@@ -695,10 +703,9 @@ func (b *build) buildTargets(ctx context.Context) error {
 				count = c
 				ds = append(ds, b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
 			}
-			h := sha256.New()
-			size, _ := low.Bundle.WriteIndent(h) // a hash.Hash never fails to write
+			hash, size := hashEncoding(low.Bundle.WriteIndent)
 			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
-				bundle: low.Bundle, size: size, hash: "sha256:" + hex.EncodeToString(h.Sum(nil)), diags: b.apply(ds, t.Policy), tokens: count}
+				bundle: low.Bundle, size: size, hash: hash, diags: b.apply(ds, t.Policy), tokens: count}
 			return nil
 		})
 	}

@@ -478,8 +478,7 @@ func TestEqualFile(t *testing.T) {
 		t.Errorf("a missing file: %v, %v", same, err)
 	}
 
-	// A bundle without its hash is compared as it is encoded, chunk by
-	// chunk.
+	// A bundle made without its hash is hashed as it is encoded.
 	tools := canonical.NewArray()
 	for i := range 5_000 {
 		tools.Items = append(tools.Items, canonical.NewString(fmt.Sprintf("tool %d", i)))
@@ -499,7 +498,7 @@ func TestEqualFile(t *testing.T) {
 		if got, err := equalFile(fsys, bundle); got != c.want || err != nil {
 			t.Errorf("equalFile(bundle, %d bytes on disk) = %v, %v; want %v", len(c.data), got, err, c.want)
 		}
-		// With its hash, as a build makes it: the file is hashed instead.
+		// With its hash, as a build makes it: only the file is hashed.
 		hashed := bundle
 		hashed.hash = hashBytes(tools.Indent())
 		if got, err := equalFile(fsys, hashed); got != c.want || err != nil {

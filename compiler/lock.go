@@ -140,8 +140,8 @@ func (b *build) lock(outputs []Output) []byte {
 	for _, t := range b.m.Targets {
 		format[t.Name] = t.Format
 	}
-	for i, o := range outputs {
-		l.Outputs = append(l.Outputs, LockOutput{Target: o.Target, Format: format[o.Target], Path: o.Path, Hash: b.targets[i].hash})
+	for _, o := range outputs {
+		l.Outputs = append(l.Outputs, LockOutput{Target: o.Target, Format: format[o.Target], Path: o.Path, Hash: o.hash})
 	}
 	slices.SortFunc(l.Sources, func(x, y LockSource) int { return strings.Compare(x.Path, y.Path) })
 	slices.SortFunc(l.Outputs, func(x, y LockOutput) int { return strings.Compare(x.Path, y.Path) })

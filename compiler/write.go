@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -75,61 +74,30 @@ func Write(root *os.Root, outputs []Output) error {
 }
 
 // equalFile reports whether the file at o.Path in fsys holds exactly o's
-// bytes. A bundle, whose hash its worker computed, is compared by hashing
-// the file, which costs a third of encoding the bundle again; other
-// outputs are compared piece by piece as they are written. Neither the
-// bundle nor a second copy of it is ever whole in memory.
+// bytes, by its size and then its hash: a bundle's hash was computed as
+// its worker encoded it, so comparing never encodes it again, and neither
+// the bundle nor a second copy of it is ever whole in memory.
 func equalFile(fsys fs.FS, o Output) (bool, error) {
 	f, err := fsys.Open(o.Path)
 	if err != nil {
 		return false, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() != o.Size() {
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() != o.size {
 		return false, err
 	}
+	h, err := hashReader(f)
+	return h == o.sum(), err
+}
+
+// sum is the output's hash: the one it was made with, or, for an output
+// made without one, its bytes hashed as they are encoded.
+func (o Output) sum() string {
 	if o.hash != "" {
-		h, err := hashReader(f)
-		return h == o.hash, err
+		return o.hash
 	}
-	cw := &compareWriter{file: f, buf: make([]byte, 64<<10)}
-	switch _, err := o.WriteTo(cw); {
-	case errors.Is(err, errDiffers):
-		return false, nil
-	case err != nil:
-		return false, err
-	}
-	n, _ := f.Read(cw.buf[:1]) // the file may have grown since Stat
-	return n == 0, nil
-}
-
-// errDiffers stops the writing of an output into a compareWriter at the
-// first piece that the file does not hold.
-var errDiffers = errors.New("differs from the file")
-
-// compareWriter compares what is written to it with what it reads from
-// file.
-type compareWriter struct {
-	file io.Reader
-	buf  []byte
-}
-
-func (c *compareWriter) Write(p []byte) (int, error) {
-	done := 0
-	for len(p) > 0 {
-		n := min(len(p), len(c.buf))
-		if _, err := io.ReadFull(c.file, c.buf[:n]); err != nil {
-			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				err = errDiffers // shorter than it was when stated
-			}
-			return done, err
-		}
-		if !bytes.Equal(c.buf[:n], p[:n]) {
-			return done, errDiffers
-		}
-		p, done = p[n:], done+n
-	}
-	return done, nil
+	h, _ := hashEncoding(o.WriteTo)
+	return h
 }
 
 func writeTemp(root *os.Root, o Output) (string, error) {
