@@ -199,14 +199,14 @@ func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target st
 		parts[p].out = c.out
 	})
 	c := &checker{t: t, target: target, opts: opts}
-	var all tally
+	strictTools := 0
+	var optional, unions []count
 	for _, pt := range parts {
 		c.out = append(c.out, pt.out...)
-		all.strictTools += pt.strictTools
-		all.optional = append(all.optional, pt.optional...)
-		all.unions = append(all.unions, pt.unions...)
+		strictTools += pt.strictTools
+		optional = append(optional, pt.optional...)
+		unions = append(unions, pt.unions...)
 	}
-	strictTools, optional, unions := all.strictTools, all.optional, all.unions
 	for _, r := range t.Request {
 		if r.Kind == Tools && len(list.Items) > r.Max {
 			c.request(r, len(list.Items), "tools", nil)
@@ -283,7 +283,6 @@ func (c *checker) checkTool(entry *canonical.Value, tools []*canonical.Tool, i i
 			pt.unions = append(pt.unions, count{c.name(), u})
 		}
 	}
-	c.tool, c.entry = nil, nil
 }
 
 // count is one tool's share of a per-request budget.
@@ -370,15 +369,12 @@ func (c *checker) request(r Rule, n int, what string, cs []count) {
 	c.out = append(c.out, d)
 }
 
-// compiled returns the matcher of a name pattern, made once.
-func compiled(p string) *namematch.Matcher { return namematch.Compile(p) }
-
 func (c *checker) toolRule(r Rule) {
 	c.field = ""
 	switch r.Kind {
 	case Name:
 		n, _ := c.entry.Resolve(c.t.Shape.Name).StringValue()
-		if !compiled(r.Values[0]).MatchString(n) {
+		if !namematch.Compile(r.Values[0]).MatchString(n) {
 			c.report(r, "/name", "", canonical.Pos{}, "the name %q", n)
 		}
 	case Description:
@@ -606,7 +602,7 @@ func (c *checker) node(r Rule, v *canonical.Value, st *step, key string, pos can
 	case PropertyKeys:
 		if p := v.Get("properties"); p != nil && p.Kind == canonical.Object {
 			for _, m := range p.Members {
-				if !compiled(r.Values[0]).MatchString(m.Key) {
+				if !namematch.Compile(r.Values[0]).MatchString(m.Key) {
 					c.report(r, c.field, at().Append("properties", m.Key), keyPos(m, pos), "the property key %q", m.Key)
 				}
 			}
