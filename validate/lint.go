@@ -25,11 +25,21 @@ type valueKeyword struct {
 }
 
 // valueKeywords are the value keywords.
-var valueKeywords = []valueKeyword{
+var valueKeywords = [...]valueKeyword{
 	{"default", "lint.default-invalid", false},
 	{"const", "lint.const-invalid", false},
 	{"enum", "lint.enum-invalid", true},
 	{"examples", "lint.example-invalid", true},
+}
+
+// valueOf is s's value of the value keyword vk, nil when it has none (or,
+// for a list keyword, one that is not an array).
+func valueOf(s *canonical.Schema, vk valueKeyword) *canonical.Value {
+	val := s.Keyword(vk.keyword)
+	if val == nil || (vk.list && val.Kind != canonical.Array) {
+		return nil
+	}
+	return val
 }
 
 // checkValues validates every default, const, enum value and examples entry
@@ -42,8 +52,8 @@ func checkValues(c *jsonschema.Compiler, root *canonical.Schema) []finding {
 		}
 		var sch *jsonschema.Schema
 		for _, vk := range valueKeywords {
-			v := s.Keyword(vk.keyword)
-			if v == nil || (vk.list && v.Kind != canonical.Array) {
+			v := valueOf(s, vk)
+			if v == nil {
 				continue
 			}
 			if sch == nil {

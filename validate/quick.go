@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/url"
-	"slices"
 	"strconv"
 	"sync"
 
@@ -204,7 +203,13 @@ func (q *quickRun) shallow(s *canonical.Schema) bool {
 // their text and names (most of a real catalog) share their enums and
 // defaults, and validating them again was most of what quick cost.
 func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
-	if !slices.ContainsFunc(valueKeywords, func(vk valueKeyword) bool { return valueOf(s, vk) != nil }) {
+	var vals [len(valueKeywords)]*canonical.Value
+	found := false
+	for i, vk := range valueKeywords {
+		vals[i] = valueOf(s, vk)
+		found = found || vals[i] != nil
+	}
+	if !found {
 		return true
 	}
 	if hasRef {
@@ -212,9 +217,9 @@ func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
 	}
 	q.buf = appendValuesForm(append(q.buf[:0], q.draft.String()...), s)
 	form := len(q.buf)
-	for _, vk := range valueKeywords {
-		if val := valueOf(s, vk); val != nil {
-			q.buf = append(canonical.AppendString(append(q.buf, 0), vk.keyword), ':')
+	for i, val := range vals {
+		if val != nil {
+			q.buf = append(canonical.AppendString(append(q.buf, 0), valueKeywords[i].keyword), ':')
 			q.buf = val.AppendJSON(q.buf, "")
 		}
 	}
@@ -241,13 +246,12 @@ func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
 		}
 		q.v.shapes.compiled.put(key, sch)
 	}
-	for _, vk := range valueKeywords {
-		val := valueOf(s, vk)
+	for i, val := range vals {
 		if val == nil {
 			continue
 		}
 		items := []*canonical.Value{val}
-		if vk.list {
+		if valueKeywords[i].list {
 			items = val.Items
 		}
 		for _, it := range items {
@@ -258,16 +262,6 @@ func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
 	}
 	q.v.shapes.values.put(proof, true)
 	return true
-}
-
-// valueOf is s's value of the value keyword vk, nil when it has none (or,
-// for a list keyword, one that is not an array).
-func valueOf(s *canonical.Schema, vk valueKeyword) *canonical.Value {
-	val := s.Keyword(vk.keyword)
-	if val == nil || (vk.list && val.Kind != canonical.Array) {
-		return nil
-	}
-	return val
 }
 
 // refsLanded reports whether every $ref points at a node of the schema, so
