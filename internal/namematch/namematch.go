@@ -36,8 +36,8 @@ func Compile(expr string) *Matcher {
 	return m
 }
 
-// Tables reports whether m matches from tables (false: by regexp).
-func (m *Matcher) Tables() bool { return m.re == nil }
+// tables reports whether m matches from tables (false: by regexp).
+func (m *Matcher) tables() bool { return m.re == nil }
 
 // MatchString reports whether s matches the pattern.
 func (m *Matcher) MatchString(s string) bool {

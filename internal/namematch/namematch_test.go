@@ -32,8 +32,8 @@ func TestMatchesAsRegexp(t *testing.T) {
 		strings.Repeat("a", 128), strings.Repeat("a", 129), "a" + strings.Repeat("é", 63)}
 	for _, expr := range append(tables, regexps...) {
 		m := Compile(expr)
-		if want := !strings.Contains(strings.Join(regexps, "\n"), expr); m.Tables() != want {
-			t.Errorf("%s: read into tables %v, want %v", expr, m.Tables(), want)
+		if want := !strings.Contains(strings.Join(regexps, "\n"), expr); m.tables() != want {
+			t.Errorf("%s: read into tables %v, want %v", expr, m.tables(), want)
 		}
 		re := regexp.MustCompile(expr)
 		for _, s := range names {
