@@ -1,7 +1,8 @@
 // Package adapters converts tool files of each format (MCP, OpenAI,
-// Anthropic …) to and from canonical tools, detects the format of a file, and
-// holds the per-target profiles: the data that says what each target can carry
-// and which names it accepts.
+// Anthropic …) to and from canonical tools and detects the format of a file.
+// What each target accepts (its profile: names, schema rules, dialects) is
+// package target's; an adapter that writes a format carries that format's
+// profile, and Emit lowers, encodes and checks a bundle in one call.
 //
 // Decoders work on a parsed JSON document (canonical.Value), so the caller
 // parses a file once and every diagnostic can be located by its JSON Pointer.
@@ -20,6 +21,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/target"
 )
 
 // Adapter is one tool format. A format that is only read (OpenAPI) has no
@@ -36,46 +38,10 @@ type Adapter struct {
 	Decode func(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic)
 	// Encode writes tools, already lowered for this format by its Profile,
 	// as one bundle.
-	Encode func(tools []*canonical.Tool, opts TargetOptions) *canonical.Value
+	Encode func(tools []*canonical.Tool, opts target.Options) *canonical.Value
 	// Profile is what the format accepts as a target. Nil for source-only
 	// formats.
-	Profile *Profile
-}
-
-// TargetOptions are the target options that shape a bundle.
-type TargetOptions struct {
-	// Strict, when set, lowers every tool for strict mode (or for none) in
-	// formats that have one, and writes the tool's "strict" flag; when nil,
-	// each tool keeps the strict flag of its source, if the source was of a
-	// format the target writes back, and is lowered accordingly.
-	Strict *bool
-	// Dialect names the server that speaks the format, where servers
-	// differ (Dialects); "" is the provider itself.
-	Dialect string
-	// Auto, with Strict true, makes each tool strict only where strict
-	// mode can express it without narrowing what it accepts (a free-form
-	// object, an untyped value, a recursion the target refuses); the others
-	// are emitted non-strict, each with a lower.strict-fallback saying why.
-	Auto bool
-	// Schema is the schema mode of formats that have several: "" (or
-	// "json-schema") or "openapi" for Gemini.
-	Schema string
-	// Names is the template of emitted names (default DefaultNames).
-	Names string
-	// Describe moves constraints that lowering drops into the description
-	// of their schema.
-	Describe bool
-	// Catalog names the catalog in formats that have room for it (MCP
-	// _meta, canonical, jsonschema); empty fields are left out.
-	Catalog Catalog
-	// Unchecked holds the IDs of tools that the acceptance check skips:
-	// tools whose own schemas are in error, which fail the build already.
-	Unchecked map[string]bool
-}
-
-// Catalog identifies a catalog in a bundle.
-type Catalog struct {
-	Name, Version string
+	Profile *target.Profile
 }
 
 // Direction says which way a conversion failed.
@@ -191,7 +157,7 @@ type Result struct {
 // encodes the tools to the format to, lowering them for to's profile. The
 // result carries every diagnostic; a failure is an *Error naming the adapter
 // and direction. doc is never modified.
-func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts TargetOptions) (*Result, error) {
+func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts target.Options) (*Result, error) {
 	if from == "" || from == "auto" {
 		d := r.Detect(doc)
 		if d.Err != nil {
@@ -261,3 +227,15 @@ func OpenAPI() *Adapter {
 // decoder is the state of decoding one file, with each format's way of
 // reading a tool as its methods.
 type decoder struct{ decode.Decoder }
+
+// Emit lowers tools for the adapter's target (named target in
+// diagnostics), encodes them, and checks the bundle against the target's
+// acceptance table (package accept): a shape the provider would refuse is
+// an accept.* error in Diagnostics, a per-request count over its limit a
+// warning.
+func (a *Adapter) Emit(tools []*canonical.Tool, target string, opts target.Options) *Lowered {
+	low := a.Profile.Lower(tools, target, opts)
+	low.Bundle = a.Encode(low.Tools, opts)
+	low.Diagnostics = append(low.Diagnostics, a.Profile.Accept(low.Bundle, low.Sources, target, opts)...)
+	return low
+}

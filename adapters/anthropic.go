@@ -6,6 +6,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/target"
 )
 
 // Anthropic returns the adapter of Anthropic Messages API custom tools,
@@ -20,7 +21,7 @@ func Anthropic() *Adapter {
 		Detect:  detectAnthropic,
 		Decode:  decodeAnthropic,
 		Encode:  encodeAnthropic,
-		Profile: profiles["anthropic"],
+		Profile: profileOf("anthropic"),
 	}
 }
 
@@ -59,7 +60,7 @@ func nameOf(v *canonical.Value) string {
 	return s
 }
 
-func encodeAnthropic(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+func encodeAnthropic(tools []*canonical.Tool, opts target.Options) *canonical.Value {
 	return eachTool(tools, func(t *canonical.Tool) *canonical.Value {
 		o := toolObject(t)
 		o.Set("input_schema", t.Input.JSON())

@@ -4,6 +4,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/target"
 )
 
 // Bedrock returns the adapter of Amazon Bedrock Converse tools, written as a
@@ -12,10 +13,10 @@ import (
 // "toolConfig", a list of tools, one tool or one bare toolSpec; cache points
 // in the list are passed over and system tools are skipped with a warning.
 func Bedrock() *Adapter {
-	return &Adapter{Name: "bedrock", Detect: detectBedrock, Decode: decodeBedrock, Encode: encodeBedrock, Profile: profiles["bedrock"]}
+	return &Adapter{Name: "bedrock", Detect: detectBedrock, Decode: decodeBedrock, Encode: encodeBedrock, Profile: profileOf("bedrock")}
 }
 
-func encodeBedrock(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+func encodeBedrock(tools []*canonical.Tool, opts target.Options) *canonical.Value {
 	list := canonical.NewArray()
 	for _, t := range tools {
 		spec := toolObject(t)

@@ -6,6 +6,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/target"
 )
 
 // CanonicalMarker is the value of the "toolc" member that marks a canonical
@@ -23,11 +24,11 @@ func Canonical() *Adapter {
 		Detect:  detectCanonical,
 		Decode:  decodeCanonical,
 		Encode:  encodeCanonical,
-		Profile: profiles["canonical"],
+		Profile: profileOf("canonical"),
 	}
 }
 
-func encodeCanonical(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+func encodeCanonical(tools []*canonical.Tool, opts target.Options) *canonical.Value {
 	b := canonical.NewObject()
 	b.Set("toolc", canonical.NewString(CanonicalMarker))
 	b.Set("version", canonical.NewNumber("1"))

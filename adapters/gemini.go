@@ -8,6 +8,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/target"
 )
 
 // Gemini returns the adapter of Gemini function declarations, written as one
@@ -24,7 +25,7 @@ import (
 // source.openapi-converted. Gemini's built-in tools (googleSearch,
 // codeExecution …) are skipped with source.unsupported-tool-type.
 func Gemini() *Adapter {
-	return &Adapter{Name: "gemini", Detect: detectGemini, Decode: decodeGemini, Encode: encodeGemini, Profile: profiles["gemini"]}
+	return &Adapter{Name: "gemini", Detect: detectGemini, Decode: decodeGemini, Encode: encodeGemini, Profile: profileOf("gemini")}
 }
 
 func decodeGemini(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
@@ -176,7 +177,7 @@ var digits = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
 // GeminiSchemas are the values of the gemini target's schema option.
 var GeminiSchemas = []string{"json-schema", "openapi"}
 
-func encodeGemini(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+func encodeGemini(tools []*canonical.Tool, opts target.Options) *canonical.Value {
 	in, out := "parametersJsonSchema", "responseJsonSchema"
 	if opts.Schema == "openapi" {
 		in, out = "parameters", "response"

@@ -4,6 +4,7 @@ import (
 	"net/url"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/target"
 )
 
 // JSONSchemaDialect is the dialect of the jsonschema bundle.
@@ -17,10 +18,10 @@ const JSONSchemaDialect = "https://json-schema.org/draft/2020-12/schema"
 // they resolve inside it; the tool's description is added where the schema
 // has none.
 func JSONSchema() *Adapter {
-	return &Adapter{Name: "jsonschema", Encode: encodeJSONSchema, Profile: profiles["jsonschema"]}
+	return &Adapter{Name: "jsonschema", Encode: encodeJSONSchema, Profile: profileOf("jsonschema")}
 }
 
-func encodeJSONSchema(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+func encodeJSONSchema(tools []*canonical.Tool, opts target.Options) *canonical.Value {
 	doc := canonical.NewObject()
 	doc.Set("$schema", canonical.NewString(JSONSchemaDialect))
 	if opts.Catalog.Name != "" {

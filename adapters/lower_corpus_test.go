@@ -18,7 +18,20 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/corpus"
 	"github.com/toolc-dev/toolc/lower"
+	"github.com/toolc-dev/toolc/target"
 )
+
+// The formats that strict mode takes, as the strict profiles of OpenAI and
+// Anthropic list them.
+var (
+	strictFormatsOpenAI    = strictFormats("openai")
+	strictFormatsAnthropic = strictFormats("anthropic")
+)
+
+func strictFormats(format string) []string {
+	p, _ := target.Of(format)
+	return p.Schema["strict"].Row("format").Values
+}
 
 // targetConfig is one target with its options, as a manifest would set it.
 type targetConfig struct {
@@ -330,8 +343,8 @@ func TestLowerTestSuiteSchemas(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		for _, format := range slices.Sorted(maps.Keys(profiles)) {
-			p := profiles[format]
+		for _, format := range target.Formats() {
+			p, _ := target.Of(format)
 			for mode, rules := range p.Schema {
 				before := s.DeepCopy()
 				res := lower.Schema(s, rules, lower.Options{Describe: true})

@@ -11,6 +11,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/par"
+	"github.com/toolc-dev/toolc/target"
 )
 
 // MCP returns the adapter of the Model Context Protocol's Tool
@@ -23,7 +24,7 @@ func MCP() *Adapter {
 		Detect:  detectMCP,
 		Decode:  decodeMCP,
 		Encode:  encodeMCP,
-		Profile: profiles["mcp"],
+		Profile: profileOf("mcp"),
 	}
 }
 
@@ -92,7 +93,7 @@ func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.To
 	return f.Done()
 }
 
-func encodeMCP(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+func encodeMCP(tools []*canonical.Tool, opts target.Options) *canonical.Value {
 	res := canonical.NewObject()
 	res.Set("tools", eachTool(tools, mcpToolValue))
 	if cat := catalogValue(opts.Catalog); cat != nil {

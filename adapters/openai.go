@@ -4,6 +4,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/target"
 )
 
 // OpenAI returns the adapter of OpenAI Chat Completions function tools,
@@ -20,7 +21,7 @@ func OpenAI() *Adapter {
 		Detect:  detectOpenAI,
 		Decode:  decodeOpenAI,
 		Encode:  encodeOpenAI,
-		Profile: profiles["openai"],
+		Profile: profileOf("openai"),
 	}
 }
 
@@ -77,7 +78,7 @@ func emptyObjectSchema() *canonical.Value {
 	return s
 }
 
-func encodeOpenAI(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+func encodeOpenAI(tools []*canonical.Tool, opts target.Options) *canonical.Value {
 	return eachTool(tools, func(t *canonical.Tool) *canonical.Value {
 		fn := toolObject(t)
 		fn.Set("parameters", t.Input.JSON())
@@ -97,7 +98,7 @@ func encodeOpenAI(tools []*canonical.Tool, opts TargetOptions) *canonical.Value 
 // It reads an array of them or a request body with "tools"; hosted tools
 // (web_search, file_search …) are skipped with a warning.
 func OpenAIResponses() *Adapter {
-	return &Adapter{Name: "openai-responses", Detect: detectResponses, Decode: decodeResponses, Encode: encodeResponses, Profile: profiles["openai-responses"]}
+	return &Adapter{Name: "openai-responses", Detect: detectResponses, Decode: decodeResponses, Encode: encodeResponses, Profile: profileOf("openai-responses")}
 }
 
 func decodeResponses(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
@@ -134,7 +135,7 @@ func (d *decoder) responsesTool(v *canonical.Value, p canonical.Pointer) *canoni
 	return f.Done()
 }
 
-func encodeResponses(tools []*canonical.Tool, opts TargetOptions) *canonical.Value {
+func encodeResponses(tools []*canonical.Tool, opts target.Options) *canonical.Value {
 	list := canonical.NewArray()
 	for _, t := range tools {
 		o := canonical.NewObject()

@@ -401,7 +401,7 @@ func TestOpenAPIHTTPBinding(t *testing.T) {
 	if err := json.Compact(&buf, encodeCanonical(tools, TargetOptions{}).Indent()); err != nil || !strings.Contains(buf.String(), `"openapi":{"http"`) {
 		t.Errorf("the canonical bundle lacks the binding: %v %s", err, buf.String())
 	}
-	low := profiles["mcp"].Lower(tools, "mcp", TargetOptions{})
+	low := profileOf("mcp").Lower(tools, "mcp", TargetOptions{})
 	if len(low.Diagnostics) > 0 || low.Tools[0].Extensions["openapi"] != nil {
 		t.Errorf("the MCP target keeps or reports the binding: %v", low.Diagnostics)
 	}

@@ -6,14 +6,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/target"
 	"github.com/toolc-dev/toolc/tokens"
 )
 
 // budgets checks target i's token count against its limits tokens (the
 // bundle) and tool-tokens (each tool), saying what is biggest.
-func (b *build) budgets(i int, c *tokens.Count, low *adapters.Lowered, keepsRefs bool) []diag.Diagnostic {
+func (b *build) budgets(i int, c *tokens.Count, low *target.Lowered, keepsRefs bool) []diag.Diagnostic {
 	t := b.m.Targets[i]
 	var ds []diag.Diagnostic
 	how := "exact for the rendering OpenAI publishes"

@@ -1,14 +1,12 @@
-package adapters
+package target
 
 import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/lower"
 )
 
@@ -216,8 +214,8 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 // instead of a name it does not take. toolc's own rules always can be met.
 func TestNameInvalid(t *testing.T) {
 	p := &Profile{Format: "lower-only", Name: NameRule{Chars: "a-z", Max: 20}}
-	tool := &canonical.Tool{Name: "get.page", Input: canonical.AsSchema(parse(t, []byte(`{"type": "object"}`)))}
-	low := p.Lower([]*canonical.Tool{tool}, "lower-only", TargetOptions{})
+	tool := &canonical.Tool{Name: "get.page", Input: canonical.AsSchema(canonical.NewObject())}
+	low := p.Lower([]*canonical.Tool{tool}, "lower-only", Options{})
 	var codes []string
 	for _, d := range low.Diagnostics {
 		codes = append(codes, d.Code)
@@ -298,90 +296,5 @@ func TestShorten(t *testing.T) {
 		if got := shorten(tc.in, tc.max); got != tc.want || len([]rune(got)) > tc.max {
 			t.Errorf("shorten(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
 		}
-	}
-}
-
-// TestCorrectedFacts checks the facts that PROVIDERS.md's corrections
-// changed, each on a small tool.
-func TestCorrectedFacts(t *testing.T) {
-	yes := true
-	conv := func(in, to string, opts TargetOptions) (string, []string) {
-		t.Helper()
-		res, err := Default().Convert(parse(t, []byte(in)), "a.json", "mcp", to, opts)
-		if err != nil {
-			t.Fatalf("%s: %v", to, err)
-		}
-		var codes []string
-		for _, d := range res.Diagnostics {
-			codes = append(codes, d.Code)
-		}
-		return string(res.Bundle.AppendJSON(nil, "")), codes
-	}
-	// Gemini's JSON Schema mode drops only null from a nullable enum, and
-	// $schema and $comment.
-	out, codes := conv(`{"name": "t", "inputSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema", "$comment": "c", "type": "object", "properties": {"u": {"type": ["string", "null"], "enum": ["a", "b", null]}}}}`, "gemini", TargetOptions{})
-	if !strings.Contains(out, `"enum":["a","b"]`) || strings.Contains(out, "$schema") || strings.Contains(out, "$comment") || !slices.Contains(codes, "loss.enum") {
-		t.Errorf("gemini: %s, codes %v", out, codes)
-	}
-	// Bedrock writes toolSpec.strict and lowers for Claude's strict subset.
-	out, _ = conv(`{"name": "t", "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}}}`, "bedrock", TargetOptions{Strict: &yes})
-	if !strings.Contains(out, `"strict":true`) || strings.Contains(out, "minimum") || !strings.Contains(out, `"additionalProperties":false`) {
-		t.Errorf("bedrock strict: %s", out)
-	}
-	// Responses carries the output schema.
-	out, codes = conv(`{"name": "t", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}`, "openai-responses", TargetOptions{})
-	if !strings.Contains(out, `"output_schema":{"type":"object"`) || slices.Contains(codes, "loss.output-schema") {
-		t.Errorf("responses: %s, codes %v", out, codes)
-	}
-	// Anthropic takes names of 128 characters.
-	long := strings.Repeat("n", 100)
-	out, _ = conv(`{"name": "`+long+`", "inputSchema": {"type": "object"}}`, "anthropic", TargetOptions{})
-	if !strings.Contains(out, `"name":"`+long+`"`) {
-		t.Errorf("anthropic: a 100-character name became %s", out)
-	}
-}
-
-// TestRenamedToolAlias: a tool renamed_from an old ID is served under the
-// old name too, deprecated, in every target with a name rule; an alias
-// that is another tool's name is a collision.
-func TestRenamedToolAlias(t *testing.T) {
-	in := `[{"name": "find", "description": "Find things.", "_meta": {"dev.toolc/lifecycle": {"renamed_from": "search"}}, "inputSchema": {"type": "object"}}]`
-	res, err := Default().Convert(parse(t, []byte(in)), "a.json", "mcp", "openai", TargetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := string(res.Bundle.AppendJSON(nil, ""))
-	if !strings.Contains(out, `"name":"find"`) || !strings.Contains(out, `"name":"search","description":"Deprecated: the old name of find`) {
-		t.Errorf("bundle = %s", out)
-	}
-	res, _ = Default().Convert(parse(t, []byte(in)), "a.json", "mcp", "mcp", TargetOptions{})
-	if out := string(res.Bundle.AppendJSON(nil, "")); !strings.Contains(out, `"_meta":{"dev.toolc/lifecycle":{"renamed_from":"search"}}`) || !strings.Contains(out, `"_meta":{"dev.toolc/lifecycle":{"deprecated":true}}`) {
-		t.Errorf("MCP keeps the lifecycle and marks the alias deprecated: %s", out)
-	}
-	// Tools are listed by ID, an alias by the ID it stands for.
-	order := `[{"name": "zeta", "_meta": {"dev.toolc/lifecycle": {"renamed_from": "alpha"}}, "inputSchema": {"type": "object"}},
-		{"name": "mid", "inputSchema": {"type": "object"}}]`
-	res, _ = Default().Convert(parse(t, []byte(order)), "a.json", "mcp", "openai", TargetOptions{})
-	var names []string
-	for _, it := range res.Bundle.Items {
-		n, _ := it.Get("function").Get("name").StringValue()
-		names = append(names, n)
-	}
-	if !slices.Equal(names, []string{"alpha", "mid", "zeta"}) {
-		t.Errorf("bundle order = %q, want alpha, mid, zeta", names)
-	}
-	clash := `[{"name": "find", "_meta": {"dev.toolc/lifecycle": {"renamed_from": "search"}}, "inputSchema": {"type": "object"}},
-		{"name": "search", "inputSchema": {"type": "object"}}]`
-	if _, err := Default().Convert(parse(t, []byte(clash)), "a.json", "mcp", "openai", TargetOptions{}); err == nil || !strings.Contains(err.Error(), "alias") {
-		t.Errorf("an alias that is another tool's name: %v", err)
-	}
-	odd := `[{"name": "find", "_meta": {"dev.toolc/lifecycle": {"renamed_from": "search", "note": "x"}}, "inputSchema": {"type": "object"}}]`
-	res, _ = Default().Convert(parse(t, []byte(odd)), "a.json", "mcp", "mcp", TargetOptions{})
-	if !slices.ContainsFunc(res.Diagnostics, func(d diag.Diagnostic) bool { return d.Code == "source.ignored-field" }) {
-		t.Errorf("a lifecycle field toolc does not know is dropped silently: %v", res.Diagnostics)
-	}
-	bad := `[{"name": "find", "_meta": {"dev.toolc/lifecycle": {"sunset": "soon", "renamed_from": "a:b:c"}}, "inputSchema": {"type": "object"}}]`
-	if _, err := Default().Convert(parse(t, []byte(bad)), "a.json", "mcp", "openai", TargetOptions{}); err == nil {
-		t.Errorf("a sunset that is no date and a malformed former ID are accepted")
 	}
 }
