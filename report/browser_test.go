@@ -1,4 +1,4 @@
-package overview_test
+package report_test
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/toolc-dev/toolc/compiler"
-	"github.com/toolc-dev/toolc/internal/overview"
+	"github.com/toolc-dev/toolc/report"
 )
 
 // browser returns the path of a Chromium, or skips the test.
@@ -33,13 +33,13 @@ func browser(t *testing.T) string {
 
 // exampleOverview builds the repository's example catalog with token
 // counts.
-func exampleOverview(t *testing.T) *overview.Overview {
+func exampleOverview(t *testing.T) *report.Overview {
 	t.Helper()
 	res, err := compiler.Build(context.Background(), os.DirFS("../.."), compiler.Options{Tokens: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return overview.Make(res, 2)
+	return report.Make(res, 2)
 }
 
 // TestReportInBrowser loads the example catalog's report in headless
@@ -51,7 +51,7 @@ func TestReportInBrowser(t *testing.T) {
 	exe := browser(t)
 	ov := exampleOverview(t)
 	var page bytes.Buffer
-	if err := overview.WriteHTML(&page, ov); err != nil {
+	if err := report.WriteHTML(&page, ov); err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(t.TempDir(), "report.html")
@@ -92,7 +92,7 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	var want []int
 	for _, tg := range ov.Targets {
-		for _, s := range overview.Statuses {
+		for _, s := range report.Statuses {
 			want = append(want, tg.Status[s])
 		}
 	}
@@ -100,7 +100,7 @@ func TestReportInBrowser(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the targets' table counts %v, want %v", got, want)
 	}
-	for _, s := range overview.Statuses {
+	for _, s := range report.Statuses {
 		total := 0
 		for _, tg := range ov.Targets {
 			total += tg.Status[s]
@@ -134,7 +134,7 @@ func TestReportInBrowser(t *testing.T) {
 	shown = count(`(() => { const f = document.getElementById("f-target"), s = document.getElementById("f-status");
 		f.value = "gemini"; s.value = "x"; s.dispatchEvent(new Event("input"));
 		return +document.getElementById("shown").getAttribute("data-shown") })()`)
-	if want := ov.Targets[gemini].Status[overview.Lossy]; shown != want {
+	if want := ov.Targets[gemini].Status[report.Lossy]; shown != want {
 		t.Errorf("filtered to gemini and lossy, the matrix shows %d tools, want %d", shown, want)
 	}
 

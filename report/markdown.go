@@ -1,4 +1,4 @@
-package overview
+package report
 
 import (
 	"cmp"

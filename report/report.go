@@ -1,10 +1,10 @@
-// Package overview makes, from one build, the picture a person looks at:
+// Package report makes, from one build, the picture a person looks at:
 // per target, how many tools, what they cost in tokens, and the findings;
 // per tool and target, whether the target takes the tool as it is, lowered,
 // with a loss, or refuses it. It writes it as Markdown (for a pull request
 // or a job summary, with the deltas against an earlier build) and as one
 // self-contained HTML page.
-package overview
+package report
 
 import (
 	"slices"
@@ -13,8 +13,8 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
 	"github.com/toolc-dev/toolc/internal/par"
-	"github.com/toolc-dev/toolc/internal/report"
 	"github.com/toolc-dev/toolc/tokens"
 )
 
@@ -123,7 +123,7 @@ func Make(res *compiler.Result, jobs int) *Overview {
 	ov.Tools = make([]Tool, len(res.Catalog))
 	// Findings as build counts them: one for the same change in several
 	// targets.
-	ov.Errors, ov.Warnings, ov.Infos = report.Count(res.Diagnostics)
+	ov.Errors, ov.Warnings, ov.Infos = diagfmt.Count(res.Diagnostics)
 	for _, d := range res.Diagnostics {
 		if ti, ok := byTarget[d.Target]; ok && d.Severity != diag.Info {
 			t := &ov.Targets[ti]

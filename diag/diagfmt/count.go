@@ -1,6 +1,10 @@
-package report
+package diagfmt
 
-import "github.com/toolc-dev/toolc/diag"
+import (
+	"strconv"
+
+	"github.com/toolc-dev/toolc/diag"
+)
 
 // Count returns the number of findings in ds at each severity: what the
 // text, JSON and GitHub Actions formats write, one for the diagnostics that
@@ -17,4 +21,13 @@ func Count(ds []diag.Diagnostic) (errors, warnings, infos int) {
 		}
 	}
 	return errors, warnings, infos
+}
+
+// Plural says how many of a thing there are in a message: "1 tool",
+// "3 tools".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
 }

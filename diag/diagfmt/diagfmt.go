@@ -1,9 +1,9 @@
-// Package report writes diagnostics in the formats that toolc's --error-format
+// Package diagfmt writes diagnostics in the formats that toolc's --error-format
 // flag offers: text for people and GitHub problem matchers, JSON lines for
 // scripts, workflow commands for GitHub Actions, and SARIF 2.1.0 for code
 // scanning. It only formats; choosing where to write and which diagnostics
 // to show is the command's business.
-package report
+package diagfmt
 
 import (
 	"encoding/json"
