@@ -20,6 +20,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/schematest"
 	"github.com/toolc-dev/toolc/lower"
 	"github.com/toolc-dev/toolc/manifest"
+	"github.com/toolc-dev/toolc/target"
 )
 
 var update = flag.Bool("update", false, "rewrite toolc.schema.json")
@@ -62,7 +63,7 @@ func strs(desc string) obj {
 
 func dialectNames() []string {
 	var names []string
-	for _, d := range adapters.Dialects("openai") {
+	for _, d := range target.Dialects("openai") {
 		names = append(names, d.Name)
 	}
 	return names
@@ -397,7 +398,7 @@ func TestManifestSchemaValidates(t *testing.T) {
 	check("an unknown feature", []byte(base+"format = \"mcp\"\nout = \"x.json\"\nprofile = { nope = \"drop\" }\n"), false)
 	check("an unknown action", []byte(base+"format = \"mcp\"\nout = \"x.json\"\nprofile = { oneOf = \"inline\" }\n"), false)
 	check("an out of the folder", []byte(base+"format = \"mcp\"\nout = \"../x.json\"\n"), false)
-	examples, _ := filepath.Glob("../cmd/toolc/explain/*.txtar")
+	examples, _ := filepath.Glob("../explain/examples/*.txtar")
 	if len(examples) < 100 {
 		t.Fatalf("found %d examples", len(examples))
 	}

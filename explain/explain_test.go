@@ -1,4 +1,4 @@
-package main
+package explain
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func TestEveryCodeHasAnExample(t *testing.T) {
 		t.Run(c.Code, func(t *testing.T) {
 			ex, err := loadExample(c.Code)
 			if err != nil {
-				t.Fatalf("no example: %v; write cmd/toolc/explain/%s.txtar", err, c.Code)
+				t.Fatalf("no example: %v; write explain/examples/%s.txtar", err, c.Code)
 			}
 			if ex.command == "library" {
 				if len(ex.archive.Files) > 0 || ex.library == "" {
@@ -41,9 +41,9 @@ func TestEveryCodeHasAnExample(t *testing.T) {
 			t.Errorf("the example gives no %s; it gives:\n%s", c.Code, strings.Join(got, "\n"))
 		})
 	}
-	files, _ := fs.Glob(explanations, "explain/*")
+	files, _ := fs.Glob(explanations, "examples/*")
 	for _, f := range files {
-		if code := strings.TrimSuffix(strings.TrimPrefix(f, "explain/"), ".txtar"); !known[code] {
+		if code := strings.TrimSuffix(strings.TrimPrefix(f, "examples/"), ".txtar"); !known[code] {
 			t.Errorf("%s is the example of no code", f)
 		}
 	}

@@ -1,6 +1,11 @@
-package main
+package scaffold
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
 
 func TestNamespaceFor(t *testing.T) {
 	for dir, want := range map[string]string{
@@ -10,5 +15,36 @@ func TestNamespaceFor(t *testing.T) {
 		if got := namespaceFor(dir); got != want {
 			t.Errorf("namespaceFor(%q) = %q, want %q", dir, got, want)
 		}
+	}
+}
+
+// TestNew plans a manifest for two folders of the same name and a file
+// that would fail the build: each folder gets a namespace with its parent's
+// name, the failing file is left out with its reason, and the plan builds.
+func TestNew(t *testing.T) {
+	tool := func(name string) *fstest.MapFile {
+		return &fstest.MapFile{Data: []byte(`{"tools": [{"name": "` + name + `", "description": "d", "inputSchema": {"type": "object"}}]}`)}
+	}
+	fsys := fstest.MapFS{
+		"alpha/tools/a.json":    tool("search"),
+		"beta/tools/b.json":     tool("search"),
+		"beta/tools/c.json":     tool("search"), // the same ID as b.json in one namespace
+		"node_modules/x/d.json": tool("hidden"),
+	}
+	p, err := New(context.Background(), fsys, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`name = "demo"`, `namespace = "alpha-tools"`, `namespace = "beta-tools"`, "# Left out: beta/tools/c.json does not build: catalog.duplicate-id"} {
+		if !strings.Contains(p.Manifest, want) {
+			t.Errorf("the manifest lacks %q:\n%s", want, p.Manifest)
+		}
+	}
+	if strings.Contains(p.Manifest, "node_modules") {
+		t.Errorf("the manifest names a file under node_modules:\n%s", p.Manifest)
+	}
+	if p.Result.Failed || p.Files != 2 || p.Sources != 2 || p.LeftOut != 1 || p.Result.Tools != 2 {
+		t.Errorf("New = failed %v, %d files in %d sources, %d left out, %d tools; want a build of 2 files in 2 sources, 1 left out, 2 tools",
+			p.Result.Failed, p.Files, p.Sources, p.LeftOut, p.Result.Tools)
 	}
 }

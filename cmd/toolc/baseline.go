@@ -5,7 +5,7 @@ import (
 
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/report"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
 )
 
 type baselineFlags struct {
@@ -49,7 +49,7 @@ run toolc baseline again when findings are fixed, to drop their entries.`,
 			}
 			if len(errs) > 0 {
 				out.diagnostics(errs, false)
-				return out.fail(exitFailed, "no baseline written: the build has %s, which no baseline hides", plural(len(errs), "error"))
+				return out.fail(exitFailed, "no baseline written: the build has %s, which no baseline hides", diagfmt.Plural(len(errs), "error"))
 			}
 			var known []diag.Diagnostic
 			for _, d := range res.Diagnostics {
@@ -61,9 +61,9 @@ run toolc baseline again when findings are fixed, to drop their entries.`,
 			if err := compiler.Write(m.root, []compiler.Output{compiler.NewOutput(compiler.BaselineFile, data)}); err != nil {
 				return out.fail(exitFailed, "%v", err)
 			}
-			denied, warns, infos := report.Count(known)
+			denied, warns, infos := diagfmt.Count(known)
 			out.status("wrote %s with %s; toolc build now reports only new ones",
-				out.path(compiler.BaselineFile), plural(denied+warns+infos, "known finding"))
+				out.path(compiler.BaselineFile), diagfmt.Plural(denied+warns+infos, "known finding"))
 			return nil
 		},
 	}

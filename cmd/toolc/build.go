@@ -16,7 +16,7 @@ import (
 
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/report"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
 )
 
 type buildFlags struct {
@@ -156,9 +156,9 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	if err != nil {
 		return err
 	}
-	errs, warns, _ := report.Count(res.Diagnostics)
+	errs, warns, _ := diagfmt.Count(res.Diagnostics)
 	summary := fmt.Sprintf("%s from %s, %s: %s, %s (%s)",
-		plural(res.Tools, "tool"), plural(res.Files, "source file"), plural(res.Targets, "target"), plural(warns, "warning"), plural(errs, "error"), time.Since(start).Round(time.Millisecond))
+		diagfmt.Plural(res.Tools, "tool"), diagfmt.Plural(res.Files, "source file"), diagfmt.Plural(res.Targets, "target"), diagfmt.Plural(warns, "warning"), diagfmt.Plural(errs, "error"), time.Since(start).Round(time.Millisecond))
 	if res.Failed {
 		out.digest(res.Diagnostics)
 		baselineStatus(res, out)
@@ -222,7 +222,7 @@ func baselineStatus(res *compiler.Result, out *output) {
 	if res.Hidden == 0 && res.Gone == 0 {
 		return
 	}
-	msg := fmt.Sprintf("%s hid %s it knows (--no-baseline shows them)", compiler.BaselineFile, plural(res.Hidden, "finding"))
+	msg := fmt.Sprintf("%s hid %s it knows (--no-baseline shows them)", compiler.BaselineFile, diagfmt.Plural(res.Hidden, "finding"))
 	switch {
 	case res.Gone == 1:
 		msg += "; 1 of its entries no longer occurs: toolc baseline rewrites it"
@@ -240,11 +240,4 @@ func writeDiff(w io.Writer, name string, d compiler.Difference) {
 		from = "/dev/null"
 	}
 	io.WriteString(w, udiff.Unified(from, "b/"+name, string(d.Old), string(d.New)))
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/report"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
 	"github.com/toolc-dev/toolc/manifest"
 	"github.com/toolc-dev/toolc/toolcall"
 )
@@ -64,7 +64,7 @@ and its line and column when the arguments needed no change.`,
 			if err != nil {
 				return out.fail(exitFailed, "internal error: %v", err)
 			}
-			if out.format == report.JSON || out.format == report.SARIF {
+			if out.format == diagfmt.JSON || out.format == diagfmt.SARIF {
 				id, _ := json.Marshal(call.ID)
 				fmt.Fprintf(a.stdout, "{\"id\":%s,\"arguments\":%s}\n", id, decoded.AppendJSON(nil, ""))
 				return nil

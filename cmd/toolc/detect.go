@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
 )
 
 func newDetect(a *app) *cobra.Command {
@@ -73,7 +74,7 @@ func detectFile(stdout io.Writer, reg *adapters.Registry, file string, verbose b
 			a, _ := reg.Get(det.Format)
 			tools, ds := a.Decode(doc, file)
 			errs, warns, _ := diag.Count(ds)
-			fmt.Fprintf(stdout, "  decodes to %s (%s, %s)\n", plural(len(tools), "tool"), plural(errs, "error"), plural(warns, "warning"))
+			fmt.Fprintf(stdout, "  decodes to %s (%s, %s)\n", diagfmt.Plural(len(tools), "tool"), diagfmt.Plural(errs, "error"), diagfmt.Plural(warns, "warning"))
 		}
 	}
 	return ds

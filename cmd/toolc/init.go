@@ -1,28 +1,16 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"iter"
-	"maps"
 	"os"
-	"path"
 	"path/filepath"
-	"regexp"
-	"slices"
-	"strings"
-	"testing/fstest"
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/accept"
-	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/report"
-	"github.com/toolc-dev/toolc/manifest"
-	"github.com/toolc-dev/toolc/validate"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
+	"github.com/toolc-dev/toolc/scaffold"
 )
 
 func newInit(a *app) *cobra.Command {
@@ -54,28 +42,6 @@ a manifest: an existing toolc.toml makes it exit 1.`,
 	}
 }
 
-// found is one folder's tool files of one format.
-type found struct {
-	dir       string // '/'-separated, relative to the scanned folder; "." for itself
-	format    string
-	files     []string          // base names, in path order
-	siblings  []string          // the folder's other files with the same extension
-	left      map[string]string // files left out → why
-	tools     map[string]int    // file → its tools
-	repair    bool              // a file needs repair = true (dict, float, nullable …)
-	namespace string
-}
-
-// scanned is what init found.
-type scanned struct {
-	groups []*found
-	maybe  []string     // files that might be tool files, with format and confidence
-	files  fstest.MapFS // every file the sources could include, to build in memory
-}
-
-// skipDirs are folders that hold dependencies or outputs, not tool sources.
-var skipDirs = []string{"node_modules", "vendor", "dist"}
-
 func runInit(cmd *cobra.Command, dir string, out *output) error {
 	info, err := os.Stat(dir)
 	if err != nil {
@@ -88,39 +54,18 @@ func runInit(cmd *cobra.Command, dir string, out *output) error {
 	if _, err := os.Stat(manifestPath); err == nil {
 		return out.fail(exitFailed, "%s exists; not overwriting it", manifestPath)
 	}
-	sc, err := scan(os.DirFS(dir))
+	plan, err := scaffold.New(cmd.Context(), os.DirFS(dir), filepath.Base(absPath(dir)))
 	if err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
-	assignNamespaces(sc.groups)
-	name := filepath.Base(absPath(dir))
-
-	// Build the manifest in memory, and leave out each file that still
-	// fails (a tool defined twice, a schema no repair fixes) until the
-	// manifest builds: init writes one that does, and says what it left.
-	var text string
-	var res *compiler.Result
-	for range maxInitRounds {
-		text = starter(name, sc.groups, sc.maybe)
-		sc.files[compiler.DefaultManifest] = &fstest.MapFile{Data: []byte(text)}
-		res, err = compiler.Build(cmd.Context(), sc.files, compiler.Options{})
-		var ce *compiler.ConfigError
-		if errors.As(err, &ce) {
-			return out.fail(exitFailed, "internal error: the starter manifest is invalid: %v", ce)
-		} else if err != nil {
-			return out.fail(exitFailed, "%v", err)
-		}
-		if !leaveOutFailing(sc.groups, res.Diagnostics) {
-			break
-		}
-	}
+	res := plan.Result
 
 	// O_EXCL: a manifest written since the check above is not overwritten.
 	f, err := os.OpenFile(manifestPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
 	if err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
-	if _, err := f.WriteString(text); err != nil {
+	if _, err := f.WriteString(plan.Manifest); err != nil {
 		f.Close()
 		return out.fail(exitFailed, "%v", err)
 	}
@@ -136,346 +81,19 @@ func runInit(cmd *cobra.Command, dir string, out *output) error {
 		}
 	}
 	out.diagnostics(errs, false)
-	files, sources, left := 0, 0, 0
-	for _, g := range sc.groups {
-		if len(g.files) > 0 {
-			files += len(g.files)
-			sources++
-		}
-		left += len(g.left)
-	}
-	_, warns, _ := report.Count(res.Diagnostics)
+	_, warns, _ := diagfmt.Count(res.Diagnostics)
 	msg := fmt.Sprintf("wrote %s: %s in %s, %s; toolc build now gives %s and %s",
-		out.path(compiler.DefaultManifest), plural(files, "tool file"), plural(sources, "source"), plural(res.Tools, "tool"), plural(warns, "warning"), plural(len(errs), "error"))
-	if left > 0 {
-		msg += fmt.Sprintf(" (%s that would not build left out; the manifest says why)", plural(left, "file"))
+		out.path(compiler.DefaultManifest), diagfmt.Plural(plan.Files, "tool file"), diagfmt.Plural(plan.Sources, "source"), diagfmt.Plural(res.Tools, "tool"), diagfmt.Plural(warns, "warning"), diagfmt.Plural(len(errs), "error"))
+	if plan.LeftOut > 0 {
+		msg += fmt.Sprintf(" (%s that would not build left out; the manifest says why)", diagfmt.Plural(plan.LeftOut, "file"))
 	}
 	out.status("%s", msg)
 	return nil
 }
-
-// maxInitRounds bounds the builds init makes while it leaves out failing
-// files: each round leaves out every file that failed in the one before.
-const maxInitRounds = 5
 
 func absPath(dir string) string {
 	if abs, err := filepath.Abs(dir); err == nil {
 		return abs
 	}
 	return dir
-}
-
-// initConfidence is the detection confidence a file needs to be included;
-// below it (a package.json has name and description, and so looks a little
-// like an OpenAI function) the file is only mentioned.
-const initConfidence = 0.9
-
-// scan walks fsys for files that decode to at least one tool, grouped by
-// folder and format, in path order, and lists the files that only might be
-// tool files.
-func scan(fsys fs.FS) (*scanned, error) {
-	reg := adapters.Default()
-	sc := &scanned{files: fstest.MapFS{}}
-	byKey := map[[2]string]*found{}
-	names := map[[2]string][]string{} // dir, extension → every such file
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if p != "." && (strings.HasPrefix(name, ".") || slices.Contains(skipDirs, name)) {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		ext := path.Ext(name)
-		if !d.Type().IsRegular() || (ext != ".json" && ext != ".yaml" && ext != ".yml") || p == compiler.DefaultManifest {
-			return nil
-		}
-		dir := path.Dir(p)
-		names[[2]string{dir, ext}] = append(names[[2]string{dir, ext}], name)
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil // not ours to judge: build will report it if it is named
-		}
-		sc.files[p] = &fstest.MapFile{Data: data}
-		doc, err := adapters.Parse(data, p)
-		if err != nil {
-			return nil
-		}
-		det := reg.Detect(doc)
-		if det.Err != nil {
-			return nil
-		}
-		a, _ := reg.Get(det.Format)
-		tools, ds := a.Decode(doc, p)
-		if len(tools) == 0 || diag.HasErrors(ds) {
-			return nil
-		}
-		if c := det.Scores[0].Confidence; c < initConfidence {
-			sc.maybe = append(sc.maybe, fmt.Sprintf("%s (%s, %.2f)", p, det.Format, c))
-			return nil
-		}
-		key := [2]string{dir, det.Format}
-		g := byKey[key]
-		if g == nil {
-			g = &found{dir: dir, format: det.Format, left: map[string]string{}, tools: map[string]int{}}
-			byKey[key] = g
-			sc.groups = append(sc.groups, g)
-		}
-		g.files = append(g.files, name)
-		g.tools[name] = len(tools)
-		for _, t := range tools {
-			if len(validate.Repair(t)) > 0 {
-				g.repair = true
-			}
-		}
-		return nil
-	})
-	for _, g := range sc.groups {
-		for _, n := range names[[2]string{g.dir, path.Ext(g.files[0])}] {
-			if !slices.Contains(g.files, n) {
-				g.siblings = append(g.siblings, n)
-			}
-		}
-	}
-	return sc, err
-}
-
-// leaveOutFailing moves each file of the groups that has an error in ds
-// to its group's left-out files, with the first error as the reason, and
-// reports whether it left out any.
-func leaveOutFailing(groups []*found, ds []diag.Diagnostic) bool {
-	changed := false
-	for _, d := range ds {
-		if d.Severity != diag.Error || d.File == "" {
-			continue
-		}
-		dir, name := path.Dir(d.File), path.Base(d.File)
-		for _, g := range groups {
-			if g.dir != dir || !slices.Contains(g.files, name) {
-				continue
-			}
-			g.files = slices.DeleteFunc(g.files, func(f string) bool { return f == name })
-			delete(g.tools, name)
-			g.siblings = append(g.siblings, name)
-			reason := d.Code + ": " + d.Text()
-			if r := []rune(reason); len(r) > 110 {
-				reason = string(r[:109]) + "…"
-			}
-			g.left[name] = reason
-			changed = true
-		}
-	}
-	return changed
-}
-
-// assignNamespaces gives each folder a namespace of its own: the folder's
-// name, or with its parents' when another folder has the same name
-// (alpha/tools and beta/tools: alpha-tools and beta-tools).
-func assignNamespaces(groups []*found) {
-	dirs := map[string]bool{}
-	for _, g := range groups {
-		if g.dir != "." {
-			dirs[g.dir] = true
-		}
-	}
-	depth := map[string]int{}
-	for d := range dirs {
-		depth[d] = 1
-	}
-	ns := func(d string) string {
-		parts := strings.Split(d, "/")
-		return namespaceFor(strings.Join(parts[max(len(parts)-depth[d], 0):], "-"))
-	}
-	for range 16 { // more folders deep than that share no name in practice
-		byNS := map[string][]string{}
-		for d := range dirs {
-			byNS[ns(d)] = append(byNS[ns(d)], d)
-		}
-		clash := false
-		for n, ds := range byNS {
-			if len(ds) > 1 || n == "" {
-				for _, d := range ds {
-					if depth[d] < strings.Count(d, "/")+1 {
-						depth[d]++
-						clash = true
-					}
-				}
-			}
-		}
-		if !clash {
-			break
-		}
-	}
-	for _, g := range groups {
-		if g.dir != "." {
-			g.namespace = ns(g.dir)
-		}
-	}
-}
-
-var (
-	notNamespace = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
-	namespaceOK  = regexp.MustCompile(manifest.NamespacePattern)
-)
-
-// namespaceFor makes a folder's name a namespace the manifest takes, or ""
-// when nothing of it is left.
-func namespaceFor(dir string) string {
-	ns := notNamespace.ReplaceAllString(path.Base(dir), "_")
-	ns = strings.TrimLeft(ns, "_.-")
-	if !namespaceOK.MatchString(ns) {
-		return ""
-	}
-	return ns
-}
-
-// starter writes the manifest text for the groups found.
-func starter(name string, groups []*found, maybe []string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, `#:schema https://raw.githubusercontent.com/toolc-dev/toolc/main/toolc.schema.json
-# toolc.toml: what toolc build reads. Written by toolc init; edit it freely.
-# Every path is relative to this file. toolc explain CODE says what a
-# diagnostic means; toolc rules lists them all.
-version = 1
-
-[catalog]
-name = %q
-version = "0.1.0"               # semantic; toolc breaking checks each release's bump
-`, name)
-	live := 0
-	for _, g := range groups {
-		if len(g.files) > 0 {
-			live++
-		}
-	}
-	if live == 0 {
-		b.WriteString(`
-# No tool files were found. Put tool definitions (MCP, OpenAI, Anthropic,
-# Gemini, Bedrock, LangChain, OpenAPI …) under tools/ or change the glob.
-[[sources]]
-include = ["tools/**/*.json"]
-`)
-	}
-	if len(maybe) > 0 {
-		b.WriteString("\n# Left out: these files decode as tools but do not look much like them\n# (format, detection confidence). Add a source with the format if they are.\n")
-		for _, m := range maybe {
-			b.WriteString("#   " + m + "\n")
-		}
-	}
-	namespaced := false
-	for _, g := range groups {
-		for _, f := range slices.Sorted(maps.Keys(g.left)) {
-			fmt.Fprintf(&b, "\n# Left out: %s does not build: %s", path.Join(g.dir, f), g.left[f])
-		}
-		if len(g.files) == 0 {
-			if len(g.left) > 0 {
-				b.WriteString("\n")
-			}
-			continue
-		}
-		if len(g.left) > 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "\n# %s in %s (%s)\n[[sources]]\n", plural(len(g.files), "file"), g.dir, plural(sum(maps.Values(g.tools)), "tool"))
-		include, exclude := globs(g)
-		fmt.Fprintf(&b, "include = [%s]\n", strings.Join(include, ", "))
-		if len(exclude) > 0 {
-			fmt.Fprintf(&b, "exclude = [%s]\n", strings.Join(exclude, ", "))
-		}
-		fmt.Fprintf(&b, "format = %q\n", g.format)
-		if g.namespace != "" {
-			fmt.Fprintf(&b, "namespace = %q  # tool IDs become %s:name\n", g.namespace, g.namespace)
-			namespaced = true
-		}
-		if g.repair {
-			b.WriteString("repair = true                   # its schemas use non-standard types (dict, float …) or keywords: rewritten as JSON Schema, each a repair.* warning\n")
-		}
-		if n, max := sum(maps.Values(g.tools)), openAIMaxTools(); g.format == "openapi" && max > 0 && n > max {
-			fmt.Fprintf(&b, "# %d operations: more than the %d tools OpenAI takes in a request. Choose\n"+
-				"# some (README: Importing an HTTP API), for example:\n"+
-				"# [sources.openapi]\n# include = { tags = [\"...\"], methods = [\"get\"] }\n", n, max)
-		}
-	}
-	b.WriteString("\n# One bundle per provider, in the shape its API takes.\n")
-	if namespaced {
-		b.WriteString("# Namespaces rename the emitted tools: a model sees namespace__name (the\n# names template), and toolc.lock maps each name back to its tool ID.\n")
-	}
-	b.WriteString(`[[targets]]
-format = "mcp"
-out = "dist/mcp.json"
-
-[[targets]]
-format = "openai"
-out = "dist/openai.json"
-strict = "auto"                 # strict where it narrows nothing; true forces it, false turns it off
-
-[[targets]]
-format = "anthropic"
-out = "dist/anthropic.json"
-strict = "auto"
-
-[[targets]]
-format = "gemini"
-out = "dist/gemini.json"
-
-[policy]
-# What to do with codes or whole categories: deny (fail the build), warn, or
-# ignore. Errors always fail.
-warn = ["loss"]                 # a target drops something it cannot carry
-# Hints, titles and icons are for MCP clients, scopes and versions for the
-# server that runs the tool; models do without them.
-ignore = ["loss.annotations", "loss.title", "loss.icons", "loss.metadata"]
-# deny = ["loss.ref", "lint"]   # fail on recursive refs a target cannot take, and on lint
-`)
-	return b.String()
-}
-
-func sum(ns iter.Seq[int]) int {
-	t := 0
-	for n := range ns {
-		t += n
-	}
-	return t
-}
-
-// globs returns a group's include and exclude globs, quoted: the folder's
-// files of that extension, less the few that are not in the group, or
-// the group's files when they are the fewer.
-func globs(g *found) (include, exclude []string) {
-	all := path.Join(g.dir, "*"+path.Ext(g.files[0]))
-	switch {
-	case len(g.siblings) == 0:
-		return []string{fmt.Sprintf("%q", all)}, nil
-	case len(g.siblings) < len(g.files):
-		for _, f := range slices.Sorted(slices.Values(g.siblings)) {
-			exclude = append(exclude, fmt.Sprintf("%q", path.Join(g.dir, escapeGlob(f))))
-		}
-		return []string{fmt.Sprintf("%q", all)}, exclude
-	}
-	for _, f := range g.files {
-		include = append(include, fmt.Sprintf("%q", path.Join(g.dir, escapeGlob(f))))
-	}
-	return include, nil
-}
-
-var globMeta = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`, `{`, `\{`)
-
-func escapeGlob(s string) string { return globMeta.Replace(s) }
-
-// openAIMaxTools is how many tools OpenAI takes in one request, from its
-// acceptance table; 0 if the table does not say.
-func openAIMaxTools() int {
-	t, _ := accept.TableNamed("openai")
-	if t == nil {
-		return 0
-	}
-	for _, r := range t.Request {
-		if r.Kind == accept.Tools {
-			return r.Max
-		}
-	}
-	return 0
 }

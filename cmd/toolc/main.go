@@ -20,7 +20,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/internal/report"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
 )
 
 // Exit codes, for every command.
@@ -133,7 +133,7 @@ error, a denied diagnostic, a difference found by --check, a breaking change);
 	pf.BoolVarP(&a.global.quiet, "quiet", "q", false, "print only warnings and errors: no infos, no summary line")
 	pf.BoolVarP(&a.global.verbose, "verbose", "v", false, "print every diagnostic with its place, infos included, where build prints a digest")
 	pf.IntVar(&a.global.maxDiagnostics, "max-diagnostics", 0, "write at most `N` findings in full in the text format, 0 for all (default: 25 on a terminal, all elsewhere; machine formats always write all)")
-	_ = root.RegisterFlagCompletionFunc("error-format", cobra.FixedCompletions(report.Formats(), cobra.ShellCompDirectiveNoFileComp))
+	_ = root.RegisterFlagCompletionFunc("error-format", cobra.FixedCompletions(diagfmt.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	root.SetHelpCommand(newHelp(root))
 	root.AddCommand(newBuild(a), newBaseline(a), newBreaking(a), newConvert(a), newDecode(a), newDetect(a), newInit(a), newRules(a), newExplain(a), newReport(a), newVersion(stdout))
 	root.InitDefaultCompletionCmd()

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/report"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
 )
 
 // globalFlags are the flags every command takes.
@@ -27,7 +27,7 @@ type globalFlags struct {
 // document, except for commands whose stdout is their product (convert).
 type output struct {
 	stdout, stderr io.Writer
-	format         report.Format
+	format         diagfmt.Format
 	quiet          bool
 	verbose        bool // every diagnostic, where a command would digest them
 	color          bool
@@ -37,7 +37,7 @@ type output struct {
 }
 
 func newOutput(g *globalFlags, stdout, stderr io.Writer) (*output, error) {
-	f, err := report.ParseFormat(g.errorFormat)
+	f, err := diagfmt.ParseFormat(g.errorFormat)
 	if err != nil {
 		return nil, err
 	}
@@ -45,7 +45,7 @@ func newOutput(g *globalFlags, stdout, stderr io.Writer) (*output, error) {
 	switch {
 	case g.maxSet:
 		o.max, o.maxSet = max(g.maxDiagnostics, 0), true
-	case f == report.Text && o.color && !g.verbose:
+	case f == diagfmt.Text && o.color && !g.verbose:
 		o.max = terminalMax // a terminal shows a screenful; a log keeps all
 	}
 	return o, nil
@@ -72,7 +72,7 @@ func isTerminal(w io.Writer) bool {
 // the step has: there they are relative to GITHUB_WORKSPACE when dir is in it.
 func (o *output) relativeTo(cwd, dir string) {
 	o.prefix = ""
-	if ws := os.Getenv("GITHUB_WORKSPACE"); ws != "" && (o.format == report.GitHubActions || o.format == report.SARIF) {
+	if ws := os.Getenv("GITHUB_WORKSPACE"); ws != "" && (o.format == diagfmt.GitHubActions || o.format == diagfmt.SARIF) {
 		if rel, err := filepath.Rel(ws, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			cwd = ws
 		}
@@ -91,7 +91,7 @@ func (o *output) path(file string) string {
 }
 
 // machine reports whether diagnostics go to stdout.
-func (o *output) machine() bool { return o.format == report.JSON || o.format == report.SARIF }
+func (o *output) machine() bool { return o.format == diagfmt.JSON || o.format == diagfmt.SARIF }
 
 // diagnostics writes ds, all of a run's diagnostics at once (SARIF is one
 // document), to stdout or stderr as the format wants; productOnStdout sends
@@ -101,7 +101,7 @@ func (o *output) diagnostics(ds []diag.Diagnostic, productOnStdout bool) {
 	for _, d := range ds {
 		// Infos are not annotated: a pull request shows only the first
 		// annotations of a step, and those should be what to act on.
-		if d.Severity == diag.Info && (o.quiet || (o.format == report.GitHubActions && !o.verbose)) {
+		if d.Severity == diag.Info && (o.quiet || (o.format == diagfmt.GitHubActions && !o.verbose)) {
 			continue
 		}
 		shown = append(shown, d)
@@ -110,10 +110,10 @@ func (o *output) diagnostics(ds []diag.Diagnostic, productOnStdout bool) {
 	if o.machine() && !productOnStdout {
 		w = o.stdout
 	}
-	if len(shown) == 0 && o.format != report.SARIF {
+	if len(shown) == 0 && o.format != diagfmt.SARIF {
 		return
 	}
-	omitted, err := report.Write(w, o.format, shown, report.Options{Color: o.color && w == o.stderr, Version: version(), Max: o.max, Prefix: o.prefix})
+	omitted, err := diagfmt.Write(w, o.format, shown, diagfmt.Options{Color: o.color && w == o.stderr, Version: version(), Max: o.max, Prefix: o.prefix})
 	if err != nil {
 		fmt.Fprintf(o.stderr, "toolc: %v\n", err)
 	}
@@ -141,7 +141,7 @@ const maxDigest = 10
 
 // digest writes a build's diagnostics for a person: in the text format and
 // without --verbose, one line per warning code and every error in full,
-// last (report.WriteDigest), then a line saying what --verbose adds. Other
+// last (diagfmt.WriteDigest), then a line saying what --verbose adds. Other
 // formats, and --verbose, get every diagnostic.
 func (o *output) digest(ds []diag.Diagnostic) {
 	o.digestOf(ds, true)
@@ -150,7 +150,7 @@ func (o *output) digest(ds []diag.Diagnostic) {
 // digestOf is digest; without warnings, it lists no warning code (what
 // build --check -q wants: only what is stale, and the errors).
 func (o *output) digestOf(ds []diag.Diagnostic, warnings bool) {
-	if o.format != report.Text || o.verbose {
+	if o.format != diagfmt.Text || o.verbose {
 		o.diagnostics(ds, false)
 		return
 	}
@@ -159,7 +159,7 @@ func (o *output) digestOf(ds []diag.Diagnostic, warnings bool) {
 		d.File = o.path(d.File)
 		shown[i] = d
 	}
-	folded, err := report.WriteDigest(o.stderr, shown, report.DigestOptions{MaxCodes: maxDigest, MaxErrors: o.max, Warnings: warnings, Color: o.color})
+	folded, err := diagfmt.WriteDigest(o.stderr, shown, diagfmt.DigestOptions{MaxCodes: maxDigest, MaxErrors: o.max, Warnings: warnings, Color: o.color})
 	if err != nil {
 		fmt.Fprintf(o.stderr, "toolc: %v\n", err)
 	}
@@ -169,10 +169,10 @@ func (o *output) digestOf(ds []diag.Diagnostic, warnings bool) {
 	}
 	var parts []string
 	if folded.Codes > 0 {
-		parts = append(parts, fmt.Sprintf("%s (%s)", plural(folded.Codes, "more warning code"), plural(folded.Warnings, "warning")))
+		parts = append(parts, fmt.Sprintf("%s (%s)", diagfmt.Plural(folded.Codes, "more warning code"), diagfmt.Plural(folded.Warnings, "warning")))
 	}
 	if folded.Infos > 0 {
-		parts = append(parts, plural(folded.Infos, "info"))
+		parts = append(parts, diagfmt.Plural(folded.Infos, "info"))
 	}
 	_, warns, _ := diag.Count(ds)
 	if len(parts) > 0 || warns > 0 {

@@ -12,7 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/compiler"
-	"github.com/toolc-dev/toolc/internal/overview"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
+	"github.com/toolc-dev/toolc/report"
 )
 
 type reportFlags struct {
@@ -86,8 +87,8 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 	if err != nil {
 		return err
 	}
-	ov := overview.Make(res, f.jobs)
-	var base *overview.Overview
+	ov := report.Make(res, f.jobs)
+	var base *report.Overview
 	var baseName string
 	if f.against != "" {
 		fsys, file, what, err := earlierFS(ctx, f.against, m)
@@ -99,25 +100,25 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		}
 		baseName = what
 		if _, err := fs.Stat(fsys, m.file); errors.Is(err, fs.ErrNotExist) {
-			base = &overview.Overview{} // the first report: everything is new
+			base = &report.Overview{} // the first report: everything is new
 		} else {
 			prev, err := compiler.Build(ctx, fsys, compiler.Options{Manifest: m.file, Tokens: true, Jobs: f.jobs})
 			if err != nil {
 				return out.fail(exitFailed, "the catalog at %s: %v", what, err)
 			}
-			base = overview.Make(prev, f.jobs)
+			base = report.Make(prev, f.jobs)
 		}
 	}
 	var buf bytes.Buffer
 	switch f.format {
 	case "html":
-		err = overview.WriteHTML(&buf, ov)
+		err = report.WriteHTML(&buf, ov)
 	case "json":
 		enc := json.NewEncoder(&buf)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(ov)
 	default:
-		err = overview.WriteMarkdown(&buf, ov, base, baseName)
+		err = report.WriteMarkdown(&buf, ov, base, baseName)
 	}
 	if err != nil {
 		return out.fail(exitFailed, "%v", err)
@@ -133,7 +134,7 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
-	out.status("wrote %s: %s, %s; %s, %s in the build", f.out, plural(len(ov.Tools), "tool"), plural(len(ov.Targets), "target"),
-		plural(ov.Errors, "error"), plural(ov.Warnings, "warning"))
+	out.status("wrote %s: %s, %s; %s, %s in the build", f.out, diagfmt.Plural(len(ov.Tools), "tool"), diagfmt.Plural(len(ov.Targets), "target"),
+		diagfmt.Plural(ov.Errors, "error"), diagfmt.Plural(ov.Warnings, "warning"))
 	return nil
 }

@@ -1,0 +1,83 @@
+package compiler
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"slices"
+
+	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/breaking"
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// Compare compares an earlier catalog with this build, applies the manifest's policy, checks the manifest's
+// version, and returns the verdict: the findings, located (manifestFile
+// names the manifest in them), and the bump they need.
+func (r *Result) Compare(old *Earlier, manifestFile string) *breaking.Verdict {
+	var strict []string
+	for _, t := range r.Manifest.Targets {
+		// Only a strict mode that makes optional properties required (OpenAI's)
+		// turns an added optional property into a required one.
+		if a, ok := adapters.Default().Get(t.Format); ok && t.Strict != nil && t.Strict.On && a.Profile.StrictRequiresAll() {
+			strict = append(strict, t.Name)
+		}
+	}
+	ds := breaking.Compare(old.Tools, r.Catalog, breaking.Options{Strict: strict})
+	ds = r.Apply(ds)
+	need := breaking.Needed(ds)
+	if d, ok := breaking.CheckVersion(old.Version, r.Manifest.Catalog.Version, need); ok {
+		line, col := r.Manifest.Pos("catalog.version")
+		d.File, d.Line, d.Column = manifestFile, line, col
+		ds = append(ds, r.Apply([]diag.Diagnostic{d})...)
+	}
+	r.Locate(ds)
+	return &breaking.Verdict{Need: need, Findings: diag.Sort(ds), From: old.Version, To: r.Manifest.Catalog.Version}
+}
+
+// Earlier is an earlier release's catalog, which Compare compares a build
+// with.
+type Earlier struct {
+	Tools   []*canonical.Tool
+	Version string
+	// What names it in messages: "the bundle old.json", "the folder old" …
+	What string
+}
+
+// BuildEarlier builds the manifest in fsys as an earlier release's
+// catalog, named what: what decodes is compared even when that catalog has
+// errors of its own. Without a manifest it is the first release after
+// adopting toolc, with nothing to break: an empty catalog.
+func BuildEarlier(ctx context.Context, fsys fs.FS, manifest, what string) (*Earlier, error) {
+	if _, err := fs.Stat(fsys, manifest); errors.Is(err, fs.ErrNotExist) {
+		return &Earlier{What: what + ", which has no " + manifest + " (every tool is new)"}, nil
+	}
+	res, err := Build(ctx, fsys, Options{Manifest: manifest, CatalogOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("the catalog at %s: %w", what, err)
+	}
+	return &Earlier{Tools: res.Catalog, Version: res.Manifest.Catalog.Version, What: what}, nil
+}
+
+// ReadEarlier reads an earlier release's catalog from a canonical bundle,
+// named name in messages.
+func ReadEarlier(data []byte, name string) (*Earlier, error) {
+	doc, err := adapters.Parse(data, name)
+	if err != nil {
+		return nil, errors.New(adapters.ParseDiagnostic(name, err).String())
+	}
+	reg := adapters.Default()
+	if d := reg.Detect(doc); d.Format != "canonical" {
+		return nil, fmt.Errorf("a file must be a canonical bundle (format = \"canonical\" writes one); this one is %s", cmp.Or(d.Format, "of no known format"))
+	}
+	a, _ := reg.Get("canonical")
+	tools, ds := a.Decode(doc, name)
+	if i := slices.IndexFunc(ds, func(d diag.Diagnostic) bool { return d.Severity == diag.Error }); i >= 0 {
+		return nil, errors.New(ds[i].String())
+	}
+	version, _ := doc.Get("catalog").Get("version").StringValue()
+	return &Earlier{Tools: tools, Version: version, What: name}, nil
+}
