@@ -1,0 +1,193 @@
+package lower
+
+import (
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// isNullSchema reports whether v is {"type": "null"} (annotations aside).
+func isNullSchema(v *canonical.Value) bool {
+	if v.Kind != canonical.Object {
+		return false
+	}
+	for _, m := range v.Members {
+		if m.Key != "type" && !annotation[m.Key] {
+			return false
+		}
+	}
+	return slices.Equal(canonical.AsSchema(v).Types(), []string{"null"})
+}
+
+// setNullable writes "nullable": true after node's type, or last.
+func setNullable(node *canonical.Value) {
+	if node.Has("nullable") {
+		node.Set("nullable", canonical.NewBool(true))
+		return
+	}
+	m := canonical.Member{Key: "nullable", Value: canonical.NewBool(true)}
+	if i := node.Index("type"); i >= 0 {
+		node.Members = slices.Insert(node.Members, i+1, m)
+		return
+	}
+	node.Members = append(node.Members, m)
+}
+
+func runNullable(u *Unit) {
+	for _, s := range reversed(u.root) {
+		n := s.node
+		if t := n.Get("type"); t != nil && t.Kind == canonical.Array {
+			ts, _ := t.Strings()
+			var types []string
+			for _, x := range ts {
+				if x != "null" {
+					types = append(types, x)
+				}
+			}
+			null := len(types) < len(ts)
+			switch {
+			case len(types) <= 1:
+				name := "null"
+				if len(types) == 1 {
+					name = types[0]
+				}
+				n.Set("type", canonical.NewString(name))
+				if null && len(types) == 1 {
+					setNullable(n)
+				}
+				u.Report("lower.type-as-nullable", s.at(), n, "type", "type %s written as %q%s", t.String(), name, nullNote(null && len(types) == 1))
+			case n.Has("anyOf"):
+				n.Set("type", canonical.NewString(types[0]))
+				if null {
+					setNullable(n)
+				}
+				u.Report("loss.type-union", s.at(), n, "type", "type %s narrowed to %q: the schema has an anyOf already, and the target has no type arrays", t.String(), types[0])
+			default:
+				var branches []*canonical.Value
+				for _, x := range types {
+					b := canonical.NewObject()
+					b.Set("type", canonical.NewString(x))
+					branches = append(branches, b)
+				}
+				i := n.Index("type")
+				n.Members[i] = canonical.Member{Key: "anyOf", Value: canonical.NewArray(branches...)}
+				if null {
+					setNullable(n)
+				}
+				u.Report("lower.type-as-nullable", s.at(), n, "type", "type %s written as anyOf of each type%s", t.String(), nullNote(null))
+			}
+		}
+		if any := n.Get("anyOf"); any != nil && any.Kind == canonical.Array && slices.ContainsFunc(any.Items, isNullSchema) {
+			rest := slices.DeleteFunc(slices.Clone(any.Items), isNullSchema)
+			lifted := false
+			var lost []string
+			if len(rest) == 1 {
+				if merged, ok := mergeSchemas(&canonical.Value{Kind: canonical.Object, Members: without(n.Members, "anyOf")}, rest[0], func(k string) { lost = append(lost, k) }); ok {
+					n.Members = merged.Members
+					lifted = true
+				}
+			}
+			if !lifted {
+				if len(rest) == 0 && !n.Has("type") {
+					n.Delete("anyOf")
+					n.Set("type", canonical.NewString("null"))
+					u.Report("lower.type-as-nullable", s.at(), n, "anyOf", "an anyOf of only null written as type \"null\"")
+					continue
+				}
+				if len(rest) == 0 {
+					n.Delete("anyOf")
+				} else {
+					n.Set("anyOf", canonical.NewArray(rest...))
+				}
+			}
+			setNullable(n)
+			u.Report("lower.type-as-nullable", s.at(), n, "anyOf", "the null branch of anyOf written as \"nullable\": true%s", keptOver(lost, "the branch's"))
+		}
+		if e := n.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items, isNull) {
+			n.Set("enum", canonical.NewArray(slices.DeleteFunc(slices.Clone(e.Items), isNull)...))
+			setNullable(n)
+			u.Report("lower.type-as-nullable", s.at(), n, "enum", "null in enum written as \"nullable\": true")
+		}
+	}
+}
+
+func isNull(v *canonical.Value) bool { return v.Kind == canonical.Null }
+
+func nullNote(null bool) string {
+	if null {
+		return ` with "nullable": true`
+	}
+	return ""
+}
+
+// ---- tuples ----
+
+func runTuple(u *Unit) {
+	for _, s := range reversed(u.root) {
+		n := s.node
+		key, restKey := "prefixItems", "items"
+		tuple := n.Get("prefixItems")
+		if tuple == nil || tuple.Kind != canonical.Array {
+			key, restKey = "items", "additionalItems"
+			if tuple = n.Get("items"); tuple == nil || tuple.Kind != canonical.Array {
+				continue
+			}
+		}
+		rest := n.Get(restKey)
+		if key == "items" && n.Has("prefixItems") {
+			rest = nil
+		}
+		var branches []*canonical.Value
+		for _, it := range tuple.Items {
+			if !slices.ContainsFunc(branches, it.Equal) {
+				branches = append(branches, it)
+			}
+		}
+		open := rest == nil || rest.Kind == canonical.Bool && rest.Bool
+		closed := rest != nil && rest.Kind == canonical.Bool && !rest.Bool
+		if !open && !closed && !slices.ContainsFunc(branches, rest.Equal) {
+			branches = append(branches, rest)
+		}
+		i := n.Index(key)
+		pos := n.Members[i].KeyPos
+		n.Members = slices.Delete(n.Members, i, i+1)
+		if key != "items" {
+			n.Delete(restKey)
+		}
+		n.Delete("additionalItems")
+		var what string
+		switch {
+		case open:
+			what = "dropped: items past the tuple may be anything, so no items schema can say more"
+		case len(branches) == 1:
+			n.Members = slices.Insert(n.Members, min(i, len(n.Members)), canonical.Member{Key: "items", Value: branches[0], KeyPos: pos})
+			what = "written as one items schema"
+		default:
+			any := canonical.NewObject()
+			any.Set("anyOf", canonical.NewArray(branches...))
+			n.Members = slices.Insert(n.Members, min(i, len(n.Members)), canonical.Member{Key: "items", Value: any, KeyPos: pos})
+			what = "written as items: {anyOf: [...]}"
+		}
+		if closed {
+			limit := strconv.Itoa(len(tuple.Items))
+			if old, ok := number(n.Get("maxItems")); !ok || old.Cmp(new(big.Float).SetInt64(int64(len(tuple.Items)))) > 0 {
+				n.Set("maxItems", canonical.NewNumber(limit))
+			}
+			what += ", with maxItems " + limit
+		}
+		u.Report("loss.prefix-items", s.at(), n, key, "the tuple of %d positions %s; which item goes where is lost", len(tuple.Items), what)
+	}
+}
+
+// ---- strict ----
+
+func runUpper(u *Unit) {
+	for _, s := range allSchemas(u.root) {
+		if t := s.node.Get("type"); t != nil && t.Kind == canonical.String {
+			t.Text = strings.ToUpper(t.Text)
+		}
+	}
+}
