@@ -9,16 +9,10 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/schematest"
 )
 
-func parse(t *testing.T, s string) *canonical.Value {
-	t.Helper()
-	v, err := canonical.ParseJSON([]byte(s))
-	if err != nil {
-		t.Fatalf("%s: %v", s, err)
-	}
-	return v
-}
+func parse(t *testing.T, s string) *canonical.Value { return schematest.JSON(t, s) }
 
 // openaiStrict wraps an input schema as a one-tool OpenAI strict bundle.
 func openaiStrict(schema string) string {

@@ -42,13 +42,11 @@ func (d *decoder) anthropicTool(v *canonical.Value, p canonical.Pointer) *canoni
 			return nil
 		}
 	}
-	f := d.NewTool(v, p, p)
+	f := d.NamedTool(v, p, p)
 	if f == nil {
 		return nil
 	}
 	t := f.Tool
-	t.Name = f.String("name", "/name")
-	t.Description = f.String("description", "/description")
 	t.Input = f.Schema("input_schema", "/input")
 	t.Examples = f.Examples("input_examples")
 	f.Rest() // type, strict, cache_control, defer_loading …

@@ -78,13 +78,11 @@ func (d *decoder) bedrockItem(v *canonical.Value, p canonical.Pointer) *canonica
 }
 
 func (d *decoder) bedrockSpec(v *canonical.Value, p, toolAt canonical.Pointer) *canonical.Tool {
-	f := d.NewTool(v, p, toolAt)
+	f := d.NamedTool(v, p, toolAt)
 	if f == nil {
 		return nil
 	}
 	t := f.Tool
-	t.Name = f.String("name", "/name")
-	t.Description = f.String("description", "/description")
 	if in := f.Typed("inputSchema", "", canonical.Object); in != nil {
 		d.IgnoreRest(in, p.Append("inputSchema"), "json")
 		if json := in.Get("json"); json != nil {

@@ -84,16 +84,14 @@ func decodeCanonical(doc *canonical.Value, file string) ([]*canonical.Tool, []di
 }
 
 func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
-	f := d.NewTool(v, p, p)
+	f := d.NamedTool(v, p, p)
 	if f == nil {
 		return nil
 	}
 	t := f.Tool
 	t.Namespace = f.String("namespace", "/namespace")
-	t.Name = f.String("name", "/name")
 	t.Title = f.String("title", "/title")
 	t.Version = f.String("version", "/version")
-	t.Description = f.String("description", "/description")
 	t.Category = f.String("category", "/category")
 	t.Tags = f.Strings("tags", "/tags")
 	t.Input = f.Schema("input", "/input")

@@ -110,13 +110,11 @@ func (g *geminiDecoder) tool(v *canonical.Value, p canonical.Pointer) []*canonic
 }
 
 func (g *geminiDecoder) declaration(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
-	f := g.NewTool(v, p, p)
+	f := g.NamedTool(v, p, p)
 	if f == nil {
 		return nil
 	}
 	t := f.Tool
-	t.Name = f.String("name", "/name")
-	t.Description = f.String("description", "/description")
 	switch {
 	case f.Obj.Has("parametersJsonSchema"):
 		t.Input = f.Schema("parametersJsonSchema", "/input")

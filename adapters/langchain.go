@@ -35,13 +35,11 @@ func (d *decoder) langChainTool(v *canonical.Value, p canonical.Pointer) *canoni
 		d.Diags = append(d.Diags, oa.Diags...)
 		return t
 	}
-	f := d.NewTool(v, p, p)
+	f := d.NamedTool(v, p, p)
 	if f == nil {
 		return nil
 	}
 	t := f.Tool
-	t.Name = f.String("name", "/name")
-	t.Description = f.String("description", "/description")
 	for _, k := range langChainSchemaKeys {
 		if f.Obj.Has(k) {
 			t.Input = f.Schema(k, "/input")

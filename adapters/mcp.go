@@ -54,14 +54,12 @@ func decodeMCP(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Dia
 }
 
 func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
-	f := d.NewTool(v, p, p)
+	f := d.NamedTool(v, p, p)
 	if f == nil {
 		return nil
 	}
 	t := f.Tool
-	t.Name = f.String("name", "/name")
 	t.Title = f.String("title", "/title")
-	t.Description = f.String("description", "/description")
 	t.Input = f.Schema("inputSchema", "/input")
 	t.Output = f.Schema("outputSchema", "/output")
 	t.Annotations = f.Annotations("annotations")

@@ -51,13 +51,11 @@ func (d *decoder) openAITool(v *canonical.Value, p canonical.Pointer) *canonical
 		d.IgnoreRest(v, p, "type", "function")
 		v = v.Get("function")
 	}
-	f := d.NewTool(v, fnAt, p)
+	f := d.NamedTool(v, fnAt, p)
 	if f == nil {
 		return nil
 	}
 	t := f.Tool
-	t.Name = f.String("name", "/name")
-	t.Description = f.String("description", "/description")
 	if f.Obj.Has("parameters") {
 		t.Input = f.Schema("parameters", "/input")
 	} else {
@@ -114,14 +112,12 @@ func (d *decoder) responsesTool(v *canonical.Value, p canonical.Pointer) *canoni
 			return nil
 		}
 	}
-	f := d.NewTool(v, p, p)
+	f := d.NamedTool(v, p, p)
 	if f == nil {
 		return nil
 	}
 	t := f.Tool
 	f.Used["type"] = true
-	t.Name = f.String("name", "/name")
-	t.Description = f.String("description", "/description")
 	if params := f.Obj.Get("parameters"); params != nil && params.Kind != canonical.Null {
 		t.Input = f.Schema("parameters", "/input")
 	} else {

@@ -8,16 +8,10 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/schematest"
 )
 
-func schema(t *testing.T, s string) *canonical.Schema {
-	t.Helper()
-	v, err := canonical.ParseJSON([]byte(s))
-	if err != nil {
-		t.Fatalf("%s: %v", s, err)
-	}
-	return canonical.AsSchema(v)
-}
+func schema(t *testing.T, s string) *canonical.Schema { return schematest.Schema(t, s) }
 
 func codes(ds []diag.Diagnostic) []string {
 	var out []string

@@ -247,12 +247,7 @@ func (t *Tool) DeepCopy() *Tool {
 		a.Extra = cloneMembers(a.Extra)
 		c.Annotations = &a
 	}
-	if t.Examples != nil {
-		c.Examples = make([]*Value, len(t.Examples))
-		for i, e := range t.Examples {
-			c.Examples[i] = e.DeepCopy()
-		}
-	}
+	c.Examples = cloneValues(t.Examples)
 	if t.Icons != nil {
 		c.Icons = make([]Icon, len(t.Icons))
 		for i, ic := range t.Icons {

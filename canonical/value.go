@@ -200,17 +200,24 @@ func (v *Value) DeepCopy() *Value {
 		return nil
 	}
 	c := &Value{Kind: v.Kind, Bool: v.Bool, Text: v.Text, Pos: v.Pos}
-	if v.Items != nil {
-		c.Items = make([]*Value, len(v.Items))
-		for i, it := range v.Items {
-			c.Items[i] = it.DeepCopy()
-		}
-	}
+	c.Items = cloneValues(v.Items)
 	if v.Members != nil {
 		c.Members = make([]Member, len(v.Members))
 		for i, m := range v.Members {
 			c.Members[i] = Member{Key: m.Key, Value: m.Value.DeepCopy(), KeyPos: m.KeyPos}
 		}
+	}
+	return c
+}
+
+// cloneValues deep-copies vs; nil stays nil.
+func cloneValues(vs []*Value) []*Value {
+	if vs == nil {
+		return nil
+	}
+	c := make([]*Value, len(vs))
+	for i, v := range vs {
+		c[i] = v.DeepCopy()
 	}
 	return c
 }

@@ -23,9 +23,9 @@ type LimitCheck struct {
 // Limits is the table of budgets.
 var Limits = []LimitCheck{
 	{"inline-size", "limit.inline-size", "schema nodes (JSON values) that inlining $refs may grow a schema to", "schema", nil},
-	{"properties", "limit.strict-properties", "object properties (all objects, $defs included)", "schema", countProperties},
+	{"properties", "limit.strict-properties", "object properties (all objects, $defs included)", "schema", countOf("properties", canonical.Object)},
 	{"depth", "limit.strict-depth", "levels of nested objects", "schema", nestingDepth},
-	{"enum-values", "limit.strict-enum-values", "enum values in all", "schema", countEnumValues},
+	{"enum-values", "limit.strict-enum-values", "enum values in all", "schema", countOf("enum", canonical.Array)},
 	{"enum-chars", "limit.strict-enum-chars", "characters in a string enum of more than 250 values", "schema", longEnumChars},
 	{"name-chars", "limit.strict-name-chars", "characters of property names, definition names and string enum and const values", "schema", nameChars},
 	{"description", "loss.description", "characters of a tool's description: longer ones are shortened", "tool", nil},
@@ -64,14 +64,19 @@ func checkLimits(u *Unit) {
 	}
 }
 
-func countProperties(all []located) (int, canonical.Pointer) {
-	n := 0
-	for _, s := range all {
-		if p := s.node.Get("properties"); p != nil && p.Kind == canonical.Object {
-			n += len(p.Members)
+// countOf returns a measure that adds up, over every schema, how many
+// members (an object) or items (an array) the value of keyword has when it
+// is of kind: the properties of every object, the values of every enum.
+func countOf(keyword string, kind canonical.Kind) func([]located) (int, canonical.Pointer) {
+	return func(all []located) (int, canonical.Pointer) {
+		n := 0
+		for _, s := range all {
+			if v := s.node.Get(keyword); v != nil && v.Kind == kind {
+				n += len(v.Members) + len(v.Items)
+			}
 		}
+		return n, ""
 	}
-	return n, ""
 }
 
 // nestingDepth is the most object schemas on one path from the root, and
@@ -100,16 +105,6 @@ func nestingDepth(all []located) (int, canonical.Pointer) {
 		return 0, ""
 	}
 	return best, all[deepest].at()
-}
-
-func countEnumValues(all []located) (int, canonical.Pointer) {
-	n := 0
-	for _, s := range all {
-		if e := s.node.Get("enum"); e != nil && e.Kind == canonical.Array {
-			n += len(e.Items)
-		}
-	}
-	return n, ""
 }
 
 // longEnumChars returns the characters of the longest string enum that has

@@ -5,16 +5,10 @@ import (
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/schematest"
 )
 
-func parse(t *testing.T, s string) *canonical.Value {
-	t.Helper()
-	v, err := canonical.ParseJSON([]byte(s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
-}
+func parse(t *testing.T, s string) *canonical.Value { return schematest.JSON(t, s) }
 
 // TestRenderPublished checks the rendering against the examples that
 // OpenAI publishes with the harmony format (its test data: a developer

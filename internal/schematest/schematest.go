@@ -1,6 +1,6 @@
 // Package schematest compiles the JSON Schemas that tests check toolc's own
-// outputs against (the SARIF shape, the manifest's schema). It is for tests
-// only.
+// outputs against (the SARIF shape, the manifest's schema), and parses the
+// JSON that tests write inline. It is for tests only.
 package schematest
 
 import (
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/toolc-dev/toolc/canonical"
 )
 
 // Compile reads the 2020-12 schema in file and compiles it with format
@@ -53,3 +54,18 @@ type refuse struct{}
 
 // Load refuses url: test schemas read nothing.
 func (refuse) Load(url string) (any, error) { return nil, fmt.Errorf("not loading %s", url) }
+
+// JSON parses s, JSON a test writes inline, or fails the test.
+func JSON(tb testing.TB, s string) *canonical.Value {
+	tb.Helper()
+	v, err := canonical.ParseJSON([]byte(s))
+	if err != nil {
+		tb.Fatalf("%s: %v", s, err)
+	}
+	return v
+}
+
+// Schema parses s as a schema, or fails the test.
+func Schema(tb testing.TB, s string) *canonical.Schema {
+	return canonical.AsSchema(JSON(tb, s))
+}

@@ -102,6 +102,19 @@ func (d *Decoder) NewTool(v *canonical.Value, p, toolAt canonical.Pointer) *Fiel
 	}}
 }
 
+// NamedTool starts reading the tool object v at p, as NewTool does, and
+// reads the name and description that every tool format but OpenAPI
+// keeps under "name" and "description". It returns nil when v is not an
+// object.
+func (d *Decoder) NamedTool(v *canonical.Value, p, toolAt canonical.Pointer) *Fields {
+	f := d.NewTool(v, p, toolAt)
+	if f != nil {
+		f.Tool.Name = f.String("name", "/name")
+		f.Tool.Description = f.String("description", "/description")
+	}
+	return f
+}
+
 // Take returns the value of key and marks it read; field is the canonical
 // pointer it becomes ("" for none).
 func (f *Fields) Take(key string, field canonical.Pointer) *canonical.Value {
