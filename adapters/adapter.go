@@ -1,7 +1,7 @@
 // Package adapters converts tool files of each format (MCP, OpenAI,
 // Anthropic …) to and from canonical tools and detects the format of a file.
 // What each target accepts (its profile: names, schema rules, dialects) is
-// package target's; an adapter that writes a format carries that format's
+// package profile's; an adapter that writes a format carries that format's
 // profile, and Emit lowers, encodes and checks a bundle in one call.
 //
 // Decoders work on a parsed JSON document (canonical.Value), so the caller
@@ -21,7 +21,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 // Adapter is one tool format. A format that is only read (OpenAPI) has no
@@ -38,10 +38,10 @@ type Adapter struct {
 	Decode func(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic)
 	// Encode writes tools, already lowered for this format by its Profile,
 	// as one bundle.
-	Encode func(tools []*canonical.Tool, opts target.Options) *canonical.Value
+	Encode func(tools []*canonical.Tool, opts profile.Options) *canonical.Value
 	// Profile is what the format accepts as a target. Nil for source-only
 	// formats.
-	Profile *target.Profile
+	Profile *profile.Profile
 }
 
 // Direction says which way a conversion failed.
@@ -157,7 +157,7 @@ type Result struct {
 // encodes the tools to the format to, lowering them for to's profile. The
 // result carries every diagnostic; a failure is an *Error naming the adapter
 // and direction. doc is never modified.
-func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts target.Options) (*Result, error) {
+func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts profile.Options) (*Result, error) {
 	if from == "" || from == "auto" {
 		d := r.Detect(doc)
 		if d.Err != nil {
@@ -233,7 +233,7 @@ type decoder struct{ decode.Decoder }
 // acceptance table (package accept): a shape the provider would refuse is
 // an accept.* error in Diagnostics, a per-request count over its limit a
 // warning.
-func (a *Adapter) Emit(tools []*canonical.Tool, target string, opts target.Options) *Lowered {
+func (a *Adapter) Emit(tools []*canonical.Tool, target string, opts profile.Options) *profile.Lowered {
 	low := a.Profile.Lower(tools, target, opts)
 	low.Bundle = a.Encode(low.Tools, opts)
 	low.Diagnostics = append(low.Diagnostics, a.Profile.Accept(low.Bundle, low.Sources, target, opts)...)

@@ -6,7 +6,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 // Anthropic returns the adapter of Anthropic Messages API custom tools,
@@ -58,7 +58,7 @@ func nameOf(v *canonical.Value) string {
 	return s
 }
 
-func encodeAnthropic(tools []*canonical.Tool, opts target.Options) *canonical.Value {
+func encodeAnthropic(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 	return eachTool(tools, func(t *canonical.Tool) *canonical.Value {
 		o := toolObject(t)
 		o.Set("input_schema", t.Input.JSON())

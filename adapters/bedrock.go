@@ -4,7 +4,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 // Bedrock returns the adapter of Amazon Bedrock Converse tools, written as a
@@ -16,7 +16,7 @@ func Bedrock() *Adapter {
 	return &Adapter{Name: "bedrock", Detect: detectBedrock, Decode: decodeBedrock, Encode: encodeBedrock, Profile: profileOf("bedrock")}
 }
 
-func encodeBedrock(tools []*canonical.Tool, opts target.Options) *canonical.Value {
+func encodeBedrock(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 	list := canonical.NewArray()
 	for _, t := range tools {
 		spec := toolObject(t)

@@ -6,7 +6,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 // CanonicalMarker is the value of the "toolc" member that marks a canonical
@@ -28,7 +28,7 @@ func Canonical() *Adapter {
 	}
 }
 
-func encodeCanonical(tools []*canonical.Tool, opts target.Options) *canonical.Value {
+func encodeCanonical(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 	b := canonical.NewObject()
 	b.Set("toolc", canonical.NewString(CanonicalMarker))
 	b.Set("version", canonical.NewNumber("1"))

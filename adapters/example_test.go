@@ -5,7 +5,7 @@ import (
 
 	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 // Convert an MCP tools/list result to OpenAI tools, with every loss reported.
@@ -19,7 +19,7 @@ func ExampleRegistry_Convert() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := adapters.Default().Convert(doc, "tools.json", "auto", "openai", target.Options{})
+	res, err := adapters.Default().Convert(doc, "tools.json", "auto", "openai", profile.Options{})
 	if err != nil {
 		panic(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 // Gemini returns the adapter of Gemini function declarations, written as one
@@ -175,7 +175,7 @@ var digits = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
 // GeminiSchemas are the values of the gemini target's schema option.
 var GeminiSchemas = []string{"json-schema", "openapi"}
 
-func encodeGemini(tools []*canonical.Tool, opts target.Options) *canonical.Value {
+func encodeGemini(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 	in, out := "parametersJsonSchema", "responseJsonSchema"
 	if opts.Schema == "openapi" {
 		in, out = "parameters", "response"

@@ -4,7 +4,7 @@ import (
 	"net/url"
 
 	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 // JSONSchemaDialect is the dialect of the jsonschema bundle.
@@ -21,7 +21,7 @@ func JSONSchema() *Adapter {
 	return &Adapter{Name: "jsonschema", Encode: encodeJSONSchema, Profile: profileOf("jsonschema")}
 }
 
-func encodeJSONSchema(tools []*canonical.Tool, opts target.Options) *canonical.Value {
+func encodeJSONSchema(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 	doc := canonical.NewObject()
 	doc.Set("$schema", canonical.NewString(JSONSchemaDialect))
 	if opts.Catalog.Name != "" {

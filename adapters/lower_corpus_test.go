@@ -18,7 +18,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/corpus"
 	"github.com/toolc-dev/toolc/lower"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 // The formats that strict mode takes, as the strict profiles of OpenAI and
@@ -29,7 +29,7 @@ var (
 )
 
 func strictFormats(format string) []string {
-	p, _ := target.Of(format)
+	p, _ := profile.Of(format)
 	return p.Schema["strict"].Row("format").Values
 }
 
@@ -343,8 +343,8 @@ func TestLowerTestSuiteSchemas(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		for _, format := range target.Formats() {
-			p, _ := target.Of(format)
+		for _, format := range profile.Formats() {
+			p, _ := profile.Of(format)
 			for mode, rules := range p.Schema {
 				before := s.DeepCopy()
 				res := lower.Schema(s, rules, lower.Options{Describe: true})

@@ -11,7 +11,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/par"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 // MCP returns the adapter of the Model Context Protocol's Tool
@@ -91,7 +91,7 @@ func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.To
 	return f.Done()
 }
 
-func encodeMCP(tools []*canonical.Tool, opts target.Options) *canonical.Value {
+func encodeMCP(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 	res := canonical.NewObject()
 	res.Set("tools", eachTool(tools, mcpToolValue))
 	if cat := catalogValue(opts.Catalog); cat != nil {

@@ -4,7 +4,7 @@ import (
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 // OpenAI returns the adapter of OpenAI Chat Completions function tools,
@@ -76,7 +76,7 @@ func emptyObjectSchema() *canonical.Value {
 	return s
 }
 
-func encodeOpenAI(tools []*canonical.Tool, opts target.Options) *canonical.Value {
+func encodeOpenAI(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 	return eachTool(tools, func(t *canonical.Tool) *canonical.Value {
 		fn := toolObject(t)
 		fn.Set("parameters", t.Input.JSON())
@@ -131,7 +131,7 @@ func (d *decoder) responsesTool(v *canonical.Value, p canonical.Pointer) *canoni
 	return f.Done()
 }
 
-func encodeResponses(tools []*canonical.Tool, opts target.Options) *canonical.Value {
+func encodeResponses(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 	list := canonical.NewArray()
 	for _, t := range tools {
 		o := canonical.NewObject()

@@ -28,7 +28,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/manifest"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 	"github.com/toolc-dev/toolc/tokens"
 	"github.com/toolc-dev/toolc/validate"
 )
@@ -267,7 +267,7 @@ type build struct {
 	reg          *adapters.Registry
 	manifestFile string
 	m            *manifest.Manifest
-	profiles     []*target.Profile   // per target, with the manifest's overrides
+	profiles     []*profile.Profile  // per target, with the manifest's overrides
 	validator    *validate.Validator // shared by the workers; caches by content
 
 	inputs  []input             // source files, sorted by path
@@ -429,7 +429,7 @@ func (b *build) loadManifest() error {
 		return b.configError(ds...)
 	}
 	b.m = m
-	b.profiles = make([]*target.Profile, len(m.Targets))
+	b.profiles = make([]*profile.Profile, len(m.Targets))
 	var errs []diag.Diagnostic
 	bad := func(key, format string, args ...any) {
 		line, col := m.Pos(key)
@@ -448,12 +448,12 @@ func (b *build) loadManifest() error {
 			if t.Strict != nil {
 				strict = &t.Strict.On
 			}
-			if err := p.CheckDialect(target.Options{Dialect: t.Dialect, Strict: strict}); err != nil {
+			if err := p.CheckDialect(profile.Options{Dialect: t.Dialect, Strict: strict}); err != nil {
 				bad(key+".dialect", "%v", err)
 			}
 		}
 		if t.Names != "" {
-			if err := target.CheckNames(t.Names); err != nil {
+			if err := profile.CheckNames(t.Names); err != nil {
 				bad(key+".names", "%v", err)
 			}
 		}
@@ -673,14 +673,14 @@ func (b *build) buildTargets(ctx context.Context) error {
 			if t.Strict != nil {
 				strict = &t.Strict.On
 			}
-			opts := target.Options{
+			opts := profile.Options{
 				Strict:    strict,
 				Auto:      t.Strict != nil && t.Strict.Auto,
 				Dialect:   t.Dialect,
 				Schema:    t.Schema,
 				Names:     t.Names,
 				Describe:  t.Describe != nil && *t.Describe,
-				Catalog:   target.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
+				Catalog:   profile.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
 				Unchecked: b.invalid,
 			}
 			emit := *a

@@ -20,7 +20,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/schematest"
 	"github.com/toolc-dev/toolc/lower"
 	"github.com/toolc-dev/toolc/manifest"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 )
 
 var update = flag.Bool("update", false, "rewrite toolc.schema.json")
@@ -63,7 +63,7 @@ func strs(desc string) obj {
 
 func dialectNames() []string {
 	var names []string
-	for _, d := range target.Dialects("openai") {
+	for _, d := range profile.Dialects("openai") {
 		names = append(names, d.Name)
 	}
 	return names

@@ -7,13 +7,13 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/target"
+	"github.com/toolc-dev/toolc/profile"
 	"github.com/toolc-dev/toolc/tokens"
 )
 
 // budgets checks target i's token count against its limits tokens (the
 // bundle) and tool-tokens (each tool), saying what is biggest.
-func (b *build) budgets(i int, c *tokens.Count, low *target.Lowered, keepsRefs bool) []diag.Diagnostic {
+func (b *build) budgets(i int, c *tokens.Count, low *profile.Lowered, keepsRefs bool) []diag.Diagnostic {
 	t := b.m.Targets[i]
 	var ds []diag.Diagnostic
 	how := "exact for the rendering OpenAI publishes"

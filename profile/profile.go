@@ -1,4 +1,4 @@
-// Package target holds what each target of toolc accepts, as data: one
+// Package profile holds what each target of toolc accepts, as data: one
 // Profile per target format (its name rule, the schema rules of each mode,
 // the fields it carries, its options), the dialects of servers that speak a
 // format with their evidence, and the lowering of a whole catalog for one
@@ -7,7 +7,7 @@
 //
 // It is not a format: encoding and decoding tool files belong to package
 // adapters, which gives each of its formats the profile of this package.
-package target
+package profile
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package target
+package profile
 
 // Options are the target options that shape a bundle.
 type Options struct {
