@@ -35,7 +35,7 @@ func browser(t *testing.T) string {
 // counts.
 func exampleOverview(t *testing.T) *report.Overview {
 	t.Helper()
-	res, err := compiler.Build(context.Background(), os.DirFS("../.."), compiler.Options{Tokens: true})
+	res, err := compiler.Build(context.Background(), os.DirFS(".."), compiler.Options{Tokens: true})
 	if err != nil {
 		t.Fatal(err)
 	}
