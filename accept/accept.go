@@ -53,6 +53,7 @@ const (
 	MinItems        Kind = "min-items"        // "minItems" is one of Values
 	NoLookaround    Kind = "no-lookaround"    // "pattern" has no lookaround
 	RootObject      Kind = "root-object"      // the root has "type": "object" (Values: spellings)
+	RootKeywords    Kind = "root-keywords"    // the root has none of the keywords in Values
 	// Tool rules, checked on each tool entry.
 	Name        Kind = "name"        // the name matches the pattern Values[0]
 	Description Kind = "description" // the description has at most Max characters
@@ -84,6 +85,7 @@ var kinds = map[Kind]struct{ code, doc string }{
 	MinItems:        {"accept.keyword", "minItems must be one of %s"},
 	NoLookaround:    {"accept.pattern", "patterns may not use lookaround"},
 	RootObject:      {"accept.root", "the input schema must have type object"},
+	RootKeywords:    {"accept.root", "the input schema takes no %s at its root"},
 	Name:            {"accept.name", "tool names must match %s"},
 	Description:     {"accept.description", "a description takes at most %d characters"},
 	Tools:           {"accept.tools", "one request takes at most %d tools"},
@@ -435,6 +437,12 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 		case RootObject:
 			if input && !slices.Contains(r.Values, typeString(root)) {
 				c.report(r, c.field, "", root.Pos, "the root schema's type is %s", typeText(root))
+			}
+		case RootKeywords:
+			for _, k := range r.Values {
+				if i := root.Index(k); input && i >= 0 {
+					c.report(r, c.field, canonical.Pointer("").Append(k), root.Members[i].KeyPos, "the root schema has %s", k)
+				}
 			}
 		case RefsResolve, Acyclic:
 			c.refs(root, refs, r)

@@ -197,3 +197,51 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestAcceptRootKeywords: OpenAI takes no anyOf, oneOf, allOf, enum or not
+// at the root of parameters, in any mode (azure-openai-ha issue 146);
+// Anthropic and Bedrock no anyOf, oneOf or allOf at the root of the input
+// schema (gitlab-mcp issue 551, mobile-mcp issue 344). MCP clients take
+// them. Each finding names the keyword's place.
+func TestAcceptRootKeywords(t *testing.T) {
+	openai := func(s string) string {
+		return `[{"type": "function", "function": {"name": "t", "parameters": ` + s + `}}]`
+	}
+	claude := func(s string) string { return `[{"name": "t", "input_schema": ` + s + `}]` }
+	bedrock := func(s string) string { return `{"tools": [{"toolSpec": {"name": "t", "inputSchema": {"json": ` + s + `}}}]}` }
+	mcp := func(s string) string { return `{"tools": [{"name": "t", "inputSchema": ` + s + `}]}` }
+	const (
+		anyOf = `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}`
+		allOf = `{"type": "object", "properties": {"a": {"type": "string"}}, "allOf": [{"if": {"required": ["a"]}, "then": {"required": ["a"]}}]}`
+		enum  = `{"type": "object", "properties": {"a": {"type": "string"}}, "enum": [{"a": "x"}]}`
+		not   = `{"type": "object", "properties": {"a": {"type": "string"}}, "not": {"required": ["a"]}}`
+	)
+	for _, tc := range []struct {
+		table, bundle, keyword string // keyword "": no accept.root
+	}{
+		{"openai", openai(anyOf), "anyOf"},
+		{"openai", openai(allOf), "allOf"},
+		{"openai", openai(enum), "enum"},
+		{"openai", openai(not), "not"},
+		{"openai-responses", `[{"type": "function", "name": "t", "parameters": ` + anyOf + `}]`, "anyOf"},
+		{"anthropic", claude(anyOf), "anyOf"},
+		{"anthropic", claude(allOf), "allOf"},
+		{"anthropic", claude(enum), ""},
+		{"bedrock", bedrock(anyOf), "anyOf"},
+		{"mcp", mcp(anyOf), ""},
+	} {
+		tab, _ := TableNamed(tc.table)
+		var got []string
+		for _, d := range Check(tab, parse(t, tc.bundle), nil, tc.table, Options{}) {
+			if d.Code == "accept.root" {
+				got = append(got, d.Message)
+			}
+		}
+		switch {
+		case tc.keyword == "" && len(got) > 0:
+			t.Errorf("Check(%s, %s) = %q, want no accept.root", tc.table, tc.bundle, got)
+		case tc.keyword != "" && (len(got) != 1 || !strings.Contains(got[0], "at /"+tc.keyword+" of the emitted")):
+			t.Errorf("Check(%s, %s) = %q, want one accept.root at /%s", tc.table, tc.bundle, got, tc.keyword)
+		}
+	}
+}

@@ -8,6 +8,7 @@ const (
 	evOpenAIItems   = "OpenAI: every array has items, in every mode; mark3labs/mcp-filesystem-server PR 23"
 	evOpenAIDesc    = "OpenAI: function description at most 1,024 characters; getsentry/sentry-mcp issue 106"
 	evOpenAIRoot    = "OpenAI: parameters must be an object schema"
+	evOpenAIRootNo  = "OpenAI, strict or not: \"schema must have type 'object' and not have 'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level\"; azure-openai-ha issue 146"
 	evStrictProps   = "OpenAI strict: every object has a properties key; google/adk-go PR 1614"
 	evStrictTyped   = "OpenAI strict: \"schema must have a 'type' key\"; pydantic-ai profiles/openai.py"
 	evStrictRef     = "OpenAI strict: \"$ref cannot have keywords {'description'}\"; openai-python lib/_pydantic.py"
@@ -21,6 +22,7 @@ const (
 	evAnthropicName   = "Anthropic tool names ^[a-zA-Z0-9_-]{1,128}$; modelcontextprotocol issue 1345"
 	evAnthropicKeys   = "Anthropic: \"Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'\"; n8n issue 30590"
 	evAnthropicRoot   = "Anthropic: input_schema must have type object"
+	evAnthropicRootNo = "Anthropic, strict or not: \"input_schema does not support oneOf, allOf, or anyOf at the top level\"; gitlab-mcp issue 551, mobile-mcp issue 344"
 	evAnthropicStrict = "Anthropic strict tool use: supported schema subset; experientiallabs/experiential issue 804"
 	evAnthropicTyped  = "anthropic-sdk-python lib/_parse/_transform.py: a type, anyOf or allOf on every node"
 	evAnthropicBudget = "Anthropic strict tool use: at most 20 strict tools, 24 optional and 16 union-typed parameters per request"
@@ -41,6 +43,7 @@ const (
 
 	evBedrockName   = "Bedrock ToolSpecification.name ^[a-zA-Z0-9_-]{1,64}$"
 	evBedrockRoot   = "Bedrock: inputSchema.json.type must be object"
+	evBedrockRootNo = "Bedrock serves Claude with Anthropic's rule: no oneOf, allOf or anyOf at the top level of inputSchema.json"
 	evBedrockDefs   = "Bedrock Nova: \"extraneous key [definitions] is not permitted\"; pydantic-ai issue 1623"
 	evBedrockStrict = "Bedrock toolSpec.strict, verified by pydantic-ai on Claude: no numeric bounds, minItems at most 1, no maxItems"
 	evBedrockKeys   = "Claude on Bedrock answers with Anthropic's errors: property keys ^[a-zA-Z0-9_.-]{1,64}$"
@@ -81,6 +84,7 @@ var openAISchema = []Rule{
 	{Kind: Items, Evidence: evOpenAIItems},
 	{Kind: RefsResolve, Evidence: evRefs},
 	{Kind: RootObject, Values: objectTypes, Evidence: evOpenAIRoot},
+	{Kind: RootKeywords, Values: []string{"anyOf", "oneOf", "allOf", "enum", "not"}, Evidence: evOpenAIRootNo},
 }
 
 var openAITool = []Rule{
@@ -138,6 +142,7 @@ var Tables = map[string]*Table{
 			{Kind: PropertyKeys, Values: []string{`^[a-zA-Z0-9_.-]{1,64}$`}, Evidence: evAnthropicKeys},
 			{Kind: RefsResolve, Evidence: "JSON Schema 2020-12: input_schema is validated as a schema; claude-code issue 7365"},
 			{Kind: RootObject, Values: objectTypes, Evidence: evAnthropicRoot},
+			{Kind: RootKeywords, Values: []string{"anyOf", "oneOf", "allOf"}, Evidence: evAnthropicRootNo},
 		},
 		Strict:        anthropicStrict,
 		StrictRequest: anthropicBudget,
@@ -182,6 +187,7 @@ var Tables = map[string]*Table{
 			{Kind: NoKeywords, Values: []string{"definitions", "$defs", "$ref"}, Evidence: evBedrockDefs},
 			{Kind: PropertyKeys, Values: []string{`^[a-zA-Z0-9_.-]{1,64}$`}, Evidence: evBedrockKeys},
 			{Kind: RootObject, Values: objectTypes, Evidence: evBedrockRoot},
+			{Kind: RootKeywords, Values: []string{"anyOf", "oneOf", "allOf"}, Evidence: evBedrockRootNo},
 		},
 		Strict: append([]Rule{{Kind: NoKeywords, Values: []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems"}, Evidence: evBedrockStrict},
 			{Kind: MinItems, Values: []string{"0", "1"}, Evidence: evBedrockStrict}}, anthropicStrict...),

@@ -1,10 +1,12 @@
 package adapters
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/toolc-dev/toolc/accept"
 	"github.com/toolc-dev/toolc/diag"
 )
 
@@ -90,5 +92,59 @@ func TestRenamedToolAlias(t *testing.T) {
 	bad := `[{"name": "find", "_meta": {"dev.toolc/lifecycle": {"sunset": "soon", "renamed_from": "a:b:c"}}, "inputSchema": {"type": "object"}}]`
 	if _, err := Default().Convert(parse(t, []byte(bad)), "a.json", "mcp", "openai", TargetOptions{}); err == nil {
 		t.Errorf("a sunset that is no date and a malformed former ID are accepted")
+	}
+}
+
+// TestRootCombinatorsLowered: a root union of required lists ("at least one
+// of a, b") and a one-member allOf holding if/then, as real servers write
+// them, come out of every mode of OpenAI, OpenAI Responses, Anthropic and
+// Bedrock with no combinator at the root, no acceptance error, and a
+// located report of what was merged or dropped (PROVIDERS.md, late 2026:
+// azure-openai-ha issue 146; gitlab-mcp issue 551; mobile-mcp issue 344).
+// MCP keeps them.
+func TestRootCombinatorsLowered(t *testing.T) {
+	in := `{"tools": [
+	{"name": "find", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}},
+	{"name": "link", "inputSchema": {"type": "object", "properties": {"kind": {"type": "string"}, "url": {"type": "string"}}, "allOf": [{"if": {"properties": {"kind": {"const": "link"}}}, "then": {"required": ["url"]}}]}},
+	{"name": "pick", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "not": {"required": ["a", "b"]}}}]}`
+	yes, no := true, false
+	for _, to := range []string{"openai", "openai-responses", "anthropic", "bedrock", "mcp"} {
+		for _, strict := range []*bool{&no, &yes} {
+			if to == "mcp" && strict == &yes {
+				continue
+			}
+			opts := TargetOptions{Strict: strict}
+			if to == "mcp" {
+				opts = TargetOptions{}
+			}
+			res, err := Default().Convert(parse(t, []byte(in)), "a.json", "mcp", to, opts)
+			if err != nil {
+				t.Fatalf("%s strict=%v: %v", to, *strict, err)
+			}
+			reported := map[string]bool{}
+			for _, d := range res.Diagnostics {
+				if strings.HasPrefix(d.Code, "accept.") && d.Severity == diag.Error {
+					t.Errorf("%s strict=%v: %s", to, *strict, d)
+				}
+				if strings.HasPrefix(d.Code, "loss.") || d.Code == "lower.all-of-merged" {
+					reported[d.Tool+" "+d.Pointer] = true
+				}
+			}
+			shape := accept.Tables[to].Shape
+			for i, tool := range res.Tools {
+				root := res.Bundle.Resolve(shape.List).Items[i].Resolve(shape.Input)
+				for _, k := range []string{"anyOf", "allOf", "not"} {
+					had := parse(t, []byte(in)).Get("tools").Items[i].Get("inputSchema").Has(k)
+					switch {
+					case to == "mcp" && had != root.Has(k):
+						t.Errorf("mcp: %s lost its root %s", tool.Name, k)
+					case to != "mcp" && root.Has(k) && (k != "not" || strings.HasPrefix(to, "openai")):
+						t.Errorf("%s strict=%v: %s keeps %s at the root: %s", to, *strict, tool.Name, k, root.AppendJSON(nil, ""))
+					case to != "mcp" && had && !root.Has(k) && !reported[tool.ID()+" /tools/"+fmt.Sprint(i)+"/inputSchema/"+k]:
+						t.Errorf("%s strict=%v: %s's root %s changed without a report at /tools/%d/inputSchema/%s", to, *strict, tool.Name, k, i, k)
+					}
+				}
+			}
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/corpus"
 )
@@ -173,6 +174,13 @@ func TestRoundTripThroughTargets(t *testing.T) {
 					reported := slices.ContainsFunc(there.Diagnostics, func(d diag.Diagnostic) bool {
 						return d.Target != "" && d.Tool == orig.ID() && !strings.HasPrefix(d.Code, "name.")
 					})
+					// The one change an exact target makes: a combinator at
+					// the root, which OpenAI and Anthropic refuse in every
+					// mode (PROVIDERS.md, late 2026), merged or dropped and
+					// reported there.
+					if c.exact && reported && rootRewritten(orig, there.Diagnostics) {
+						continue
+					}
 					if c.exact || !reported {
 						t.Errorf("%s: the input schema of %s changed through %s (reported: %v):\n got %s\nwant %s", cd.name, orig.Name, c.target, reported,
 							got.Input.JSON().AppendJSON(nil, ""), orig.Input.JSON().AppendJSON(nil, ""))
@@ -185,4 +193,20 @@ func TestRoundTripThroughTargets(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rootRewritten reports whether the input schema of t has a combinator at
+// its root that a diagnostic of ds reports as merged or dropped there.
+func rootRewritten(t *canonical.Tool, ds []diag.Diagnostic) bool {
+	for _, k := range []string{"anyOf", "oneOf", "allOf", "enum", "not"} {
+		if !t.Input.JSON().Has(k) {
+			continue
+		}
+		if slices.ContainsFunc(ds, func(d diag.Diagnostic) bool {
+			return d.Tool == t.ID() && strings.HasSuffix(d.Pointer, "/"+k) && (strings.HasPrefix(d.Code, "loss.") || d.Code == "lower.all-of-merged")
+		}) {
+			return true
+		}
+	}
+	return false
 }

@@ -25,36 +25,46 @@ func mergeAllOf(u *Unit) bool {
 	var r *resolver
 	inlined := false
 	for _, s := range reversed(u.root) {
-		all := s.node.Get("allOf")
-		if all == nil || all.Kind != canonical.Array {
-			continue
+		if mergeAllOfAt(u, s, &r) {
+			inlined = true
 		}
-		base := &canonical.Value{Kind: canonical.Object, Members: without(s.node.Members, "allOf")}
-		merged := 0
-		var lost []string
-		for i, m := range all.Items {
-			at := s.at().Append("allOf").Index(i)
-			if _, ok := refOf(m); ok {
-				if r == nil {
-					r = newResolver(u)
-				}
-				if _, st := r.expand(m, at, nil); st != refInlined {
-					u.Report("loss.all-of", at, m, "", "allOf member dropped: %s %s cannot be merged", refWhy[st], m.Get("$ref").Text)
-					continue
-				}
-				inlined = true
+	}
+	return inlined
+}
+
+// mergeAllOfAt merges the allOf of the schema s into it, member by member,
+// and drops each member that cannot be merged; it reports whether it
+// inlined a definition. *r is the unit's resolver, made when first needed.
+func mergeAllOfAt(u *Unit, s located, r **resolver) (inlined bool) {
+	all := s.node.Get("allOf")
+	if all == nil || all.Kind != canonical.Array {
+		return false
+	}
+	base := &canonical.Value{Kind: canonical.Object, Members: without(s.node.Members, "allOf")}
+	merged := 0
+	var lost []string
+	for i, m := range all.Items {
+		at := s.at().Append("allOf").Index(i)
+		if _, ok := refOf(m); ok {
+			if *r == nil {
+				*r = newResolver(u)
 			}
-			if out, ok := mergeSchemas(base, m, func(k string) { lost = append(lost, k) }); ok {
-				base = out
-				merged++
+			if _, st := (*r).expand(m, at, nil); st != refInlined {
+				u.Report("loss.all-of", at, m, "", "allOf member dropped: %s %s cannot be merged", refWhy[st], m.Get("$ref").Text)
 				continue
 			}
-			u.Report("loss.all-of", at, m, "", "allOf member dropped: it cannot be merged into its schema without changing what is accepted")
+			inlined = true
 		}
-		s.node.Members = base.Members
-		if merged > 0 {
-			u.Report("lower.all-of-merged", s.at(), s.node, "allOf", "merged %d allOf member(s) into the schema%s", merged, keptOver(lost, "a member's"))
+		if out, ok := mergeSchemas(base, m, func(k string) { lost = append(lost, k) }); ok {
+			base = out
+			merged++
+			continue
 		}
+		u.Report("loss.all-of", at, m, "", "allOf member dropped: it cannot be merged into its schema without changing what is accepted")
+	}
+	s.node.Members = base.Members
+	if merged > 0 {
+		u.Report("lower.all-of-merged", s.at(), s.node, "allOf", "merged %d allOf member(s) into the schema%s", merged, keptOver(lost, "a member's"))
 	}
 	return inlined
 }

@@ -20,9 +20,9 @@ import (
 var (
 	ShapeNodes = &Pass{
 		Name: "shape",
-		Doc:  "types untyped schemas from their enum, const or keywords (lower.type-inferred) or widens them to the JSON scalar types (loss.untyped); adds items to arrays (lower.items-added) and properties to objects (lower.properties-added); wraps $ref that has siblings in anyOf (lower.ref-wrapped); drops required names that properties lacks (loss.required)",
+		Doc:  "rewrites the root's combinators the target refuses there (allOf merged, lower.all-of-merged or loss.all-of; anyOf and oneOf merged or dropped, loss.any-of; enum and not dropped, loss.enum and loss.not); types untyped schemas from their enum, const or keywords (lower.type-inferred) or widens them to the JSON scalar types (loss.untyped); adds items to arrays (lower.items-added) and properties to objects (lower.properties-added); wraps $ref that has siblings in anyOf (lower.ref-wrapped); drops required names that properties lacks (loss.required)",
 		When: func(r *Rules) bool {
-			return r.Action("untyped") == Type || r.Action("items-missing") == Add || r.Action("root-any-of") == Merge || r.Action("properties-missing") == Add ||
+			return r.Action("untyped") == Type || r.Action("items-missing") == Add || rootRules(r) || r.Action("properties-missing") == Add ||
 				r.Action("ref-siblings") != Keep || r.Action("required-undefined") == Prune
 		},
 		Run:   runShape,
@@ -47,8 +47,11 @@ var (
 // checkShape reports whether the shape pass could change root: a cheap
 // walk for the targets that need only items, properties or $ref alone.
 func checkShape(r *Rules, root *canonical.Value) bool {
-	if r.Action("untyped") == Type || r.Action("root-any-of") == Merge {
+	if r.Action("untyped") == Type {
 		return true // strict modes and Gemini: nearly every schema
+	}
+	if rootWork(r, root) {
+		return true
 	}
 	items, props, prune := r.Action("items-missing") == Add, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
 	refs := r.Action("ref-siblings") != Keep
@@ -194,9 +197,11 @@ func held(r *Rules, k string) bool {
 func runShape(u *Unit) {
 	r := u.Rules
 	typed := r.Action("untyped") == Type
-	if r.Action("root-any-of") == Merge {
-		mergeRoot(u)
-	}
+	shapeRoot(u)
+	// Shaping the root can make a union of it (an untyped root typed as
+	// anyOf, a $ref beside siblings wrapped in anyOf): the root rules have
+	// the last word.
+	defer shapeRoot(u)
 	var visit func(n *canonical.Value, at canonical.Pointer, inherit []string)
 	visit = func(n *canonical.Value, at canonical.Pointer, inherit []string) {
 		if n.Kind == canonical.Bool {
@@ -278,17 +283,80 @@ func shapeType(u *Unit, n *canonical.Value, at canonical.Pointer, inherit []stri
 	u.Report("loss.untyped", at, n, "", "a schema without a type (any value) written as anyOf of string, number, boolean and null: the target needs a type, so objects and arrays are no longer accepted here")
 }
 
+// rootRules reports whether rules rewrite anything at the root of a schema.
+func rootRules(r *Rules) bool {
+	return r.Action("root-any-of") == Merge || r.Action("root-all-of") == Merge || r.Action("root-enum") == Drop || r.Action("root-not") == Drop
+}
+
+// rootWork reports whether rules rewrite something at root.
+func rootWork(r *Rules, root *canonical.Value) bool {
+	if root.Kind != canonical.Object {
+		return false
+	}
+	return r.Action("root-any-of") == Merge && (root.Has("anyOf") || root.Has("oneOf")) ||
+		r.Action("root-all-of") == Merge && root.Has("allOf") ||
+		r.Action("root-enum") == Drop && root.Has("enum") ||
+		r.Action("root-not") == Drop && root.Has("not")
+}
+
+// shapeRoot rewrites the combinators at the root that the target takes
+// none of there (OpenAI, Anthropic and Bedrock, in every mode): allOf is
+// merged into the root where sound and its other members dropped, then
+// anyOf and oneOf are merged or dropped (mergeRoot), and enum and not are
+// dropped. Each is reported with what it loosens.
+func shapeRoot(u *Unit) {
+	r, n := u.Rules, u.root
+	if !rootWork(r, n) {
+		return
+	}
+	var res *resolver
+	for range 16 { // a member may bring an allOf of its own (bounded, as inlining is)
+		if r.Action("root-all-of") != Merge || !n.Has("allOf") {
+			break
+		}
+		mergeAllOfAt(u, located{n, &schemaList{entries: []schemaEntry{{parent: -1}}}, 0}, &res)
+	}
+	if r.Action("root-any-of") == Merge {
+		mergeRoot(u)
+	}
+	for _, k := range []string{"enum", "not"} {
+		if r.Action("root-"+k) == Drop && n.Has(k) {
+			n.Delete(k)
+			u.Report("loss."+k, "", n, k, "%s at the root dropped, as the target takes none at the top level of an input schema: the root accepts what it excluded", k)
+		}
+	}
+}
+
 // mergeRoot makes a root that is a union of object schemas one object
 // schema, where the target takes no anyOf at the root: the properties of
 // every branch, required only what every branch requires.
 func mergeRoot(u *Unit) {
 	n := u.root
+	var r *resolver
 	if n.Kind != canonical.Object {
 		return
 	}
+	// The root of an input schema is an object schema; the root rules
+	// change nothing else's union beyond merging plain object branches.
+	objectRoot := slices.Contains(canonical.AsSchema(n).Types(), "object") || n.Has("properties")
 	for _, k := range []string{"anyOf", "oneOf"} {
 		b := n.Get(k)
 		if b == nil || b.Kind != canonical.Array || len(b.Items) == 0 {
+			continue
+		}
+		// A branch that is a local reference is judged by its target,
+		// inlined; one that cannot be inlined leaves the union as it is.
+		inlined := true
+		for i, x := range b.Items {
+			if _, ok := refOf(x); ok && inlined && objectRoot {
+				if r == nil {
+					r = newResolver(u)
+				}
+				_, st := r.expand(x, canonical.Pointer("").Append(k).Index(i), nil)
+				inlined = st == refInlined
+			}
+		}
+		if !inlined {
 			continue
 		}
 		objects := true
@@ -299,6 +367,16 @@ func mergeRoot(u *Unit) {
 			}
 		}
 		if !objects {
+			// Only an object root drops them: elsewhere the union may be
+			// what the schema is.
+			if !objectRoot || slices.ContainsFunc(b.Items, func(x *canonical.Value) bool { return x.Has("$ref") }) {
+				continue // a $ref branch is judged by what it points to: not here
+			}
+			n.Delete(k)
+			if !n.Has("type") {
+				setType(n, []string{"object"})
+			}
+			u.Report("loss.any-of", "", n, k, "the %s at the root dropped, as the target takes no %s at the root and its %d branches are not all object schemas that can be merged: the root no longer requires any one of them", k, k, len(b.Items))
 			continue
 		}
 		props := n.Get("properties")

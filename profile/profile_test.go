@@ -55,7 +55,10 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"properties-missing":   {`{"type": "object", "additionalProperties": false}`, "properties"},
 	"ref-siblings":         {`{"$ref": "#/$defs/d", "title": "T"}`, "$ref"},
 	"required-undefined":   {`{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "zzz"]}`, "required"},
-	"root-any-of":          {`{"type": "string"}`, ""}, // checked on a root of its own
+	"root-any-of":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
+	"root-all-of":          {`{"type": "string"}`, ""},
+	"root-enum":            {`{"type": "string"}`, ""},
+	"root-not":             {`{"type": "string"}`, ""},
 }
 
 // TestProfileRows checks every row of every profile mode: a schema using the
@@ -82,7 +85,53 @@ func TestProfileRows(t *testing.T) {
 	}
 }
 
+// rootSamples holds, per root feature, a root schema that uses it, the
+// keyword to look at afterwards, and the properties the root has and what
+// it requires when the feature is merged or dropped.
+var rootSamples = map[string]struct {
+	schema, keyword string
+	props, required []string
+}{
+	"root-any-of": {`{"type": "object", "anyOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]}, {"properties": {"b": {"type": "string"}}}]}`, "anyOf", []string{"a", "b"}, nil},
+	"root-all-of": {`{"type": "object", "properties": {"a": {"type": "string"}}, "allOf": [{"required": ["a"]}]}`, "allOf", []string{"a"}, []string{"a"}},
+	"root-enum":   {`{"type": "object", "properties": {}, "enum": [{}]}`, "enum", nil, nil},
+	"root-not":    {`{"type": "object", "properties": {"a": {}, "b": {}}, "not": {"required": ["a", "b"]}}`, "not", []string{"a", "b"}, nil},
+}
+
+// checkRootRow checks a row of a root feature on its root sample.
+func checkRootRow(t *testing.T, rules *lower.Rules, row lower.Row) {
+	sample := rootSamples[row.Feature]
+	in, err := canonical.ParseSchema([]byte(sample.schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := lower.Schema(in, rules, lower.Options{})
+	out := res.Schema.JSON()
+	got := string(out.AppendJSON(nil, ""))
+	switch row.Action {
+	case lower.Keep:
+		if !out.Has(sample.keyword) {
+			t.Errorf("want %s kept at the root; got %s", sample.keyword, got)
+		}
+	case lower.Merge, lower.Drop:
+		req, _ := out.Get("required").Strings()
+		if out.Has(sample.keyword) || !slices.Equal(out.Get("properties").Keys(), sample.props) ||
+			slices.ContainsFunc(sample.required, func(r string) bool { return !slices.Contains(req, r) }) {
+			t.Errorf("want no %s at the root, properties %q, %q required; got %s", sample.keyword, sample.props, sample.required, got)
+		}
+		if len(res.Changes) == 0 {
+			t.Errorf("the root changed without a report")
+		}
+	default:
+		t.Errorf("no check for action %q of a root feature", row.Action)
+	}
+}
+
 func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
+	if _, ok := rootSamples[row.Feature]; ok {
+		checkRootRow(t, rules, row)
+		return
+	}
 	sample := featureSamples[row.Feature]
 	required := `, "required": ["p"]`
 	if row.Feature == "optional" {
@@ -152,14 +201,6 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 			t.Errorf("want const as enum; got %s", p.AppendJSON(nil, ""))
 		}
 	case lower.Merge:
-		if row.Feature == "root-any-of" {
-			in, _ := canonical.ParseSchema([]byte(`{"type": "object", "anyOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]}, {"properties": {"b": {"type": "string"}}}]}`))
-			out := lower.Schema(in, rules, lower.Options{}).Schema.JSON()
-			if out.Has("anyOf") || !slices.Equal(out.Get("properties").Keys(), []string{"a", "b"}) {
-				t.Errorf("want the root's branches merged; got %s", out.AppendJSON(nil, ""))
-			}
-			return
-		}
 		if has || !codes["lower.all-of-merged"] {
 			t.Errorf("want allOf merged; got %s", p.AppendJSON(nil, ""))
 		}

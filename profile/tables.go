@@ -10,6 +10,10 @@ const (
 	srcGemini    = "Gemini FunctionDeclaration.parameters, OpenAPI 3.0 subset; go-genai Schema (PROVIDERS.md)"
 	srcGeminiJS  = "Gemini FunctionDeclaration.parametersJsonSchema (PROVIDERS.md)"
 	srcBedrock   = "Bedrock Converse ToolSpecification: the schema rules are the model's (Claude answers with Anthropic's errors; Nova rejects definitions), so $ref is inlined (PROVIDERS.md)"
+
+	srcRootOpenAI    = "OpenAI, every mode: parameters must have type 'object' and no anyOf, oneOf, allOf, enum or not at the top level; azure-openai-ha issue 146 (PROVIDERS.md, late 2026)"
+	srcRootAnthropic = "Anthropic, every mode: input_schema takes no oneOf, allOf or anyOf at the top level; gitlab-mcp issue 551, mobile-mcp issue 344 (PROVIDERS.md, late 2026)"
+	srcRootBedrock   = "Bedrock serves Claude with Anthropic's rule: no oneOf, allOf or anyOf at the top level of inputSchema.json (PROVIDERS.md, late 2026)"
 )
 
 func rows(src string, spec ...any) []lower.Row {
@@ -41,7 +45,7 @@ var (
 // openAIStrict are the schema rules of OpenAI strict mode (Chat
 // Completions and Responses).
 var openAIStrict = &lower.Rules{
-	Rows: rows(srcOpenAI,
+	Rows: append(rows(srcOpenAI,
 		"$ref", lower.Keep, // recursion included
 		"oneOf", lower.AnyOf,
 		"allOf", lower.Merge,
@@ -59,7 +63,7 @@ var openAIStrict = &lower.Rules{
 		// present, $ref alone, required only of defined properties
 		"untyped", lower.Type, "items-missing", lower.Add, "properties-missing", lower.Add,
 		"ref-siblings", lower.Wrap, "required-undefined", lower.Prune, "root-any-of", lower.Merge,
-	),
+	), rows(srcRootOpenAI, "root-all-of", lower.Merge, "root-enum", lower.Drop, "root-not", lower.Drop)...),
 	Limits: []lower.Limit{
 		{Name: "properties", Max: 5000, Source: srcOpenAI},
 		{Name: "depth", Max: 10, Source: srcOpenAI},
@@ -71,18 +75,22 @@ var openAIStrict = &lower.Rules{
 }
 
 var openAIDefault = &lower.Rules{
-	Rows:   rows("OpenAI: every array has items, in every mode; mark3labs/mcp-filesystem-server PR 23 (PROVIDERS.md, corrections)", "items-missing", lower.Add),
+	Rows: append(rows("OpenAI: every array has items, in every mode; mark3labs/mcp-filesystem-server PR 23 (PROVIDERS.md, corrections)", "items-missing", lower.Add),
+		rows(srcRootOpenAI, "root-any-of", lower.Merge, "root-all-of", lower.Merge, "root-enum", lower.Drop, "root-not", lower.Drop)...),
 	Limits: []lower.Limit{descriptionOpenAI},
 }
 
-var anthropicDefault = &lower.Rules{Keys: keysAnthropic}
+var anthropicDefault = &lower.Rules{
+	Rows: rows(srcRootAnthropic, "root-any-of", lower.Merge, "root-all-of", lower.Merge),
+	Keys: keysAnthropic,
+}
 
 // anthropicStrict keeps required as written: Anthropic's strict mode takes
 // optional properties (anthropic-sdk-python lib/_parse/_transform.py
 // copies required; PROVIDERS.md, corrections). Its per-request budgets are
 // checked on the emitted bundle by package accept.
 var anthropicStrict = &lower.Rules{
-	Rows: rows(srcAnthro,
+	Rows: append(rows(srcAnthro,
 		"$ref", lower.Acyclic,
 		"oneOf", lower.AnyOf,
 		"allOf", lower.Merge, // allowed, but not with $ref: merged where sound
@@ -98,7 +106,7 @@ var anthropicStrict = &lower.Rules{
 		"core", lower.Drop, "other", lower.Drop,
 		"untyped", lower.Type, // the SDK wants a type, anyOf or allOf on every node
 		"root-any-of", lower.Merge,
-	),
+	), rows(srcRootAnthropic, "root-all-of", lower.Merge)...),
 	Keys: keysAnthropic,
 }
 
@@ -147,7 +155,7 @@ var geminiJSONSchema = &lower.Rules{
 }
 
 var bedrockRules = &lower.Rules{
-	Rows:   rows(srcBedrock, "$ref", lower.Inline),
+	Rows:   append(rows(srcBedrock, "$ref", lower.Inline), rows(srcRootBedrock, "root-any-of", lower.Merge, "root-all-of", lower.Merge)...),
 	Limits: []lower.Limit{{Name: "inline-size", Max: lower.DefaultInlineSize, Source: "toolc: a cap on the growth that inlining can cause"}},
 	Keys:   keysAnthropic, // Claude on Bedrock answers with Anthropic's errors
 }
