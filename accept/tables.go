@@ -28,7 +28,7 @@ const (
 	evAnthropicBudget = "Anthropic strict tool use: at most 20 strict tools, 24 optional and 16 union-typed parameters per request"
 
 	evGeminiTools    = "Gemini: at most 512 function declarations per request; gemini-cli issue 19083"
-	evGeminiName     = "Gemini FunctionDeclaration.name ^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$"
+	evGeminiName     = "Gemini API and Vertex FunctionDeclaration.name: at most 64 characters; gemini-cli issue 20987, ccs issue 25"
 	evGeminiKeys     = "python-genai FunctionDeclaration.parameters: property names [A-Za-z_][A-Za-z0-9_]{0,63}"
 	evGeminiSchema   = "go-genai Schema: the fields of Gemini's OpenAPI 3.0 subset; \"Unknown name ... Cannot find field\""
 	evGeminiTyped    = "Gemini 3 rejects TYPE_UNSPECIFIED; inspect_ai PR 3097"
@@ -107,7 +107,7 @@ var anthropicBudget = []Rule{
 	{Kind: Unions, Max: 16, Evidence: evAnthropicBudget},
 }
 
-var geminiTool = []Rule{{Kind: Name, Values: []string{`^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$`}, Evidence: evGeminiName}}
+var geminiTool = []Rule{{Kind: Name, Values: []string{`^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$`}, Evidence: evGeminiName}}
 
 var geminiRequest = []Rule{{Kind: Tools, Max: 512, Evidence: evGeminiTools}}
 

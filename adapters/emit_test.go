@@ -148,3 +148,27 @@ func TestRootCombinatorsLowered(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiNamesFit: Gemini and Vertex take function names of at most 64
+// characters (gemini-cli issue 20987; 26 of GitHub's REST operations are
+// longer). A longer ID is cut to 64 with its hash, in both schema modes,
+// and the bundle passes the acceptance check.
+func TestGeminiNamesFit(t *testing.T) {
+	long := "repos:" + strings.Repeat("list_", 20) + "things"
+	in := `{"tools": [{"name": "` + long + `", "inputSchema": {"type": "object"}}]}`
+	for _, opts := range []TargetOptions{{}, {Schema: "openapi"}} {
+		res, err := Default().Convert(parse(t, []byte(in)), "a.json", "mcp", "gemini", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := res.Names[long]
+		if len(name) > 64 || !strings.HasPrefix(name, "repos:list_") {
+			t.Errorf("schema %q: the name is %q (%d characters), want at most 64 that keep its start", opts.Schema, name, len(name))
+		}
+		for _, d := range res.Diagnostics {
+			if strings.HasPrefix(d.Code, "accept.") {
+				t.Errorf("schema %q: %s", opts.Schema, d)
+			}
+		}
+	}
+}

@@ -509,3 +509,30 @@ func TestEqualFile(t *testing.T) {
 		t.Error("a bundle's Bytes are not its value indented")
 	}
 }
+
+// TestVertexDeclarationLimit: Vertex takes at most 128 function
+// declarations per Tool, the Gemini API 512 (PROVIDERS.md, late 2026). The
+// default is the API's; a manifest serving Vertex says limits = { tools =
+// 128 } and hears of the 129th.
+func TestVertexDeclarationLimit(t *testing.T) {
+	var tools []string
+	for i := range 129 {
+		tools = append(tools, fmt.Sprintf(`{"name": "t%d", "description": "d", "inputSchema": {"type": "object"}}`, i))
+	}
+	for _, tc := range []struct {
+		limits string
+		warn   bool
+	}{{"", false}, {"limits = { tools = 128 }\n", true}} {
+		fsys := fstest.MapFS{
+			"toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n[[targets]]\nformat = \"gemini\"\nout = \"dist/gemini.json\"\n" + tc.limits)},
+			"tools.json": {Data: []byte(`{"tools": [` + strings.Join(tools, ",") + `]}`)},
+		}
+		res := mustBuild(t, fsys, 1)
+		got := slices.ContainsFunc(res.Diagnostics, func(d diag.Diagnostic) bool {
+			return d.Code == "accept.tools" && strings.Contains(d.Message, "129") && strings.Contains(d.Message, "128")
+		})
+		if got != tc.warn {
+			t.Errorf("limits %q: accept.tools for 129 of 128 = %v, want %v", tc.limits, got, tc.warn)
+		}
+	}
+}

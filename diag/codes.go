@@ -140,6 +140,8 @@ var codes = []Code{
 
 	{"limit.inline-size", Warning, "inlining would grow a schema past the inline-size limit",
 		"Shared definitions used many times and nested can grow exponentially when inlined. Past the limit (10,000 nodes unless [targets.limits] says otherwise) references are cut as loss.ref."},
+	{"limit.max-items-sum", Warning, "a schema's maxItems add up to more than the target takes in one declaration",
+		"Gemini refuses a function declaration whose maxItems values add up to more than about 960, with a bare INVALID_ARGUMENT and no word of why (python-genai issue 2170). The warning names the largest maxItems. profile = { maxItems = \"drop\" } on the Gemini target drops them (each a loss.max-items), or lower the values in the catalog; limits = { max-items-sum = n } moves the budget."},
 	{"limit.strict-depth", Warning, "a schema nests objects deeper than strict mode takes",
 		"OpenAI strict mode takes at most 10 levels of nested objects."},
 	{"limit.strict-enum-chars", Warning, "a long string enum has more characters than strict mode takes",

@@ -1,6 +1,9 @@
 package lower
 
 import (
+	"math"
+	"strconv"
+
 	"github.com/toolc-dev/toolc/canonical"
 )
 
@@ -28,6 +31,7 @@ var Limits = []LimitCheck{
 	{"enum-values", "limit.strict-enum-values", "enum values in all", "schema", countOf("enum", canonical.Array)},
 	{"enum-chars", "limit.strict-enum-chars", "characters in a string enum of more than 250 values", "schema", longEnumChars},
 	{"name-chars", "limit.strict-name-chars", "characters of property names, definition names and string enum and const values", "schema", nameChars},
+	{"max-items-sum", "limit.max-items-sum", "as the sum of its maxItems values", "schema", sumMaxItems},
 	{"description", "loss.description", "characters of a tool's description: longer ones are shortened", "tool", nil},
 	{"tools", "accept.tools", "tools in one request (one bundle), checked by package accept", "request", nil},
 	{"strict-tools", "accept.strict-tools", "strict tools in one request, checked by package accept", "request", nil},
@@ -149,4 +153,27 @@ func nameChars(all []located) (int, canonical.Pointer) {
 		}
 	}
 	return n, ""
+}
+
+// sumMaxItems adds up the maxItems of every schema, and says where the
+// largest is: the budget Gemini keeps per declaration. A value past what an
+// int holds counts as the largest int.
+func sumMaxItems(all []located) (int, canonical.Pointer) {
+	n, best, at := 0, -1, canonical.Pointer("")
+	for _, s := range all {
+		v := s.node.Get("maxItems")
+		if v == nil || v.Kind != canonical.Number {
+			continue
+		}
+		m, err := strconv.Atoi(v.Text)
+		if err != nil {
+			f, _ := strconv.ParseFloat(v.Text, 64)
+			m = int(min(f, math.MaxInt32))
+		}
+		n = min(n+max(m, 0), math.MaxInt32)
+		if m > best {
+			best, at = m, s.at().Append("maxItems")
+		}
+	}
+	return n, at
 }

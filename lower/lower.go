@@ -357,14 +357,20 @@ func (r *Result) Narrowed() (Change, bool) {
 // changes, and a caller may use s as it is: most schemas of most targets
 // need nothing, and this spares copying them.
 func Applies(s *canonical.Schema, rules *Rules) bool {
-	for _, l := range rules.Limits {
-		if c, ok := LimitNamed(l.Name); ok && c.measure != nil {
-			return true
-		}
-	}
 	for _, p := range plan(rules) {
 		if p.Check == nil || p.Check(rules, s.JSON()) {
 			return true
+		}
+	}
+	var all []located // listed once, and only when a limit needs it
+	for _, l := range rules.Limits {
+		if c, ok := LimitNamed(l.Name); ok && c.measure != nil {
+			if all == nil {
+				all = allSchemas(s.JSON())
+			}
+			if n, _ := c.measure(all); n > l.Max {
+				return true
+			}
 		}
 	}
 	return false

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -336,6 +337,42 @@ func TestShorten(t *testing.T) {
 	} {
 		if got := shorten(tc.in, tc.max); got != tc.want || len([]rune(got)) > tc.max {
 			t.Errorf("shorten(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
+
+// TestGeminiMaxItemsBudget: Gemini refuses a declaration whose maxItems add
+// up to more than about 960 (python-genai issue 2170). Both schema modes
+// warn with the figure at the largest maxItems; profile = { maxItems =
+// "drop" } lowers the tool under the budget, each dropped value reported.
+func TestGeminiMaxItemsBudget(t *testing.T) {
+	in, err := canonical.ParseSchema([]byte(`{"type": "object", "properties": {
+		"a": {"type": "array", "items": {"type": "string"}, "maxItems": 400},
+		"b": {"type": "array", "items": {"type": "string"}, "maxItems": 600}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := &canonical.Tool{Name: "t", Input: in}
+	gemini, _ := Of("gemini")
+	lowered, err := gemini.Override(map[string]any{"maxItems": "drop"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"", "openapi"} {
+		codes := func(p *Profile) map[string][]string {
+			out := map[string][]string{}
+			for _, d := range p.Lower([]*canonical.Tool{tool}, "gemini", Options{Schema: mode}).Diagnostics {
+				out[d.Code] = append(out[d.Code], d.Message)
+			}
+			return out
+		}
+		got := codes(gemini)
+		if w := got["limit.max-items-sum"]; len(w) != 1 || !strings.Contains(w[0], "1000") || !strings.Contains(w[0], "960") {
+			t.Errorf("mode %q: limit.max-items-sum = %q, want one warning with 1000 and 960", mode, w)
+		}
+		got = codes(lowered)
+		if len(got["limit.max-items-sum"]) > 0 || len(got["loss.max-items"]) != 2 {
+			t.Errorf("mode %q with maxItems dropped: %v, want two loss.max-items and no budget warning", mode, got)
 		}
 	}
 }

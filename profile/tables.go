@@ -129,9 +129,13 @@ var geminiOpenAPI = &lower.Rules{
 		"examples", lower.Drop,
 		"core", lower.Drop, "other", lower.Drop,
 	),
-	Limits: []lower.Limit{{Name: "inline-size", Max: lower.DefaultInlineSize, Source: "toolc: a cap on the growth that inlining can cause"}},
+	Limits: []lower.Limit{{Name: "inline-size", Max: lower.DefaultInlineSize, Source: "toolc: a cap on the growth that inlining can cause"}, maxItemsGemini},
 	Keys:   keysGemini,
 }
+
+// maxItemsGemini is Gemini's undocumented budget of maxItems per
+// declaration.
+var maxItemsGemini = lower.Limit{Name: "max-items-sum", Max: 960, Source: "Gemini: INVALID_ARGUMENT when the maxItems of one declaration add up to more than about 960; python-genai issue 2170 (PROVIDERS.md, late 2026)"}
 
 // geminiJSONSchema: Google publishes no keyword list for
 // parametersJsonSchema; pattern, minLength, maxLength and default are
@@ -152,6 +156,7 @@ var geminiJSONSchema = &lower.Rules{
 		"ref-siblings", []string{"description", "default"},
 		"other", lower.Drop,
 	),
+	Limits: []lower.Limit{maxItemsGemini},
 }
 
 var bedrockRules = &lower.Rules{
@@ -222,7 +227,7 @@ var profiles = map[string]*Profile{
 	},
 	"gemini": {
 		Format:     "gemini",
-		Name:       NameRule{Chars: "A-Za-z0-9_.:-", First: "A-Za-z_", Max: 128, Source: "Gemini FunctionDeclaration.name (64 characters and no ':' before December 2025)"},
+		Name:       NameRule{Chars: "A-Za-z0-9_.:-", First: "A-Za-z_", Max: 64, Source: "Gemini API and Vertex FunctionDeclaration.name: at most 64 characters, '.', ':' and '-' after the first; gemini-cli issue 20987, ccs issue 25 (PROVIDERS.md, late 2026)"},
 		Names:      "{namespace}:{name}", // ':' is legal: the ID as it is
 		Carries:    []string{"output"},
 		Options:    append([]string{"schema"}, namedOptions...),
