@@ -77,7 +77,7 @@ func TestAcceptCatches(t *testing.T) {
 		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"a": {"description": "any"}}}`), "accept.untyped"},
 		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"Content-Type": {"type": "STRING"}}}`), "accept.property-key"},
 		{"gemini", `{"functionDeclarations": [{"name": "t", "parametersJsonSchema": {"type": "object", "$schema": "http://json-schema.org/draft-07/schema#"}}]}`, "accept.keyword"},
-		{"gemini", `{"functionDeclarations": [{"name": "` + strings.Repeat("a", 65) + `", "parametersJsonSchema": {"type": "object"}}]}`, "accept.name"}, // gemini-cli issue 20987: 64 at most                                         // G9-1
+		{"gemini", `{"functionDeclarations": [{"name": "` + strings.Repeat("a", 65) + `", "parametersJsonSchema": {"type": "object"}}]}`, "accept.name"},                                                                    // gemini-cli issue 20987: 64 at most                                         // G9-1
 		{"bedrock", `{"tools": [{"toolSpec": {"name": "t", "inputSchema": {"json": {"type": "object", "properties": {"tz": {"$ref": "#/definitions/T"}}, "definitions": {"T": {"type": "string"}}}}}}]}`, "accept.keyword"}, // B1-1
 	}
 	entry := strings.TrimSuffix(strings.TrimPrefix(claudeStrict(`{"type": "object", "properties": {}, `+closed+`}`), "["), "]")
@@ -209,7 +209,9 @@ func TestAcceptRootKeywords(t *testing.T) {
 		return `[{"type": "function", "function": {"name": "t", "parameters": ` + s + `}}]`
 	}
 	claude := func(s string) string { return `[{"name": "t", "input_schema": ` + s + `}]` }
-	bedrock := func(s string) string { return `{"tools": [{"toolSpec": {"name": "t", "inputSchema": {"json": ` + s + `}}}]}` }
+	bedrock := func(s string) string {
+		return `{"tools": [{"toolSpec": {"name": "t", "inputSchema": {"json": ` + s + `}}}]}`
+	}
 	mcp := func(s string) string { return `{"tools": [{"name": "t", "inputSchema": ` + s + `}]}` }
 	const (
 		anyOf = `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}`
