@@ -76,8 +76,8 @@ func TestAcceptCatches(t *testing.T) {
 		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"a": {"type": "STRING"}}, "additionalProperties": false}`), "accept.keyword"},                                                                 // G1-1
 		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"a": {"description": "any"}}}`), "accept.untyped"},
 		{"gemini-openapi", gemini(`{"type": "OBJECT", "properties": {"Content-Type": {"type": "STRING"}}}`), "accept.property-key"},
-		{"gemini", `{"functionDeclarations": [{"name": "t", "parametersJsonSchema": {"type": "object", "$schema": "http://json-schema.org/draft-07/schema#"}}]}`, "accept.keyword"},
-		{"gemini", `{"functionDeclarations": [{"name": "` + strings.Repeat("a", 65) + `", "parametersJsonSchema": {"type": "object"}}]}`, "accept.name"},                                                                    // gemini-cli issue 20987: 64 at most                                         // G9-1
+		{"gemini", `{"functionDeclarations": [{"name": "t", "parametersJsonSchema": {"type": "object", "$schema": "http://json-schema.org/draft-07/schema#"}}]}`, "accept.keyword"},                                         // G9-1
+		{"gemini", `{"functionDeclarations": [{"name": "` + strings.Repeat("a", 65) + `", "parametersJsonSchema": {"type": "object"}}]}`, "accept.name"},                                                                    // gemini-cli issue 20987: 64 at most
 		{"bedrock", `{"tools": [{"toolSpec": {"name": "t", "inputSchema": {"json": {"type": "object", "properties": {"tz": {"$ref": "#/definitions/T"}}, "definitions": {"T": {"type": "string"}}}}}}]}`, "accept.keyword"}, // B1-1
 	}
 	entry := strings.TrimSuffix(strings.TrimPrefix(claudeStrict(`{"type": "object", "properties": {}, `+closed+`}`), "["), "]")
