@@ -604,7 +604,16 @@ func (b *build) readSource(in input) fileResult {
 		}
 	}
 	for _, t := range tools {
-		td := append(adapters.CheckSchemas([]*canonical.Tool{t}), b.validator.Tool(t)...)
+		td := adapters.CheckSchemas([]*canonical.Tool{t})
+		if hint, fix := b.validator.RootTypeHint(t.Input); hint != "" {
+			for i := range td {
+				if td[i].Pointer == string(t.Source.Locate("/input")) {
+					td[i].Message += "; " + hint
+					td[i].Fix = fix
+				}
+			}
+		}
+		td = append(td, b.validator.Tool(t)...)
 		if diag.HasErrors(td) {
 			r.invalid = append(r.invalid, t.ID())
 		}

@@ -536,3 +536,38 @@ func TestVertexDeclarationLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestRepairRootTypeAndRequiredNull: a root without a type that is an
+// object by its properties or its allOf (as OpenAPI converters write it),
+// and "required": null (which DeepSeek refuses, zed issue 64386), fail
+// without repair with a message that says what repair = true would do, and
+// build with it, each rewrite a warning.
+func TestRepairRootTypeAndRequiredNull(t *testing.T) {
+	tools := `[{"name": "a", "description": "d", "inputSchema": {"type": "object", "properties": {}, "required": null}},
+	{"name": "b", "description": "d", "inputSchema": {"allOf": [{"type": "object", "properties": {"x": {"type": "string"}}}]}},
+	{"name": "c", "description": "d", "inputSchema": {"properties": {"x": {"type": "string"}}}}]`
+	for _, repair := range []bool{false, true} {
+		fsys := fstest.MapFS{
+			"toolc.toml": {Data: []byte(fmt.Sprintf("version = 1\n[[sources]]\ninclude = [\"tools.json\"]\nrepair = %t\n[[targets]]\nformat = \"anthropic\"\nout = \"dist/anthropic.json\"\n", repair))},
+			"tools.json": {Data: []byte(tools)},
+		}
+		res := mustBuild(t, fsys, 1)
+		got := map[string][]string{}
+		for _, d := range res.Diagnostics {
+			if d.Severity != diag.Info {
+				got[d.Code] = append(got[d.Code], d.Tool+": "+d.Message)
+			}
+		}
+		if !repair {
+			if res.Failed != true || len(got["schema.not-object"]) != 2 || len(got["schema.invalid"]) != 1 ||
+				!strings.Contains(strings.Join(got["schema.not-object"], "\n"), "repair = true on the source adds it") ||
+				!strings.Contains(got["schema.invalid"][0], "repair = true on the source removes it") {
+				t.Errorf("without repair: failed %v, %q", res.Failed, got)
+			}
+			continue
+		}
+		if res.Failed || len(got["repair.root-type"]) != 2 || len(got["repair.required-null"]) != 1 {
+			t.Errorf("with repair: failed %v, %q", res.Failed, got)
+		}
+	}
+}

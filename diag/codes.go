@@ -338,6 +338,10 @@ var codes = []Code{
 		"ToolBench and others mark optional parameters with \"optional\"; JSON Schema uses the parent's \"required\" list. With repair = true toolc moves the information there."},
 	{"repair.required-flag", Warning, "a draft-03 required flag was rewritten",
 		"\"required\": true on a property is draft-03; later dialects list required names in the parent. With repair = true toolc moves it there."},
+	{"repair.required-null", Warning, "a \"required\": null was removed",
+		"Some generators write \"required\": null for an object with no required properties. It is not valid JSON Schema (required is a list), and DeepSeek, among others, refuses it. With repair = true it is removed, which means the same: nothing is required."},
+	{"repair.root-type", Warning, "a root schema without a type was given type object",
+		"A tool's input schema must be an object schema, and every provider wants \"type\": \"object\" at its root. Some converters leave it out where the root is an object by its other keywords: it has properties, or every member of its allOf is an object schema (42 of 1,223 tools of one published OpenAPI conversion). With repair = true the type is added; without it the tool fails with schema.not-object."},
 	{"repair.type", Warning, "a non-standard type name was rewritten",
 		"Catalogs written for Python or Java (the BFCL benchmark, some MCP servers) use type names such as dict, float, tuple, any, str, String, HashMap or long. With repair = true toolc rewrites them to JSON Schema types (any: no type keyword); without, they are schema.invalid."},
 

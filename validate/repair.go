@@ -58,7 +58,11 @@ func repairType(t string) (string, bool) {
 //     without parameters, as {"type": "object", "properties": {}}
 //     (repair.input-schema);
 //   - additionalProperties written as a type name ("object"), as a schema
-//     of that type (repair.additional-properties).
+//     of that type (repair.additional-properties);
+//   - "required": null, removed (repair.required-null);
+//   - a root without a type that is an object schema by its keywords (it
+//     has properties, or every member of its allOf is an object schema),
+//     given "type": "object" (repair.root-type).
 //
 // The schemas are copied before they change; t gets the copies.
 func Repair(t *canonical.Tool) []diag.Diagnostic {
@@ -86,13 +90,18 @@ func Repair(t *canonical.Tool) []diag.Diagnostic {
 			continue
 		}
 		draft, _ := Dialect(*f.s)
-		if !needsRepair(*f.s, draft) {
+		_, rootType := RootNeedsType(*f.s)
+		if !rootType && !needsRepair(*f.s, draft) {
 			continue // nothing to repair: no copy
 		}
 		c := (*f.s).DeepCopy()
 		var fs []finding
 		for p, s := range c.All() {
 			fs = append(fs, repairSchema(p, s, draft)...)
+		}
+		if why, ok := RootNeedsType(c); ok {
+			c.JSON().Members = append([]canonical.Member{{Key: "type", Value: canonical.NewString("object")}}, c.JSON().Members...)
+			fs = append(fs, finding{code: "repair.root-type", ptr: "", msg: fmt.Sprintf("the root has no type but is an object schema (%s): \"type\": \"object\" added", why)})
 		}
 		if len(fs) == 0 {
 			continue
@@ -103,6 +112,30 @@ func Repair(t *canonical.Tool) []diag.Diagnostic {
 		}
 	}
 	return ds
+}
+
+// rootNeedsType reports whether the root of s has no type but is an object
+// schema by its keywords, and why: it has properties, or every member of
+// its allOf is an object schema.
+func RootNeedsType(s *canonical.Schema) (why string, ok bool) {
+	v := s.JSON()
+	if v.Kind != canonical.Object || v.Has("type") {
+		return "", false
+	}
+	if v.Has("properties") {
+		return "it has properties", true
+	}
+	all := v.Get("allOf")
+	if all == nil || all.Kind != canonical.Array || len(all.Items) == 0 {
+		return "", false
+	}
+	for _, m := range all.Items {
+		ts := canonical.AsSchema(m).Types()
+		if m.Kind != canonical.Object || !slices.Equal(ts, []string{"object"}) && (ts != nil || !m.Has("properties")) {
+			return "", false
+		}
+	}
+	return "every member of its allOf is an object schema", true
 }
 
 // needsRepair reports whether a schema of s holds what repairSchema
@@ -131,7 +164,8 @@ func nodeNeedsRepair(v *canonical.Value, draft *jsonschema.Draft) bool {
 					return true
 				}
 			}
-		case k == "nullable" && x.Kind == canonical.Bool,
+		case k == "required" && x.Kind == canonical.Null,
+			k == "nullable" && x.Kind == canonical.Bool,
 			(k == "exclusiveMinimum" || k == "exclusiveMaximum") && x.Kind == canonical.Bool && draft != jsonschema.Draft4,
 			k == "additionalProperties" && x.Kind == canonical.String,
 			k == "optional" && x.Kind == canonical.Array:
@@ -196,6 +230,11 @@ func repairSchema(p canonical.Pointer, s *canonical.Schema, draft *jsonschema.Dr
 		v.Set("additionalProperties", fixed)
 		fs = append(fs, finding{code: "repair.additional-properties", ptr: p.Append("additionalProperties"),
 			msg: fmt.Sprintf("additionalProperties %q (a type name where a schema belongs) rewritten as %s", ap.Text, fixed.String())})
+	}
+	if r := v.Get("required"); r != nil && r.Kind == canonical.Null {
+		v.Delete("required")
+		fs = append(fs, finding{code: "repair.required-null", ptr: p.Append("required"),
+			msg: "\"required\": null removed: required is a list, and none means no property is required"})
 	}
 	props := v.Get("properties")
 	if opt := v.Get("optional"); opt != nil && opt.Kind == canonical.Array {

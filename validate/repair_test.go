@@ -36,6 +36,22 @@ func TestRepairTable(t *testing.T) {
 			`{"type": "object", "optional": ["b"], "properties": {"a": {"type": "string", "required": true}, "b": {"type": "string"}, "c": {"type": "string", "optional": true}}, "required": ["b", "c"]}`,
 			`{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"},"c":{"type":"string"}},"required":["a"]}`,
 			[]string{"repair.optional /input/optional", "repair.optional /input/properties/c/optional", "repair.required-flag /input/properties/a/required"}},
+		{"required null", // DeepSeek refuses it (zed issue 64386)
+			`{"type": "object", "properties": {"a": {"type": "object", "properties": {}, "required": null}}, "required": null}`,
+			`{"type":"object","properties":{"a":{"type":"object","properties":{}}}}`,
+			[]string{"repair.required-null /input/properties/a/required", "repair.required-null /input/required"}},
+		{"root with properties and no type",
+			`{"properties": {"a": {"type": "string"}}, "required": ["a"]}`,
+			`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`,
+			[]string{"repair.root-type /input"}},
+		{"root allOf of objects and no type",
+			`{"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}}, {"properties": {"b": {"type": "string"}}}]}`,
+			`{"type":"object","allOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"properties":{"b":{"type":"string"}}}]}`,
+			[]string{"repair.root-type /input"}},
+		{"root allOf with a non-object member keeps its form",
+			`{"allOf": [{"type": "object"}, {"$ref": "#/$defs/x"}], "$defs": {"x": {"type": "object"}}}`,
+			`{"allOf":[{"type":"object"},{"$ref":"#/$defs/x"}],"$defs":{"x":{"type":"object"}}}`,
+			nil},
 		{"standard schema untouched", `{"type": "object", "properties": {"a": {"type": "string"}}}`, `{"type":"object","properties":{"a":{"type":"string"}}}`, nil},
 	} {
 		in := schemaOf(t, tc.in)

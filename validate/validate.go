@@ -374,6 +374,19 @@ func (v *Validator) leaves(ve *jsonschema.ValidationError, root *canonical.Schem
 	return fs
 }
 
+// RootTypeHint says, for a schema.not-object error about s, what repair
+// would do: "" unless s is an object schema by its keywords.
+func (v *Validator) RootTypeHint(s *canonical.Schema) (hint, fix string) {
+	if s == nil {
+		return "", ""
+	}
+	why, ok := RootNeedsType(s)
+	if !ok {
+		return "", ""
+	}
+	return v.Repair + " adds it, as the root is an object schema (" + why + ")", v.RepairFix
+}
+
 // repairHint says what repair would do about the invalid keyword at p
 // ("rewrites …"), or "" when repair does not handle it.
 func repairHint(root *canonical.Schema, p canonical.Pointer) string {
@@ -393,6 +406,8 @@ func repairHint(root *canonical.Schema, p canonical.Pointer) string {
 		}
 	case (last == "exclusiveMinimum" || last == "exclusiveMaximum") && v.Kind == canonical.Bool:
 		return "rewrites the boolean form as the numeric one"
+	case last == "required" && v.Kind == canonical.Null:
+		return "removes it (none is required)"
 	}
 	return ""
 }
