@@ -54,6 +54,7 @@ const (
 	NoLookaround    Kind = "no-lookaround"    // "pattern" has no lookaround
 	RootObject      Kind = "root-object"      // the root has "type": "object" (Values: spellings)
 	RootKeywords    Kind = "root-keywords"    // the root has none of the keywords in Values
+	Draft2020       Kind = "draft-2020-12"    // only 2020-12 forms: no items array, additionalItems, dependencies or older $schema
 	// Tool rules, checked on each tool entry.
 	Name        Kind = "name"        // the name matches the pattern Values[0]
 	Description Kind = "description" // the description has at most Max characters
@@ -86,6 +87,7 @@ var kinds = map[Kind]struct{ code, doc string }{
 	NoLookaround:    {"accept.pattern", "patterns may not use lookaround"},
 	RootObject:      {"accept.root", "the input schema must have type object"},
 	RootKeywords:    {"accept.root", "the input schema takes no %s at its root"},
+	Draft2020:       {"accept.draft", "the schema must be JSON Schema 2020-12"},
 	Name:            {"accept.name", "tool names must match %s"},
 	Description:     {"accept.description", "a description takes at most %d characters"},
 	Tools:           {"accept.tools", "one request takes at most %d tools"},
@@ -542,6 +544,17 @@ func (c *checker) node(r Rule, v *canonical.Value, st *step, key string, pos can
 		for _, m := range v.Members {
 			if slices.Contains(r.Values, m.Key) && !c.accepted(m.Key) {
 				c.report(r, c.field, at(), keyPos(m, pos), "the keyword %q", m.Key)
+			}
+		}
+	case Draft2020:
+		for _, m := range v.Members {
+			switch {
+			case m.Key == "items" && m.Value.Kind == canonical.Array:
+				c.report(r, c.field, at(), keyPos(m, pos), "the draft-07 tuple form items: [...]")
+			case m.Key == "additionalItems" || m.Key == "dependencies":
+				c.report(r, c.field, at(), keyPos(m, pos), "the draft-07 keyword %q", m.Key)
+			case m.Key == "$schema" && m.Value.Kind == canonical.String && strings.TrimSuffix(m.Value.Text, "#") != "https://json-schema.org/draft/2020-12/schema":
+				c.report(r, c.field, at(), keyPos(m, pos), "$schema %q", m.Value.Text)
 			}
 		}
 	case Formats:

@@ -79,6 +79,7 @@ func TestAcceptCatches(t *testing.T) {
 		{"gemini", `{"functionDeclarations": [{"name": "t", "parametersJsonSchema": {"type": "object", "$schema": "http://json-schema.org/draft-07/schema#"}}]}`, "accept.keyword"},                                         // G9-1
 		{"gemini", `{"functionDeclarations": [{"name": "` + strings.Repeat("a", 65) + `", "parametersJsonSchema": {"type": "object"}}]}`, "accept.name"},                                                                    // gemini-cli issue 20987: 64 at most
 		{"bedrock", `{"tools": [{"toolSpec": {"name": "t", "inputSchema": {"json": {"type": "object", "properties": {"tz": {"$ref": "#/definitions/T"}}, "definitions": {"T": {"type": "string"}}}}}}]}`, "accept.keyword"}, // B1-1
+		{"anthropic", `[{"name": "t", "input_schema": {"type": "object", "properties": {"at": {"type": "array", "items": [{"type": "number"}, {"type": "number"}], "additionalItems": false}}}}]`, "accept.draft"},          // hermes-agent issue 63674
 	}
 	entry := strings.TrimSuffix(strings.TrimPrefix(claudeStrict(`{"type": "object", "properties": {}, `+closed+`}`), "["), "]")
 	strictTools := "[" + strings.Repeat(entry+",", 20) + entry + "]"

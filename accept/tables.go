@@ -22,6 +22,7 @@ const (
 	evAnthropicName   = "Anthropic tool names ^[a-zA-Z0-9_-]{1,128}$; modelcontextprotocol issue 1345"
 	evAnthropicKeys   = "Anthropic: \"Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'\"; n8n issue 30590"
 	evAnthropicRoot   = "Anthropic: input_schema must have type object"
+	evAnthropic2020   = "Anthropic: \"JSON schema is invalid. It must match JSON Schema draft 2020-12\"; hermes-agent issue 63674"
 	evAnthropicRootNo = "Anthropic, strict or not: \"input_schema does not support oneOf, allOf, or anyOf at the top level\"; gitlab-mcp issue 551, mobile-mcp issue 344"
 	evAnthropicStrict = "Anthropic strict tool use: supported schema subset; experientiallabs/experiential issue 804"
 	evAnthropicTyped  = "anthropic-sdk-python lib/_parse/_transform.py: a type, anyOf or allOf on every node"
@@ -143,6 +144,7 @@ var Tables = map[string]*Table{
 			{Kind: RefsResolve, Evidence: "JSON Schema 2020-12: input_schema is validated as a schema; claude-code issue 7365"},
 			{Kind: RootObject, Values: objectTypes, Evidence: evAnthropicRoot},
 			{Kind: RootKeywords, Values: []string{"anyOf", "oneOf", "allOf"}, Evidence: evAnthropicRootNo},
+			{Kind: Draft2020, Evidence: evAnthropic2020},
 		},
 		Strict:        anthropicStrict,
 		StrictRequest: anthropicBudget,
@@ -188,6 +190,7 @@ var Tables = map[string]*Table{
 			{Kind: PropertyKeys, Values: []string{`^[a-zA-Z0-9_.-]{1,64}$`}, Evidence: evBedrockKeys},
 			{Kind: RootObject, Values: objectTypes, Evidence: evBedrockRoot},
 			{Kind: RootKeywords, Values: []string{"anyOf", "oneOf", "allOf"}, Evidence: evBedrockRootNo},
+			{Kind: Draft2020, Evidence: evAnthropic2020 + "; Bedrock serves Claude alike"},
 		},
 		Strict: append([]Rule{{Kind: NoKeywords, Values: []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "maxItems"}, Evidence: evBedrockStrict},
 			{Kind: MinItems, Values: []string{"0", "1"}, Evidence: evBedrockStrict}}, anthropicStrict...),

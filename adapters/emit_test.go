@@ -172,3 +172,42 @@ func TestGeminiNamesFit(t *testing.T) {
 		}
 	}
 }
+
+// TestDraft07ToClaude: Claude validates input_schema as JSON Schema 2020-12
+// and refuses the draft-07 tuple form (hermes-agent issue 63674); Bedrock
+// serves Claude alike. A draft-07 tool comes out of every mode of both with
+// 2020-12 forms, no older $schema, and no acceptance error; MCP keeps it as
+// written.
+func TestDraft07ToClaude(t *testing.T) {
+	in := `{"tools": [{"name": "move_to", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+		"properties": {"point": {"type": "array", "items": [{"type": "integer"}, {"type": "integer"}], "additionalItems": false},
+		"card": {"type": "object", "properties": {"number": {"type": "string"}, "cvc": {"type": "string"}}, "dependencies": {"number": ["cvc"]}}},
+		"required": ["point"]}}]}`
+	yes, no := true, false
+	for _, to := range []string{"anthropic", "bedrock", "mcp"} {
+		for _, strict := range []*bool{&no, &yes} {
+			if to == "mcp" && strict == &yes {
+				continue
+			}
+			opts := TargetOptions{Strict: strict}
+			if to == "mcp" {
+				opts = TargetOptions{}
+			}
+			res, err := Default().Convert(parse(t, []byte(in)), "a.json", "mcp", to, opts)
+			if err != nil {
+				t.Fatalf("%s strict=%v: %v", to, *strict, err)
+			}
+			for _, d := range res.Diagnostics {
+				if strings.HasPrefix(d.Code, "accept.") && d.Severity == diag.Error {
+					t.Errorf("%s strict=%v: %s", to, *strict, d)
+				}
+			}
+			shape := accept.Tables[to].Shape
+			out := string(res.Bundle.Resolve(shape.List).Items[0].Resolve(shape.Input).AppendJSON(nil, ""))
+			legacy := strings.Contains(out, "draft-07") || strings.Contains(out, `"items":[`) || strings.Contains(out, "additionalItems") || strings.Contains(out, `"dependencies"`)
+			if legacy != (to == "mcp") {
+				t.Errorf("%s strict=%v: the schema is %s", to, *strict, out)
+			}
+		}
+	}
+}

@@ -56,6 +56,7 @@ const (
 	Wrap     Action = "wrap"     // $ref with siblings written as anyOf: [{"$ref": …}] with the siblings beside
 	Alone    Action = "alone"    // anyOf the only keyword of its schema: the others moved into its branches
 	Prune    Action = "prune"    // required names that properties lacks dropped
+	Modern   Action = "2020-12"  // draft-07 and 2019-09 forms written as 2020-12
 )
 
 // Feature is one row of the table of schema features that targets differ on.
@@ -98,6 +99,7 @@ var Features = []Feature{
 	{"items-missing", nil, "", []Action{Keep, Add}, "array schemas without items; with add, items: {} added"},
 	{"properties-missing", nil, "", []Action{Keep, Add}, "object schemas without properties; with add, properties: {} added"},
 	{"ref-siblings", nil, "", []Action{Keep, Wrap, Only}, "keywords beside $ref; with wrap, the $ref moved into anyOf: [{\"$ref\": …}]; with only, the siblings kept beside it (others wrapped)"},
+	{"legacy-forms", nil, "", []Action{Keep, Modern}, "the forms of draft-07 and 2019-09 that 2020-12 spells otherwise (items as an array, additionalItems, dependencies) and an older $schema; with 2020-12, written as 2020-12 says the same"},
 	{"root-any-of", nil, "loss.any-of", []Action{Keep, Merge}, "anyOf (or oneOf) at the root of an input schema; with merge, its object branches merged into the root: every branch's properties, required only where all agree; branches that are not all object schemas are dropped"},
 	{"root-all-of", nil, "loss.all-of", []Action{Keep, Merge}, "allOf at the root of an input schema; with merge, its members merged into the root where that accepts the same values, the others dropped"},
 	{"root-enum", nil, "loss.enum", []Action{Keep, Drop}, "enum at the root of an input schema"},

@@ -20,6 +20,13 @@ var (
 		},
 		Run: runRefs,
 	}
+	Modernize = &Pass{
+		Name:  "2020-12",
+		Doc:   "writes a schema of an older dialect in the forms of 2020-12, which says the same: items as an array → prefixItems (additionalItems → items), dependencies → dependentRequired and dependentSchemas, the older $schema dropped (lower.legacy-form)",
+		When:  needs("legacy-forms", Modern),
+		Run:   runModernize,
+		Check: func(_ *Rules, root *canonical.Value) bool { return olderDialect(root) },
+	}
 	MergeAllOf = &Pass{
 		Name: "all-of",
 		Doc:  "merges allOf members into their schema where the result accepts exactly the same values (lower.all-of-merged) and drops the members that cannot be merged (loss.all-of)",
@@ -83,7 +90,7 @@ var (
 )
 
 // Passes lists every pass in the fixed order they run in.
-var Passes = []*Pass{InlineRefs, MergeAllOf, OneOfToAnyOf, ConstToEnum, TupleItems, ShapeNodes, NullableTypes, RenameKeys, StrictMode, DropUnsupported, AnyOfAlone, UpperTypes}
+var Passes = []*Pass{InlineRefs, Modernize, MergeAllOf, OneOfToAnyOf, ConstToEnum, TupleItems, ShapeNodes, NullableTypes, RenameKeys, StrictMode, DropUnsupported, AnyOfAlone, UpperTypes}
 
 // plan returns the passes that rules need, in order. A pass's Requires
 // are passes whose output it expects when they run; Passes orders every

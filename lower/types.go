@@ -182,6 +182,84 @@ func runTuple(u *Unit) {
 	}
 }
 
+// olderDialect reports whether root's $schema names a dialect before
+// 2020-12 (draft-04 to 2019-09), whose forms 2020-12 spells otherwise.
+func olderDialect(root *canonical.Value) bool {
+	id, ok := root.Get("$schema").StringValue()
+	if !ok {
+		return false
+	}
+	for _, d := range []string{"draft-04", "draft-06", "draft-07", "draft/2019-09"} {
+		if strings.Contains(id, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// runModernize writes a schema of an older dialect in 2020-12's forms,
+// which accept the same values: a target that reads every schema as
+// 2020-12 (Anthropic refuses the draft-07 items array) then takes it.
+func runModernize(u *Unit) {
+	if !olderDialect(u.root) {
+		return
+	}
+	id, _ := u.root.Get("$schema").StringValue()
+	u.root.Delete("$schema")
+	u.Report("lower.legacy-form", "", u.root, "$schema", "$schema %q dropped: the schema is written as 2020-12, which the target reads it as", id)
+	for _, s := range reversed(u.root) {
+		n := s.node
+		if items := n.Get("items"); items != nil && items.Kind == canonical.Array {
+			i := n.Index("items")
+			n.Members[i].Key = "prefixItems"
+			what := "prefixItems"
+			if rest := n.Get("additionalItems"); rest != nil {
+				n.Delete("additionalItems")
+				n.Members = slices.Insert(n.Members, i+1, canonical.Member{Key: "items", Value: rest})
+				what += ", and additionalItems as items"
+			}
+			u.Report("lower.legacy-form", s.at(), n, "items", "the draft-07 tuple form items: [...] written as %s, as 2020-12 spells it", what)
+		} else if n.Has("additionalItems") {
+			n.Delete("additionalItems")
+			u.Report("lower.legacy-form", s.at(), n, "additionalItems", "additionalItems dropped: without an items array it has no effect, and 2020-12 has no such keyword")
+		}
+		deps := n.Get("dependencies")
+		if deps == nil || deps.Kind != canonical.Object {
+			continue
+		}
+		req, schemas := canonical.NewObject(), canonical.NewObject()
+		for _, m := range deps.Members {
+			if m.Value.Kind == canonical.Array {
+				req.Members = append(req.Members, m)
+			} else {
+				schemas.Members = append(schemas.Members, m)
+			}
+		}
+		i := n.Index("dependencies")
+		n.Members = slices.Delete(n.Members, i, i+1)
+		var into []string
+		for _, d := range []struct {
+			key string
+			v   *canonical.Value
+		}{{"dependentSchemas", schemas}, {"dependentRequired", req}} {
+			if len(d.v.Members) == 0 {
+				continue
+			}
+			into = append([]string{d.key}, into...)
+			if had := n.Get(d.key); had != nil && had.Kind == canonical.Object {
+				for _, m := range d.v.Members { // the 2019-09 keyword's own entries win
+					if !had.Has(m.Key) {
+						had.Members = append(had.Members, m)
+					}
+				}
+				continue
+			}
+			n.Members = slices.Insert(n.Members, min(i, len(n.Members)), canonical.Member{Key: d.key, Value: d.v})
+		}
+		u.Report("lower.legacy-form", s.at(), n, "dependencies", "the draft-07 dependencies written as %s, as 2020-12 spells them", strings.Join(into, " and "))
+	}
+}
+
 // ---- strict ----
 
 func runUpper(u *Unit) {

@@ -130,6 +130,7 @@ var overrideKinds = map[string][]accept.Kind{
 	"root-all-of":          {accept.RootKeywords},
 	"root-enum":            {accept.RootKeywords},
 	"root-not":             {accept.RootKeywords},
+	"legacy-forms":         {accept.Draft2020},
 	"anyOf":                {accept.AnyOfAlone},
 	"additionalProperties": {accept.Closed},
 	"optional":             {accept.AllRequired},

@@ -60,6 +60,7 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"root-all-of":          {`{"type": "string"}`, ""},
 	"root-enum":            {`{"type": "string"}`, ""},
 	"root-not":             {`{"type": "string"}`, ""},
+	"legacy-forms":         {`{"type": "string"}`, ""}, // checked on a draft-07 root: rootSamples
 }
 
 // TestProfileRows checks every row of every profile mode: a schema using the
@@ -97,6 +98,8 @@ var rootSamples = map[string]struct {
 	"root-all-of": {`{"type": "object", "properties": {"a": {"type": "string"}}, "allOf": [{"required": ["a"]}]}`, "allOf", []string{"a"}, []string{"a"}},
 	"root-enum":   {`{"type": "object", "properties": {}, "enum": [{}]}`, "enum", nil, nil},
 	"root-not":    {`{"type": "object", "properties": {"a": {}, "b": {}}, "not": {"required": ["a", "b"]}}`, "not", []string{"a", "b"}, nil},
+	"legacy-forms": {`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"t": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false}}, "required": ["t"]}`,
+		"$schema", []string{"t"}, []string{"t"}},
 }
 
 // checkRootRow checks a row of a root feature on its root sample.
@@ -122,6 +125,13 @@ func checkRootRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 		}
 		if len(res.Changes) == 0 {
 			t.Errorf("the root changed without a report")
+		}
+	case lower.Modern:
+		// The tuple is 2020-12's prefixItems now, unless the mode
+		// rewrites tuples after (strict mode: items: {anyOf}).
+		tuple := out.Get("properties").Get("t")
+		if out.Has("$schema") || tuple.Has("additionalItems") || tuple.Get("items") != nil && tuple.Get("items").Kind == canonical.Array {
+			t.Errorf("want the draft-07 tuple written as 2020-12; got %s", got)
 		}
 	default:
 		t.Errorf("no check for action %q of a root feature", row.Action)

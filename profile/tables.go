@@ -14,6 +14,7 @@ const (
 	srcRootOpenAI    = "OpenAI, every mode: parameters must have type 'object' and no anyOf, oneOf, allOf, enum or not at the top level; azure-openai-ha issue 146 (PROVIDERS.md, late 2026)"
 	srcRootAnthropic = "Anthropic, every mode: input_schema takes no oneOf, allOf or anyOf at the top level; gitlab-mcp issue 551, mobile-mcp issue 344 (PROVIDERS.md, late 2026)"
 	srcRootBedrock   = "Bedrock serves Claude with Anthropic's rule: no oneOf, allOf or anyOf at the top level of inputSchema.json (PROVIDERS.md, late 2026)"
+	src2020          = "Anthropic reads input_schema as JSON Schema 2020-12 and refuses the draft-07 items array: \"It must match JSON Schema draft 2020-12\"; hermes-agent issue 63674; Bedrock serves Claude alike (PROVIDERS.md, late 2026)"
 )
 
 func rows(src string, spec ...any) []lower.Row {
@@ -81,7 +82,7 @@ var openAIDefault = &lower.Rules{
 }
 
 var anthropicDefault = &lower.Rules{
-	Rows: rows(srcRootAnthropic, "root-any-of", lower.Merge, "root-all-of", lower.Merge),
+	Rows: append(rows(srcRootAnthropic, "root-any-of", lower.Merge, "root-all-of", lower.Merge), rows(src2020, "legacy-forms", lower.Modern)...),
 	Keys: keysAnthropic,
 }
 
@@ -106,7 +107,7 @@ var anthropicStrict = &lower.Rules{
 		"core", lower.Drop, "other", lower.Drop,
 		"untyped", lower.Type, // the SDK wants a type, anyOf or allOf on every node
 		"root-any-of", lower.Merge,
-	), rows(srcRootAnthropic, "root-all-of", lower.Merge)...),
+	), append(rows(srcRootAnthropic, "root-all-of", lower.Merge), rows(src2020, "legacy-forms", lower.Modern)...)...),
 	Keys: keysAnthropic,
 }
 
@@ -160,7 +161,8 @@ var geminiJSONSchema = &lower.Rules{
 }
 
 var bedrockRules = &lower.Rules{
-	Rows:   append(rows(srcBedrock, "$ref", lower.Inline), rows(srcRootBedrock, "root-any-of", lower.Merge, "root-all-of", lower.Merge)...),
+	Rows: append(append(rows(srcBedrock, "$ref", lower.Inline), rows(srcRootBedrock, "root-any-of", lower.Merge, "root-all-of", lower.Merge)...),
+		rows(src2020, "legacy-forms", lower.Modern)...),
 	Limits: []lower.Limit{{Name: "inline-size", Max: lower.DefaultInlineSize, Source: "toolc: a cap on the growth that inlining can cause"}},
 	Keys:   keysAnthropic, // Claude on Bedrock answers with Anthropic's errors
 }
