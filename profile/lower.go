@@ -184,9 +184,18 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 		}
 		if c.Output != nil {
 			if ores := lowerSchema(&c.Output, "/output", p.rules(mode)); ores != nil {
-				report(ores, "/output")
-				c.Output = ores.Schema
-				o.renamedOutput = ores.Renamed
+				if i := slices.IndexFunc(ores.Changes, func(ch lower.Change) bool { return ch.Code == "name.property-collision" }); i >= 0 {
+					// Two keys of the result on one name: the output
+					// schema cannot say the result, so it goes, and the
+					// tool with it does not fail the bundle.
+					ch := ores.Changes[i]
+					at("loss.output-schema", canonical.Pointer("/output").Join(ch.Origin), "output schema dropped: %s, so it cannot describe the result for %s", ch.Message, p.Format)
+					c.Output = nil
+				} else {
+					report(ores, "/output")
+					c.Output = ores.Schema
+					o.renamedOutput = ores.Renamed
+				}
 			}
 		}
 		if max, ok := rules.Limit("description"); ok && utf8.RuneCountInString(c.Description) > max {

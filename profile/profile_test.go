@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/lower"
 )
 
@@ -383,6 +384,44 @@ func TestGeminiMaxItemsBudget(t *testing.T) {
 		got = codes(lowered)
 		if len(got["limit.max-items-sum"]) > 0 || len(got["loss.max-items"]) != 2 {
 			t.Errorf("mode %q with maxItems dropped: %v, want two loss.max-items and no budget warning", mode, got)
+		}
+	}
+}
+
+// TestOutputKeyCollisionDropsTheOutput: GitHub's REST description has
+// reactions keyed "+1" and "-1", which Gemini's key rule both makes "_1".
+// In an output schema that drops the output schema (loss.output-schema), and
+// the tool still builds; in an input schema it stays an error, as a caller
+// could not be told which argument is which.
+func TestOutputKeyCollisionDropsTheOutput(t *testing.T) {
+	reactions, err := canonical.ParseSchema([]byte(`{"type": "object", "properties": {"+1": {"type": "integer"}, "-1": {"type": "integer"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, _ := canonical.ParseSchema([]byte(`{"type": "object", "properties": {}}`))
+	gemini, _ := Of("gemini")
+	for _, tc := range []struct {
+		tool       *canonical.Tool
+		code, want string // want: the severity of code
+	}{
+		{&canonical.Tool{Name: "get_issue", Input: empty, Output: reactions}, "loss.output-schema", "warning"},
+		{&canonical.Tool{Name: "react", Input: reactions}, "name.property-collision", "error"},
+	} {
+		low := gemini.Lower([]*canonical.Tool{tc.tool}, "gemini", Options{Schema: "openapi"})
+		var got []string
+		for _, d := range low.Diagnostics {
+			if d.Code == tc.code {
+				got = append(got, d.Severity.String())
+			}
+			if d.Severity == diag.Error && d.Code != tc.code {
+				t.Errorf("%s: %s", tc.tool.Name, d)
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s: %s = %v, want one %s", tc.tool.Name, tc.code, got, tc.want)
+		}
+		if tc.code == "loss.output-schema" && low.Tools[0].Output != nil {
+			t.Errorf("%s: the output schema is still there", tc.tool.Name)
 		}
 	}
 }
