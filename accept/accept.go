@@ -18,6 +18,7 @@ package accept
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -55,6 +56,9 @@ const (
 	RootObject      Kind = "root-object"      // the root has "type": "object" (Values: spellings)
 	RootKeywords    Kind = "root-keywords"    // the root has none of the keywords in Values
 	Draft2020       Kind = "draft-2020-12"    // only 2020-12 forms: no items array, additionalItems, dependencies or older $schema
+	EnumNoNull      Kind = "enum-no-null"     // enum lists no null
+	RequiredProps   Kind = "required-props"   // a schema with "required" has "properties"
+	PortablePattern Kind = "portable-pattern" // "pattern" has no ECMA-262-only escape (\0, \cX, \u{…}, \k<…>)
 	// Tool rules, checked on each tool entry.
 	Name        Kind = "name"        // the name matches the pattern Values[0]
 	Description Kind = "description" // the description has at most Max characters
@@ -88,6 +92,9 @@ var kinds = map[Kind]struct{ code, doc string }{
 	RootObject:      {"accept.root", "the input schema must have type object"},
 	RootKeywords:    {"accept.root", "the input schema takes no %s at its root"},
 	Draft2020:       {"accept.draft", "the schema must be JSON Schema 2020-12"},
+	EnumNoNull:      {"accept.enum", "enum may not list null"},
+	RequiredProps:   {"accept.properties-missing", "a schema with required needs a properties key"},
+	PortablePattern: {"accept.pattern", "patterns may not use ECMA-262-only escapes"},
 	Name:            {"accept.name", "tool names must match %s"},
 	Description:     {"accept.description", "a description takes at most %d characters"},
 	Tools:           {"accept.tools", "one request takes at most %d tools"},
@@ -546,6 +553,18 @@ func (c *checker) node(r Rule, v *canonical.Value, st *step, key string, pos can
 				c.report(r, c.field, at(), keyPos(m, pos), "the keyword %q", m.Key)
 			}
 		}
+	case EnumNoNull:
+		if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items, func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
+			c.report(r, c.field, at(), pos, "null in enum")
+		}
+	case RequiredProps:
+		if v.Has("required") && !v.Has("properties") {
+			c.report(r, c.field, at(), pos, "required without properties")
+		}
+	case PortablePattern:
+		if p, ok := v.Get("pattern").StringValue(); ok && ecmaOnly.MatchString(strings.ReplaceAll(p, `\\`, "")) {
+			c.report(r, c.field, at(), pos, "pattern %q", p)
+		}
 	case Draft2020:
 		for _, m := range v.Members {
 			switch {
@@ -787,3 +806,7 @@ func union(v, root *canonical.Value) bool {
 	}
 	return v.Has("anyOf") || v.Has("oneOf") || len(types(v)) > 1
 }
+
+// ecmaOnly matches the escapes that only ECMA-262 regular expressions
+// read: \0, \cX, \u{…} and the named backreference \k<…>.
+var ecmaOnly = regexp.MustCompile(`\\(?:0|c[A-Za-z]|u\{[0-9A-Fa-f]+\}|k<)`)

@@ -1,5 +1,7 @@
 package accept
 
+import "slices"
+
 // Evidence for the rules, as PROVIDERS.md gives it ("Corrections and
 // additions" first). Each rule of the tables below cites one.
 const (
@@ -83,6 +85,7 @@ var openAIStrict = []Rule{
 
 var openAISchema = []Rule{
 	{Kind: Items, Evidence: evOpenAIItems},
+	{Kind: RequiredProps, Evidence: "OpenAI and every server that speaks its format: \"'required' present but 'properties' is missing\"; strix issue 1088, livekit agents issue 4610"},
 	{Kind: RefsResolve, Evidence: evRefs},
 	{Kind: RootObject, Values: objectTypes, Evidence: evOpenAIRoot},
 	{Kind: RootKeywords, Values: []string{"anyOf", "oneOf", "allOf", "enum", "not"}, Evidence: evOpenAIRootNo},
@@ -118,6 +121,24 @@ func openAI(name string, s Shape) *Table {
 		Request: []Rule{{Kind: Tools, Max: 128, Evidence: evOpenAITools}}}
 }
 
+// chatShape is the shape of a Chat Completions tools array.
+var chatShape = Shape{Name: "/function/name", Description: "/function/description", Input: "/function/parameters", Strict: "/function/strict"}
+
+// dialect is the table of a server that speaks OpenAI's Chat Completions
+// format, with the rules it adds to OpenAI's.
+func dialect(name, provider string, extra ...Rule) *Table {
+	t := openAI(name, chatShape)
+	t.Provider = provider
+	t.Schema = append(slices.Clone(t.Schema), extra...)
+	return t
+}
+
+var (
+	ruleXAI      = Rule{Kind: EnumNoNull, Evidence: "xAI: \"Client specified an invalid argument\" for null inside enum; forgecode issue 2809"}
+	ruleMistral  = Rule{Kind: NoKeywords, Values: []string{"$schema", "$id", "$comment"}, Evidence: "Mistral: \"Grammar error … failed to compile JSON schema\"; litellm issue 13389"}
+	ruleDeepSeek = Rule{Kind: PortablePattern, Evidence: "DeepSeek compiles pattern with an engine of its own and refuses \\0; zed issue 64386"}
+)
+
 // Tables holds the acceptance table of every target and mode, by name:
 // the target format, then "-" and the mode where it has several. The
 // lowering profiles name the table that applies to them.
@@ -133,8 +154,12 @@ var Tables = map[string]*Table{
 	},
 	// Chat Completions nests the function; Responses is flat and carries
 	// output_schema. The rules are the same.
-	"openai":           openAI("openai", Shape{Name: "/function/name", Description: "/function/description", Input: "/function/parameters", Strict: "/function/strict"}),
-	"openai-responses": openAI("openai-responses", Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"}),
+	"openai":            openAI("openai", chatShape),
+	"openai-xai":        dialect("openai-xai", "xAI", ruleXAI),
+	"openai-mistral":    dialect("openai-mistral", "Mistral", ruleMistral),
+	"openai-deepseek":   dialect("openai-deepseek", "DeepSeek", ruleDeepSeek),
+	"openai-compatible": dialect("openai-compatible", "an OpenAI-compatible server", ruleXAI, ruleMistral, ruleDeepSeek),
+	"openai-responses":  openAI("openai-responses", Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"}),
 	"anthropic": {
 		Name: "anthropic", Provider: "Anthropic",
 		Shape: Shape{Name: "/name", Description: "/description", Input: "/input_schema", Strict: "/strict"},

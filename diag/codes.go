@@ -281,6 +281,8 @@ var codes = []Code{
 		"Anthropic reads every input_schema as JSON Schema 2020-12 and refuses draft-07's tuple form items: [...] (\"JSON schema is invalid. It must match JSON Schema draft 2020-12\"; hermes-agent issue 63674), and Bedrock serves Claude with the same check. For these targets a schema whose $schema names draft-04 to 2019-09 is written in 2020-12's forms, which accept the same values: items: [...] becomes prefixItems (additionalItems becomes items), dependencies becomes dependentRequired and dependentSchemas, and the older $schema is dropped."},
 	{"lower.one-of-as-any-of", Warning, "oneOf was written as anyOf",
 		"The target has no oneOf (strict modes, Gemini). anyOf also accepts a value that matches more than one branch; for disjoint branches nothing changes."},
+	{"lower.pattern-portable", Info, "a pattern's ECMA-262-only escapes were written as every engine reads them",
+		"JSON Schema patterns are ECMA-262 regular expressions, but some servers compile them with an engine of their own and refuse what only ECMA-262 reads: DeepSeek refuses \\0 (zed issue 64386). For dialect = \"deepseek\" or \"compatible\", \\0 is written \\x00, \\cJ \\x0A and \\u{41} \\u0041, which match the same; a pattern that cannot be so written (a named backreference, a code point past \\uFFFF) is dropped as loss.pattern."},
 	{"lower.properties-added", Info, "properties: {} was added to an object schema",
 		"OpenAI strict mode refuses an object schema without a properties key, even an empty one."},
 	{"lower.ref-inlined", Info, "a $ref was replaced by a copy of its definition",

@@ -57,6 +57,7 @@ const (
 	Alone    Action = "alone"    // anyOf the only keyword of its schema: the others moved into its branches
 	Prune    Action = "prune"    // required names that properties lacks dropped
 	Modern   Action = "2020-12"  // draft-07 and 2019-09 forms written as 2020-12
+	Portable Action = "portable" // pattern: ECMA-262-only escapes written portably, the pattern dropped where they cannot be
 )
 
 // Feature is one row of the table of schema features that targets differ on.
@@ -107,7 +108,9 @@ var Features = []Feature{
 	{"required-undefined", nil, "loss.required", []Action{Keep, Prune}, "names in required that properties does not define; with prune, dropped"},
 	{"const", []string{"const"}, "loss.const", []Action{Keep, Drop, Enum}, "const"},
 	{"enum", []string{"enum"}, "loss.enum", []Action{Keep, Drop, Only}, "enum; with only, the JSON types its values may have"},
-	{"pattern", []string{"pattern"}, "loss.pattern", []Action{Keep, Drop, Simple}, "pattern"},
+	{"pattern", []string{"pattern"}, "loss.pattern", []Action{Keep, Drop, Simple, Portable}, "pattern; with simple, kept unless it uses lookaround; with portable, ECMA-262-only escapes (\\0, \\cX, \\u{…}) written as every engine reads them, and a pattern with a named backreference dropped"},
+	{"enum-null", nil, "loss.enum", []Action{Keep, Drop}, "null among the values of enum; with drop, taken out of the enum (the type keeps null)"},
+	{"required-alone", nil, "", []Action{Keep, Add}, "required in a schema without properties; with add, properties: {} added beside it"},
 	{"format", []string{"format"}, "loss.format", []Action{Keep, Drop, Only}, "format; with only, the formats accepted"},
 	{"minimum", []string{"minimum"}, "loss.minimum", []Action{Keep, Drop}, "minimum"},
 	{"maximum", []string{"maximum"}, "loss.maximum", []Action{Keep, Drop}, "maximum"},

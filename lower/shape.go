@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -23,7 +24,8 @@ var (
 		Doc:  "rewrites the root's combinators the target refuses there (allOf merged, lower.all-of-merged or loss.all-of; anyOf and oneOf merged or dropped, loss.any-of; enum and not dropped, loss.enum and loss.not); types untyped schemas from their enum, const or keywords (lower.type-inferred) or widens them to the JSON scalar types (loss.untyped); adds items to arrays (lower.items-added) and properties to objects (lower.properties-added); wraps $ref that has siblings in anyOf (lower.ref-wrapped); drops required names that properties lacks (loss.required)",
 		When: func(r *Rules) bool {
 			return r.Action("untyped") == Type || r.Action("items-missing") == Add || rootRules(r) || r.Action("properties-missing") == Add ||
-				r.Action("ref-siblings") != Keep || r.Action("required-undefined") == Prune
+				r.Action("ref-siblings") != Keep || r.Action("required-undefined") == Prune ||
+				r.Action("enum-null") == Drop || r.Action("required-alone") == Add || r.Action("pattern") == Portable
 		},
 		Run:   runShape,
 		Check: checkShape,
@@ -55,6 +57,7 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 	}
 	items, props, prune := r.Action("items-missing") == Add, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
 	refs := r.Action("ref-siblings") != Keep
+	enumNull, reqAlone, portable := r.Action("enum-null") == Drop, r.Action("required-alone") == Add, r.Action("pattern") == Portable
 	found := false
 	canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
 		if found || !s.IsObject() {
@@ -66,7 +69,10 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 		case items && slices.Contains(ts, "array") && !n.Has("items") && !n.Has("prefixItems"),
 			props && isObjectSchema(n) && !n.Has("properties"),
 			refs && n.Has("$ref") && len(n.Members) > 1,
-			prune && n.Has("required"):
+			prune && n.Has("required"),
+			enumNull && hasNull(n.Get("enum")),
+			reqAlone && n.Has("required") && !n.Has("properties"),
+			portable && unportable(n.Get("pattern")):
 			found = true
 		}
 		return !found
@@ -222,6 +228,16 @@ func runShape(u *Unit) {
 		if r.Action("items-missing") == Add && slices.Contains(ts, "array") && !n.Has("items") && !n.Has("prefixItems") {
 			n.Set("items", canonical.NewObject())
 			u.Report("lower.items-added", at, n, "", "items: {} added to an array schema without items, as the target requires")
+		}
+		if r.Action("enum-null") == Drop && hasNull(n.Get("enum")) {
+			dropEnumNull(u, n, at)
+		}
+		if r.Action("required-alone") == Add && n.Has("required") && !n.Has("properties") {
+			n.Set("properties", canonical.NewObject())
+			u.Report("lower.properties-added", at, n, "", "properties: {} added beside required, as the target refuses required without properties")
+		}
+		if r.Action("pattern") == Portable && unportable(n.Get("pattern")) {
+			portablePattern(u, n, at)
 		}
 		if isObjectSchema(n) {
 			if r.Action("properties-missing") == Add && !n.Has("properties") {
@@ -724,4 +740,95 @@ func distribute(u *Unit, n *canonical.Value, at canonical.Pointer) {
 	if len(lost) > 0 {
 		u.Report("loss.any-of", at, n, "anyOf", "the keyword(s) %s beside anyOf could not be merged into a branch that says otherwise; that branch keeps its own", strings.Join(quoteAll(lost), ", "))
 	}
+}
+
+// hasNull reports whether enum, an enum keyword's value, lists null.
+func hasNull(enum *canonical.Value) bool {
+	return enum != nil && enum.Kind == canonical.Array && slices.ContainsFunc(enum.Items, isNull)
+}
+
+// dropEnumNull takes null out of n's enum, for a server that refuses it
+// there (xAI): a nullable enum keeps null in its type only. An enum of null
+// alone becomes "type": "null".
+func dropEnumNull(u *Unit, n *canonical.Value, at canonical.Pointer) {
+	enum := n.Get("enum")
+	kept := slices.DeleteFunc(slices.Clone(enum.Items), isNull)
+	if len(kept) == 0 {
+		n.Delete("enum")
+		if !n.Has("type") {
+			setType(n, []string{"null"})
+		}
+		u.Report("lower.type-inferred", at, n, "enum", "enum: [null] written as type null, as the target refuses null inside enum")
+		return
+	}
+	n.Set("enum", canonical.NewArray(kept...))
+	how := "the type does not list null, so null is not accepted here"
+	if slices.Contains(canonical.AsSchema(n).Types(), "null") {
+		how = "the type keeps null, which the target reads as nullable"
+	}
+	u.Report("loss.enum", at, n, "enum", "null taken out of the enum, as the target refuses null inside enum; %s", how)
+}
+
+// ecmaOnly finds the escapes of ECMA-262 regular expressions that other
+// engines (Python's re, Rust's regex) do not read: \0, \cX, \u{…}, and
+// named backreferences \k<name>.
+var ecmaOnly = regexp.MustCompile(`\\(?:0|c[A-Za-z]|u\{[0-9A-Fa-f]+\}|k<)`)
+
+// unportable reports whether a pattern keyword's value has an escape that
+// only ECMA-262 engines read. An escaped backslash is not an escape.
+func unportable(p *canonical.Value) bool {
+	if p == nil || p.Kind != canonical.String || !strings.Contains(p.Text, `\`) {
+		return false
+	}
+	return ecmaOnly.MatchString(strings.ReplaceAll(p.Text, `\\`, ""))
+}
+
+// portablePattern rewrites the ECMA-262-only escapes of n's pattern as
+// every engine reads them (\0 as \x00, \cJ as \x0A, \u{41} as \u0041),
+// or drops the pattern where it cannot (a code point past \uFFFF, a named
+// backreference), for a server that compiles patterns with an engine of its
+// own (DeepSeek).
+func portablePattern(u *Unit, n *canonical.Value, at canonical.Pointer) {
+	old := n.Get("pattern").Text
+	var b strings.Builder
+	for i := 0; i < len(old); i++ {
+		c := old[i]
+		if c != '\\' || i+1 == len(old) {
+			b.WriteByte(c)
+			continue
+		}
+		next := old[i+1]
+		switch {
+		case next == '0' && (i+2 == len(old) || old[i+2] < '0' || old[i+2] > '9'):
+			b.WriteString(`\x00`)
+			i++
+		case next == 'c' && i+2 < len(old) && (old[i+2]|0x20) >= 'a' && (old[i+2]|0x20) <= 'z':
+			fmt.Fprintf(&b, `\x%02X`, old[i+2]%32)
+			i += 2
+		case next == 'u' && i+2 < len(old) && old[i+2] == '{':
+			end := strings.IndexByte(old[i:], '}')
+			var r uint64
+			err := strconv.ErrSyntax
+			if end > 3 {
+				r, err = strconv.ParseUint(old[i+3:i+end], 16, 32)
+			}
+			if err != nil || r > 0xFFFF {
+				n.Delete("pattern")
+				u.Report("loss.pattern", at, n, "pattern", "pattern %q dropped: its escape %s has no form that every engine reads", old, old[i:min(len(old), i+max(end+1, 3))])
+				return
+			}
+			fmt.Fprintf(&b, `\u%04X`, r)
+			i += end
+		case next == 'k' && i+2 < len(old) && old[i+2] == '<':
+			n.Delete("pattern")
+			u.Report("loss.pattern", at, n, "pattern", "pattern %q dropped: a named backreference (\\k<…>) is ECMA-262's only, and the target's engine has none", old)
+			return
+		default:
+			b.WriteByte(c)
+			b.WriteByte(next)
+			i++
+		}
+	}
+	n.Set("pattern", canonical.NewString(b.String()))
+	u.Report("lower.pattern-portable", at, n, "pattern", "pattern %q written as %q: its ECMA-262-only escapes spelled as every engine reads them", old, b.String())
 }

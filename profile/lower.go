@@ -86,6 +86,8 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 	out := &Lowered{Aliases: map[string]string{}, Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}, Renamed: map[string]map[canonical.Pointer]string{}, RenamedOutput: map[string]map[canonical.Pointer]string{}}
 	byName := make(map[string]*canonical.Tool, len(tools))
 	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
+	dialect, _ := p.dialect(opts)
+	rulesOf := p.rulesWith(dialect)
 	lowerOne := func(t *canonical.Tool) (o loweredTool) {
 		at := func(code string, field canonical.Pointer, format string, args ...any) {
 			d := diag.New(code, format, args...).At(t.Source.File, string(t.Source.Locate(field))).About(t.ID())
@@ -126,7 +128,6 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 			}
 			delete(c.Extensions, format)
 		}
-		dialect, _ := p.dialect(opts)
 		if !dialect.Strict {
 			if ext := c.Extensions[p.Format]; ext.Get("strict") != nil {
 				at("loss.extension", canonical.Pointer("").Append("extensions", p.Format, "strict"),
@@ -156,15 +157,15 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 				at(ch.Code, base.Join(ch.Origin), "%s", msg)
 			}
 		}
-		rules := p.rules(mode)
+		rules := rulesOf(mode)
 		res := (*lower.Result)(nil)
 		if strict {
-			res = lowerSchema(&c.Input, "/input", p.rules("strict"))
+			res = lowerSchema(&c.Input, "/input", rulesOf("strict"))
 			if ch, narrowed := res.Narrowed(); narrowed && opts.Auto {
 				strict = false
 				at("lower.strict-fallback", canonical.Pointer("/input").Join(ch.Origin), "left non-strict, as strict mode would narrow it (%s at %s: %s)", ch.Code, "/input"+ch.Pointer, ch.Message)
 			} else {
-				rules = p.rules("strict")
+				rules = rulesOf("strict")
 			}
 		}
 		if !strict {
@@ -183,7 +184,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 			o.optional, o.renamed = res.Optional, res.Renamed
 		}
 		if c.Output != nil {
-			if ores := lowerSchema(&c.Output, "/output", p.rules(mode)); ores != nil {
+			if ores := lowerSchema(&c.Output, "/output", rulesOf(mode)); ores != nil {
 				if i := slices.IndexFunc(ores.Changes, func(ch lower.Change) bool { return ch.Code == "name.property-collision" }); i >= 0 {
 					// Two keys of the result on one name: the output
 					// schema cannot say the result, so it goes, and the
@@ -339,6 +340,37 @@ func (p *Profile) rules(mode string) *lower.Rules {
 		return r
 	}
 	return keepAll
+}
+
+// rulesWith returns the rules of each mode with the dialect's rows on top,
+// made once (the lowering of tools in parallel only reads them). A row of a
+// feature that a manifest's profile override set is left out: the
+// manifest's word wins.
+func (p *Profile) rulesWith(d Dialect) func(mode string) *lower.Rules {
+	if len(d.Rows) == 0 {
+		return p.rules
+	}
+	made := map[string]*lower.Rules{}
+	for mode, r := range p.Schema {
+		c := r.Clone()
+		for _, row := range d.Rows {
+			if !slices.Contains(p.overridden, row.Feature) {
+				if err := c.Set(row.Feature, row.Action, row.Values, row.Source); err != nil {
+					panic("profile: dialect " + d.Name + ": " + err.Error()) // a bug in the dialect table
+				}
+			}
+		}
+		made[mode] = c
+	}
+	return func(mode string) *lower.Rules {
+		if r := made[mode]; r != nil {
+			return r
+		}
+		if r := made[""]; r != nil {
+			return r
+		}
+		return keepAll
+	}
 }
 
 // setExtension sets one field of t's extension map of format, copying the

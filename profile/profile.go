@@ -57,6 +57,9 @@ type Profile struct {
 	accepted []string
 	skip     []accept.Kind
 	limits   map[string]int
+	// overridden are the features a manifest's profile override set,
+	// which a dialect's rows leave alone.
+	overridden []string
 }
 
 // Of returns the built-in profile of a target format.
@@ -115,6 +118,7 @@ func (p *Profile) Override(features map[string]any, limits map[string]int) (*Pro
 		}
 	}
 	c.limits = maps.Clone(limits)
+	c.overridden = append(slices.Clone(p.overridden), slices.Sorted(maps.Keys(features))...)
 	return &c, nil
 }
 
@@ -146,6 +150,9 @@ func (p *Profile) Accept(bundle *canonical.Value, tools []*canonical.Tool, targe
 	name, ok := p.Acceptance[p.mode(opts)]
 	if !ok {
 		return nil
+	}
+	if d, ok := p.dialect(opts); ok && d.Acceptance != "" {
+		name = d.Acceptance
 	}
 	t, _ := accept.TableNamed(name)
 	ao := accept.Options{Accepted: p.accepted, Skip: p.skip, Max: map[accept.Kind]int{}, Unchecked: opts.Unchecked}

@@ -62,6 +62,8 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"root-enum":            {`{"type": "string"}`, ""},
 	"root-not":             {`{"type": "string"}`, ""},
 	"legacy-forms":         {`{"type": "string"}`, ""}, // checked on a draft-07 root: rootSamples
+	"enum-null":            {`{"type": ["string", "null"], "enum": ["a", null]}`, "enum"},
+	"required-alone":       {`{"required": ["a"]}`, "properties"},
 }
 
 // TestProfileRows checks every row of every profile mode: a schema using the
@@ -422,6 +424,65 @@ func TestOutputKeyCollisionDropsTheOutput(t *testing.T) {
 		}
 		if tc.code == "loss.output-schema" && low.Tools[0].Output != nil {
 			t.Errorf("%s: the output schema is still there", tc.tool.Name)
+		}
+	}
+}
+
+// TestDialects lowers, for each dialect of OpenAI's format, a tool with
+// what some server refuses (null in an enum, required without properties,
+// $schema and $id, an ECMA-262-only escape) and checks the bundle against
+// the dialect's acceptance table: what the dialect's rows lower, its table
+// takes; compatible takes every rule at once. The evidence is each row's.
+func TestDialects(t *testing.T) {
+	in, err := canonical.ParseSchema([]byte(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "urn:x", "type": "object", "properties": {
+		"state": {"type": ["string", "null"], "enum": ["open", "closed", null]},
+		"code": {"type": "string", "pattern": "^[^\\0]+$"},
+		"any": {"anyOf": [{"required": ["a"]}, {"type": "string"}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := &canonical.Tool{Name: "t", Description: "d", Input: in}
+	openai, _ := Of("openai")
+	for _, tc := range []struct {
+		dialect string
+		want    []string // what the emitted schema must not hold
+	}{
+		{"openai", []string{`"required":["a"]}`}},
+		{"xai", []string{`null]`, `"required":["a"]}`}},
+		{"groq", []string{`"required":["a"]}`}},
+		{"mistral", []string{`"$schema"`, `"$id"`, `"required":["a"]}`}},
+		{"deepseek", []string{`\\0`, `"required":["a"]}`}},
+		{"compatible", []string{`null]`, `"$schema"`, `"$id"`, `\\0`, `"required":["a"]}`}},
+	} {
+		opts := Options{Dialect: tc.dialect}
+		low := openai.Lower([]*canonical.Tool{tool}, "openai", opts)
+		out := string(low.Tools[0].Input.JSON().AppendJSON(nil, ""))
+		for _, w := range tc.want {
+			if strings.Contains(out, w) {
+				t.Errorf("%s: the schema still holds %s: %s", tc.dialect, w, out)
+			}
+		}
+		bundle := canonical.NewArray(canonical.NewObject())
+		fn := canonical.NewObject()
+		fn.Set("name", canonical.NewString("t"))
+		fn.Set("parameters", low.Tools[0].Input.JSON())
+		bundle.Items[0].Set("type", canonical.NewString("function"))
+		bundle.Items[0].Set("function", fn)
+		for _, d := range openai.Accept(bundle, low.Sources, "openai", opts) {
+			if d.Severity == diag.Error {
+				t.Errorf("%s: %s", tc.dialect, d)
+			}
+		}
+		// And the table refuses what the rows lower: the source as it is.
+		fn.Set("parameters", in.JSON())
+		refused := 0
+		for _, d := range openai.Accept(bundle, []*canonical.Tool{tool}, "openai", opts) {
+			if d.Severity == diag.Error {
+				refused++
+			}
+		}
+		if refused < len(tc.want) {
+			t.Errorf("%s: the table refuses %d things of the source, want at least %d", tc.dialect, refused, len(tc.want))
 		}
 	}
 }
