@@ -104,6 +104,11 @@ func TestAcceptCatches(t *testing.T) {
 		}
 		covered[tc.want] = true
 	}
+	// accept.client comes from Advise, not Check: TestClients shows it.
+	mcp, _ := TableNamed("mcp")
+	for _, d := range Advise(mcp, parse(t, `{"tools": [{"name": "a.b", "inputSchema": {"type": "object"}}]}`), nil, "mcp", nil, Options{}) {
+		covered[d.Code] = true
+	}
 	for _, c := range diag.Codes() {
 		if strings.HasPrefix(c.Code, "accept.") && !covered[c.Code] {
 			t.Errorf("no case shows %s", c.Code)
@@ -246,6 +251,61 @@ func TestAcceptRootKeywords(t *testing.T) {
 			t.Errorf("Check(%s, %s) = %q, want no accept.root", tc.table, tc.bundle, got)
 		case tc.keyword != "" && (len(got) != 1 || !strings.Contains(got[0], "at /"+tc.keyword+" of the emitted")):
 			t.Errorf("Check(%s, %s) = %q, want one accept.root at /%s", tc.table, tc.bundle, got, tc.keyword)
+		}
+	}
+}
+
+// TestClients: an MCP bundle that a client would refuse is advice (one
+// accept.client warning per refusal, naming the client and the setting);
+// made for that client, the same refusal is the client's rule, an error or
+// a per-request warning (PROVIDERS.md, late 2026: vscode issue 284536;
+// loomle issue 168; Snowflake-Labs/mcp issue 77).
+func TestClients(t *testing.T) {
+	tool := func(name, schema string) string {
+		return `{"name": "` + name + `", "inputSchema": ` + schema + `}`
+	}
+	var many []string
+	for i := range 81 {
+		many = append(many, tool(fmt.Sprintf("t%d", i), `{"type": "object"}`))
+	}
+	mcp, _ := TableNamed("mcp")
+	for _, tc := range []struct {
+		name, bundle string
+		client       string // the client the refusal is of
+		code         string // its code when the bundle is made for the client
+	}{
+		{"array without items", `{"tools": [` + tool("tag", `{"type": "object", "properties": {"tags": {"type": "array"}}}`) + `]}`, "vscode", "accept.items-missing"},
+		{"a dotted name", `{"tools": [` + tool("github.list", `{"type": "object"}`) + `]}`, "claude-desktop", "accept.name"},
+		{"a name of 65", `{"tools": [` + tool(strings.Repeat("n", 65), `{"type": "object"}`) + `]}`, "claude-desktop", "accept.name"},
+		{"81 tools", `{"tools": [` + strings.Join(many, ",") + `]}`, "cursor", "accept.tools"},
+	} {
+		bundle := parse(t, tc.bundle)
+		if ds := Check(mcp, bundle, nil, "mcp", Options{}); len(ds) > 0 {
+			t.Errorf("%s: the protocol refuses it: %v", tc.name, ds)
+		}
+		var advice []string
+		for _, d := range Advise(mcp, bundle, nil, "mcp", nil, Options{}) {
+			if d.Code != "accept.client" || d.Severity != diag.Warning {
+				t.Errorf("%s: Advise gave %s %s", tc.name, d.Severity, d.Code)
+			}
+			if strings.Contains(d.Message, `clients = ["`+tc.client+`"]`) {
+				advice = append(advice, d.Message)
+			}
+		}
+		if len(advice) != 1 {
+			t.Errorf("%s: advice naming %s = %q, want one", tc.name, tc.client, advice)
+		}
+		if ds := Advise(mcp, bundle, nil, "mcp", []string{tc.client}, Options{}); slices.ContainsFunc(ds, func(d diag.Diagnostic) bool {
+			return strings.Contains(d.Message, `clients = ["`+tc.client+`"]`)
+		}) {
+			t.Errorf("%s: advice about %s, which the bundle is made for", tc.name, tc.client)
+		}
+		var got []string
+		for _, d := range Check(mcp.ForClients([]string{tc.client}), bundle, nil, "mcp", Options{}) {
+			got = append(got, d.Code)
+		}
+		if !slices.Equal(got, []string{tc.code}) {
+			t.Errorf("%s: made for %s, Check = %v, want [%s]", tc.name, tc.client, got, tc.code)
 		}
 	}
 }

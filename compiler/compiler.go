@@ -452,6 +452,9 @@ func (b *build) loadManifest() error {
 				bad(key+".dialect", "%v", err)
 			}
 		}
+		if err := p.CheckClients(profile.Options{Clients: t.Clients}); err != nil {
+			bad(key+".clients", "%v", err)
+		}
 		if t.Names != "" {
 			if err := profile.CheckNames(t.Names); err != nil {
 				bad(key+".names", "%v", err)
@@ -686,6 +689,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 				Strict:    strict,
 				Auto:      t.Strict != nil && t.Strict.Auto,
 				Dialect:   t.Dialect,
+				Clients:   t.Clients,
 				Schema:    t.Schema,
 				Names:     t.Names,
 				Describe:  t.Describe != nil && *t.Describe,

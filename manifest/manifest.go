@@ -78,8 +78,12 @@ type Target struct {
 	Policy *diag.Policy `toml:"policy"` // overrides [policy] for this target
 
 	// Dialect names the server that speaks the format, where servers differ
-	// (openai: "openai", "xai" or "compatible").
+	// (openai: "openai", "xai", "groq", "mistral", "deepseek" or
+	// "compatible").
 	Dialect string `toml:"dialect"`
+	// Clients names the MCP clients an MCP bundle is made for ("vscode",
+	// "claude-desktop", "cursor", "windsurf").
+	Clients []string `toml:"clients"`
 	// Schema is the schema mode of formats that have several (gemini:
 	// "json-schema" or "openapi").
 	Schema string `toml:"schema"`
@@ -458,7 +462,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 			for _, o := range []struct {
 				name string
 				set  bool
-			}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
+			}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"clients", t.Clients != nil}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
 				if o.set && !slices.Contains(opts, o.name) {
 					d.errorAt("manifest.unknown-key", key+"."+o.name, "format %s has no option %q", t.Format, o.name)
 				}

@@ -87,7 +87,8 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 	byName := make(map[string]*canonical.Tool, len(tools))
 	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
 	dialect, _ := p.dialect(opts)
-	rulesOf := p.rulesWith(dialect)
+	rulesOf := p.rulesWith(dialect.Name, append(slices.Clone(dialect.Rows), clientRows(opts.Clients)...))
+	nameRule := p.nameRule(opts)
 	lowerOne := func(t *canonical.Tool) (o loweredTool) {
 		at := func(code string, field canonical.Pointer, format string, args ...any) {
 			d := diag.New(code, format, args...).At(t.Source.File, string(t.Source.Locate(field))).About(t.ID())
@@ -97,14 +98,14 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 		c := *t
 		c.Extensions = maps.Clone(t.Extensions)
 		id := t.ID()
-		if p.Name.Max > 0 {
+		if nameRule.Max > 0 {
 			want := render(tmpl, t)
-			name := p.Name.Legal(want, id)
+			name := nameRule.Legal(want, id)
 			if name != want {
-				at("name.rewritten", "/name", "name %q is not legal for %s (%s); emitted as %q", want, p.Format, p.Name.Pattern(), name)
+				at("name.rewritten", "/name", "name %q is not legal for %s (%s); emitted as %q", want, p.Format, nameRule.Pattern(), name)
 			}
-			if !p.Name.Match(name) {
-				at("name.invalid", "/name", "name %q is not legal for %s (want %s)", name, p.Format, p.Name.Pattern())
+			if !nameRule.Match(name) {
+				at("name.invalid", "/name", "name %q is not legal for %s (want %s)", name, p.Format, nameRule.Pattern())
 			}
 			c.Namespace, c.Name = "", name
 		}
@@ -206,9 +207,9 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 			c.Description = short
 		}
 		o.tool = &c
-		if t.RenamedFrom != "" && p.Name.Max > 0 {
+		if t.RenamedFrom != "" && nameRule.Max > 0 {
 			ns, old, _ := canonical.ParseID(t.RenamedFrom)
-			o.alias = p.Name.Legal(render(tmpl, &canonical.Tool{Namespace: ns, Name: old}), t.RenamedFrom)
+			o.alias = nameRule.Legal(render(tmpl, &canonical.Tool{Namespace: ns, Name: old}), t.RenamedFrom)
 		}
 		return o
 	}
@@ -342,21 +343,22 @@ func (p *Profile) rules(mode string) *lower.Rules {
 	return keepAll
 }
 
-// rulesWith returns the rules of each mode with the dialect's rows on top,
+// rulesWith returns the rules of each mode with extra rows on top (a
+// dialect's, the clients' of an MCP target),
 // made once (the lowering of tools in parallel only reads them). A row of a
 // feature that a manifest's profile override set is left out: the
 // manifest's word wins.
-func (p *Profile) rulesWith(d Dialect) func(mode string) *lower.Rules {
-	if len(d.Rows) == 0 {
+func (p *Profile) rulesWith(who string, extra []lower.Row) func(mode string) *lower.Rules {
+	if len(extra) == 0 {
 		return p.rules
 	}
 	made := map[string]*lower.Rules{}
 	for mode, r := range p.Schema {
 		c := r.Clone()
-		for _, row := range d.Rows {
+		for _, row := range extra {
 			if !slices.Contains(p.overridden, row.Feature) {
 				if err := c.Set(row.Feature, row.Action, row.Values, row.Source); err != nil {
-					panic("profile: dialect " + d.Name + ": " + err.Error()) // a bug in the dialect table
+					panic("profile: " + who + ": " + err.Error()) // a bug in the dialect or client table
 				}
 			}
 		}

@@ -26,6 +26,10 @@ type Options struct {
 	// Catalog names the catalog in formats that have room for it (MCP
 	// _meta, canonical, jsonschema); empty fields are left out.
 	Catalog Catalog
+	// Clients names the MCP clients an MCP bundle is made for ("vscode",
+	// "claude-desktop", "cursor", "windsurf"): their rules are lowered for
+	// and checked; the others' refusals are advice.
+	Clients []string
 	// Unchecked holds the IDs of tools that the acceptance check skips:
 	// tools whose own schemas are in error, which fail the build already.
 	Unchecked map[string]bool

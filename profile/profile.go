@@ -159,7 +159,11 @@ func (p *Profile) Accept(bundle *canonical.Value, tools []*canonical.Tool, targe
 	for l, n := range p.limits {
 		ao.Max[accept.Kind(l)] = n
 	}
-	return accept.Check(t, bundle, tools, target, ao)
+	ds := accept.Check(t.ForClients(opts.Clients), bundle, tools, target, ao)
+	if slices.Contains(p.Options, "clients") {
+		ds = append(ds, accept.Advise(t, bundle, tools, target, opts.Clients, ao)...)
+	}
+	return ds
 }
 
 // StrictRequiresAll reports whether the target's strict mode makes every

@@ -198,7 +198,7 @@ var profiles = map[string]*Profile{
 		Format:     "mcp",
 		Name:       NameRule{Chars: "A-Za-z0-9_.-", Max: 128, Source: "MCP specification 2025-11-25, Tool names (SHOULD)"},
 		Carries:    []string{"title", "output", "annotations", "icons", "meta", "lifecycle"},
-		Options:    namedOptions,
+		Options:    append([]string{"clients"}, namedOptions...),
 		Schema:     map[string]*lower.Rules{"": keepAll},
 		Acceptance: map[string]string{"": "mcp"},
 		Source:     "MCP specification 2025-11-25, schema.json Tool",

@@ -503,3 +503,31 @@ func TestDecodeAlias(t *testing.T) {
 		t.Errorf("the lock records no alias:\n%s", fsys["toolc.lock"].Data)
 	}
 }
+
+// TestDecodeForMCPClients: an MCP bundle made for Claude Desktop maps a
+// dotted name into ^[a-zA-Z0-9_-]{1,64}$ (loomle issue 168), records it in
+// the lock as every target's names are, and a call under that name decodes
+// to the catalog's tool; for VS Code an array without items gets items: {}
+// (vscode issue 284536), which takes the same arguments.
+func TestDecodeForMCPClients(t *testing.T) {
+	fsys := build(t, fstest.MapFS{
+		"toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"tools.json\"]\nnamespace = \"gh\"\n" + targets +
+			"[[targets]]\nname = \"mcp-desktop\"\nformat = \"mcp\"\nout = \"dist/mcp-desktop.json\"\nclients = [\"claude-desktop\", \"vscode\"]\n")},
+		"tools.json": {Data: []byte(`{"tools": [{"name": "repos.list", "description": "List repositories.", "inputSchema": {"type": "object", "properties": {"topics": {"type": "array", "description": "Topics."}}}}]}`)},
+	})
+	bundle := string(fsys["dist/mcp-desktop.json"].Data)
+	if !strings.Contains(bundle, `"name": "gh__repos_list"`) || !strings.Contains(bundle, `"items": {}`) {
+		t.Errorf("the bundle for Claude Desktop and VS Code is\n%s", bundle)
+	}
+	if plain := string(fsys["dist/mcp.json"].Data); !strings.Contains(plain, `"name": "gh__repos.list"`) || strings.Contains(plain, `"items"`) {
+		t.Errorf("the plain MCP bundle changed:\n%s", plain)
+	}
+	c, err := Load(fsys, "toolc.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, err := c.Decode("mcp-desktop", "gh__repos_list", []byte(`{"topics": ["go"]}`))
+	if err != nil || call.ID != "gh:repos.list" {
+		t.Errorf("Decode(mcp-desktop, gh__repos_list) = %v, %v; want gh:repos.list", call, err)
+	}
+}

@@ -1,0 +1,78 @@
+package accept
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// Client is an MCP client that refuses tools, or a whole server, that the
+// protocol allows: its rules, each with its evidence (PROVIDERS.md, late
+// 2026). The client is not the protocol: an MCP bundle is checked against
+// them only as advice, unless the target names the client.
+type Client struct {
+	Name    string // as a manifest names it: "vscode"
+	Product string // as messages name it: "VS Code"
+	Tool    []Rule
+	Schema  []Rule
+	Request []Rule
+}
+
+// Clients are the MCP clients whose refusals are known, by name.
+var Clients = map[string]*Client{
+	"vscode": {Name: "vscode", Product: "VS Code",
+		Schema:  []Rule{{Kind: Items, Evidence: "VS Code drops a tool whose array parameter has no items: \"tool parameters array type must have items\"; vscode issue 284536"}},
+		Request: []Rule{{Kind: Tools, Max: 128, Evidence: "VS Code takes 128 tools"}},
+	},
+	"claude-desktop": {Name: "claude-desktop", Product: "Claude Desktop",
+		Tool: []Rule{{Kind: Name, Values: []string{`^[a-zA-Z0-9_-]{1,64}$`}, Evidence: "Claude Desktop and claude.ai refuse the whole connector when one tool name breaks it; loomle issue 168, hostinger api-mcp-server issue 51"}},
+	},
+	"cursor": {Name: "cursor", Product: "Cursor",
+		Request: []Rule{{Kind: Tools, Max: 80, Evidence: "Cursor takes 80 tools (40 before); Snowflake-Labs/mcp issue 77"}},
+	},
+	"windsurf": {Name: "windsurf", Product: "Windsurf",
+		Request: []Rule{{Kind: Tools, Max: 100, Evidence: "Windsurf takes 100 tools (50 before)"}},
+	},
+}
+
+// ForClients returns t with the rules of the clients named added: what a
+// bundle made for them must pass. Unknown names are left out.
+func (t *Table) ForClients(names []string) *Table {
+	if len(names) == 0 {
+		return t
+	}
+	c := *t
+	c.Tool, c.Schema, c.Request = slices.Clone(t.Tool), slices.Clone(t.Schema), slices.Clone(t.Request)
+	for _, n := range names {
+		if cl := Clients[n]; cl != nil {
+			c.Tool = append(c.Tool, cl.Tool...)
+			c.Schema = append(c.Schema, cl.Schema...)
+			c.Request = append(c.Request, cl.Request...)
+		}
+	}
+	return &c
+}
+
+// Advise checks bundle, an MCP bundle made for the clients named, against
+// every other known client, and returns each refusal as an accept.client
+// warning that names the client and the setting that makes a bundle it
+// takes.
+func Advise(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target string, names []string, opts Options) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, n := range slices.Sorted(maps.Keys(Clients)) {
+		cl := Clients[n]
+		if slices.Contains(names, n) {
+			continue
+		}
+		ct := &Table{Name: t.Name, Provider: cl.Product, Shape: t.Shape, Tool: cl.Tool, Schema: cl.Schema, Request: cl.Request}
+		for _, d := range Check(ct, bundle, tools, target, Options{Unchecked: opts.Unchecked}) {
+			d.Code, d.Severity = "accept.client", diag.Warning
+			d.Message += fmt.Sprintf("; clients = [%q] on the target makes a bundle %s takes", n, cl.Product)
+			out = append(out, d)
+		}
+	}
+	return out
+}
