@@ -57,6 +57,7 @@ const (
 	RootKeywords    Kind = "root-keywords"    // the root has none of the keywords in Values
 	Draft2020       Kind = "draft-2020-12"    // only 2020-12 forms: no items array, additionalItems, dependencies or older $schema
 	EnumNoNull      Kind = "enum-no-null"     // enum lists no null
+	RefTargets      Kind = "ref-targets"      // every "$ref" is "#", "#/$defs/X" or "#/definitions/X"
 	RequiredProps   Kind = "required-props"   // a schema with "required" has "properties"
 	PortablePattern Kind = "portable-pattern" // "pattern" has no ECMA-262-only escape (\0, \cX, \u{…}, \k<…>)
 	// Tool rules, checked on each tool entry.
@@ -93,6 +94,7 @@ var kinds = map[Kind]struct{ code, doc string }{
 	RootKeywords:    {"accept.root", "the input schema takes no %s at its root"},
 	Draft2020:       {"accept.draft", "the schema must be JSON Schema 2020-12"},
 	EnumNoNull:      {"accept.enum", "enum may not list null"},
+	RefTargets:      {"accept.ref", "a $ref may point only at the root or a top-level definition"},
 	RequiredProps:   {"accept.properties-missing", "a schema with required needs a properties key"},
 	PortablePattern: {"accept.pattern", "patterns may not use ECMA-262-only escapes"},
 	Name:            {"accept.name", "tool names must match %s"},
@@ -414,8 +416,7 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 			return
 		}
 		if r, ok := v.Get("$ref").StringValue(); ok {
-			t, ok := resolve(root, r)
-			refs = append(refs, ref{at: at.pointer(), target: t, pos: pos, ok: ok})
+			refs = append(refs, ref{at: at.pointer(), value: r, pos: pos})
 		}
 		for _, m := range v.Members {
 			if !canonical.IsApplicator(m.Key) {
@@ -441,6 +442,15 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 		}
 	}
 	visit(root, nil, "", root.Pos)
+	if len(refs) > 0 {
+		// Resolved as validation and lowering resolve them: against the
+		// base URI in force, through $id, $anchor and JSON Pointers.
+		x := canonical.IndexRefs(root)
+		for i := range refs {
+			res := x.Resolve(refs[i].at, refs[i].value)
+			refs[i].target, refs[i].ok = res.Target, res.Local
+		}
+	}
 	for _, r := range rules {
 		switch r.Kind {
 		case RootObject:
@@ -552,6 +562,10 @@ func (c *checker) node(r Rule, v *canonical.Value, st *step, key string, pos can
 			if slices.Contains(r.Values, m.Key) && !c.accepted(m.Key) {
 				c.report(r, c.field, at(), keyPos(m, pos), "the keyword %q", m.Key)
 			}
+		}
+	case RefTargets:
+		if ref, ok := v.Get("$ref").StringValue(); ok && !topLevelRef(ref) {
+			c.report(r, c.field, at(), pos, "$ref %q", ref)
 		}
 	case EnumNoNull:
 		if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items, func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
@@ -693,12 +707,15 @@ func jsonType(v *canonical.Value) string {
 // ref is one $ref of a schema: where it is and where it points.
 type ref struct {
 	at, target canonical.Pointer
+	value      string
 	pos        canonical.Pos
 	ok         bool
 }
 
-// resolve resolves a local reference by JSON Pointer; anchors are not
-// resolved (lowering writes every kept reference as a pointer).
+// resolve resolves a local reference by JSON Pointer, for the counts of
+// Anthropic's strict budgets, which follow references through schemas
+// that strict lowering has written with pointers only (it drops $id and
+// $anchor). The rules about references ask canonical.Refs.
 func resolve(root *canonical.Value, r string) (canonical.Pointer, bool) {
 	p, ok := canonical.RefPointer(r)
 	if !ok {
@@ -718,8 +735,7 @@ func (c *checker) refs(root *canonical.Value, rs []ref, r Rule) {
 	if r.Kind == RefsResolve {
 		for _, x := range rs {
 			if !x.ok {
-				v, _ := root.Resolve(x.at).Get("$ref").StringValue()
-				c.report(r, c.field, x.at, x.pos, "$ref %q points to nothing in the emitted schema", v)
+				c.report(r, c.field, x.at, x.pos, "$ref %q points to nothing in the emitted schema", x.value)
 			}
 		}
 		return
@@ -810,3 +826,13 @@ func union(v, root *canonical.Value) bool {
 // ecmaOnly matches the escapes that only ECMA-262 regular expressions
 // read: \0, \cX, \u{…} and the named backreference \k<…>.
 var ecmaOnly = regexp.MustCompile(`\\(?:0|c[A-Za-z]|u\{[0-9A-Fa-f]+\}|k<)`)
+
+// topLevelRef reports whether ref is "#", "#/$defs/X" or "#/definitions/X".
+func topLevelRef(ref string) bool {
+	p, ok := canonical.RefPointer(ref)
+	if !ok {
+		return false
+	}
+	toks, err := p.Tokens()
+	return err == nil && (len(toks) == 0 || len(toks) == 2 && (toks[0] == "$defs" || toks[0] == "definitions"))
+}

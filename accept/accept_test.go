@@ -309,3 +309,42 @@ func TestClients(t *testing.T) {
 		}
 	}
 }
+
+// TestAcceptRefs: a reference resolves as JSON Schema says, through $id
+// and $anchor too, in every table (PROVIDERS.md, late 2026: an MCP client
+// or Anthropic passes such a schema on or resolves it); OpenAI also takes
+// none but one to the root or a top-level definition (dotnet/extensions
+// issue 6918).
+func TestAcceptRefs(t *testing.T) {
+	const byID = `{"type": "object", "properties": {"a": {"$ref": "item.json"}}, "$defs": {"i": {"$id": "item.json", "type": "string"}}}`
+	const byAnchor = `{"type": "object", "properties": {"a": {"$ref": "#it"}}, "$defs": {"i": {"$anchor": "it", "type": "string"}}}`
+	const inside = `{"type": "object", "properties": {"a": {"type": "string"}, "b": {"$ref": "#/properties/a"}}}`
+	const topLevel = `{"type": "object", "properties": {"a": {"$ref": "#/$defs/i"}}, "$defs": {"i": {"type": "string"}}}`
+	mcp := func(s string) string { return `{"tools": [{"name": "t", "inputSchema": ` + s + `}]}` }
+	openai := func(s string) string {
+		return `[{"type": "function", "function": {"name": "t", "parameters": ` + s + `}}]`
+	}
+	for _, tc := range []struct {
+		table, bundle string
+		refused       bool
+	}{
+		{"mcp", mcp(byID), false},
+		{"mcp", mcp(byAnchor), false},
+		{"anthropic", `[{"name": "t", "input_schema": ` + byID + `}]`, false},
+		{"openai", openai(topLevel), false},
+		{"openai", openai(inside), true},
+		{"openai", openai(byID), true},
+		{"mcp", mcp(`{"type": "object", "properties": {"a": {"$ref": "other.json"}}}`), true},
+	} {
+		tab, _ := TableNamed(tc.table)
+		var got []string
+		for _, d := range Check(tab, parse(t, tc.bundle), nil, tc.table, Options{}) {
+			if d.Code == "accept.ref" {
+				got = append(got, d.Message)
+			}
+		}
+		if (len(got) > 0) != tc.refused {
+			t.Errorf("Check(%s, %s): accept.ref %q, want refused %v", tc.table, tc.bundle, got, tc.refused)
+		}
+	}
+}

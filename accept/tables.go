@@ -87,6 +87,7 @@ var openAISchema = []Rule{
 	{Kind: Items, Evidence: evOpenAIItems},
 	{Kind: RequiredProps, Evidence: "OpenAI and every server that speaks its format: \"'required' present but 'properties' is missing\"; strix issue 1088, livekit agents issue 4610"},
 	{Kind: RefsResolve, Evidence: evRefs},
+	{Kind: RefTargets, Evidence: "OpenAI: \"reference can only point to definitions defined at the top level of the schema\"; dotnet/extensions issue 6918"},
 	{Kind: RootObject, Values: objectTypes, Evidence: evOpenAIRoot},
 	{Kind: RootKeywords, Values: []string{"anyOf", "oneOf", "allOf", "enum", "not"}, Evidence: evOpenAIRootNo},
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/corpus"
 	"github.com/toolc-dev/toolc/lower"
 	"github.com/toolc-dev/toolc/profile"
+	"github.com/toolc-dev/toolc/validate"
 )
 
 // The formats that strict mode takes, as the strict profiles of OpenAI and
@@ -397,4 +399,57 @@ func compileRaw(data []byte) (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	return c.Compile("toolc:///s.json")
+}
+
+// TestTestSuiteRefsAccepted builds every JSON-Schema-Test-Suite schema
+// whose references all resolve inside it (through JSON Pointers, $id,
+// $anchor and relative URIs; the validator says so) as the input of a tool,
+// for MCP, OpenAI, Anthropic and Bedrock: no target may refuse a reference
+// that resolves (accept.ref), nor drop one as "another document"
+// (PROVIDERS.md, late 2026: an embedded $id resource is part of the same
+// document).
+func TestTestSuiteRefsAccepted(t *testing.T) {
+	reg := Default()
+	v := validate.New()
+	schemas, refused, dropped := 0, 0, 0
+	for _, f := range append(corpus.Glob(t, "jsonschema-test-suite/draft2020-12/*.json"), corpus.Glob(t, "jsonschema-test-suite/draft7/*.json")...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := canonical.ParseSchema(data)
+		if err != nil || !s.IsObject() || !strings.Contains(string(data), "$ref") {
+			continue
+		}
+		root := s.JSON()
+		if typ := s.Types(); typ != nil && !slices.Equal(typ, []string{"object"}) {
+			continue
+		}
+		if len(v.Schema(s)) > 0 || slices.ContainsFunc(canonical.IndexRefs(root).All(), func(r canonical.Ref) bool { return !r.Result.Local }) {
+			continue // a reference outside (a meta-schema's), dangling, or another error: not this test's
+		}
+		if !root.Has("type") {
+			root.Members = append([]canonical.Member{{Key: "type", Value: canonical.NewString("object")}}, root.Members...)
+		}
+		schemas++
+		tool := &canonical.Tool{Name: "t", Description: "d", Input: s, Source: canonical.Source{File: f, Fields: map[canonical.Pointer]canonical.Pointer{}}}
+		for _, to := range []string{"mcp", "openai", "anthropic", "bedrock"} {
+			a, _ := reg.Get(to)
+			low := a.Emit([]*canonical.Tool{tool}, to, TargetOptions{})
+			for _, d := range low.Diagnostics {
+				switch {
+				case d.Code == "accept.ref":
+					refused++
+					t.Errorf("%s → %s: %s", filepath.Base(f), to, d.Message)
+				case strings.Contains(d.Message, "another document"):
+					dropped++
+					t.Errorf("%s → %s: %s", filepath.Base(f), to, d.Message)
+				}
+			}
+		}
+	}
+	t.Logf("%d test-suite schemas with references that resolve: %d refused, %d dropped as another document", schemas, refused, dropped)
+	if schemas < 40 {
+		t.Errorf("only %d schemas", schemas)
+	}
 }

@@ -287,6 +287,8 @@ var codes = []Code{
 		"JSON Schema patterns are ECMA-262 regular expressions, but some servers compile them with an engine of their own and refuse what only ECMA-262 reads: DeepSeek refuses \\0 (zed issue 64386). For dialect = \"deepseek\" or \"compatible\", \\0 is written \\x00, \\cJ \\x0A and \\u{41} \\u0041, which match the same; a pattern that cannot be so written (a named backreference, a code point past \\uFFFF) is dropped as loss.pattern."},
 	{"lower.properties-added", Info, "properties: {} was added to an object schema",
 		"OpenAI strict mode refuses an object schema without a properties key, even an empty one."},
+	{"lower.ref-hoisted", Info, "a $ref target was copied into $defs, or an $id dropped, so every reference points at a top-level definition",
+		"OpenAI refuses a reference to anything but the root or a top-level definition (\"reference can only point to definitions defined at the top level of the schema\"; dotnet/extensions issue 6918), in every mode, while JSON Schema lets a $ref name any subschema, through a JSON Pointer, an $anchor or an embedded resource's $id. For OpenAI each other target is copied into $defs once and the references point there, and embedded resources lose their $id, as every reference is then written from the document root. The schema accepts the same values."},
 	{"lower.ref-inlined", Info, "a $ref was replaced by a copy of its definition",
 		"The target has no $ref (Gemini's OpenAPI schema, Bedrock), so the definition is copied in place. Nothing is lost; the schema grows (see limit.inline-size)."},
 	{"lower.ref-wrapped", Info, "a $ref with sibling keywords was wrapped in anyOf",

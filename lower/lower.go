@@ -58,6 +58,7 @@ const (
 	Prune    Action = "prune"    // required names that properties lacks dropped
 	Modern   Action = "2020-12"  // draft-07 and 2019-09 forms written as 2020-12
 	Portable Action = "portable" // pattern: ECMA-262-only escapes written portably, the pattern dropped where they cannot be
+	Hoist    Action = "hoist"    // $ref targets that are not top-level definitions copied into $defs
 )
 
 // Feature is one row of the table of schema features that targets differ on.
@@ -88,6 +89,7 @@ var describable = map[string]bool{
 // A keyword in no row and not structural belongs to the "other" row.
 var Features = []Feature{
 	{"$ref", []string{"$ref", "$dynamicRef", "$recursiveRef"}, "loss.ref", []Action{Keep, Inline, Acyclic}, "local references and the $defs/definitions they point into; where they are inlined, the dynamic ones are dropped"},
+	{"ref-targets", nil, "", []Action{Keep, Hoist}, "where a $ref points; with hoist, every target that is not the root or a top-level definition copied into $defs, and every reference written from the document root"},
 	{"anyOf", []string{"anyOf"}, "loss.any-of", []Action{Keep, Drop, Alone}, "anyOf; with alone, the only keyword of its schema (the others moved into its branches)"},
 	{"oneOf", []string{"oneOf"}, "loss.one-of", []Action{Keep, Drop, AnyOf}, "oneOf"},
 	{"allOf", []string{"allOf"}, "loss.all-of", []Action{Keep, Drop, Merge}, "allOf"},
@@ -417,6 +419,28 @@ func newUnit(s *canonical.Schema, rules *Rules, opts Options) *Unit {
 	u := &Unit{Rules: rules, Options: opts, orig: s.JSON(), origins: make(map[*canonical.Value]*canonical.Value, s.JSON().Size())}
 	u.root = u.copyFrom(s.JSON())
 	return u
+}
+
+// copyLowered deep-copies v, a node of the schema being lowered, and each
+// copied node came from where its model did.
+func (u *Unit) copyLowered(v *canonical.Value) *canonical.Value {
+	c := &canonical.Value{Kind: v.Kind, Bool: v.Bool, Text: v.Text, Pos: v.Pos}
+	if o, ok := u.origins[v]; ok {
+		u.origins[c] = o
+	}
+	if v.Items != nil {
+		c.Items = make([]*canonical.Value, len(v.Items))
+		for i, it := range v.Items {
+			c.Items[i] = u.copyLowered(it)
+		}
+	}
+	if v.Members != nil {
+		c.Members = make([]canonical.Member, len(v.Members))
+		for i, m := range v.Members {
+			c.Members[i] = canonical.Member{Key: m.Key, Value: u.copyLowered(m.Value), KeyPos: m.KeyPos}
+		}
+	}
+	return c
 }
 
 // copyFrom deep-copies v, a node of the original schema, remembering where

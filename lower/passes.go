@@ -16,9 +16,21 @@ var (
 			case Inline, Acyclic:
 				return true
 			}
-			return r.Action("core") == Drop || r.Action("other") == Drop // anchors and odd pointers must survive
+			return r.Action("core") == Drop || r.Action("other") == Drop || // anchors and odd pointers must survive
+				r.Action("ref-targets") == Hoist
 		},
 		Run: runRefs,
+		Check: func(r *Rules, root *canonical.Value) bool {
+			if r.Action("$ref") != Keep || r.Action("core") == Drop || r.Action("other") == Drop {
+				return true
+			}
+			found := false // hoisting alone: only where a reference is
+			canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
+				found = found || s.IsObject() && s.JSON().Has("$ref")
+				return !found
+			})
+			return found
+		},
 	}
 	Modernize = &Pass{
 		Name:  "2020-12",

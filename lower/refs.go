@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -25,52 +26,30 @@ var identifiers = []string{"$id", "$anchor", "$dynamicAnchor"}
 
 // resolver finds and copies the targets of local references.
 type resolver struct {
-	u       *Unit
-	anchors map[string]canonical.Pointer // $anchor and draft-07 "#name" ids
-	size    int                          // nodes in the schema, as it grows
-	max     int
-	capped  bool // limit.inline-size was reported
+	u      *Unit
+	refs   *canonical.Refs // the original schema's identifiers and references
+	size   int             // nodes in the schema, as it grows
+	max    int
+	capped bool // limit.inline-size was reported
 }
 
 func newResolver(u *Unit) *resolver {
-	r := &resolver{u: u, anchors: map[string]canonical.Pointer{}, max: DefaultInlineSize}
+	r := &resolver{u: u, refs: canonical.IndexRefs(u.orig), max: DefaultInlineSize}
 	if n, ok := u.Rules.Limit("inline-size"); ok {
 		r.max = n
 	}
 	r.size = u.orig.Size()
-	canonical.WalkPath(canonical.AsSchema(u.orig), func(path canonical.Path, s *canonical.Schema) bool {
-		for _, k := range []string{"$anchor", "$dynamicAnchor"} {
-			if a, ok := s.Keyword(k).StringValue(); ok {
-				r.anchors[a] = path.Pointer()
-			}
-		}
-		if id, ok := s.Keyword("$id").StringValue(); ok && strings.HasPrefix(id, "#") && len(id) > 1 {
-			r.anchors[id[1:]] = path.Pointer()
-		}
-		return true
-	})
 	return r
 }
 
-// resolve returns the pointer, in the original schema, of a local reference
-// ("#", "#/$defs/x", "#/definitions/x", "#anchor"), and whether it names a
-// schema there. References to other documents are not local.
-func (r *resolver) resolve(ref string) (canonical.Pointer, bool) {
-	p, ok := canonical.RefPointer(ref)
-	if !ok {
-		frag, local := strings.CutPrefix(ref, "#")
-		if !local {
-			return "", false
-		}
-		if f, err := url.PathUnescape(frag); err == nil {
-			frag = f
-		}
-		if p, ok = r.anchors[frag]; !ok {
-			return "", false
-		}
-	}
-	v := r.u.orig.Resolve(p)
-	return p, v != nil && (v.Kind == canonical.Object || v.Kind == canonical.Bool)
+// resolve returns the pointer, in the original schema, of what the
+// reference ref of node names, resolved as canonical.Refs says (the base
+// URI in force where node came from: $id, $anchor, JSON Pointers), and
+// whether it names a schema there; external says it names another
+// document.
+func (r *resolver) resolve(node *canonical.Value, ref string) (target canonical.Pointer, ok, external bool) {
+	res := r.refs.Resolve(r.u.Origin(node), ref)
+	return res.Target, res.Local, res.External != ""
 }
 
 // within reports whether p is q or inside it.
@@ -109,11 +88,10 @@ var refWhy = map[refStatus]string{
 func (r *resolver) expand(node *canonical.Value, at canonical.Pointer, stack []canonical.Pointer) (canonical.Pointer, refStatus) {
 	ref, _ := refOf(node)
 	u := r.u
-	if !strings.HasPrefix(ref, "#") {
-		return "", refExternal
-	}
-	target, ok := r.resolve(ref)
+	target, ok, external := r.resolve(node, ref)
 	switch origin := u.Origin(node); {
+	case external:
+		return "", refExternal
 	case !ok:
 		return "", refDangling
 	case target == "" || slices.Contains(stack, target) || origin != "" && within(origin, target):
@@ -249,6 +227,16 @@ func firstToken(p canonical.Pointer) string {
 // runRefs is the refs pass.
 func runRefs(u *Unit) {
 	r := newResolver(u)
+	if rootRef(u.Rules, u.root) {
+		// A $ref at the root with keywords beside it, or to a place the
+		// target cannot point at: wrapping it would make a union at the
+		// root, which the target refuses, so it is inlined first (merged
+		// with its siblings, or their allOf member where they disagree,
+		// which the root rules merge), before any pass sees the root.
+		if target, st := r.expand(u.root, "", nil); st != refInlined {
+			r.cut(u.root, "", target, st)
+		}
+	}
 	switch u.Rules.Action("$ref") {
 	case Inline:
 		r.inline(u.root, "", nil)
@@ -262,6 +250,100 @@ func runRefs(u *Unit) {
 	case Keep:
 		r.normalize()
 	}
+	if u.Rules.Action("ref-targets") == Hoist {
+		r.hoist()
+	}
+}
+
+// hoist makes every reference point at the root or at a top-level
+// definition, for a target that takes no other (OpenAI: "reference can
+// only point to definitions defined at the top level of the schema";
+// dotnet/extensions issue 6918): each other target is copied into $defs
+// once, under a name of its own, and the references to it point there.
+// Embedded resources lose their $id, as every reference is then written
+// from the document root. Each is reported; the schema accepts the same.
+func (r *resolver) hoist() {
+	u := r.u
+	root := u.root
+	if root.Kind != canonical.Object {
+		return
+	}
+	names := map[canonical.Pointer]string{} // hoisted target → its name in $defs
+	for range 16 {                          // a hoisted copy may hold references of its own (bounded)
+		changed := false
+		for _, s := range allSchemas(root) {
+			if s.at() != "" {
+				// Below the root, identifiers name what the references,
+				// now written from the root, no longer use; kept, an
+				// anchor of one resource would clash with another's.
+				for _, k := range identifiers {
+					if v := s.node.Get(k); v != nil {
+						s.node.Delete(k)
+						u.Report("lower.ref-hoisted", s.at(), s.node, k, "%s %s dropped: every reference is written from the document root, as the target takes no other", k, v.String())
+					}
+				}
+			}
+			if dyn, ok := s.node.Get("$dynamicRef").StringValue(); ok && !s.node.Has("$ref") {
+				if target, ok, _ := r.resolve(s.node, dyn); ok {
+					i := s.node.Index("$dynamicRef")
+					s.node.Members[i] = canonical.Member{Key: "$ref", Value: canonical.NewString("#" + (&url.URL{Fragment: string(target)}).EscapedFragment()), KeyPos: s.node.Members[i].KeyPos}
+					u.Report("lower.ref-hoisted", s.at(), s.node, "$ref", "$dynamicRef %q written as a $ref to its static target, as the target takes no dynamic references", dyn)
+				}
+			}
+			ref, ok := refOf(s.node)
+			if !ok || s.at() == "" {
+				continue // the root's own is the shape pass's: inlined there
+			}
+			target, ok := canonical.RefPointer(ref)
+			if !ok || topLevel(target) {
+				continue
+			}
+			def := root.Resolve(target)
+			if def == nil || def.Kind != canonical.Object && def.Kind != canonical.Bool {
+				continue // not a place in the schema: validation says so
+			}
+			name, ok := names[target]
+			if !ok {
+				name = r.defName(target)
+				names[target] = name
+				defs := root.Get("$defs")
+				if defs == nil || defs.Kind != canonical.Object {
+					defs = canonical.NewObject()
+					root.Set("$defs", defs)
+				}
+				defs.Set(name, u.copyLowered(def))
+				changed = true
+			}
+			want := "#" + (&url.URL{Fragment: string(canonical.Pointer("/$defs").Append(name))}).EscapedFragment()
+			s.node.Set("$ref", canonical.NewString(want))
+			u.Report("lower.ref-hoisted", s.at(), s.node, "$ref", "$ref %s points into the schema, which the target refuses: its target copied into $defs as %q, and the reference points there", ref, name)
+		}
+		if !changed {
+			return
+		}
+	}
+}
+
+// topLevel reports whether p is the root or a top-level definition.
+func topLevel(p canonical.Pointer) bool {
+	toks, err := p.Tokens()
+	return err == nil && (len(toks) == 0 || len(toks) == 2 && (toks[0] == "$defs" || toks[0] == "definitions"))
+}
+
+// defName returns a name for the hoisted target that no top-level
+// definition has: its last token, then with "_2", "_3" …
+func (r *resolver) defName(target canonical.Pointer) string {
+	toks, _ := target.Tokens()
+	base := toks[len(toks)-1]
+	if _, err := strconv.Atoi(base); err == nil && len(toks) > 1 { // an item: its array's keyword and index
+		base = toks[len(toks)-2] + "_" + base
+	}
+	defs := r.u.root.Get("$defs")
+	name := base
+	for i := 2; defs != nil && defs.Has(name); i++ {
+		name = base + "_" + strconv.Itoa(i)
+	}
+	return name
 }
 
 // normalize makes every kept local reference survive the drop pass: a
@@ -271,17 +353,24 @@ func runRefs(u *Unit) {
 // the anchor is a spelling and is not reported.
 func (r *resolver) normalize() {
 	u := r.u
+	dropsIDs := u.Rules.Action("core") == Drop || u.Rules.Action("ref-targets") == Hoist
 	for _, s := range allSchemas(u.root) {
 		ref, ok := refOf(s.node)
-		if !ok || !strings.HasPrefix(ref, "#") {
+		if !ok {
 			continue
 		}
-		target, ok := r.resolve(ref)
+		target, ok, _ := r.resolve(s.node, ref)
 		if !ok {
-			continue // dangling: reported by validation
+			continue // dangling or another document's: reported by validation
 		}
 		if r.kept(target) {
-			if want := "#" + (&url.URL{Fragment: string(target)}).EscapedFragment(); want != ref && target != "" {
+			// Written as the document's JSON Pointer where that is what
+			// "#/…" means there: outside an embedded resource, or
+			// anywhere once the target drops $id and $anchor. Inside a
+			// resource that keeps its $id, the reference stays as it is,
+			// and resolves.
+			in := r.refs.InResource(u.Origin(s.node))
+			if want := "#" + (&url.URL{Fragment: string(target)}).EscapedFragment(); want != ref && (target != "" || in || dropsIDs) && (!in || dropsIDs) {
 				s.node.Set("$ref", canonical.NewString(want))
 			}
 			continue
@@ -329,7 +418,7 @@ func (r *resolver) cutCycles() {
 	var refs []refAt
 	for _, s := range allSchemas(r.u.root) {
 		if ref, ok := refOf(s.node); ok {
-			t, local := r.resolve(ref)
+			t, local, _ := r.resolve(s.node, ref)
 			refs = append(refs, refAt{s.at(), s.node, t, local})
 		}
 	}

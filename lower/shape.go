@@ -315,6 +315,22 @@ func rootWork(r *Rules, root *canonical.Value) bool {
 		r.Action("root-not") == Drop && root.Has("not")
 }
 
+// rootRef reports whether the root holds a $ref that the root rules inline:
+// one with sibling keywords where the target would wrap it in a union, or
+// one to a place other than a top-level definition where the target takes
+// no other.
+func rootRef(r *Rules, root *canonical.Value) bool {
+	ref, ok := refOf(root)
+	if !ok || !rootRules(r) {
+		return false
+	}
+	if len(root.Members) > 1 && r.Action("ref-siblings") != Keep {
+		return true
+	}
+	p, ok := canonical.RefPointer(ref)
+	return r.Action("ref-targets") == Hoist && (!ok || !topLevel(p))
+}
+
 // shapeRoot rewrites the combinators at the root that the target takes
 // none of there (OpenAI, Anthropic and Bedrock, in every mode): allOf is
 // merged into the root where sound and its other members dropped, then

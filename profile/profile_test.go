@@ -64,6 +64,7 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"legacy-forms":         {`{"type": "string"}`, ""}, // checked on a draft-07 root: rootSamples
 	"enum-null":            {`{"type": ["string", "null"], "enum": ["a", null]}`, "enum"},
 	"required-alone":       {`{"required": ["a"]}`, "properties"},
+	"ref-targets":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 }
 
 // TestProfileRows checks every row of every profile mode: a schema using the
@@ -101,6 +102,8 @@ var rootSamples = map[string]struct {
 	"root-all-of": {`{"type": "object", "properties": {"a": {"type": "string"}}, "allOf": [{"required": ["a"]}]}`, "allOf", []string{"a"}, []string{"a"}},
 	"root-enum":   {`{"type": "object", "properties": {}, "enum": [{}]}`, "enum", nil, nil},
 	"root-not":    {`{"type": "object", "properties": {"a": {}, "b": {}}, "not": {"required": ["a", "b"]}}`, "not", []string{"a", "b"}, nil},
+	"ref-targets": {`{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}, "c": {"$ref": "#/properties/a"}}, "required": ["a", "c"]}`,
+		"", []string{"a", "c"}, []string{"a", "c"}},
 	"legacy-forms": {`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"t": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false}}, "required": ["t"]}`,
 		"$schema", []string{"t"}, []string{"t"}},
 }
@@ -128,6 +131,10 @@ func checkRootRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 		}
 		if len(res.Changes) == 0 {
 			t.Errorf("the root changed without a report")
+		}
+	case lower.Hoist:
+		if ref := out.Get("properties").Get("c").Get("$ref"); ref == nil || ref.Text != "#/$defs/a" || !out.Get("$defs").Has("a") {
+			t.Errorf("want the target of #/properties/a hoisted into $defs/a; got %s", got)
 		}
 	case lower.Modern:
 		// The tuple is 2020-12's prefixItems now, unless the mode

@@ -15,6 +15,7 @@ const (
 	srcRootAnthropic = "Anthropic, every mode: input_schema takes no oneOf, allOf or anyOf at the top level; gitlab-mcp issue 551, mobile-mcp issue 344 (PROVIDERS.md, late 2026)"
 	srcRootBedrock   = "Bedrock serves Claude with Anthropic's rule: no oneOf, allOf or anyOf at the top level of inputSchema.json (PROVIDERS.md, late 2026)"
 	srcRequiredProps = "OpenAI and every server that speaks its format: required without properties is refused (\"'required' present but 'properties' is missing\"; strix issue 1088, livekit agents issue 4610; PROVIDERS.md, late 2026)"
+	srcRefTargets    = "OpenAI, every mode: \"reference can only point to definitions defined at the top level of the schema\"; dotnet/extensions issue 6918 (PROVIDERS.md, late 2026)"
 	src2020          = "Anthropic reads input_schema as JSON Schema 2020-12 and refuses the draft-07 items array: \"It must match JSON Schema draft 2020-12\"; hermes-agent issue 63674; Bedrock serves Claude alike (PROVIDERS.md, late 2026)"
 )
 
@@ -66,7 +67,7 @@ var openAIStrict = &lower.Rules{
 		"untyped", lower.Type, "items-missing", lower.Add, "properties-missing", lower.Add,
 		"ref-siblings", lower.Wrap, "required-undefined", lower.Prune, "root-any-of", lower.Merge,
 	), append(rows(srcRootOpenAI, "root-all-of", lower.Merge, "root-enum", lower.Drop, "root-not", lower.Drop),
-		rows(srcRequiredProps, "required-alone", lower.Add)...)...),
+		append(rows(srcRequiredProps, "required-alone", lower.Add), rows(srcRefTargets, "ref-targets", lower.Hoist)...)...)...),
 	Limits: []lower.Limit{
 		{Name: "properties", Max: 5000, Source: srcOpenAI},
 		{Name: "depth", Max: 10, Source: srcOpenAI},
@@ -80,7 +81,7 @@ var openAIStrict = &lower.Rules{
 var openAIDefault = &lower.Rules{
 	Rows: append(rows("OpenAI: every array has items, in every mode; mark3labs/mcp-filesystem-server PR 23 (PROVIDERS.md, corrections)", "items-missing", lower.Add),
 		append(rows(srcRootOpenAI, "root-any-of", lower.Merge, "root-all-of", lower.Merge, "root-enum", lower.Drop, "root-not", lower.Drop),
-			rows(srcRequiredProps, "required-alone", lower.Add)...)...),
+			append(rows(srcRequiredProps, "required-alone", lower.Add), rows(srcRefTargets, "ref-targets", lower.Hoist)...)...)...),
 	Limits: []lower.Limit{descriptionOpenAI},
 }
 

@@ -250,23 +250,18 @@ func declares(s *canonical.Schema, name string) bool {
 func usedDefs(root *canonical.Schema) map[canonical.Pointer]bool {
 	used := map[canonical.Pointer]bool{}
 	canonical.WalkPath(root, func(path canonical.Path, s *canonical.Schema) bool {
-		if !s.IsObject() {
-			return true
-		}
-		if s.JSON().Has("$anchor") || s.JSON().Has("$dynamicAnchor") || s.JSON().Has("$id") {
+		if s.IsObject() && (s.JSON().Has("$anchor") || s.JSON().Has("$dynamicAnchor") || s.JSON().Has("$id")) {
 			markPrefixes(used, path.Pointer())
-		}
-		for _, k := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
-			r, ok := s.Keyword(k).StringValue()
-			if !ok || !strings.HasPrefix(r, "#/") {
-				continue
-			}
-			if dec, err := url.PathUnescape(r[1:]); err == nil {
-				markPrefixes(used, canonical.Pointer(dec))
-			}
 		}
 		return true
 	})
+	// Every reference as canonical resolves it: through $id and relative
+	// URIs too, so a definition used that way is used.
+	for _, r := range canonical.IndexRefs(root.JSON()).All() {
+		if r.Result.Local {
+			markPrefixes(used, r.Result.Target)
+		}
+	}
 	return used
 }
 

@@ -15,7 +15,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -442,120 +441,48 @@ func ToAny(v *canonical.Value) any {
 }
 
 // checkRefs finds every $ref, $dynamicRef and $recursiveRef, resolves it
-// against the base URI in force ($id), and reports what points outside the
-// schema (schema.external-ref) or to nothing inside it (schema.dangling-ref).
+// against the base URI in force ($id) with canonical's resolver, the one
+// lowering, acceptance and lint ask too, and reports what points outside
+// the schema (schema.external-ref) or to nothing inside it
+// (schema.dangling-ref).
 func checkRefs(root *canonical.Schema) (fs []finding, external []string) {
-	type res struct {
-		s  *canonical.Schema
-		at canonical.Pointer
-	}
-	resources := map[string]res{}
-	anchors := map[string]bool{}
-	type ref struct {
-		at       canonical.Pointer // the keyword
-		value    string
-		resolved *url.URL
-	}
-	var refs []ref
-	base, _ := url.Parse(baseURL)
-	// The path to each schema becomes a pointer only where a schema has
-	// an $id or a reference: building one for every subschema was most of
-	// what this walk cost.
-	var path canonical.Path
-	var walk func(s *canonical.Schema, base *url.URL)
-	walk = func(s *canonical.Schema, base *url.URL) {
-		if !s.IsObject() {
-			return
-		}
-		if id, ok := s.Keyword("$id").StringValue(); ok {
-			if strings.HasPrefix(id, "#") { // draft-07 and earlier: a plain-name anchor
-				anchors[withoutFragment(base)+id] = true
-			} else if u, err := base.Parse(id); err == nil {
-				base = u
-				resources[withoutFragment(base)] = res{s, path.Pointer()}
-				if u.Fragment != "" {
-					anchors[withoutFragment(base)+"#"+u.Fragment] = true
-				}
-			}
-		}
-		for _, k := range []string{"$anchor", "$dynamicAnchor"} {
-			if a, ok := s.Keyword(k).StringValue(); ok {
-				anchors[withoutFragment(base)+"#"+a] = true
-			}
-		}
-		for _, k := range []string{"$ref", "$dynamicRef", "$recursiveRef"} {
-			if r, ok := s.Keyword(k).StringValue(); ok {
-				at := path.Pointer().Append(k)
-				if u, err := base.Parse(r); err == nil {
-					refs = append(refs, ref{at: at, value: r, resolved: u})
-				} else {
-					refs = append(refs, ref{at: at, value: r})
-				}
-			}
-		}
-		s.EachSubschema(func(st canonical.Step, sub *canonical.Schema) bool {
-			path = append(path, st)
-			walk(sub, base)
-			path = path[:len(path)-1]
-			return true
-		})
-	}
-	resources[baseURL] = res{root, ""}
-	walk(root, base)
-
-	fs = append(fs, refCycles(root, refs2(refs, func(r ref) (canonical.Pointer, string, bool) {
-		if r.resolved == nil || withoutFragment(r.resolved) != baseURL || !strings.HasPrefix(r.resolved.Fragment, "/") && r.resolved.Fragment != "" {
-			return "", "", false
-		}
-		return r.at, r.resolved.Fragment, true
-	}))...)
+	x := canonical.IndexRefs(root.JSON())
+	refs := x.All()
+	var local [][2]canonical.Pointer
 	for _, r := range refs {
-		if r.resolved == nil {
-			fs = append(fs, finding{code: "schema.invalid", ptr: r.at, msg: fmt.Sprintf("%q is not a valid URI reference", r.value)})
-			continue
+		if r.Result.Local {
+			local = append(local, [2]canonical.Pointer{r.At.Append(r.Keyword), r.Result.Target})
 		}
-		doc := withoutFragment(r.resolved)
-		target, ok := resources[doc]
-		if _, meta := dialects[strings.TrimPrefix(strings.TrimPrefix(doc, "https://"), "http://")]; !ok && meta {
-			continue // a dialect's meta-schema: built into the validator, nothing is read
-		}
-		if !ok {
-			if !slices.Contains(external, doc) {
-				external = append(external, doc)
+	}
+	fs = append(fs, refCycles(root, local)...)
+	for _, r := range refs {
+		at := r.At.Append(r.Keyword)
+		switch res := r.Result; {
+		case res.Local:
+		case res.Invalid:
+			fs = append(fs, finding{code: "schema.invalid", ptr: at, msg: fmt.Sprintf("%q is not a valid URI reference", r.Value)})
+		case res.External != "":
+			if _, meta := dialects[strings.TrimPrefix(strings.TrimPrefix(res.External, "https://"), "http://")]; meta {
+				continue // a dialect's meta-schema: built into the validator, nothing is read
 			}
-			fs = append(fs, finding{code: "schema.external-ref", ptr: r.at,
-				msg: fmt.Sprintf("%q refers to a schema outside this one; toolc never reads or fetches it", r.value),
+			if !slices.Contains(external, res.External) {
+				external = append(external, res.External)
+			}
+			fs = append(fs, finding{code: "schema.external-ref", ptr: at,
+				msg: fmt.Sprintf("%q refers to a schema outside this one; toolc never reads or fetches it", r.Value),
 				fix: "copy the referenced schema into $defs and refer to it with #/$defs/…"})
-			continue
-		}
-		frag := r.resolved.Fragment
-		switch {
-		case frag == "":
-		case strings.HasPrefix(frag, "/"):
-			if target.s.JSON().Resolve(canonical.Pointer(frag)) == nil {
-				fs = append(fs, finding{code: "schema.dangling-ref", ptr: r.at,
-					msg: fmt.Sprintf("%q points to nothing: there is no %s in the schema", r.value, target.at.Join(canonical.Pointer(frag)))})
-			}
 		default:
-			if !anchors[doc+"#"+frag] {
-				fs = append(fs, finding{code: "schema.dangling-ref", ptr: r.at,
-					msg: fmt.Sprintf("%q points to nothing: no $anchor %q in the schema", r.value, frag)})
+			u, _ := x.Base(r.At).Parse(r.Value)
+			if frag := u.Fragment; strings.HasPrefix(frag, "/") {
+				fs = append(fs, finding{code: "schema.dangling-ref", ptr: at,
+					msg: fmt.Sprintf("%q points to nothing: there is no %s in the schema", r.Value, frag)})
+			} else {
+				fs = append(fs, finding{code: "schema.dangling-ref", ptr: at,
+					msg: fmt.Sprintf("%q points to nothing: no $anchor %q in the schema", r.Value, frag)})
 			}
 		}
 	}
 	return fs, external
-}
-
-// refs2 turns the references of checkRefs into (keyword pointer, target
-// pointer) pairs, keeping the local ones by JSON Pointer.
-func refs2[R any](refs []R, local func(R) (canonical.Pointer, string, bool)) [][2]canonical.Pointer {
-	var out [][2]canonical.Pointer
-	for _, r := range refs {
-		if at, frag, ok := local(r); ok {
-			out = append(out, [2]canonical.Pointer{at, canonical.Pointer(frag)})
-		}
-	}
-	return out
 }
 
 // pureKeys are the keywords that assert nothing beside a $ref.
@@ -622,12 +549,6 @@ func pointers(ps []canonical.Pointer) []string {
 		}
 	}
 	return out
-}
-
-func withoutFragment(u *url.URL) string {
-	c := *u
-	c.Fragment, c.RawFragment = "", ""
-	return c.String()
 }
 
 // lenientRegexp compiles "pattern" and "patternProperties" with Go's RE2 but
