@@ -58,7 +58,56 @@ func targetConfigs() []targetConfig {
 		{"bedrock", "bedrock", TargetOptions{}},
 		{"canonical", "canonical", TargetOptions{}},
 		{"jsonschema", "jsonschema", TargetOptions{}},
+		{"xai", "openai", TargetOptions{Dialect: "xai"}},
+		{"groq", "openai", TargetOptions{Dialect: "groq"}},
+		{"mistral", "openai", TargetOptions{Dialect: "mistral"}},
+		{"deepseek", "openai", TargetOptions{Dialect: "deepseek"}},
+		{"compatible", "openai", TargetOptions{Dialect: "compatible"}},
+		{"mcp-clients", "mcp", TargetOptions{Clients: []string{"vscode", "claude-desktop", "cursor", "windsurf"}}},
 	}
+}
+
+// TestCorpusDocsAccepted builds every tool document of the corpus (MCP
+// servers, OpenAI, BFCL and ToolBench functions, repaired as repair = true
+// does, Anthropic's examples, LangChain's tools) to every target and mode:
+// no bundle has an acceptance error.
+func TestCorpusDocsAccepted(t *testing.T) {
+	reg := Default()
+	docs, tools := 0, 0
+	all := corpusDocs(t)
+	for _, f := range corpus.Glob(t, "langchain/*.json") {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, corpusDoc{name: f, format: "langchain", doc: parse(t, data)})
+	}
+	for _, cd := range all {
+		a, _ := reg.Get(cd.format)
+		ts, ds := a.Decode(cd.doc, cd.name)
+		for _, tl := range ts {
+			ds = append(ds, validate.Repair(tl)...) // BFCL's dict and float, as repair = true does
+		}
+		ds = append(ds, CheckSchemas(ts)...)
+		ts = slices.DeleteFunc(ts, func(tl *canonical.Tool) bool {
+			_, err := compileRaw(tl.Input.JSON().Indent())
+			return err != nil || slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Severity == diag.Error && d.Tool == tl.ID() })
+		})
+		if len(ts) == 0 {
+			continue
+		}
+		docs++
+		tools += len(ts)
+		for _, tc := range targetConfigs() {
+			t2, _ := reg.Get(tc.format)
+			for _, d := range t2.Emit(ts, tc.name, tc.opts).Diagnostics {
+				if strings.HasPrefix(d.Code, "accept.") && d.Severity == diag.Error {
+					t.Errorf("%s to %s: %s", cd.name, tc.name, d)
+				}
+			}
+		}
+	}
+	t.Logf("%d tools of %d documents to %d targets and modes", tools, docs, len(targetConfigs()))
 }
 
 // mcpCorpus returns the tools of every MCP document in the corpus, one
@@ -433,9 +482,18 @@ func TestTestSuiteRefsAccepted(t *testing.T) {
 		}
 		schemas++
 		tool := &canonical.Tool{Name: "t", Description: "d", Input: s, Source: canonical.Source{File: f, Fields: map[canonical.Pointer]canonical.Pointer{}}}
-		for _, to := range []string{"mcp", "openai", "anthropic", "bedrock"} {
+		yes := true
+		for _, tc := range []struct {
+			to   string
+			opts TargetOptions
+		}{{"mcp", TargetOptions{}}, {"openai", TargetOptions{}}, {"anthropic", TargetOptions{}}, {"bedrock", TargetOptions{}},
+			{"openai", TargetOptions{Strict: &yes}}, {"anthropic", TargetOptions{Strict: &yes}}, {"bedrock", TargetOptions{Strict: &yes}}} {
+			to := tc.to
 			a, _ := reg.Get(to)
-			low := a.Emit([]*canonical.Tool{tool}, to, TargetOptions{})
+			low := a.Emit([]*canonical.Tool{tool}, to, tc.opts)
+			if to == "mcp" && !low.Tools[0].Input.Equal(s) {
+				t.Errorf("%s → mcp: the schema changed: the MCP round trip is exact", filepath.Base(f))
+			}
 			for _, d := range low.Diagnostics {
 				switch {
 				case d.Code == "accept.ref":

@@ -27,6 +27,14 @@ var modes = map[string][]string{
 		"name = \"openai-strict\"\nformat = \"openai\"\nstrict = true\nout = \"dist/openai-strict.json\"",
 		"name = \"openai-auto\"\nformat = \"openai\"\nstrict = \"auto\"\nout = \"dist/openai-auto.json\"",
 		"format = \"openai-responses\"\nstrict = true\nout = \"dist/responses.json\"",
+		"name = \"responses-default\"\nformat = \"openai-responses\"\nout = \"dist/responses-default.json\"",
+	},
+	"openai-dialects": {
+		"name = \"xai\"\nformat = \"openai\"\ndialect = \"xai\"\nout = \"dist/xai.json\"",
+		"name = \"groq\"\nformat = \"openai\"\ndialect = \"groq\"\nout = \"dist/groq.json\"",
+		"name = \"mistral\"\nformat = \"openai\"\ndialect = \"mistral\"\nout = \"dist/mistral.json\"",
+		"name = \"deepseek\"\nformat = \"openai\"\ndialect = \"deepseek\"\nout = \"dist/deepseek.json\"",
+		"name = \"compatible\"\nformat = \"openai\"\ndialect = \"compatible\"\nout = \"dist/compatible.json\"",
 	},
 	"anthropic": {
 		"format = \"anthropic\"\nout = \"dist/anthropic.json\"",
@@ -41,7 +49,10 @@ var modes = map[string][]string{
 		"format = \"bedrock\"\nout = \"dist/bedrock.json\"",
 		"name = \"bedrock-strict\"\nformat = \"bedrock\"\nstrict = true\nout = \"dist/bedrock-strict.json\"",
 	},
-	"mcp-client": {"format = \"mcp\"\nout = \"dist/mcp.json\""},
+	"mcp-client": {
+		"format = \"mcp\"\nout = \"dist/mcp.json\"",
+		"name = \"mcp-clients\"\nformat = \"mcp\"\nclients = [\"vscode\", \"claude-desktop\", \"cursor\", \"windsurf\"]\nout = \"dist/mcp-clients.json\"",
+	},
 }
 
 func targets(providers ...string) string {
@@ -214,6 +225,29 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 			parts = append(parts, fmt.Sprintf("%s %d", k, why[k]))
 		}
 		t.Logf("%s: %d of %d tools strict, %d left non-strict (%s)", target, res.Tools-n, res.Tools, n, strings.Join(parts, ", "))
+	}
+	// The figures of the rules of round 3 (PROVIDERS.md, late 2026): per
+	// code, the tools it changed in each target.
+	round3 := []string{"accept.client", "limit.max-items-sum", "lower.legacy-form", "lower.pattern-portable", "lower.properties-added",
+		"lower.ref-hoisted", "lower.all-of-merged", "loss.any-of", "loss.all-of", "loss.enum", "loss.not", "loss.core", "loss.output-schema", "name.rewritten"}
+	changed := map[string]map[string]map[string]bool{} // code → target → tools
+	for _, d := range res.Diagnostics {
+		if slices.Contains(round3, d.Code) && d.Target != "" {
+			if changed[d.Code] == nil {
+				changed[d.Code] = map[string]map[string]bool{}
+			}
+			if changed[d.Code][d.Target] == nil {
+				changed[d.Code][d.Target] = map[string]bool{}
+			}
+			changed[d.Code][d.Target][d.Tool] = true
+		}
+	}
+	for _, code := range round3 {
+		var per []string
+		for _, target := range slices.Sorted(maps.Keys(changed[code])) {
+			per = append(per, fmt.Sprintf("%s %d", target, len(changed[code][target])))
+		}
+		t.Logf("%s: tools per target: %s", code, strings.Join(per, ", "))
 	}
 	counts := map[string]int{}
 	for _, d := range res.Diagnostics {
