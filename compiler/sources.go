@@ -79,10 +79,44 @@ func (b *build) expandSources() error {
 			b.sourcePolicy[in.path] = p
 		}
 	}
+	// What a build reads or keeps, by the path symlinks lead to: a target
+	// that writes one would overwrite an input, or the repository.
+	resolve := func(name string) string {
+		if !canCheckLinks {
+			return name
+		}
+		if r, err := resolveLinks(rl, name); err == nil {
+			return r
+		}
+		return name
+	}
+	inputs := map[string]string{} // resolved path → what it is
+	for _, in := range b.inputs {
+		if r := resolve(in.path); r != in.path {
+			inputs[r] = "the source file " + in.path + ", a symbolic link to it"
+		} else {
+			inputs[r] = "the source file " + in.path
+		}
+	}
+	inputs[resolve(b.manifestFile)] = "the manifest"
+	inputs[resolve(BaselineFile)] = "the baseline"
+	if b.opts.Baseline != "" {
+		inputs[resolve(b.opts.Baseline)] = "the baseline"
+	}
+	inputs[resolve(manifest.LockFile)] = "the lock, which the build writes itself"
 	for i, t := range b.m.Targets {
 		key := fmt.Sprintf("targets[%d].out", i)
 		if j, ok := owner[t.Out]; ok {
 			cfgErr("manifest.invalid", key, "%s: %s is also a source file (matched by sources[%d]); exclude the output folder from the source", key, t.Out, j)
+		} else if what, ok := inputs[resolve(t.Out)]; ok {
+			via := ""
+			if r := resolve(t.Out); r != t.Out {
+				via = " (through a symbolic link, " + r + ")"
+			}
+			cfgErr("manifest.invalid", key, "%s: %s is %s%s; a build would overwrite it: write the bundle elsewhere", key, t.Out, what, via)
+		}
+		if r := resolve(t.Out); r == ".git" || strings.HasPrefix(r, ".git/") {
+			cfgErr("manifest.invalid", key, "%s: %s is inside .git, which belongs to git: write the bundle elsewhere", key, t.Out)
 		}
 		if canCheckLinks {
 			if err := checkLinks(rl, t.Out); err != nil {
@@ -112,35 +146,43 @@ func excluded(file string, patterns []string) bool {
 // checkLinks follows every symlink on the way to name and fails when one
 // leads outside the root of fsys.
 func checkLinks(fsys fs.ReadLinkFS, name string) error {
-	parts := strings.Split(name, "/")
+	_, err := resolveLinks(fsys, name)
+	return err
+}
+
+// resolveLinks follows every symlink on the way to name and returns the
+// path it leads to, inside the root of fsys; it fails when one leads
+// outside. A missing part ends the walk: the rest is taken as written.
+func resolveLinks(fsys fs.ReadLinkFS, name string) (string, error) {
+	parts := strings.Split(path.Clean(name), "/")
 	resolved := ""
 	for hops := 0; len(parts) > 0; {
 		next := path.Join(resolved, parts[0])
 		parts = parts[1:]
 		info, err := fsys.Lstat(next)
 		if err != nil {
-			return nil // a missing output path is fine; reading reports the rest
+			return path.Join(append([]string{next}, parts...)...), nil // a missing output path is fine; reading reports the rest
 		}
 		if info.Mode()&fs.ModeSymlink == 0 {
 			resolved = next
 			continue
 		}
 		if hops++; hops > 40 {
-			return fmt.Errorf("too many levels of symbolic links")
+			return "", fmt.Errorf("too many levels of symbolic links")
 		}
 		target, err := fsys.ReadLink(next)
 		if err != nil {
-			return err
+			return "", err
 		}
 		if path.IsAbs(target) || strings.HasPrefix(target, "/") {
-			return fmt.Errorf("symlink %s points to an absolute path, outside the manifest's folder", next)
+			return "", fmt.Errorf("symlink %s points to an absolute path, outside the manifest's folder", next)
 		}
 		joined := path.Join(path.Dir(next), target)
 		if joined == ".." || strings.HasPrefix(joined, "../") {
-			return fmt.Errorf("symlink %s leads outside the manifest's folder", next)
+			return "", fmt.Errorf("symlink %s leads outside the manifest's folder", next)
 		}
 		parts = append(strings.Split(joined, "/"), parts...)
 		resolved = ""
 	}
-	return nil
+	return resolved, nil
 }

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/toolc-dev/toolc/diag"
@@ -23,6 +24,7 @@ import (
 // left alone, so its modification time does not change. On error, the
 // temporary files are removed and no output has been replaced.
 func Write(root *os.Root, outputs []Output) error {
+	removeStale(root, outputs)
 	// Each output is compared with the disk and written to its temporary
 	// file in parallel (reading, writing and syncing 100 MB of bundles one
 	// by one was a serial tail); the renames are in order.
@@ -98,6 +100,30 @@ func (o Output) sum() string {
 	}
 	h, _ := hashEncoding(o.WriteTo)
 	return h
+}
+
+// removeStale removes the temporary files that a build killed between
+// writing and renaming left beside each output (".mcp.json.toolc-" and 12
+// hex digits): nothing else removes them, and "git add -A" would commit
+// them.
+func removeStale(root *os.Root, outputs []Output) {
+	fsys := root.FS()
+	for _, o := range outputs {
+		prefix := "." + path.Base(o.Path) + ".toolc-"
+		entries, err := fs.ReadDir(fsys, path.Dir(o.Path))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			rest, ok := strings.CutPrefix(e.Name(), prefix)
+			if !ok || len(rest) != 12 || !e.Type().IsRegular() {
+				continue
+			}
+			if _, err := hex.DecodeString(rest); err == nil {
+				root.Remove(path.Join(path.Dir(o.Path), e.Name()))
+			}
+		}
+	}
 }
 
 func writeTemp(root *os.Root, o Output) (string, error) {
