@@ -18,10 +18,10 @@ import (
 	"strings"
 	"testing/fstest"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/diag/diagfmt"
-	"golang.org/x/tools/txtar"
 )
 
 // explanations holds one example catalog per code, as a txtar archive whose

@@ -20,8 +20,10 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
+	"github.com/dlclark/regexp2/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -551,12 +553,12 @@ func pointers(ps []canonical.Pointer) []string {
 	return out
 }
 
-// lenientRegexp compiles "pattern" and "patternProperties" with Go's RE2 but
-// accepts what RE2 cannot express and ECMA-262, the dialect JSON Schema
-// specifies, can: lookaround, backreferences and escapes such as \cC. Those
-// patterns are kept as written and match everything when toolc itself
-// validates a value; a pattern that is broken in any dialect (an unclosed
-// group, a dangling quantifier) is still an error.
+// lenientRegexp compiles "pattern" and "patternProperties" with Go's RE2,
+// and what RE2 cannot express but ECMA-262, the dialect JSON Schema
+// specifies, can (lookaround, backreferences, escapes such as \cC) with an
+// ECMA-262 engine, so that decode enforces such a pattern too. A pattern
+// that is broken in any dialect (an unclosed group, a dangling quantifier)
+// is still an error.
 func lenientRegexp(pattern string) (jsonschema.Regexp, error) {
 	re, err := regexp.Compile(pattern)
 	if err == nil {
@@ -564,13 +566,34 @@ func lenientRegexp(pattern string) (jsonschema.Regexp, error) {
 	}
 	var se *syntax.Error
 	if errors.As(err, &se) && (se.Code == syntax.ErrInvalidEscape || se.Code == syntax.ErrInvalidPerlOp || se.Code == syntax.ErrInvalidNamedCapture) {
-		return ecmaOnly(pattern), nil
+		if e, err := regexp2.Compile(pattern, regexp2.ECMAScript); err == nil {
+			e.MatchTimeout = ecmaTimeout
+			return ecmaRegexp{e}, nil
+		}
+		return ecmaUnchecked(pattern), nil
 	}
 	return nil, err
 }
 
-// ecmaOnly is a pattern that only an ECMA-262 engine can run.
-type ecmaOnly string
+// ecmaTimeout bounds one match of an ECMA-262 pattern: backtracking can take
+// exponential time on a value made for it.
+const ecmaTimeout = 200 * time.Millisecond
 
-func (ecmaOnly) MatchString(string) bool { return true }
-func (p ecmaOnly) String() string        { return string(p) }
+// ecmaRegexp runs a pattern that needs an ECMA-262 engine. A match that
+// runs out of time counts as no match: a value that cannot be shown to fit
+// does not.
+type ecmaRegexp struct{ re *regexp2.Regexp }
+
+func (e ecmaRegexp) MatchString(s string) bool {
+	ok, err := e.re.MatchString(s)
+	return ok && err == nil
+}
+
+func (e ecmaRegexp) String() string { return e.re.String() }
+
+// ecmaUnchecked is a pattern of ECMA-262's that neither engine compiles;
+// it is kept as written and not enforced.
+type ecmaUnchecked string
+
+func (ecmaUnchecked) MatchString(string) bool { return true }
+func (p ecmaUnchecked) String() string        { return string(p) }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -277,4 +278,32 @@ func mustValue(t *testing.T, s string) *canonical.Value {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestECMAPatternsEnforced: a pattern that RE2 cannot run (lookahead,
+// lookbehind, a backreference) is run with an ECMA-262 engine when toolc
+// validates a value, as decode does; it matched everything before, so
+// ^(?!.*\.\.)[A-Za-z0-9_./-]+$ let ../../etc/passwd through.
+func TestECMAPatternsEnforced(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, value string
+		ok             bool
+	}{
+		{`^(?!.*\.\.)[A-Za-z0-9_./-]+$`, "docs/readme.md", true},
+		{`^(?!.*\.\.)[A-Za-z0-9_./-]+$`, "../../etc/passwd", false},
+		{`(?<=\$)\d+`, "$42", true},
+		{`(?<=\$)\d+`, "42", false},
+		{`^(\w)\w*\1$`, "abca", true},
+		{`^(\w)\w*\1$`, "abcd", false},
+	} {
+		s := schemaOf(t, `{"type": "object", "properties": {"v": {"type": "string", "pattern": `+strconv.Quote(tc.pattern)+`}}}`)
+		c, err := New().Compile(s)
+		if err != nil {
+			t.Fatalf("Compile(%s): %v", tc.pattern, err)
+		}
+		v, _ := canonical.ParseJSON([]byte(`{"v": ` + strconv.Quote(tc.value) + `}`))
+		if got := len(c.Check(v)) == 0; got != tc.ok {
+			t.Errorf("pattern %s, value %q: valid = %v, want %v", tc.pattern, tc.value, got, tc.ok)
+		}
+	}
 }
