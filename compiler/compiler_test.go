@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -385,7 +386,14 @@ func TestEncodeLockInParts(t *testing.T) {
 			if outputs {
 				l.Outputs = []LockOutput{{Target: "mcp", Format: "mcp", Path: "dist/mcp.json", Hash: "sha256:o"}}
 			}
-			if got, want := EncodeLock(l), whole(l); !bytes.Equal(got, want) {
+			// The head holds the hash of the tools' text as the fast path
+			// finds it in the lock.
+			got := EncodeLock(l)
+			c := *l
+			if _, tools := lockHead(got); len(l.Tools) > 0 {
+				c.ToolsHash = hashBytes(tools)
+			}
+			if want := whole(&c); !bytes.Equal(got, want) {
 				t.Errorf("%d tools, outputs %v: EncodeLock differs from the whole encoding:\n%s\nwant\n%s", n, outputs, got, want)
 			}
 		}
@@ -631,6 +639,45 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	for _, f := range kept {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("%s was removed: %v", f, err)
+		}
+	}
+}
+
+// TestFreshSeesLockToolEdits: the fast path of build --check answered "up
+// to date" for a hand edit of the lock's own tool entries (names,
+// optional lists, renames: what decode and toolcall read), as it hashed
+// only the sources and outputs. The lock's head now holds the hash of its
+// tool entries, and every such edit takes the slow path.
+func TestFreshSeesLockToolEdits(t *testing.T) {
+	opts := Options{Version: "v1.2.3"}
+	res, err := Build(context.Background(), baseFS(baseManifest), opts)
+	if err != nil || res.Failed {
+		t.Fatalf("Build = %v, %v", res, err)
+	}
+	built := baseFS(baseManifest)
+	for _, o := range res.Outputs {
+		built[o.Path] = &fstest.MapFile{Data: o.Bytes()}
+	}
+	if ok, reason, err := Fresh(context.Background(), built, opts); !ok || err != nil {
+		t.Fatalf("Fresh of the build it checks = %v, %q, %v", ok, reason, err)
+	}
+	lock := string(built["toolc.lock"].Data)
+	first := strings.Index(lock, "\n[[tools]]\n") + 1
+	second := first + 1 + strings.Index(lock[first+1:], "\n[[tools]]\n") + 1
+	name := regexp.MustCompile(`(?m)^mcp = "([^"]+)"$`)
+	for edit, changed := range map[string]string{
+		"a name":           name.ReplaceAllString(lock, `mcp = "${1}_edited"`),
+		"an optional list": lock[:second] + "\n[tools.optional]\nopenai = [\"/properties/q\"]\n" + lock[second:],
+		"a rename":         lock[:second] + "\n[tools.renamed.anthropic]\n\"/properties/a_b\" = \"a[b]\"\n" + lock[second:],
+		"a tool removed":   lock[:first] + lock[second:],
+	} {
+		if changed == lock {
+			t.Fatalf("%s: the edit changed nothing", edit)
+		}
+		fsys := maps.Clone(built)
+		fsys["toolc.lock"] = &fstest.MapFile{Data: []byte(changed)}
+		if ok, reason, _ := Fresh(context.Background(), fsys, opts); ok || !strings.Contains(reason, "tool entries") {
+			t.Errorf("%s: Fresh = %v, %q; want the tool entries named as changed", edit, ok, reason)
 		}
 	}
 }

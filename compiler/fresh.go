@@ -47,9 +47,12 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 	if strings.HasSuffix(opts.Version, "+dirty") { // go build in a checkout with changes
 		return false, "this toolc was built from a checkout with uncommitted changes (+dirty), so its version does not name its code", nil
 	}
-	l, err := readLockHead(fsys)
+	l, tools, err := readLockHead(fsys)
 	if err != nil {
 		return false, manifest.LockFile + " cannot be read, or is not a lock this toolc reads", nil
+	}
+	if hashBytes(tools) != l.ToolsHash && (len(tools) > 0 || l.ToolsHash != "") {
+		return false, "the tool entries of " + manifest.LockFile + " changed since it was written", nil
 	}
 	if l.Toolc != opts.Version {
 		return false, fmt.Sprintf("%s was written by toolc %s", manifest.LockFile, cmp.Or(l.Toolc, "of another version")), nil
@@ -141,32 +144,37 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 
 // readLockHead reads toolc.lock in fsys without its tools: what the fast
 // path and orphan removal need of it.
-func readLockHead(fsys fs.FS) (*Lock, error) {
+func readLockHead(fsys fs.FS) (l *Lock, tools []byte, err error) {
 	data, err := fs.ReadFile(fsys, manifest.LockFile)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var l Lock
-	if _, err := toml.Decode(string(lockHead(data)), &l); err != nil {
-		return nil, err
+	l = &Lock{}
+	head, tools := lockHead(data)
+	if _, err := toml.Decode(string(head), l); err != nil {
+		return nil, nil, err
 	}
 	if l.Version != manifest.Version {
-		return nil, fmt.Errorf("%s has version %d, want %d", manifest.LockFile, l.Version, manifest.Version)
+		return nil, nil, fmt.Errorf("%s has version %d, want %d", manifest.LockFile, l.Version, manifest.Version)
 	}
-	return &l, nil
+	return l, tools, nil
 }
 
 // lockHead is the lock without its tools, which the fast path does not
-// read and which are most of it (5 MB of 5.5 for 20,000 tools): the text
+// decode and which are most of it (5 MB of 5.5 for 20,000 tools): the text
 // before the first [[tools]] and from the first [[outputs]] on, as toolc
-// writes them. A lock that is not in that form is decoded whole.
-func lockHead(data []byte) []byte {
-	tools := bytes.Index(data, []byte("\n[[tools]]\n"))
+// writes them; and the tools' text, which the fast path only hashes. A lock
+// that is not in that form is decoded whole.
+func lockHead(data []byte) (head, tools []byte) {
+	t := bytes.Index(data, []byte("\n[[tools]]\n"))
 	outputs := bytes.Index(data, []byte("\n[[outputs]]\n"))
-	if tools < 0 || outputs < tools {
-		return data
+	switch {
+	case t < 0:
+		return data, nil
+	case outputs < t:
+		return data, data[t+1:] // tools, and no outputs
 	}
-	return append(data[:tools+1:tools+1], data[outputs+1:]...)
+	return append(data[:t+1:t+1], data[outputs+1:]...), data[t+1 : outputs+1]
 }
 
 // withoutToolcLine is a lock without its "toolc = …" line: a lock written

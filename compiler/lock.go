@@ -25,11 +25,15 @@ type Lock struct {
 	// Baseline the hashes of toolc.toml and toolc.baseline (when there is
 	// one): with the source and output hashes, what decides the outputs, so
 	// that build --check can answer from the lock without building.
-	Toolc    string       `toml:"toolc,omitempty"`
-	Manifest string       `toml:"manifest,omitempty"`
-	Baseline string       `toml:"baseline,omitempty"`
-	Catalog  *LockCatalog `toml:"catalog,omitempty"`
-	Sources  []LockSource `toml:"sources"`
+	Toolc    string `toml:"toolc,omitempty"`
+	Manifest string `toml:"manifest,omitempty"`
+	Baseline string `toml:"baseline,omitempty"`
+	// ToolsHash is the hash of the lock's own [[tools]] entries as written
+	// (the names, optional lists and renames that decode reads), so that
+	// the fast path of build --check sees a hand edit to them.
+	ToolsHash string       `toml:"tools_sha256,omitempty"`
+	Catalog   *LockCatalog `toml:"catalog,omitempty"`
+	Sources   []LockSource `toml:"sources"`
 	// References are the other files that sources read through their
 	// $refs (an OpenAPI description's common.yaml): inputs too.
 	References []LockReference `toml:"references,omitempty"`
@@ -172,9 +176,6 @@ func EncodeLock(l *Lock) []byte {
 	// (TestEncodeLockInParts and TestAppendLockTool hold both to encoding
 	// the whole), in parallel chunks. An array of tables encodes as its
 	// entries joined by blank lines.
-	head := *l
-	head.Tools, head.Outputs = nil, nil
-	parts := [][]byte{encodeTOML(&head)}
 	const chunk = 512
 	chunks := make([][]byte, (len(l.Tools)+chunk-1)/chunk)
 	par.For(len(chunks), 1, func(i int) {
@@ -187,7 +188,12 @@ func EncodeLock(l *Lock) []byte {
 		}
 		chunks[i] = b
 	})
-	parts = append(parts, chunks...)
+	head := *l
+	head.Tools, head.Outputs = nil, nil
+	if len(chunks) > 0 {
+		head.ToolsHash = hashBytes(toolsSection(chunks, len(l.Outputs) > 0))
+	}
+	parts := append([][]byte{encodeTOML(&head)}, chunks...)
 	if len(l.Outputs) > 0 {
 		parts = append(parts, encodeTOML(&struct {
 			Outputs []LockOutput `toml:"outputs"`
@@ -206,6 +212,17 @@ func EncodeLock(l *Lock) []byte {
 		buf = append(buf, p...)
 	}
 	return buf
+}
+
+// toolsSection is the text of the lock's [[tools]] entries, the chunks as
+// EncodeLock joins them, and the blank line before the outputs that
+// follow them: what lockHead finds in the lock.
+func toolsSection(chunks [][]byte, outputs bool) []byte {
+	b := bytes.Join(chunks, []byte("\n"))
+	if outputs {
+		b = append(b, '\n')
+	}
+	return b
 }
 
 // appendLockTool appends t as one [[tools]] entry of the lock, as the TOML

@@ -209,7 +209,7 @@ type Orphans struct {
 func (r *Result) Orphans(fsys fs.FS) Orphans {
 	outputs := r.Outputs
 	var o Orphans
-	l, err := readLockHead(fsys)
+	l, _, err := readLockHead(fsys)
 	if err != nil {
 		return o // no lock, or one toolc cannot read, names nothing it may remove
 	}
