@@ -77,7 +77,7 @@ func EncodeBaseline(ds []diag.Diagnostic) []byte {
 // readBaseline reads the baseline file name in fsys, if there is one, as
 // the set of its fingerprints.
 func readBaseline(fsys fs.FS, name string) (map[string]bool, []diag.Diagnostic) {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := readRegular(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

@@ -187,8 +187,14 @@ func (r *Result) remap(ds []diag.Diagnostic) {
 	}
 }
 
-// ErrConfig is wrapped by a *ConfigError.
-var ErrConfig = errors.New("configuration error")
+// Sentinel errors.
+var (
+	// ErrConfig is wrapped by a *ConfigError.
+	ErrConfig = errors.New("configuration error")
+	// ErrNotRegular wraps the error of a file toolc would read that is not
+	// a regular file (a named pipe, a device, a socket).
+	ErrNotRegular = errors.New("not a regular file")
+)
 
 // ConfigError is a manifest that cannot be used: the build did not start.
 type ConfigError struct {
@@ -366,7 +372,7 @@ func (b *build) readReference(name string) (reference, *canonical.Value, []diag.
 			return fail("%v", err)
 		}
 	}
-	data, err := fs.ReadFile(b.fsys, name)
+	data, err := readRegular(b.fsys, name)
 	if err != nil {
 		return fail("cannot read the file: %v", unwrapPath(err))
 	}
@@ -411,7 +417,7 @@ func (b *build) formats() manifest.Formats {
 }
 
 func (b *build) loadManifest() error {
-	data, err := fs.ReadFile(b.fsys, b.manifestFile)
+	data, err := readRegular(b.fsys, b.manifestFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return b.configError(diag.New("manifest.missing", "there is no %s here", b.manifestFile).
 			At(b.manifestFile, "").WithFix("write one with toolc init, or point at it with -C DIR or --manifest FILE"))
@@ -421,7 +427,7 @@ func (b *build) loadManifest() error {
 			Message: fmt.Sprintf("cannot read the manifest: %v", unwrapPath(err))})
 	}
 	b.manifestHash = hashBytes(data)
-	if bl, err := fs.ReadFile(b.fsys, BaselineFile); err == nil {
+	if bl, err := readRegular(b.fsys, BaselineFile); err == nil {
 		b.baselineHash = hashBytes(bl)
 	}
 	m, ds := manifest.Decode(data, b.manifestFile, b.formats())
@@ -498,12 +504,49 @@ func hashText(sum []byte) string { return "sha256:" + hex.EncodeToString(sum) }
 // and the comparison of a bundle with the disk hash files of tens of
 // megabytes that they never need whole.
 func hashFile(fsys fs.FS, name string) (string, error) {
+	if err := regular(fsys, name); err != nil {
+		return "", err
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	return hashReader(f)
+}
+
+// regular fails unless name in fsys is a regular file (symbolic links
+// followed). Opening a named pipe waits for a writer, forever; a device
+// never ends: toolc reads neither. It is checked before each open.
+func regular(fsys fs.FS, name string) error {
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return err
+	}
+	what := ""
+	switch m := info.Mode(); {
+	case m.IsRegular():
+		return nil
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		what = "a device"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m.IsDir():
+		what = "a folder"
+	default:
+		what = "not a regular file"
+	}
+	return fmt.Errorf("%s is %s: %w", name, what, ErrNotRegular)
+}
+
+// readRegular reads name in fsys if it is a regular file.
+func readRegular(fsys fs.FS, name string) ([]byte, error) {
+	if err := regular(fsys, name); err != nil {
+		return nil, err
+	}
+	return fs.ReadFile(fsys, name)
 }
 
 // hashEncoding is the hash of what write writes, and its size: a bundle
@@ -548,7 +591,7 @@ func (b *build) readSource(in input) fileResult {
 		d.Line, d.Column = int(pos.Line), int(pos.Column)
 		r.diags = append(r.diags, d)
 	}
-	data, err := fs.ReadFile(b.fsys, in.path)
+	data, err := readRegular(b.fsys, in.path)
 	if err != nil {
 		report("source.read", canonical.Pos{}, "cannot read the file: %v", unwrapPath(err))
 		return r

@@ -57,11 +57,11 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 	if l.Toolc != opts.Version {
 		return false, fmt.Sprintf("%s was written by toolc %s", manifest.LockFile, cmp.Or(l.Toolc, "of another version")), nil
 	}
-	mdata, err := fs.ReadFile(fsys, opts.Manifest)
+	mdata, err := readRegular(fsys, opts.Manifest)
 	if err != nil || hashBytes(mdata) != l.Manifest {
 		return false, "the manifest changed", nil
 	}
-	bdata, err := fs.ReadFile(fsys, BaselineFile)
+	bdata, err := readRegular(fsys, BaselineFile)
 	switch {
 	case err == nil && hashBytes(bdata) != l.Baseline, err != nil && l.Baseline != "":
 		return false, BaselineFile + " changed", nil
@@ -145,7 +145,7 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 // readLockHead reads toolc.lock in fsys without its tools: what the fast
 // path and orphan removal need of it.
 func readLockHead(fsys fs.FS) (l *Lock, tools []byte, err error) {
-	data, err := fs.ReadFile(fsys, manifest.LockFile)
+	data, err := readRegular(fsys, manifest.LockFile)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -80,6 +80,9 @@ func Write(root *os.Root, outputs []Output) error {
 // its worker encoded it, so comparing never encodes it again, and neither
 // the bundle nor a second copy of it is ever whole in memory.
 func equalFile(fsys fs.FS, o Output) (bool, error) {
+	if err := regular(fsys, o.Path); err != nil {
+		return false, err // missing, or what the rename replaces: never opened
+	}
 	f, err := fsys.Open(o.Path)
 	if err != nil {
 		return false, err
@@ -177,7 +180,7 @@ func Check(fsys fs.FS, outputs []Output) ([]Difference, error) {
 				continue
 			}
 		}
-		old, err := fs.ReadFile(fsys, o.Path)
+		old, err := readRegular(fsys, o.Path)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
 		}

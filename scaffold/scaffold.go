@@ -129,11 +129,17 @@ func scan(fsys fs.FS) (*scanned, error) {
 			return nil
 		}
 		ext := path.Ext(name)
-		if !d.Type().IsRegular() || (ext != ".json" && ext != ".yaml" && ext != ".yml") || p == compiler.DefaultManifest {
+		if (ext != ".json" && ext != ".yaml" && ext != ".yml") || p == compiler.DefaultManifest {
 			return nil
 		}
 		dir := path.Dir(p)
+		// Every such name, so that a glob over the folder leaves out what
+		// init does not read: a named pipe (reading one waits forever), a
+		// symbolic link (it may lead outside the folder).
 		names[[2]string{dir, ext}] = append(names[[2]string{dir, ext}], name)
+		if !d.Type().IsRegular() {
+			return nil
+		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return nil // not ours to judge: build will report it if it is named
