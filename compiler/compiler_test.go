@@ -718,3 +718,32 @@ func TestNamedPipeUnderAGlob(t *testing.T) {
 		t.Fatal("the build still reads the named pipe after a minute")
 	}
 }
+
+// TestSymlinkLoopReadOnce: a symbolic link to a folder above, under **,
+// made the same file match nine times (eight catalog.duplicate-id errors).
+// Each file is read once; the other paths are one warning each.
+func TestSymlinkLoopReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tools"), 0o755)
+	os.WriteFile(filepath.Join(dir, "toolc.toml"), []byte("version = 1\n[[sources]]\ninclude = [\"tools/**/*.json\"]\n[[targets]]\nformat = \"mcp\"\nout = \"dist/mcp.json\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tools/a.json"), []byte(mcpTools), 0o644)
+	if err := os.Symlink(".", filepath.Join(dir, "tools/loop")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	res, err := Build(context.Background(), os.DirFS(dir), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dups := 0
+	for _, d := range res.Diagnostics {
+		switch {
+		case d.Severity == diag.Error:
+			t.Errorf("%s", d)
+		case d.Code == "source.link-duplicate":
+			dups++
+		}
+	}
+	if res.Files != 1 || dups == 0 {
+		t.Errorf("Build read %d files and warned of %d links; want 1 file and a warning per other path", res.Files, dups)
+	}
+}

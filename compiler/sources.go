@@ -24,6 +24,7 @@ func (b *build) expandSources() error {
 	}
 	rl, canCheckLinks := b.fsys.(fs.ReadLinkFS)
 	owner := map[string]int{}
+	linked := map[string]string{} // a matched file's path with its links followed → the path read
 	for i, src := range b.m.Sources {
 		key := fmt.Sprintf("sources[%d].include", i)
 		var matched []string
@@ -59,6 +60,21 @@ func (b *build) expandSources() error {
 		for _, f := range matched {
 			if excluded(f, src.Exclude) || f == b.manifestFile || f == manifest.LockFile {
 				continue
+			}
+			if canCheckLinks {
+				// A symbolic link to a folder above (a loop under **) or
+				// beside it names a file again: it is read once, under
+				// the first path that names it.
+				if r, err := resolveLinks(rl, f); err == nil && r != "" {
+					if first, ok := linked[r]; ok && first != f {
+						d := diag.New("source.link-duplicate", "%s and %s are one file, %s, through a symbolic link; it is read once, as %s", f, first, r, first)
+						d.File = b.manifestFile
+						d.Line, d.Column = b.m.Pos(key)
+						b.diags = append(b.diags, d)
+						continue
+					}
+					linked[r] = f
+				}
 			}
 			if j, ok := owner[f]; ok {
 				if j != i {
