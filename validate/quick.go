@@ -254,14 +254,49 @@ func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
 		if valueKeywords[i].list {
 			items = val.Items
 		}
+		against := sch
+		if valueKeywords[i].keyword == "enum" && len(items) > bigEnum {
+			if against = q.withoutEnum(key); against == nil {
+				return false
+			}
+		}
 		for _, it := range items {
-			if sch.Validate(ToAny(it)) != nil {
+			if against.Validate(ToAny(it)) != nil {
 				return false
 			}
 		}
 	}
 	q.v.shapes.values.put(proof, true)
 	return true
+}
+
+// withoutEnum compiles the node of value-checking form key without its
+// enum, for the enum's own values (checkValues says why); nil when it
+// cannot.
+func (q *quickRun) withoutEnum(key []byte) *jsonschema.Schema {
+	noEnumKey := append(append([]byte(nil), key...), "\x00without enum"...)
+	if sch := q.v.shapes.compiled.get(noEnumKey); sch != nil {
+		return sch
+	}
+	doc, ok := decodeAny(key[len(q.draft.String()):])
+	m, isMap := doc.(map[string]any)
+	if !ok || !isMap {
+		return nil
+	}
+	delete(m, "enum")
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(q.draft)
+	c.UseRegexpEngine(lenientRegexp)
+	c.UseLoader(refuse{})
+	if err := c.AddResource(baseURL, m); err != nil {
+		return nil
+	}
+	sch, err := c.Compile(baseURL)
+	if err != nil {
+		return nil
+	}
+	q.v.shapes.compiled.put(noEnumKey, sch)
+	return sch
 }
 
 // refsLanded reports whether every $ref points at a node of the schema, so

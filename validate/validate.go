@@ -218,7 +218,16 @@ func (v *Validator) full(s *canonical.Schema, draft *jsonschema.Draft, fs []find
 	var sve *jsonschema.SchemaValidationError
 	switch {
 	case err == nil:
-		fs = append(fs, checkValues(c, s)...)
+		noEnum := func(p canonical.Pointer) *jsonschema.Schema {
+			cp := s.DeepCopy()
+			cp.JSON().Resolve(p).Delete("enum")
+			sch, err := v.newCompiler(draft, cp, external).Compile(baseURL + "#" + fragment(p))
+			if err != nil {
+				return nil
+			}
+			return sch
+		}
+		fs = append(fs, checkValues(c, s, noEnum)...)
 	case errors.As(err, &sve):
 		var ve *jsonschema.ValidationError
 		if errors.As(sve.Err, &ve) {
