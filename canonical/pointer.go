@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Pointer is an RFC 6901 JSON Pointer: "" for the whole document, otherwise a
@@ -124,14 +125,17 @@ func (v *Value) child(token string) *Value {
 // object member it is the position of the member's key, so that a diagnostic
 // about a keyword points at the keyword. When p does not resolve all the way,
 // it returns the position of the deepest value that it reaches.
-func (v *Value) PosOf(p Pointer) Pos {
+func (v *Value) PosOf(p Pointer) Pos { return v.posOf(p, (*Value).Index) }
+
+// posOf is PosOf with index finding a member of an object by key.
+func (v *Value) posOf(p Pointer, index func(*Value, string) int) Pos {
 	if v == nil || (p != "" && p[0] != '/') {
 		return Pos{}
 	}
 	cur, pos := v, v.Pos
 	for t := range p.tokens {
 		if cur.Kind == Object {
-			i := cur.Index(t)
+			i := index(cur, t)
 			if i < 0 {
 				return pos
 			}
@@ -149,4 +153,44 @@ func (v *Value) PosOf(p Pointer) Pos {
 		cur, pos = next, next.Pos
 	}
 	return pos
+}
+
+// Locator finds the positions of many pointers in the same documents: an
+// object of many members is indexed by key the first time a pointer passes
+// through it, so that locating one finding per member of an object of n
+// members takes n steps, not n² (100,000 undocumented properties took 23 s
+// to locate). It is safe for concurrent use; the documents must not change
+// while it is used.
+type Locator struct {
+	mu    sync.Mutex
+	index map[*Value]map[string]int
+}
+
+// bigObject is how many members make an object worth indexing.
+const bigObject = 32
+
+// PosOf is v.PosOf(p), with the objects on the way indexed.
+func (l *Locator) PosOf(v *Value, p Pointer) Pos {
+	return v.posOf(p, func(o *Value, key string) int {
+		if len(o.Members) <= bigObject {
+			return o.Index(key)
+		}
+		l.mu.Lock()
+		idx, ok := l.index[o]
+		if !ok {
+			if l.index == nil {
+				l.index = map[*Value]map[string]int{}
+			}
+			idx = make(map[string]int, len(o.Members))
+			for i := len(o.Members) - 1; i >= 0; i-- { // the first of a repeated key wins, as Index says
+				idx[o.Members[i].Key] = i
+			}
+			l.index[o] = idx
+		}
+		l.mu.Unlock()
+		if i, ok := idx[key]; ok {
+			return i
+		}
+		return -1
+	})
 }

@@ -162,11 +162,12 @@ func (r *Result) Apply(ds []diag.Diagnostic) []diag.Diagnostic {
 // of this build and a JSON Pointer into it but no position yet.
 func (r *Result) Locate(ds []diag.Diagnostic) {
 	r.remap(ds)
+	var loc canonical.Locator           // one index of each big object, for all the findings in it
 	par.For(len(ds), 512, func(i int) { // each in its slot: the documents are only read
 		d := &ds[i]
 		if d.Line == 0 && d.Pointer != "" {
 			if doc := r.docs[d.File]; doc != nil {
-				pos := doc.PosOf(canonical.Pointer(d.Pointer))
+				pos := loc.PosOf(doc, canonical.Pointer(d.Pointer))
 				d.Line, d.Column = int(pos.Line), int(pos.Column)
 			}
 		}
