@@ -747,3 +747,24 @@ func TestSymlinkLoopReadOnce(t *testing.T) {
 		t.Errorf("Build read %d files and warned of %d links; want 1 file and a warning per other path", res.Files, dups)
 	}
 }
+
+// TestCollapseStars: each ** of a glob multiplied its work ("**/" repeated
+// many times); consecutive ones are written as one, which matches the same.
+func TestCollapseStars(t *testing.T) {
+	for in, want := range map[string]string{
+		"tools/**/*.json": "tools/**/*.json",
+		"tools/" + strings.Repeat("**/", 50) + "*.json": "tools/**/*.json",
+		"**/**":          "**",
+		"a/**/b/**/**/c": "a/**/b/**/c",
+		"a/***/**/b":     "a/***/**/b",
+	} {
+		if got := collapseStars(in); got != want {
+			t.Errorf("collapseStars(%q) = %q, want %q", in, got, want)
+		}
+	}
+	fsys := baseFS(strings.Replace(baseManifest, `include = ["tools/b/**/*.json"]`, `include = ["tools/b/`+strings.Repeat("**/", 40)+`*.json"]`, 1))
+	res := mustBuild(t, fsys, 1)
+	if res.Files != 2 {
+		t.Errorf("a glob of 40 ** read %d files, want 2", res.Files)
+	}
+}

@@ -31,7 +31,7 @@ func (b *build) expandSources() error {
 		for _, pattern := range src.Include {
 			// Matches are not stat'ed by the glob: a symlink that leaves the
 			// folder must be reported as such, not as an I/O error.
-			files, err := doublestar.Glob(b.fsys, pattern)
+			files, err := doublestar.Glob(b.fsys, collapseStars(pattern))
 			if err != nil {
 				cfgErr("manifest.invalid", key, "%s: %q: %v", key, pattern, unwrapPath(err))
 				continue
@@ -146,8 +146,25 @@ func (b *build) expandSources() error {
 	return nil
 }
 
+// collapseStars writes consecutive ** segments of a glob as one, which
+// matches the same paths: each more ** multiplied the glob's work.
+func collapseStars(pattern string) string {
+	if !strings.Contains(pattern, "**/**") {
+		return pattern
+	}
+	var out []string
+	for _, seg := range strings.Split(pattern, "/") {
+		if seg == "**" && len(out) > 0 && out[len(out)-1] == "**" {
+			continue
+		}
+		out = append(out, seg)
+	}
+	return strings.Join(out, "/")
+}
+
 func excluded(file string, patterns []string) bool {
 	for _, p := range patterns {
+		p = collapseStars(p)
 		if ok, _ := doublestar.Match(p, file); ok {
 			return true
 		}
