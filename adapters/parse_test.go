@@ -2,6 +2,8 @@ package adapters
 
 import (
 	"errors"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -95,8 +97,58 @@ func TestParseYAMLAliasBomb(t *testing.T) {
 	}
 }
 
+// allocated returns the bytes f allocates: a budget that does not depend
+// on the machine's speed.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// hostileYAML are YAML files made to exhaust a parser (issue 27): nesting
+// 50,000 deep (the second parser that placed the message took 3.8 GB), the
+// classic alias bomb (850 MB before it was stopped), and aliases of one
+// long string (a 1 MB file wrote a 100 MB bundle), each with the budget of
+// bytes it may allocate before its error and a word of the error.
+func hostileYAML() []struct {
+	name, data, want string
+	budget           uint64
+} {
+	bomb := "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+	prev := "a"
+	for _, n := range []string{"b", "c", "d", "e", "f", "g", "h", "i"} {
+		bomb += n + ": &" + n + " [" + strings.TrimSuffix(strings.Repeat("*"+prev+", ", 9), ", ") + "]\n"
+		prev = n
+	}
+	long := "s: &s \"" + strings.Repeat("x", 1<<20) + "\"\nt: &t [" + strings.TrimSuffix(strings.Repeat("*s, ", 10), ", ") + "]\nu: [" + strings.TrimSuffix(strings.Repeat("*t, ", 10), ", ") + "]\n"
+	return []struct {
+		name, data, want string
+		budget           uint64
+	}{
+		{"deep", strings.Repeat("[", 50_000), "depth", 64 << 20},
+		{"bomb", bomb, "values through aliases", 400 << 20},
+		{"long aliases", long, "MB of text through aliases", 64 << 20},
+	}
+}
+
+func TestParseYAMLBounded(t *testing.T) {
+	for _, tc := range hostileYAML() {
+		var err error
+		n := allocated(func() { _, err = ParseYAML([]byte(tc.data)) })
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: ParseYAML = %v, want an error about %s", tc.name, err, tc.want)
+		}
+		if n > tc.budget {
+			t.Errorf("%s: ParseYAML allocated %d MB before its error, want at most %d", tc.name, n>>20, tc.budget>>20)
+		}
+	}
+}
+
 func FuzzParseYAML(f *testing.F) {
-	for _, s := range []string{"a: 1", "- [x, {y: 2}]", "a: &x {b: 1}\nc: *x", "<<: {a: 1}"} {
+	for _, s := range []string{"a: 1", "- [x, {y: 2}]", "a: &x {b: 1}\nc: *x", "<<: {a: 1}", strings.Repeat("[", 300), strings.Repeat("- ", 300) + "x",
+		"a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b, *b]"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
