@@ -223,8 +223,13 @@ func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagno
 		d.typeError(err)
 		return nil, d.diags
 	}
-	for _, k := range md.Undecoded() {
-		d.unknownKey(k)
+	unknown := md.Undecoded()
+	for _, k := range unknown {
+		// A key inside an unknown table is that table's fault: one
+		// message, at the table.
+		if !slices.ContainsFunc(unknown, func(p toml.Key) bool { return len(p) < len(k) && slices.Equal(p, k[:len(p)]) }) {
+			d.unknownKey(k)
+		}
 	}
 	m := &Manifest{Version: doc.Version, Catalog: doc.Catalog, Sources: doc.Sources, Targets: doc.Targets, Policy: doc.Policy, keys: d.keys}
 	d.check(m, formats)
@@ -369,6 +374,11 @@ func tomlWord(goType string) string {
 func (d *decoder) unknownKey(k toml.Key) {
 	name := k.String()
 	loc := name
+	if _, ok := d.keys[name]; !ok {
+		if _, ok := d.keys[name+"[0]"]; ok { // an unknown array of tables: its first
+			loc = name + "[0]"
+		}
+	}
 	for _, arr := range []string{"sources", "targets"} {
 		if strings.HasPrefix(name, arr+".") {
 			rest := strings.TrimPrefix(name, arr+".")
@@ -384,7 +394,11 @@ func (d *decoder) unknownKey(k toml.Key) {
 			}
 		}
 	}
-	d.errorAt("manifest.unknown-key", loc, "unknown key %q", k[len(k)-1])
+	msg := fmt.Sprintf("unknown key %q", k[len(k)-1])
+	if sug := closest(k[len(k)-1], knownKeys(k[:len(k)-1])); sug != "" {
+		msg += fmt.Sprintf("; did you mean %q?", sug)
+	}
+	d.errorAt("manifest.unknown-key", loc, "%s", msg)
 }
 
 // The patterns that names in a manifest must match. They mean the same as
@@ -566,4 +580,78 @@ func (d *decoder) checkPolicy(key string, p *diag.Policy) {
 			d.errorAt("manifest.invalid", key+"."+e.List, "%q is also listed in %s", e.Entry, e.Also)
 		}
 	}
+}
+
+// knownKeys returns the keys the manifest takes in the table at path
+// (array indexes left out), from the toml tags of the structs it decodes
+// into; nil where the table's keys are free (a profile, a map).
+func knownKeys(path []string) []string {
+	t := reflect.TypeOf(v1{})
+	for _, p := range path {
+		for t.Kind() == reflect.Slice || t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return nil
+		}
+		found := false
+		for i := range t.NumField() {
+			if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); tag == p {
+				t, found = t.Field(i).Type, true
+				break
+			}
+		}
+		if !found {
+			return nil
+		}
+	}
+	for t.Kind() == reflect.Slice || t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	var keys []string
+	for i := range t.NumField() {
+		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); tag != "" && tag != "-" {
+			keys = append(keys, tag)
+		}
+	}
+	return keys
+}
+
+// closest returns the key of keys that word most likely misspells (at
+// most two edits away, and fewer than a third of its letters), or "".
+func closest(word string, keys []string) string {
+	best, bestD := "", 3
+	for _, k := range keys {
+		if d := editDistance(word, k); d < bestD && d <= max(1, len(k)/3) {
+			best, bestD = k, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance of a and b, with a swap of two
+// neighbours one edit ("incldue").
+func editDistance(a, b string) int {
+	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(b)]
 }

@@ -76,7 +76,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"[catalog]\nname = \"x\"\n", "0:0 manifest.version no version"},
 		{"version = 2\n", "1:1 manifest.version unsupported"},
 		{"version = \"1\"\n", "1:1 manifest.version unsupported"},
-		{base("[catalog]\nnmae = \"x\"\n"), "8:1 manifest.unknown-key \"nmae\""},
+		{base("[catalog]\nnmae = \"x\"\n"), "8:1 manifest.unknown-key \"nmae\"; did you mean \"name\"?"},
+		// An unknown array of tables is one error, at its header (it had no line).
+		{base("[[tagets]]\nformat = \"mcp\"\n"), "7:1 manifest.unknown-key \"tagets\"; did you mean \"targets\"?"},
+		{"version = 1\n[[sources]]\nincldue = [\"*.json\"]\n", "3:1 manifest.unknown-key \"incldue\"; did you mean \"include\"?"},
 		{base("[[targets]]\nformat = \"openai\"\nout = \"b.json\"\nstirct = true\n"), "10:1 manifest.unknown-key \"stirct\""},
 		{base("[[targets]]\nformat = \"mcp\"\nout = \"b.json\"\nstrict = true\n"), "10:1 manifest.unknown-key no option \"strict\""},
 		{base("[policy]\ndeny = \"loss\"\n"), "8:8 manifest.type policy.deny: want an array of strings, not a string"},
@@ -161,4 +164,13 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("Decode returned manifest %v with %d diagnostics", m != nil, len(ds))
 		}
 	})
+}
+
+// TestUnknownTableOnce: the keys of an unknown table are not errors of
+// their own; the table is one.
+func TestUnknownTableOnce(t *testing.T) {
+	_, ds := Decode([]byte("version = 1\n[[sources]]\ninclude = [\"*.json\"]\n[[targets]]\nformat = \"mcp\"\nout = \"o.json\"\n[[tagets]]\nformat = \"mcp\"\nout = \"p.json\"\n"), "toolc.toml", testFormats)
+	if len(ds) != 1 || ds[0].Line != 7 {
+		t.Errorf("Decode of an unknown [[tagets]] = %v, want one error at line 7", ds)
+	}
 }
