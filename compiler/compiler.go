@@ -817,7 +817,9 @@ func (b *build) finish() *Result {
 		ds = append(ds, t.diags...)
 	}
 	if len(b.tools) == 0 && !diag.HasErrors(ds) { // an error says more than "empty"
-		ds = append(ds, diag.Apply([]diag.Diagnostic{diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")}, &b.m.Policy)...)
+		d := diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")
+		d.Line, d.Column = b.m.Pos("sources[0]") // where the sources are
+		ds = append(ds, diag.Apply([]diag.Diagnostic{d}, &b.m.Policy)...)
 	}
 	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs, grafts: grafts, sourcePolicy: b.sourcePolicy, manifestFile: b.manifestFile}
 	res.sources = make(map[string]bool, len(b.inputs))

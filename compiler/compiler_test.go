@@ -253,6 +253,7 @@ func TestConfigErrors(t *testing.T) {
 		{"output is the baseline", strings.Replace(baseManifest, `out = "dist/mcp.json"`, `out = "toolc.baseline"`, 1), "manifest.invalid toolc.toml:16"},
 		{"output is the lock", strings.Replace(baseManifest, `out = "dist/mcp.json"`, `out = "./toolc.lock"`, 1), "manifest.invalid toolc.toml:16"},
 		{"output in .git", strings.Replace(baseManifest, `out = "dist/mcp.json"`, `out = ".git/hooks/mcp.json"`, 1), "manifest.invalid toolc.toml:16"},
+		{"output is a folder", strings.Replace(baseManifest, `out = "dist/mcp.json"`, `out = "tools"`, 1), "manifest.invalid toolc.toml:16"},
 	} {
 		_, err := Build(context.Background(), baseFS(tc.manifest), Options{})
 		var ce *ConfigError
@@ -766,5 +767,24 @@ func TestCollapseStars(t *testing.T) {
 	res := mustBuild(t, fsys, 1)
 	if res.Files != 2 {
 		t.Errorf("a glob of 40 ** read %d files, want 2", res.Files)
+	}
+}
+
+// TestMessagesLocated: a source whose top value is not a tool, and an
+// empty catalog, were reported without a line (issue 27, item 10).
+func TestMessagesLocated(t *testing.T) {
+	for name, fsys := range map[string]fstest.MapFS{
+		"not a tool": {"toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"n.json\"]\nformat = \"mcp\"\n[[targets]]\nformat = \"mcp\"\nout = \"o.json\"\n")}, "n.json": {Data: []byte("\n  42\n")}},
+		"empty":      {"toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"e.json\"]\nformat = \"mcp\"\n[[targets]]\nformat = \"mcp\"\nout = \"o.json\"\n")}, "e.json": {Data: []byte(`{"tools": []}`)}},
+	} {
+		res := mustBuild(t, fsys, 1)
+		for _, d := range res.Diagnostics {
+			if d.Severity >= diag.Warning && d.File != "" && d.Line == 0 {
+				t.Errorf("%s: %s has no line", name, d)
+			}
+		}
+		if len(res.Diagnostics) == 0 {
+			t.Errorf("%s: no diagnostic", name)
+		}
 	}
 }

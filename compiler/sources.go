@@ -131,6 +131,9 @@ func (b *build) expandSources() error {
 			}
 			cfgErr("manifest.invalid", key, "%s: %s is %s%s; a build would overwrite it: write the bundle elsewhere", key, t.Out, what, via)
 		}
+		if info, err := fs.Stat(b.fsys, t.Out); err == nil && info.IsDir() {
+			cfgErr("manifest.invalid", key, "%s: %s is a folder; out names the bundle's file (%s/%s.json, say)", key, t.Out, t.Out, t.Name)
+		}
 		if r := resolve(t.Out); r == ".git" || strings.HasPrefix(r, ".git/") {
 			cfgErr("manifest.invalid", key, "%s: %s is inside .git, which belongs to git: write the bundle elsewhere", key, t.Out)
 		}

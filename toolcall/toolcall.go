@@ -268,7 +268,11 @@ func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
 	}
 	call := &Call{ID: e.id, Tool: tool, Arguments: args}
 	if e.input != nil && (len(e.optional) > 0 || len(e.renamed) > 0) {
-		if undo(e, v) {
+		changed, problems := undo(e, v)
+		if len(problems) > 0 {
+			return call, &ArgumentsError{ID: e.id, Problems: problems}
+		}
+		if changed {
 			call.Arguments = v.AppendJSON(nil, "")
 		}
 	}
@@ -366,9 +370,10 @@ func (b *beside) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Val
 
 // undo undoes in arguments what lowering recorded for e: it drops the
 // nulls of properties strict mode made nullable and restores renamed keys.
-// It reports whether it changed anything.
-func undo(e *entry, args *canonical.Value) bool {
-	changed := false
+// It reports whether it changed anything, and a problem for each key sent
+// both under the target's name and under its own, which cannot both be
+// restored.
+func undo(e *entry, args *canonical.Value) (changed bool, problems []Problem) {
 	b := &beside{root: e.input}
 	b.object = func(props *canonical.Value, at canonical.Pointer, v *canonical.Value, descend func(*canonical.Value, canonical.Pointer, *canonical.Value)) {
 		kept := v.Members[:0:0]
@@ -385,6 +390,10 @@ func undo(e *entry, args *canonical.Value) bool {
 			}
 			descend(ps, p, m.Value)
 			if old, ok := e.renamed[p]; ok {
+				if v.Has(old) {
+					problems = append(problems, Problem{Message: fmt.Sprintf("%q is sent twice: as itself and as %q, the name the target gave it", old, m.Key)})
+					continue
+				}
 				m.Key = old
 				changed = true
 			}
@@ -393,7 +402,7 @@ func undo(e *entry, args *canonical.Value) bool {
 		v.Members = kept
 	}
 	b.walk(e.input, "", args)
-	return changed
+	return changed, problems
 }
 
 // redo writes each key of a result under the name the target gave it in

@@ -531,3 +531,15 @@ func TestDecodeForMCPClients(t *testing.T) {
 		t.Errorf("Decode(mcp-desktop, gh__repos_list) = %v, %v; want gh:repos.list", call, err)
 	}
 }
+
+// TestDecodeRenamedAndOriginal: a call that carries a renamed key and its
+// original both cannot be restored; it was "toolc: internal error:
+// duplicate key", and is now invalid arguments that say which key.
+func TestDecodeRenamedAndOriginal(t *testing.T) {
+	c := sampleCatalog(t)
+	_, err := c.Decode("anthropic", "store__search", []byte(`{"filter_bundleId_": "a", "filter[bundleId]": "b"}`))
+	var ae *ArgumentsError
+	if !errors.As(err, &ae) || len(ae.Problems) != 1 || !strings.Contains(ae.Problems[0].Message, `"filter[bundleId]" is sent twice`) {
+		t.Errorf("Decode of a key and its renamed form = %v, want one problem naming the key", err)
+	}
+}

@@ -95,6 +95,9 @@ type Fields struct {
 func (d *Decoder) NewTool(v *canonical.Value, p, toolAt canonical.Pointer) *Fields {
 	if v.Kind != canonical.Object {
 		d.Report("source.invalid", p, "want a tool object, got %s", v.Kind)
+		if last := &d.Diags[len(d.Diags)-1]; last.Line == 0 && v.Pos.IsValid() {
+			last.Line, last.Column = int(v.Pos.Line), int(v.Pos.Column) // the document itself has no pointer to place it by
+		}
 		return nil
 	}
 	return &Fields{D: d, Obj: v, At: p, Used: map[string]bool{}, reported: map[canonical.Pointer]bool{}, Tool: &canonical.Tool{
