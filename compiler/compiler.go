@@ -661,7 +661,21 @@ func (b *build) readSource(in input) fileResult {
 			}
 		}
 		td = append(td, b.validator.Tool(t)...)
-		if diag.HasErrors(td) {
+		// A $ref to a file that could not be read is one fault, said at
+		// the $ref by source.read: not also a schema.external-ref, nor
+		// the acceptance check's unresolved reference.
+		unread := false
+		td = slices.DeleteFunc(td, func(d diag.Diagnostic) bool {
+			if d.Code != "schema.external-ref" {
+				return false
+			}
+			gone := slices.ContainsFunc(ds, func(x diag.Diagnostic) bool {
+				return x.Code == "source.read" && x.File == d.File && x.Pointer == d.Pointer
+			})
+			unread = unread || gone
+			return gone
+		})
+		if unread || diag.HasErrors(td) {
 			r.invalid = append(r.invalid, t.ID())
 		}
 		ds = append(ds, td...)

@@ -788,3 +788,46 @@ func TestMessagesLocated(t *testing.T) {
 		}
 	}
 }
+
+// TestRefThroughLinkOutsideOnce: an OpenAPI $ref to a file that is a
+// symbolic link leaving the folder was three findings of one fault (the
+// file's own source.read without a line, schema.external-ref, and the
+// acceptance check's accept.ref): it is one error, at the $ref, with why.
+func TestRefThroughLinkOutsideOnce(t *testing.T) {
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "common.yaml"), []byte("components:\n  schemas:\n    Pet:\n      type: object\n      properties:\n        name: {type: string}\n"), 0o644)
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "api"), 0o755)
+	if err := os.Symlink(filepath.Join(outside, "common.yaml"), filepath.Join(dir, "api/common.yaml")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "api/openapi.yaml"), []byte(`openapi: 3.0.0
+info: {title: t, version: "1"}
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      description: Add a pet.
+      requestBody:
+        content:
+          application/json:
+            schema:
+              $ref: "common.yaml#/components/schemas/Pet"
+      responses:
+        "200": {description: ok}
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "toolc.toml"), []byte("version = 1\n[[sources]]\ninclude = [\"api/openapi.yaml\"]\n[[targets]]\nformat = \"mcp\"\nout = \"dist/mcp.json\"\n"), 0o644)
+	res, err := Build(context.Background(), os.DirFS(dir), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range res.Diagnostics {
+		if d.Severity >= diag.Warning && strings.Contains(d.Message+d.Code, "ref") {
+			got = append(got, fmt.Sprintf("%s:%d %s", d.File, d.Line, d.Code))
+		}
+	}
+	if !slices.Equal(got, []string{"api/openapi.yaml:12 source.read"}) {
+		t.Errorf("findings of the $ref = %q, want one source.read at it", got)
+	}
+}

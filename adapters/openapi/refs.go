@@ -83,8 +83,18 @@ func bundle(d *decode.Decoder, doc *canonical.Value, file string, load Loader) [
 				}
 				v, ds := load(target)
 				if v == nil {
-					d.Diags = append(d.Diags, ds...)
-					d.Diags = append(d.Diags, diag.New("source.read", "$ref %q names %s, which cannot be read", rv.Text, target).At(cur.file, string(at)))
+					// One message for one fault, at the $ref: a reason
+					// about the whole file (a link that leaves the
+					// folder, a file that is not there) is said there.
+					why := ""
+					for _, x := range ds {
+						if x.Code == "source.read" && x.Pointer == "" && x.Line == 0 && why == "" {
+							why = ": " + x.Message
+							continue
+						}
+						d.Diags = append(d.Diags, x)
+					}
+					d.Diags = append(d.Diags, diag.New("source.read", "$ref %q names %s, which cannot be read%s", rv.Text, target, why).At(cur.file, string(at)))
 					return
 				}
 				loaded[target] = v
