@@ -201,6 +201,39 @@ func splitKey(s string) []string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
+		case inStr == '"' && c == '\\' && i+1 < len(s):
+			// A basic string's escape, as TOML decodes it, so the key
+			// found here is the key the decoder names.
+			i++
+			switch e := s[i]; e {
+			case 'b':
+				cur.WriteByte('\b')
+			case 't':
+				cur.WriteByte('\t')
+			case 'n':
+				cur.WriteByte('\n')
+			case 'f':
+				cur.WriteByte('\f')
+			case 'r':
+				cur.WriteByte('\r')
+			case 'e':
+				cur.WriteByte(0x1b)
+			case 'u', 'U':
+				n := 4
+				if e == 'U' {
+					n = 8
+				}
+				if i+n < len(s) {
+					if r, err := strconv.ParseUint(s[i+1:i+1+n], 16, 32); err == nil {
+						cur.WriteRune(rune(r))
+						i += n
+						continue
+					}
+				}
+				cur.WriteByte(e)
+			default: // \" and \\ and what TOML refuses anyway
+				cur.WriteByte(e)
+			}
 		case inStr != 0:
 			if c == inStr {
 				inStr = 0

@@ -80,6 +80,9 @@ func TestDecodeErrors(t *testing.T) {
 		// An unknown array of tables is one error, at its header (it had no line).
 		{base("[[tagets]]\nformat = \"mcp\"\n"), "7:1 manifest.unknown-key \"tagets\"; did you mean \"targets\"?"},
 		{"version = 1\n[[sources]]\nincldue = [\"*.json\"]\n", "3:1 manifest.unknown-key \"incldue\"; did you mean \"include\"?"},
+		// A quoted key with an escape is found where it is written.
+		{base("[catalog]\n\"na\\tme\" = \"x\"\n"), "8:1 manifest.unknown-key"},
+		{base("[catalog]\n\"n\\u0061m\\\"e\" = \"x\"\n"), "8:1 manifest.unknown-key"},
 		{base("[[targets]]\nformat = \"openai\"\nout = \"b.json\"\nstirct = true\n"), "10:1 manifest.unknown-key \"stirct\""},
 		{base("[[targets]]\nformat = \"mcp\"\nout = \"b.json\"\nstrict = true\n"), "10:1 manifest.unknown-key no option \"strict\""},
 		{base("[policy]\ndeny = \"loss\"\n"), "8:8 manifest.type policy.deny: want an array of strings, not a string"},
