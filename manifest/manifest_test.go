@@ -161,6 +161,11 @@ func TestKeyIndexQuotes(t *testing.T) {
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(good))
 	f.Add([]byte("version = 1\n[[sources]]\ninclude = [\"\"\"\na\n\"\"\"]\n"))
+	// The shapes of issue 27: an unknown array of tables, escaped quoted
+	// keys, an output that is an input, a glob of many **.
+	f.Add([]byte("version = 1\n[[sources]]\ninclude = [\"*.json\"]\n[[tagets]]\nformat = \"mcp\"\n"))
+	f.Add([]byte("version = 1\n[[sources]]\n\"in\\u0063lude\" = [\"a\"]\n\"bo\\\"gus\\tkey\" = 1\n"))
+	f.Add([]byte("version = 1\n[[sources]]\ninclude = [\"**/**/**/**/*.json\"]\n[[targets]]\nformat = \"mcp\"\nout = \"toolc.toml\"\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, ds := Decode(data, "toolc.toml", testFormats)
 		if (m == nil) == (len(ds) == 0) {

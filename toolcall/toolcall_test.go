@@ -443,6 +443,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add("anthropic", `{"filter_bundleId_": [1, {"page": null}], "page": {"size_max_": {"x": []}}}`)
 	f.Add("gemini-openapi", `[]`)
 	f.Add("mcp", `null`)
+	f.Add("anthropic", `{"filter_bundleId_": "a", "filter[bundleId]": "b"}`) // a renamed key and its original (issue 27)
 	f.Fuzz(func(t *testing.T, target, args string) {
 		for _, tn := range append(c.Targets(), target) {
 			for name := range c.targets[tn].byNameOrEmpty() {
