@@ -179,6 +179,8 @@ var codes = []Code{
 		"A schema's examples entry, or a tool's input example, that the schema rejects teaches the model the wrong shape. Fix the example or the schema."},
 	{"lint.parameter-description-missing", Warning, "an input parameter has no description (nor title, nor $ref)",
 		"Models pick argument values from parameter descriptions; a parameter with only a name is often filled wrong. Describe what it is and which values make sense (a title or a $ref'd definition's description also counts)."},
+	{"lint.pattern-ecma", Info, "a pattern needs an ECMA-262 engine: lookaround, a backreference or an escape RE2 has not",
+		"JSON Schema patterns are ECMA-262 regular expressions. One with lookahead, lookbehind, a backreference or an escape such as \\cX cannot run in an RE2 engine (Go's, Rust's), which many validators and providers use: they accept such a pattern and enforce nothing, or refuse it (OpenAI strict mode drops it, loss.pattern). toolc runs it with an ECMA-262 engine, so toolc decode enforces it on a model's call; this info says which patterns only such a check enforces."},
 	{"lint.required-unknown-property", Warning, "required names a property that properties lacks",
 		"A name in \"required\" that no \"properties\" entry (here or in an allOf/anyOf/oneOf branch) declares is a frequent cause of provider rejections and usually a typo. Add the property or remove the name."},
 

@@ -181,6 +181,12 @@ func lintNode(fs []finding, path canonical.Path, s *canonical.Schema, input bool
 			seen[k] = i
 		}
 	}
+	if pat, ok := s.Keyword("pattern").StringValue(); ok {
+		if _, ecma := must(lenientRegexp(pat)).(ecmaRegexp); ecma {
+			fs = append(fs, finding{code: "lint.pattern-ecma", ptr: p().Append("pattern"),
+				msg: fmt.Sprintf("pattern %q needs an ECMA-262 engine (lookaround, a backreference or an escape RE2 has not): toolc decode enforces it; a validator or provider built on RE2 does not", pat)})
+		}
+	}
 	if s.HasType("array") && !s.JSON().Has("items") && !s.JSON().Has("prefixItems") && !s.JSON().Has("$ref") {
 		fs = append(fs, finding{code: "lint.array-items-missing", ptr: p(),
 			msg: "array without items: the model cannot know what goes in it, and strict modes and Gemini reject it",
@@ -284,4 +290,12 @@ func markPrefixes(used map[canonical.Pointer]bool, p canonical.Pointer) {
 		i := strings.LastIndexByte(string(q), '/')
 		q = q[:i]
 	}
+}
+
+// must is the value of a compile, nil when it failed.
+func must(re jsonschema.Regexp, err error) jsonschema.Regexp {
+	if err != nil {
+		return nil
+	}
+	return re
 }

@@ -239,6 +239,7 @@ func TestLintAndValues(t *testing.T) {
 		{"array items", `{"type": "object", "properties": {"a": {"type": ["array", "null"], "description": "A."}}}`, []string{"lint.array-items-missing /properties/a"}},
 		{"required unknown", `{"type": "object", "properties": {"a": {"description": "A."}}, "required": ["a", "b"], "allOf": [{"required": ["c"], "properties": {"c": {"description": "C."}}}]}`, []string{"lint.required-unknown-property /required/1"}},
 		{"unused def", `{"type": "object", "properties": {"a": {"$ref": "#/definitions/used"}}, "definitions": {"used": {"description": "U."}, "unused": {}, "chained": {"$anchor": "c"}}}`, []string{"lint.def-unused /definitions/unused"}},
+		{"pattern for an ECMA-262 engine", `{"type": "object", "properties": {"p": {"type": "string", "description": "P.", "pattern": "^(?!.*\\.\\.)[a-z./]+$"}, "q": {"type": "string", "description": "Q.", "pattern": "^[a-z]+$"}}}`, []string{"lint.pattern-ecma /properties/p/pattern"}},
 		{"def used through the base URI", `{"$id": "http://example.com/root.json", "type": "object", "properties": {"a": {"$ref": "http://example.com/root.json#/$defs/a"}, "b": {"$ref": "root.json#/$defs/b"}}, "$defs": {"a": {"description": "A."}, "b": {"description": "B."}, "c": {}}}`, []string{"lint.def-unused /$defs/c"}},
 	} {
 		v := New()
