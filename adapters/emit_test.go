@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/toolc-dev/toolc/accept"
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 )
 
@@ -107,46 +108,28 @@ func TestRootCombinatorsLowered(t *testing.T) {
 	{"name": "find", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}},
 	{"name": "link", "inputSchema": {"type": "object", "properties": {"kind": {"type": "string"}, "url": {"type": "string"}}, "allOf": [{"if": {"properties": {"kind": {"const": "link"}}}, "then": {"required": ["url"]}}]}},
 	{"name": "pick", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}, "not": {"required": ["a", "b"]}}}]}`
-	yes, no := true, false
-	for _, to := range []string{"openai", "openai-responses", "anthropic", "bedrock", "mcp"} {
-		for _, strict := range []*bool{&no, &yes} {
-			if to == "mcp" && strict == &yes {
-				continue
+	eachMode(t, in, []string{"openai", "openai-responses", "anthropic", "bedrock", "mcp"}, func(to string, strict bool, res *Result, inputs []*canonical.Value) {
+		reported := map[string]bool{}
+		for _, d := range res.Diagnostics {
+			if strings.HasPrefix(d.Code, "loss.") || d.Code == "lower.all-of-merged" {
+				reported[d.Tool+" "+d.Pointer] = true
 			}
-			opts := TargetOptions{Strict: strict}
-			if to == "mcp" {
-				opts = TargetOptions{}
-			}
-			res, err := Default().Convert(parse(t, []byte(in)), "a.json", "mcp", to, opts)
-			if err != nil {
-				t.Fatalf("%s strict=%v: %v", to, *strict, err)
-			}
-			reported := map[string]bool{}
-			for _, d := range res.Diagnostics {
-				if strings.HasPrefix(d.Code, "accept.") && d.Severity == diag.Error {
-					t.Errorf("%s strict=%v: %s", to, *strict, d)
-				}
-				if strings.HasPrefix(d.Code, "loss.") || d.Code == "lower.all-of-merged" {
-					reported[d.Tool+" "+d.Pointer] = true
-				}
-			}
-			shape := accept.Tables[to].Shape
-			for i, tool := range res.Tools {
-				root := res.Bundle.Resolve(shape.List).Items[i].Resolve(shape.Input)
-				for _, k := range []string{"anyOf", "allOf", "not"} {
-					had := parse(t, []byte(in)).Get("tools").Items[i].Get("inputSchema").Has(k)
-					switch {
-					case to == "mcp" && had != root.Has(k):
-						t.Errorf("mcp: %s lost its root %s", tool.Name, k)
-					case to != "mcp" && root.Has(k) && (k != "not" || strings.HasPrefix(to, "openai")):
-						t.Errorf("%s strict=%v: %s keeps %s at the root: %s", to, *strict, tool.Name, k, root.AppendJSON(nil, ""))
-					case to != "mcp" && had && !root.Has(k) && !reported[tool.ID()+" /tools/"+fmt.Sprint(i)+"/inputSchema/"+k]:
-						t.Errorf("%s strict=%v: %s's root %s changed without a report at /tools/%d/inputSchema/%s", to, *strict, tool.Name, k, i, k)
-					}
+		}
+		for i, tool := range res.Tools {
+			root := inputs[i]
+			for _, k := range []string{"anyOf", "allOf", "not"} {
+				had := parse(t, []byte(in)).Get("tools").Items[i].Get("inputSchema").Has(k)
+				switch {
+				case to == "mcp" && had != root.Has(k):
+					t.Errorf("mcp: %s lost its root %s", tool.Name, k)
+				case to != "mcp" && root.Has(k) && (k != "not" || strings.HasPrefix(to, "openai")):
+					t.Errorf("%s strict=%v: %s keeps %s at the root: %s", to, strict, tool.Name, k, root.AppendJSON(nil, ""))
+				case to != "mcp" && had && !root.Has(k) && !reported[tool.ID()+" /tools/"+fmt.Sprint(i)+"/inputSchema/"+k]:
+					t.Errorf("%s strict=%v: %s's root %s changed without a report at /tools/%d/inputSchema/%s", to, strict, tool.Name, k, i, k)
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestGeminiNamesFit: Gemini and Vertex take function names of at most 64
@@ -183,31 +166,44 @@ func TestDraft07ToClaude(t *testing.T) {
 		"properties": {"point": {"type": "array", "items": [{"type": "integer"}, {"type": "integer"}], "additionalItems": false},
 		"card": {"type": "object", "properties": {"number": {"type": "string"}, "cvc": {"type": "string"}}, "dependencies": {"number": ["cvc"]}}},
 		"required": ["point"]}}]}`
-	yes, no := true, false
-	for _, to := range []string{"anthropic", "bedrock", "mcp"} {
-		for _, strict := range []*bool{&no, &yes} {
-			if to == "mcp" && strict == &yes {
-				continue
-			}
-			opts := TargetOptions{Strict: strict}
+	eachMode(t, in, []string{"anthropic", "bedrock", "mcp"}, func(to string, strict bool, _ *Result, inputs []*canonical.Value) {
+		out := string(inputs[0].AppendJSON(nil, ""))
+		legacy := strings.Contains(out, "draft-07") || strings.Contains(out, `"items":[`) || strings.Contains(out, "additionalItems") || strings.Contains(out, `"dependencies"`)
+		if legacy != (to == "mcp") {
+			t.Errorf("%s strict=%v: the schema is %s", to, strict, out)
+		}
+	})
+}
+
+// eachMode converts the MCP document in to every target named, non-strict
+// and strict (MCP once), fails the test on an acceptance error, and calls
+// check with each result and the input schema of each emitted tool.
+func eachMode(t *testing.T, in string, targets []string, check func(to string, strict bool, res *Result, inputs []*canonical.Value)) {
+	t.Helper()
+	for _, to := range targets {
+		for _, strict := range []bool{false, true} {
+			opts := TargetOptions{Strict: &strict}
 			if to == "mcp" {
+				if strict {
+					continue
+				}
 				opts = TargetOptions{}
 			}
 			res, err := Default().Convert(parse(t, []byte(in)), "a.json", "mcp", to, opts)
 			if err != nil {
-				t.Fatalf("%s strict=%v: %v", to, *strict, err)
+				t.Fatalf("%s strict=%v: %v", to, strict, err)
 			}
 			for _, d := range res.Diagnostics {
 				if strings.HasPrefix(d.Code, "accept.") && d.Severity == diag.Error {
-					t.Errorf("%s strict=%v: %s", to, *strict, d)
+					t.Errorf("%s strict=%v: %s", to, strict, d)
 				}
 			}
 			shape := accept.Tables[to].Shape
-			out := string(res.Bundle.Resolve(shape.List).Items[0].Resolve(shape.Input).AppendJSON(nil, ""))
-			legacy := strings.Contains(out, "draft-07") || strings.Contains(out, `"items":[`) || strings.Contains(out, "additionalItems") || strings.Contains(out, `"dependencies"`)
-			if legacy != (to == "mcp") {
-				t.Errorf("%s strict=%v: the schema is %s", to, *strict, out)
+			var inputs []*canonical.Value
+			for _, e := range res.Bundle.Resolve(shape.List).Items {
+				inputs = append(inputs, e.Resolve(shape.Input))
 			}
+			check(to, strict, res, inputs)
 		}
 	}
 }

@@ -14,7 +14,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -540,6 +542,14 @@ func regular(fsys fs.FS, name string) error {
 		what = "not a regular file"
 	}
 	return fmt.Errorf("%s is %s: %w", name, what, ErrNotRegular)
+}
+
+// ReadFile reads a file the command line names (toolc convert, toolc
+// detect) as a build reads a source: only a regular file (a named pipe
+// would wait forever), its error without the path, which the caller says.
+func ReadFile(name string) ([]byte, error) {
+	data, err := readRegular(os.DirFS(filepath.Dir(name)), filepath.Base(name))
+	return data, unwrapPath(err)
 }
 
 // readRegular reads name in fsys if it is a regular file.

@@ -424,40 +424,32 @@ func newUnit(s *canonical.Schema, rules *Rules, opts Options) *Unit {
 // copyLowered deep-copies v, a node of the schema being lowered, and each
 // copied node came from where its model did.
 func (u *Unit) copyLowered(v *canonical.Value) *canonical.Value {
-	c := &canonical.Value{Kind: v.Kind, Bool: v.Bool, Text: v.Text, Pos: v.Pos}
-	if o, ok := u.origins[v]; ok {
-		u.origins[c] = o
-	}
-	if v.Items != nil {
-		c.Items = make([]*canonical.Value, len(v.Items))
-		for i, it := range v.Items {
-			c.Items[i] = u.copyLowered(it)
-		}
-	}
-	if v.Members != nil {
-		c.Members = make([]canonical.Member, len(v.Members))
-		for i, m := range v.Members {
-			c.Members[i] = canonical.Member{Key: m.Key, Value: u.copyLowered(m.Value), KeyPos: m.KeyPos}
-		}
-	}
-	return c
+	return u.copyTree(v, func(n *canonical.Value) *canonical.Value { return u.origins[n] })
 }
 
 // copyFrom deep-copies v, a node of the original schema, remembering where
 // each copied node came from.
 func (u *Unit) copyFrom(v *canonical.Value) *canonical.Value {
+	return u.copyTree(v, func(n *canonical.Value) *canonical.Value { return n })
+}
+
+// copyTree deep-copies v, recording for each copy the input node that
+// origin names for its model (none when it names none).
+func (u *Unit) copyTree(v *canonical.Value, origin func(*canonical.Value) *canonical.Value) *canonical.Value {
 	c := &canonical.Value{Kind: v.Kind, Bool: v.Bool, Text: v.Text, Pos: v.Pos}
-	u.origins[c] = v
+	if o := origin(v); o != nil {
+		u.origins[c] = o
+	}
 	if v.Items != nil {
 		c.Items = make([]*canonical.Value, len(v.Items))
 		for i, it := range v.Items {
-			c.Items[i] = u.copyFrom(it)
+			c.Items[i] = u.copyTree(it, origin)
 		}
 	}
 	if v.Members != nil {
 		c.Members = make([]canonical.Member, len(v.Members))
 		for i, m := range v.Members {
-			c.Members[i] = canonical.Member{Key: m.Key, Value: u.copyFrom(m.Value), KeyPos: m.KeyPos}
+			c.Members[i] = canonical.Member{Key: m.Key, Value: u.copyTree(m.Value, origin), KeyPos: m.KeyPos}
 		}
 	}
 	return c

@@ -233,15 +233,7 @@ func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
 		if !ok {
 			return false
 		}
-		c := jsonschema.NewCompiler()
-		c.DefaultDraft(q.draft)
-		c.UseRegexpEngine(lenientRegexp)
-		c.UseLoader(refuse{})
-		if err := c.AddResource(baseURL, doc); err != nil {
-			return false
-		}
-		var err error
-		if sch, err = c.Compile(baseURL); err != nil {
+		if sch = q.compileAlone(doc); sch == nil {
 			return false
 		}
 		q.v.shapes.compiled.put(key, sch)
@@ -284,18 +276,27 @@ func (q *quickRun) withoutEnum(key []byte) *jsonschema.Schema {
 		return nil
 	}
 	delete(m, "enum")
+	sch := q.compileAlone(m)
+	if sch != nil {
+		q.v.shapes.compiled.put(noEnumKey, sch)
+	}
+	return sch
+}
+
+// compileAlone compiles doc, one node's value-checking form, as a schema
+// of its own in the run's draft; nil when it does not compile.
+func (q *quickRun) compileAlone(doc any) *jsonschema.Schema {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(q.draft)
 	c.UseRegexpEngine(lenientRegexp)
 	c.UseLoader(refuse{})
-	if err := c.AddResource(baseURL, m); err != nil {
+	if err := c.AddResource(baseURL, doc); err != nil {
 		return nil
 	}
 	sch, err := c.Compile(baseURL)
 	if err != nil {
 		return nil
 	}
-	q.v.shapes.compiled.put(noEnumKey, sch)
 	return sch
 }
 

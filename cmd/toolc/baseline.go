@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/compiler"
@@ -26,21 +28,12 @@ that are not in it, and says how many it hid; --no-baseline shows them all.
 Errors are never recorded: a build with errors writes no baseline. Commit the file;
 run toolc baseline again when findings are fixed, to drop their entries.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			out, err := a.output()
+		RunE: a.withOutput(func(ctx context.Context, out *output) error {
+			m, res, err := out.built(ctx, f.dir, f.manifest, compiler.Options{})
 			if err != nil {
 				return err
-			}
-			m, err := openManifest(f.dir, f.manifest)
-			if err != nil {
-				return out.fail(exitUsage, "%v", err)
 			}
 			defer m.root.Close()
-			out.relativeTo(m.cwd, m.root.Name())
-			res, err := m.build(cmd.Context(), compiler.Options{}, out)
-			if err != nil {
-				return err
-			}
 			var errs []diag.Diagnostic // what no baseline hides; denied warnings it does
 			for _, d := range res.Diagnostics {
 				if d.Severity == diag.Error && !compiler.Baselined(d) {
@@ -65,7 +58,7 @@ run toolc baseline again when findings are fixed, to drop their entries.`,
 			out.status("wrote %s with %s; toolc build now reports only new ones",
 				out.path(compiler.BaselineFile), diagfmt.Plural(denied+warns+infos, "known finding"))
 			return nil
-		},
+		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")

@@ -49,13 +49,7 @@ which may ignore any breaking code.
 Against a revision or folder without the manifest (the first release after
 adopting toolc), every tool is added.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			out, err := a.output()
-			if err != nil {
-				return err
-			}
-			return runBreaking(cmd.Context(), f, out)
-		},
+		RunE: a.withOutput(func(ctx context.Context, out *output) error { return runBreaking(ctx, f, out) }),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.against, "against", "", "the earlier catalog: a git `REF`, a folder or a canonical bundle")
@@ -121,17 +115,11 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	if f.format != "text" && f.format != "markdown" {
 		return out.fail(exitUsage, "--format %q: want text or markdown", f.format)
 	}
-	m, err := openManifest(f.dir, f.manifest)
-	if err != nil {
-		return out.fail(exitUsage, "%v", err)
-	}
-	defer m.root.Close()
-	out.relativeTo(m.cwd, m.root.Name())
-
-	res, err := m.build(ctx, compiler.Options{}, out)
+	m, res, err := out.built(ctx, f.dir, f.manifest, compiler.Options{})
 	if err != nil {
 		return err
 	}
+	defer m.root.Close()
 	if res.Failed {
 		out.diagnostics(res.Diagnostics, false)
 		return out.fail(exitFailed, "the catalog does not build; fix it before comparing")

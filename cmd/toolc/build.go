@@ -93,6 +93,33 @@ func openManifest(dir, manifest string) (*manifestRoot, error) {
 
 // build builds the manifest, writing nothing. A manifest that cannot be used
 // is reported and is the error (exit 2).
+// open opens the manifest of a command's -C and --manifest flags and
+// names paths relative to the working directory from then on; an error has
+// been said (exit 2).
+func (o *output) open(dir, manifest string) (*manifestRoot, error) {
+	m, err := openManifest(dir, manifest)
+	if err != nil {
+		return nil, o.fail(exitUsage, "%v", err)
+	}
+	o.relativeTo(m.cwd, m.root.Name())
+	return m, nil
+}
+
+// built opens the manifest as open does and builds it in memory with
+// opts; the caller closes m.root.
+func (o *output) built(ctx context.Context, dir, manifest string, opts compiler.Options) (*manifestRoot, *compiler.Result, error) {
+	m, err := o.open(dir, manifest)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := m.build(ctx, opts, o)
+	if err != nil {
+		m.root.Close()
+		return nil, nil, err
+	}
+	return m, res, nil
+}
+
 func (m *manifestRoot) build(ctx context.Context, opts compiler.Options, out *output) (*compiler.Result, error) {
 	opts.Manifest = m.file
 	res, err := compiler.Build(ctx, m.root.FS(), opts)
@@ -124,12 +151,11 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	if f.jobs > 0 {
 		runtime.GOMAXPROCS(f.jobs) // the workers of every stage size themselves by it
 	}
-	m, err := openManifest(f.dir, f.manifest)
+	m, err := out.open(f.dir, f.manifest)
 	if err != nil {
-		return out.fail(exitUsage, "%v", err)
+		return err
 	}
 	defer m.root.Close()
-	out.relativeTo(m.cwd, m.root.Name())
 
 	opts := compiler.Options{Jobs: f.jobs, Baseline: compiler.BaselineFile, Version: version()}
 	if f.all {

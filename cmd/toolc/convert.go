@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,9 +100,9 @@ func readInput(stdin io.Reader, arg string) (string, []byte, error) {
 		data, err := io.ReadAll(stdin)
 		return "<stdin>", data, err
 	}
-	data, err := os.ReadFile(arg)
+	data, err := compiler.ReadFile(arg)
 	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", arg, unwrapPath(err))
+		return "", nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	return filepath.ToSlash(arg), data, nil
 }

@@ -1,15 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/diag/diagfmt"
 )
@@ -50,9 +49,9 @@ It exits 1 when a file cannot be read or parsed, or fits no format clearly.`,
 // it from having one.
 func detectFile(stdout io.Writer, reg *adapters.Registry, file string, verbose bool) []diag.Diagnostic {
 	name := filepath.ToSlash(file)
-	data, err := os.ReadFile(file)
+	data, err := compiler.ReadFile(file)
 	if err != nil {
-		return []diag.Diagnostic{diag.New("source.read", "%v", unwrapPath(err)).At(name, "")}
+		return []diag.Diagnostic{diag.New("source.read", "%v", err).At(name, "")}
 	}
 	doc, err := adapters.Parse(data, file)
 	if err != nil {
@@ -78,13 +77,4 @@ func detectFile(stdout io.Writer, reg *adapters.Registry, file string, verbose b
 		}
 	}
 	return ds
-}
-
-// unwrapPath drops the *fs.PathError wrapper, whose path is already known.
-func unwrapPath(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

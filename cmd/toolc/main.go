@@ -65,6 +65,18 @@ type app struct {
 }
 
 // output returns the command's output, set up from the global flags.
+// withOutput is the RunE of a command that takes no arguments: it makes
+// the output the global flags ask for, then runs fn.
+func (a *app) withOutput(fn func(context.Context, *output) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		out, err := a.output()
+		if err != nil {
+			return err
+		}
+		return fn(cmd.Context(), out)
+	}
+}
+
 func (a *app) output() (*output, error) {
 	return newOutput(&a.global, a.stdout, a.stderr)
 }

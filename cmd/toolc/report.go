@@ -50,13 +50,7 @@ Token counts: OpenAI formats in o200k_base over the rendering OpenAI publishes
 (exact for that rendering); other formats are estimates, marked ≈. The report
 exits 0 whatever the build finds: toolc build is the gate.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			out, err := a.output()
-			if err != nil {
-				return err
-			}
-			return runReport(cmd.Context(), f, out)
-		},
+		RunE: a.withOutput(func(ctx context.Context, out *output) error { return runReport(ctx, f, out) }),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.format, "format", "markdown", "`markdown`, html or json")
@@ -77,16 +71,11 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 	if f.against != "" && f.format != "markdown" {
 		return out.fail(exitUsage, "--against compares in the markdown report only")
 	}
-	m, err := openManifest(f.dir, f.manifest)
-	if err != nil {
-		return out.fail(exitUsage, "%v", err)
-	}
-	defer m.root.Close()
-	out.relativeTo(m.cwd, m.root.Name())
-	res, err := m.build(ctx, compiler.Options{Tokens: true, Jobs: f.jobs}, out)
+	m, res, err := out.built(ctx, f.dir, f.manifest, compiler.Options{Tokens: true, Jobs: f.jobs})
 	if err != nil {
 		return err
 	}
+	defer m.root.Close()
 	ov := report.Make(res, f.jobs)
 	var base *report.Overview
 	var baseName string
