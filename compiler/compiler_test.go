@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -829,5 +830,26 @@ paths:
 	}
 	if !slices.Equal(got, []string{"api/openapi.yaml:12 source.read"}) {
 		t.Errorf("findings of the $ref = %q, want one source.read at it", got)
+	}
+}
+
+// TestWriteErrorsNameRelativePaths: a write that fails (a full disk here:
+// a tmpfs of 64 KB, where mounting one is allowed) said the temporary
+// file's absolute path; it says the output's path, relative to the
+// manifest, and the cause.
+func TestWriteErrorsNameRelativePaths(t *testing.T) {
+	dir := t.TempDir()
+	if err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).Run(); err != nil {
+		t.Skipf("cannot mount a small file system here: %v", err)
+	}
+	defer exec.Command("umount", dir).Run()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	err = Write(root, []Output{NewOutput("dist/mcp.json", bytes.Repeat([]byte("x"), 1<<20))})
+	if err == nil || strings.Contains(err.Error(), dir) || !strings.HasPrefix(err.Error(), "writing dist/mcp.json: ") {
+		t.Errorf("Write on a full disk = %v; want the output's relative path and the cause, not %s", err, dir)
 	}
 }

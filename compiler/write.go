@@ -39,13 +39,13 @@ func Write(root *os.Root, outputs []Output) error {
 			}
 			if dir := path.Dir(o.Path); dir != "." {
 				if err := root.MkdirAll(dir, 0o755); err != nil {
-					errs[i] = fmt.Errorf("writing %s: %w", o.Path, err)
+					errs[i] = fmt.Errorf("writing %s: %w", o.Path, unwrapPath(err))
 					return
 				}
 			}
 			tmp, err := writeTemp(root, o)
 			if err != nil {
-				errs[i] = fmt.Errorf("writing %s: %w", o.Path, err)
+				errs[i] = fmt.Errorf("writing %s: %w", o.Path, unwrapPath(err))
 				return
 			}
 			tmps[i] = tmp
@@ -69,7 +69,7 @@ func Write(root *os.Root, outputs []Output) error {
 		}
 		if err := root.Rename(t, outputs[i].Path); err != nil {
 			cleanup(i)
-			return fmt.Errorf("writing %s: %w", outputs[i].Path, err)
+			return fmt.Errorf("writing %s: %w", outputs[i].Path, unwrapPath(err))
 		}
 	}
 	return nil
@@ -239,7 +239,7 @@ func (r *Result) Orphans(fsys fs.FS) Orphans {
 func RemoveOrphans(root *os.Root, o Orphans) error {
 	for _, p := range o.Remove {
 		if err := root.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("removing %s: %w", p, err)
+			return fmt.Errorf("removing %s: %w", p, unwrapPath(err))
 		}
 	}
 	return nil
