@@ -70,6 +70,25 @@ type manifestRoot struct {
 }
 
 // openManifest resolves -C and --manifest and opens the manifest's folder.
+// findUpward returns manifest, or, when there is none there, the nearest
+// toolc.toml in a folder above it, as git, go and cargo find theirs: a
+// command run inside a catalog's subfolder works on the catalog. With none
+// above either, it returns manifest, for the build to say it is missing.
+func findUpward(manifest string) string {
+	if _, err := os.Stat(manifest); err == nil {
+		return manifest
+	}
+	for dir := filepath.Dir(filepath.Dir(manifest)); ; dir = filepath.Dir(dir) {
+		cand := filepath.Join(dir, compiler.DefaultManifest)
+		if info, err := os.Stat(cand); err == nil && info.Mode().IsRegular() {
+			return cand
+		}
+		if dir == filepath.Dir(dir) {
+			return manifest
+		}
+	}
+}
+
 func openManifest(dir, manifest string) (*manifestRoot, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -83,6 +102,9 @@ func openManifest(dir, manifest string) (*manifestRoot, error) {
 	}
 	if !filepath.IsAbs(manifest) {
 		manifest = filepath.Join(cwd, manifest)
+	}
+	if filepath.Base(manifest) == compiler.DefaultManifest {
+		manifest = findUpward(manifest)
 	}
 	root, err := os.OpenRoot(filepath.Dir(manifest))
 	if err != nil {
