@@ -216,9 +216,14 @@ func TestBuildFailures(t *testing.T) {
 		{"ignore", func(f fstest.MapFS) {
 			f["toolc.toml"] = &fstest.MapFile{Data: []byte(baseManifest + "[policy]\nignore = [\"loss\"]\n")}
 		}, "", false},
-		{"no match warns", func(f fstest.MapFS) {
+		// A glob that matches nothing is mostly a typo that would ship empty
+		// bundles (issue 28): it fails, unless the source says optional.
+		{"no match fails", func(f fstest.MapFS) {
 			f["toolc.toml"] = &fstest.MapFile{Data: []byte(baseManifest + "[[sources]]\ninclude = [\"nothing/*.json\"]\n")}
-		}, "warning source.no-match toolc.toml:26", false},
+		}, "error source.no-match toolc.toml:26", true},
+		{"no match in an optional source", func(f fstest.MapFS) {
+			f["toolc.toml"] = &fstest.MapFile{Data: []byte(baseManifest + "[[sources]]\ninclude = [\"nothing/*.json\"]\noptional = true\n")}
+		}, "warning loss.title tools/a/mcp.json:2", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			fsys := baseFS(baseManifest)
@@ -297,9 +302,11 @@ func TestSymlinkEscapeAndWrite(t *testing.T) {
 		t.Fatalf("Build with an escaping symlink = %v", err)
 	}
 
-	// Without the link the build succeeds; Write writes every output, and a
-	// second Write of the same outputs leaves the files untouched.
+	// Without the link (and with a file of its own in tools/b, whose glob
+	// may not match nothing) the build succeeds; Write writes every output,
+	// and a second Write of the same outputs leaves the files untouched.
 	os.Remove(filepath.Join(dir, "tools/b/link.json"))
+	os.WriteFile(filepath.Join(dir, "tools/b/openai.json"), []byte(openaiTools), 0o644)
 	res, err := Build(context.Background(), root.FS(), Options{})
 	if err != nil || res.Failed {
 		t.Fatalf("Build = %v, %+v", err, res)

@@ -165,6 +165,7 @@ func manifestSchema() obj {
 						{"namespace", obj{{"type", "string"}, {"pattern", manifest.NamespacePattern}, {"description", "every tool's ID becomes namespace:name"}}},
 						{"tags", strs("added to every tool's tags")},
 						{"repair", obj{{"type", "boolean"}, {"description", "rewrite non-standard schemas (dict, nullable, optional lists …) as JSON Schema"}}},
+						{"optional", obj{{"type", "boolean"}, {"description", "let the include globs match nothing (a folder tools will fill); otherwise that fails the build"}}},
 						{"policy", obj{{"$ref", "#/$defs/policy"}, {"description", "decides first the diagnostics located in this source's files (vendored files)"}}},
 						{"openapi", obj{{"$ref", "#/$defs/openapi"}}},
 					}},

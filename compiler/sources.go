@@ -50,8 +50,8 @@ func (b *build) expandSources() error {
 				matched = append(matched, f)
 				n++
 			}
-			if n == 0 {
-				d := diag.New("source.no-match", "%s: %q matches no file", key, pattern)
+			if n == 0 && !src.Optional {
+				d := diag.New("source.no-match", "%s: %q matches no file; a typo would ship empty bundles, so this fails the build (optional = true on the source lets it match nothing)", key, pattern)
 				d.File = b.manifestFile
 				d.Line, d.Column = b.m.Pos(key)
 				b.diags = append(b.diags, d)

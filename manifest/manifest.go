@@ -60,6 +60,10 @@ type Source struct {
 	Namespace string   `toml:"namespace"` // sets every tool's namespace when not empty
 	Tags      []string `toml:"tags"`      // added to every tool's tags
 	Repair    bool     `toml:"repair"`    // rewrite non-standard schemas to JSON Schema
+	// Optional lets the include globs match nothing (a folder that tools
+	// will fill); otherwise a glob that matches no file is an error, as it
+	// is mostly a typo that would ship empty bundles.
+	Optional bool `toml:"optional"`
 	// Policy decides, before the target's and the manifest's, the
 	// diagnostics located in this source's files (vendored files whose
 	// findings are not the team's to fix).
