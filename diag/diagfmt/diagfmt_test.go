@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -271,5 +272,32 @@ func TestSARIFFingerprintIgnoresPrefix(t *testing.T) {
 	}
 	if uri1 != "tools/a.json" || uri2 != "project/tools/a.json" {
 		t.Errorf("URIs %q and %q", uri1, uri2)
+	}
+}
+
+// TestDigestUrgentFirst: what a provider refuses and what the manifest got
+// wrong come first, and are always listed, whatever their count (issue
+// 28: accept.tools sat under "--verbose shows 10 more codes" behind
+// lint.parameter-description-missing ×656).
+func TestDigestUrgentFirst(t *testing.T) {
+	var ds []diag.Diagnostic
+	for i := range 656 {
+		ds = append(ds, diag.New("lint.parameter-description-missing", "parameter %d has no description", i).At("api.yaml", fmt.Sprintf("/p/%d", i)))
+	}
+	for i := range 3 {
+		ds = append(ds, diag.New("loss.title", "title %d dropped", i).At("api.yaml", fmt.Sprintf("/t/%d", i)))
+	}
+	tools := diag.New("accept.tools", "the openai bundle has 184 tools; OpenAI takes at most 128 in one request")
+	tools.File, tools.Target = "toolc.toml", "openai"
+	ds = append(ds, tools, diag.New("source.openapi-unmatched", "include.tags: \"pets\" matches no operation").At("toolc.toml", ""))
+	var b strings.Builder
+	got, err := WriteDigest(&b, ds, DigestOptions{MaxCodes: 1, Warnings: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "warning accept.tools ×1") || !strings.HasPrefix(lines[1], "warning source.openapi-unmatched ×1") ||
+		!strings.HasPrefix(lines[2], "warning lint.parameter-description-missing ×656") || got.Codes != 1 {
+		t.Errorf("WriteDigest with one code to spare =\n%s\n%+v; want accept.tools and the unmatched selection, then the most frequent, and loss.title left out", b.String(), got)
 	}
 }

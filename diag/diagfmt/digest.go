@@ -65,17 +65,33 @@ func WriteDigest(w io.Writer, ds []diag.Diagnostic, opts DigestOptions) (Digest,
 			g.files = append(g.files, f.File)
 		}
 	}
-	slices.SortStableFunc(groups, func(a, b *codeGroup) int { return cmp.Or(b.n-a.n, strings.Compare(a.code, b.code)) })
+	// What a provider refuses and what the manifest got wrong come first,
+	// whatever their count: 184 tools over OpenAI's 128 must not hide
+	// behind 656 parameters without a description.
+	slices.SortStableFunc(groups, func(a, b *codeGroup) int {
+		ua, ub := urgent(a.code), urgent(b.code)
+		switch {
+		case ua && !ub:
+			return -1
+		case ub && !ua:
+			return 1
+		}
+		return cmp.Or(b.n-a.n, strings.Compare(a.code, b.code))
+	})
 	var b strings.Builder
 	sev := "warning"
 	if opts.Color {
 		sev = severityColor[diag.Warning] + sev + "\x1b[0m"
 	}
-	for i, g := range groups {
-		if i >= opts.MaxCodes || !opts.Warnings {
+	listed := 0 // codes listed that are not urgent: MaxCodes of them
+	for _, g := range groups {
+		if !opts.Warnings || !urgent(g.code) && listed >= opts.MaxCodes {
 			out.Codes++
 			out.Warnings += g.n
 			continue
+		}
+		if !urgent(g.code) {
+			listed++
 		}
 		fmt.Fprintf(&b, "%s %s ×%d", sev, g.code, g.n)
 		switch len(g.files) {
@@ -95,4 +111,13 @@ func WriteDigest(w io.Writer, ds []diag.Diagnostic, opts DigestOptions) (Digest,
 	n, err := writeText(w, errs, opts.Color, opts.MaxErrors)
 	out.Errors = n
 	return out, err
+}
+
+// urgent reports whether warnings of code are always listed first in the
+// digest: a provider's or client's refusal (accept.*: a request over its
+// limit, a tool a client drops), a manifest's mistake, a source selection
+// that matched nothing, an empty catalog.
+func urgent(code string) bool {
+	return strings.HasPrefix(code, "accept.") || strings.HasPrefix(code, "manifest.") ||
+		strings.HasSuffix(code, "-unmatched") || code == "source.no-match" || code == "catalog.empty"
 }
