@@ -349,6 +349,16 @@ optional = true                 # tools/ is empty so far: remove this once it ho
 	if namespaced {
 		b.WriteString("# Namespaces rename the emitted tools: a model sees namespace__name (the\n# names template), and toolc.lock maps each name back to its tool ID.\n")
 	}
+	total := 0
+	for _, g := range groups {
+		total += sum(maps.Values(g.tools))
+	}
+	anthropicStrict := "strict = \"auto\"\n"
+	if max := anthropicMaxStrict(); max > 0 && total > max {
+		// Anthropic takes at most that many strict tools in one request:
+		// strict mode for a bigger catalog is refused, not a setting.
+		anthropicStrict = fmt.Sprintf("# strict = \"auto\"              # Anthropic takes at most %d strict tools in one request; this catalog has %d\n", max, total)
+	}
 	b.WriteString(`[[targets]]
 format = "mcp"
 out = "dist/mcp.json"
@@ -361,8 +371,7 @@ strict = "auto"                 # strict where it narrows nothing; true forces i
 [[targets]]
 format = "anthropic"
 out = "dist/anthropic.json"
-strict = "auto"
-
+` + anthropicStrict + `
 [[targets]]
 format = "gemini"
 out = "dist/gemini.json"
@@ -410,6 +419,21 @@ func globs(g *found) (include, exclude []string) {
 var globMeta = strings.NewReplacer(`\`, `\\`, `*`, `\*`, `?`, `\?`, `[`, `\[`, `{`, `\{`)
 
 func escapeGlob(s string) string { return globMeta.Replace(s) }
+
+// anthropicMaxStrict is how many strict tools Anthropic takes in one
+// request, from its acceptance table; 0 if the table does not say.
+func anthropicMaxStrict() int {
+	t, _ := accept.TableNamed("anthropic")
+	if t == nil {
+		return 0
+	}
+	for _, r := range t.StrictRequest {
+		if r.Kind == accept.StrictTools {
+			return r.Max
+		}
+	}
+	return 0
+}
 
 // openAIMaxTools is how many tools OpenAI takes in one request, from its
 // acceptance table; 0 if the table does not say.

@@ -2,6 +2,7 @@ package scaffold
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,5 +71,34 @@ func TestNewLeavesOutNamedPipes(t *testing.T) {
 	}
 	if !strings.Contains(p.Manifest, `exclude = ["tools/pipe.json"]`) || p.Result.Failed || p.Files != 3 {
 		t.Errorf("the plan reads the named pipe, or fails: %d files, failed %v:\n%s", p.Files, p.Result.Failed, p.Manifest)
+	}
+}
+
+// TestNewStrictOnlyWhereTaken: init wrote strict = "auto" for Anthropic
+// whatever the catalog's size, and a catalog of more than 20 tools then
+// got accept.strict-tools, which a first build hid (issue 28, item 5).
+// Past Anthropic's strict budget the setting is left as a comment saying
+// why, and the plan builds without it.
+func TestNewStrictOnlyWhereTaken(t *testing.T) {
+	for _, n := range []int{3, 25} {
+		var tools []string
+		for i := range n {
+			tools = append(tools, fmt.Sprintf(`{"name": "t%d", "description": "d", "inputSchema": {"type": "object"}}`, i))
+		}
+		p, err := New(context.Background(), fstest.MapFS{"tools/a.json": {Data: []byte(`{"tools": [` + strings.Join(tools, ",") + `]}`)}}, "demo")
+		if err != nil {
+			t.Fatal(err)
+		}
+		anthropic := p.Manifest[strings.Index(p.Manifest, `format = "anthropic"`):]
+		anthropic = anthropic[:strings.Index(anthropic, "[[targets]]")]
+		strict := strings.Contains(anthropic, "\nstrict = \"auto\"")
+		if strict != (n <= 20) {
+			t.Errorf("%d tools: the Anthropic target is\n%s", n, anthropic)
+		}
+		for _, d := range p.Result.Diagnostics {
+			if d.Code == "accept.strict-tools" {
+				t.Errorf("%d tools: %s", n, d)
+			}
+		}
 	}
 }
