@@ -376,6 +376,10 @@ out = "dist/anthropic.json"
 format = "gemini"
 out = "dist/gemini.json"
 
+[[targets]]
+format = "canonical"
+out = "dist/canonical.json"     # the catalog itself: what toolc decode and toolc breaking read
+
 [policy]
 # What to do with codes or whole categories: deny (fail the build), warn, or
 # ignore. Errors always fail.

@@ -39,7 +39,8 @@ func TestNew(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`name = "demo"`, `namespace = "alpha-tools"`, `namespace = "beta-tools"`, "# Left out: beta/tools/c.json does not build: catalog.duplicate-id"} {
+	for _, want := range []string{`name = "demo"`, `namespace = "alpha-tools"`, `namespace = "beta-tools"`, "# Left out: beta/tools/c.json does not build: catalog.duplicate-id",
+		`format = "canonical"`} { // what decode reads (issue 28, item 7)
 		if !strings.Contains(p.Manifest, want) {
 			t.Errorf("the manifest lacks %q:\n%s", want, p.Manifest)
 		}
