@@ -428,26 +428,28 @@ func escapeGlob(s string) string { return globMeta.Replace(s) }
 // request, from its acceptance table; 0 if the table does not say.
 func anthropicMaxStrict() int {
 	t, _ := accept.TableNamed("anthropic")
-	if t == nil {
-		return 0
-	}
-	for _, r := range t.StrictRequest {
-		if r.Kind == accept.StrictTools {
-			return r.Max
-		}
-	}
-	return 0
+	return requestMax(t, true, accept.StrictTools)
 }
 
 // openAIMaxTools is how many tools OpenAI takes in one request, from its
 // acceptance table; 0 if the table does not say.
 func openAIMaxTools() int {
 	t, _ := accept.TableNamed("openai")
+	return requestMax(t, false, accept.Tools)
+}
+
+// requestMax is the Max of the table's request rule of kind (of its
+// strict tools when strict); 0 if it has none.
+func requestMax(t *accept.Table, strict bool, kind accept.Kind) int {
 	if t == nil {
 		return 0
 	}
-	for _, r := range t.Request {
-		if r.Kind == accept.Tools {
+	rules := t.Request
+	if strict {
+		rules = t.StrictRequest
+	}
+	for _, r := range rules {
+		if r.Kind == kind {
 			return r.Max
 		}
 	}
