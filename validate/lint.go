@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -140,10 +141,18 @@ func short(v *canonical.Value) string {
 // lintSchema applies the schema rules that do not need validation.
 func lintSchema(root *canonical.Schema, input bool) []finding {
 	var fs []finding
-	used := usedDefs(root)
+	// The definitions in use are found only for a schema that has some: a
+	// schema without $defs pays for no reference index.
+	var used map[canonical.Pointer]bool
+	usedAt := func(p canonical.Pointer) bool {
+		if used == nil {
+			used = usedDefs(root)
+		}
+		return used[p]
+	}
 	canonical.WalkPath(root, func(path canonical.Path, s *canonical.Schema) bool {
 		if s.IsObject() {
-			fs = lintNode(fs, path, s, input, used)
+			fs = lintNode(fs, path, s, input, usedAt)
 		}
 		return true
 	})
@@ -152,7 +161,7 @@ func lintSchema(root *canonical.Schema, input bool) []finding {
 
 // lintNode applies the schema rules to one schema, at path; its pointer is
 // built only for a finding.
-func lintNode(fs []finding, path canonical.Path, s *canonical.Schema, input bool, used map[canonical.Pointer]bool) []finding {
+func lintNode(fs []finding, path canonical.Path, s *canonical.Schema, input bool, used func(canonical.Pointer) bool) []finding {
 	var here canonical.Pointer
 	p := func() canonical.Pointer {
 		if here == "" && len(path) > 0 {
@@ -182,7 +191,7 @@ func lintNode(fs []finding, path canonical.Path, s *canonical.Schema, input bool
 		}
 	}
 	if pat, ok := s.Keyword("pattern").StringValue(); ok {
-		if _, ecma := must(lenientRegexp(pat)).(ecmaRegexp); ecma {
+		if needsECMA(pat) {
 			fs = append(fs, finding{code: "lint.pattern-ecma", ptr: p().Append("pattern"),
 				msg: fmt.Sprintf("pattern %q needs an ECMA-262 engine (lookaround, a backreference or an escape RE2 has not): toolc decode enforces it; a validator or provider built on RE2 does not", pat)})
 		}
@@ -208,13 +217,30 @@ func lintNode(fs []finding, path canonical.Path, s *canonical.Schema, input bool
 		}
 		for _, m := range defs.Members {
 			at := p().Append(k, m.Key)
-			if !used[at] {
+			if !used(at) {
 				fs = append(fs, finding{code: "lint.def-unused", ptr: at,
 					msg: fmt.Sprintf("definition %q is never referenced", m.Key), fix: "remove it, or refer to it with $ref"})
 			}
 		}
 	}
 	return fs
+}
+
+// ecmaPatterns caches needsECMA: a catalog repeats its patterns (a date, an
+// identifier) across thousands of tools, and compiling one is the dearest
+// step of a lint.
+var ecmaPatterns sync.Map // pattern string -> bool
+
+// needsECMA reports whether pattern compiles only with the ECMA-262 engine.
+func needsECMA(pattern string) bool {
+	if v, ok := ecmaPatterns.Load(pattern); ok {
+		return v.(bool)
+	}
+	re, err := lenientRegexp(pattern)
+	_, ecma := re.(ecmaRegexp)
+	ecma = ecma && err == nil
+	ecmaPatterns.Store(pattern, ecma)
+	return ecma
 }
 
 // mayRepeat reports whether an enum's values may hold two equal ones: for
@@ -290,12 +316,4 @@ func markPrefixes(used map[canonical.Pointer]bool, p canonical.Pointer) {
 		i := strings.LastIndexByte(string(q), '/')
 		q = q[:i]
 	}
-}
-
-// must is the value of a compile, nil when it failed.
-func must(re jsonschema.Regexp, err error) jsonschema.Regexp {
-	if err != nil {
-		return nil
-	}
-	return re
 }
