@@ -162,11 +162,13 @@ func inferType(n *canonical.Value) []string {
 	return nil
 }
 
+// setType makes ts n's type, written first: one type as a string.
 func setType(n *canonical.Value, ts []string) {
 	v := canonical.NewString(ts[0])
 	if len(ts) > 1 {
 		v = canonical.NewStrings(ts)
 	}
+	n.Delete("type")
 	n.Members = slices.Insert(n.Members, 0, canonical.Member{Key: "type", Value: v})
 }
 
@@ -771,9 +773,13 @@ func dropEnumNull(u *Unit, n *canonical.Value, at canonical.Pointer) {
 	kept := slices.DeleteFunc(slices.Clone(enum.Items), isNull)
 	if len(kept) == 0 {
 		n.Delete("enum")
-		if !n.Has("type") {
-			setType(n, []string{"null"})
+		if ts := canonical.AsSchema(n).Types(); ts != nil && !slices.Contains(ts, "null") {
+			// No value was valid here; without the enum, every value of
+			// the type is.
+			u.Report("loss.enum", at, n, "enum", "enum: [null] dropped, as the target refuses null inside enum; the type %s does not list null, so the schema, which accepted no value, now accepts any", canonical.NewStrings(ts).String())
+			return
 		}
+		setType(n, []string{"null"})
 		u.Report("lower.type-inferred", at, n, "enum", "enum: [null] written as type null, as the target refuses null inside enum")
 		return
 	}
