@@ -246,12 +246,11 @@ func runModernize(u *Unit) {
 				continue
 			}
 			into = append([]string{d.key}, into...)
-			if had := n.Get(d.key); had != nil && had.Kind == canonical.Object {
-				for _, m := range d.v.Members { // the 2019-09 keyword's own entries win
-					if !had.Has(m.Key) {
-						had.Members = append(had.Members, m)
-					}
-				}
+			if n.Has(d.key) {
+				// In the schema's own dialect the 2019-09 keyword means
+				// nothing and dependencies does: it gives way.
+				u.Report("lower.legacy-form", s.at(), n, d.key, "%s replaced by the entries of dependencies: the schema's dialect reads dependencies and ignores %s", d.key, d.key)
+				n.Set(d.key, d.v)
 				continue
 			}
 			n.Members = slices.Insert(n.Members, min(i, len(n.Members)), canonical.Member{Key: d.key, Value: d.v})
