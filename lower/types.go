@@ -223,6 +223,7 @@ func runModernize(u *Unit) {
 			n.Delete("additionalItems")
 			u.Report("lower.legacy-form", s.at(), n, "additionalItems", "additionalItems dropped: without an items array it has no effect, and 2020-12 has no such keyword")
 		}
+		exclusiveBounds(u, s.at(), n)
 		deps := n.Get("dependencies")
 		if deps == nil || deps.Kind != canonical.Object {
 			continue
@@ -256,6 +257,29 @@ func runModernize(u *Unit) {
 			n.Members = slices.Insert(n.Members, min(i, len(n.Members)), canonical.Member{Key: d.key, Value: d.v})
 		}
 		u.Report("lower.legacy-form", s.at(), n, "dependencies", "the draft-07 dependencies written as %s, as 2020-12 spells them", strings.Join(into, " and "))
+	}
+}
+
+// exclusiveBounds writes draft-04's boolean exclusiveMinimum and
+// exclusiveMaximum, which modify minimum and maximum, as the numbers that
+// later dialects use: {"minimum": 0, "exclusiveMinimum": true} is
+// {"exclusiveMinimum": 0}. A false one, or one without its bound, says
+// nothing and goes.
+func exclusiveBounds(u *Unit, at canonical.Pointer, n *canonical.Value) {
+	for _, k := range [][2]string{{"exclusiveMinimum", "minimum"}, {"exclusiveMaximum", "maximum"}} {
+		ex, bound := k[0], k[1]
+		on, ok := n.Get(ex).BoolValue()
+		if !ok {
+			continue
+		}
+		if b := n.Get(bound); on && b != nil && b.Kind == canonical.Number {
+			n.Set(ex, b)
+			n.Delete(bound)
+			u.Report("lower.legacy-form", at, n, ex, "the draft-04 %s: true written as %s: %s, as later dialects spell it", ex, ex, b.String())
+			continue
+		}
+		n.Delete(ex)
+		u.Report("lower.legacy-form", at, n, ex, "the draft-04 %s: %t dropped: without %s beside it, or false, it says nothing", ex, on, bound)
 	}
 }
 
