@@ -110,23 +110,36 @@ func (o Output) sum() string {
 // hex digits): nothing else removes them, and "git add -A" would commit
 // them.
 func removeStale(root *os.Root, outputs []Output) {
-	fsys := root.FS()
+	// One listing per directory: a catalog of targets writes several
+	// outputs into each.
+	prefixes := map[string][]string{}
 	for _, o := range outputs {
-		prefix := "." + path.Base(o.Path) + ".toolc-"
-		entries, err := fs.ReadDir(fsys, path.Dir(o.Path))
+		dir := path.Dir(o.Path)
+		prefixes[dir] = append(prefixes[dir], "."+path.Base(o.Path)+".toolc-")
+	}
+	fsys := root.FS()
+	for dir, ps := range prefixes {
+		entries, err := fs.ReadDir(fsys, dir)
 		if err != nil {
 			continue
 		}
 		for _, e := range entries {
-			rest, ok := strings.CutPrefix(e.Name(), prefix)
-			if !ok || len(rest) != 12 || !e.Type().IsRegular() {
-				continue
-			}
-			if _, err := hex.DecodeString(rest); err == nil {
-				root.Remove(path.Join(path.Dir(o.Path), e.Name()))
+			if e.Type().IsRegular() && slices.ContainsFunc(ps, func(p string) bool { return stale(e.Name(), p) }) {
+				root.Remove(path.Join(dir, e.Name()))
 			}
 		}
 	}
+}
+
+// stale reports whether name is a temporary file that writeTemp made for
+// the output whose temporaries start with prefix.
+func stale(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok || len(rest) != 12 {
+		return false
+	}
+	_, err := hex.DecodeString(rest)
+	return err == nil
 }
 
 func writeTemp(root *os.Root, o Output) (string, error) {
