@@ -2,6 +2,7 @@ package lower
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
 )
@@ -85,7 +86,12 @@ var (
 			for _, row := range r.Rows {
 				switch row.Action {
 				case Drop, Only, Simple, Inline:
-					return true
+					// The root rows (root-enum, root-not) are the shape
+					// pass's: they alone must not send every schema
+					// through this one.
+					if !strings.HasPrefix(row.Feature, "root-") {
+						return true
+					}
 				}
 			}
 			return false

@@ -34,7 +34,7 @@ type resolver struct {
 }
 
 func newResolver(u *Unit) *resolver {
-	r := &resolver{u: u, refs: canonical.IndexRefs(u.orig), max: DefaultInlineSize}
+	r := &resolver{u: u, max: DefaultInlineSize}
 	if n, ok := u.Rules.Limit("inline-size"); ok {
 		r.max = n
 	}
@@ -48,8 +48,17 @@ func newResolver(u *Unit) *resolver {
 // whether it names a schema there; external says it names another
 // document.
 func (r *resolver) resolve(node *canonical.Value, ref string) (target canonical.Pointer, ok, external bool) {
-	res := r.refs.Resolve(r.u.Origin(node), ref)
+	res := r.index().Resolve(r.u.Origin(node), ref)
 	return res.Target, res.Local, res.External != ""
+}
+
+// index returns the original schema's identifiers and references, indexed
+// on the first question: most schemas have no reference to ask about.
+func (r *resolver) index() *canonical.Refs {
+	if r.refs == nil {
+		r.refs = canonical.IndexRefs(r.u.orig)
+	}
+	return r.refs
 }
 
 // within reports whether p is q or inside it.
@@ -369,7 +378,7 @@ func (r *resolver) normalize() {
 			// anywhere once the target drops $id and $anchor. Inside a
 			// resource that keeps its $id, the reference stays as it is,
 			// and resolves.
-			in := r.refs.InResource(u.Origin(s.node))
+			in := r.index().InResource(u.Origin(s.node))
 			if want := "#" + (&url.URL{Fragment: string(target)}).EscapedFragment(); want != ref && (target != "" || in || dropsIDs) && (!in || dropsIDs) {
 				s.node.Set("$ref", canonical.NewString(want))
 			}
