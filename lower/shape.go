@@ -205,6 +205,10 @@ func held(r *Rules, k string) bool {
 func runShape(u *Unit) {
 	r := u.Rules
 	typed := r.Action("untyped") == Type
+	// The rules are asked once: each question is a search of the rows,
+	// and the walk visits every node.
+	addItems, enumNull, reqAlone := r.Action("items-missing") == Add, r.Action("enum-null") == Drop, r.Action("required-alone") == Add
+	portable, addProps, prune := r.Action("pattern") == Portable, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
 	shapeRoot(u)
 	// Shaping the root can make a union of it (an untyped root typed as
 	// anyOf, a $ref beside siblings wrapped in anyOf): the root rules have
@@ -227,26 +231,26 @@ func runShape(u *Unit) {
 			shapeType(u, n, at, inherit)
 		}
 		ts := canonical.AsSchema(n).Types()
-		if r.Action("items-missing") == Add && slices.Contains(ts, "array") && !n.Has("items") && !n.Has("prefixItems") {
+		if addItems && slices.Contains(ts, "array") && !n.Has("items") && !n.Has("prefixItems") {
 			n.Set("items", canonical.NewObject())
 			u.Report("lower.items-added", at, n, "", "items: {} added to an array schema without items, as the target requires")
 		}
-		if r.Action("enum-null") == Drop && hasNull(n.Get("enum")) {
+		if enumNull && hasNull(n.Get("enum")) {
 			dropEnumNull(u, n, at)
 		}
-		if r.Action("required-alone") == Add && n.Has("required") && !n.Has("properties") {
+		if reqAlone && n.Has("required") && !n.Has("properties") {
 			n.Set("properties", canonical.NewObject())
 			u.Report("lower.properties-added", at, n, "", "properties: {} added beside required, as the target refuses required without properties")
 		}
-		if r.Action("pattern") == Portable && unportable(n.Get("pattern")) {
+		if portable && unportable(n.Get("pattern")) {
 			portablePattern(u, n, at)
 		}
 		if isObjectSchema(n) {
-			if r.Action("properties-missing") == Add && !n.Has("properties") {
+			if addProps && !n.Has("properties") {
 				n.Set("properties", canonical.NewObject())
 				u.Report("lower.properties-added", at, n, "", "properties: {} added to an object schema without properties, as the target requires")
 			}
-			if r.Action("required-undefined") == Prune {
+			if prune {
 				pruneRequired(u, n, at)
 			}
 		}
