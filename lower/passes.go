@@ -35,7 +35,7 @@ var (
 	}
 	Modernize = &Pass{
 		Name:  "2020-12",
-		Doc:   "writes a schema of an older dialect in the forms of 2020-12, which says the same: items as an array → prefixItems (additionalItems → items), dependencies → dependentRequired and dependentSchemas, the older $schema dropped (lower.legacy-form)",
+		Doc:   "writes a schema of an older dialect in the forms of 2020-12, which says the same: items as an array → prefixItems (additionalItems → items), dependencies → dependentRequired and dependentSchemas (replacing those keywords, which the older dialect ignores), draft-04's boolean exclusiveMinimum/exclusiveMaximum → the number of minimum/maximum, the older $schema dropped (lower.legacy-form)",
 		When:  needs("legacy-forms", Modern),
 		Run:   runModernize,
 		Check: func(_ *Rules, root *canonical.Value) bool { return olderDialect(root) },
