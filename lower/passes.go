@@ -25,9 +25,9 @@ var (
 			if r.Action("$ref") != Keep || r.Action("core") == Drop || r.Action("other") == Drop {
 				return true
 			}
-			found := false // hoisting alone: only where a reference is
+			found := false // hoisting alone: only where a reference is, static or dynamic
 			canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
-				found = found || s.IsObject() && s.JSON().Has("$ref")
+				found = found || s.IsObject() && (s.JSON().Has("$ref") || s.JSON().Has("$dynamicRef") || s.JSON().Has("$recursiveRef"))
 				return !found
 			})
 			return found
