@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/diag"
+
+	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
 // ConvertOptions configure Convert.
@@ -44,11 +47,12 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 	}
 	formats := (&build{reg: opts.Registry}).formats()
 	if opts.From != "auto" && !slices.Contains(formats.Sources, opts.From) {
-		return nil, fmt.Errorf("%w %q as a source (want one of %v)", adapters.ErrUnknownFormat, opts.From, formats.Sources)
+		return nil, fmt.Errorf("%w %q as a source (want one of %s)%s", adapters.ErrUnknownFormat, opts.From, strings.Join(formats.Sources, ", "), suggest.Hint(opts.From, formats.Sources))
 	}
 	takes, ok := formats.Targets[opts.To]
 	if !ok {
-		return nil, fmt.Errorf("%w %q as a target", adapters.ErrUnknownFormat, opts.To)
+		names := slices.Sorted(maps.Keys(formats.Targets))
+		return nil, fmt.Errorf("%w %q as a target (want one of %s)%s", adapters.ErrUnknownFormat, opts.To, strings.Join(names, ", "), suggest.Hint(opts.To, names))
 	}
 	if opts.Strict && !slices.Contains(takes, "strict") {
 		return nil, fmt.Errorf("%w: format %s has no strict mode", adapters.ErrNotSupported, opts.To)

@@ -8,10 +8,11 @@ import (
 
 // keyIndex maps key paths of a TOML document, with array-of-tables indexes
 // ("targets[1].policy.deny"), to the line and column where the key is
-// written. BurntSushi/toml does not expose key positions, so diagnostics
-// about a key (unknown, wrong type, bad value) look them up here. It is a
-// light scan of the text, not a parser: the document has already been
-// parsed successfully when it is used.
+// written. BurntSushi/toml keeps key positions private, and keys them by
+// dotted path without indexes (the second [[targets]]'s strict overwrites
+// the first's), so diagnostics about a key (unknown, wrong type, bad value)
+// look them up here. It is a light scan of the text, not a parser: the
+// document has already been parsed successfully when it is used.
 type keyIndex map[string][2]int
 
 func indexKeys(text string) keyIndex {
@@ -66,40 +67,6 @@ func indexKeys(text string) keyIndex {
 		}
 	}
 	return idx
-}
-
-// at finds the written key whose path, without array indexes, is dotted
-// ("targets.strict"), the one on line or else the last one before it, and
-// returns its path with indexes ("targets[0].strict") and position. Without
-// one, it returns dotted and no position.
-func (idx keyIndex) at(dotted string, line int) (string, [2]int) {
-	best, bestPos := dotted, [2]int{}
-	for k, pos := range idx {
-		if stripIndexes(k) != dotted || pos[0] > line {
-			continue
-		}
-		if pos[0] > bestPos[0] || (pos[0] == bestPos[0] && k < best) {
-			best, bestPos = k, pos
-		}
-	}
-	return best, bestPos
-}
-
-// stripIndexes removes the array indexes of a key path.
-func stripIndexes(k string) string {
-	var b strings.Builder
-	depth := 0
-	for i := 0; i < len(k); i++ {
-		switch {
-		case k[i] == '[':
-			depth++
-		case k[i] == ']':
-			depth--
-		case depth == 0:
-			b.WriteByte(k[i])
-		}
-	}
-	return b.String()
 }
 
 func (idx keyIndex) add(key string, line, col int) {

@@ -17,7 +17,6 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -25,6 +24,7 @@ import (
 
 	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
 // Version is the manifest format version this package reads.
@@ -189,7 +189,10 @@ type decoder struct {
 
 func (d *decoder) errorAt(code, key, format string, args ...any) {
 	line, col := d.keys.pos(key)
-	msg := fmt.Sprintf(format, args...)
+	d.add(code, key, line, col, fmt.Sprintf(format, args...))
+}
+
+func (d *decoder) add(code, key string, line, col int, msg string) {
 	if key != "" {
 		msg = key + ": " + msg
 	}
@@ -201,10 +204,8 @@ func (d *decoder) errorAt(code, key, format string, args ...any) {
 func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagnostic) {
 	text := string(data)
 	d := &decoder{file: file}
-	var head struct {
-		Version any `toml:"version"`
-	}
-	if _, err := toml.Decode(text, &head); err != nil {
+	var doc map[string]any
+	if _, err := toml.Decode(text, &doc); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			return nil, []diag.Diagnostic{{Code: "manifest.syntax", Severity: diag.Error, Message: pe.Message, File: file, Line: pe.Position.Line, Column: pe.Position.Col}}
@@ -213,72 +214,32 @@ func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagno
 	}
 	d.keys = indexKeys(text)
 	d.lines = strings.Split(text, "\n")
-	switch v, ok := head.Version.(int64); {
-	case head.Version == nil:
+	switch v, ok := doc["version"].(int64); {
+	case doc["version"] == nil:
 		d.errorAt("manifest.version", "", "the manifest has no version; write `version = %d` on its first line", Version)
 		return nil, d.diags
 	case !ok || v != Version:
-		d.errorAt("manifest.version", "version", "unsupported manifest version %v; this toolc reads version %d", head.Version, Version)
+		d.errorAt("manifest.version", "version", "unsupported manifest version %v; this toolc reads version %d", doc["version"], Version)
 		return nil, d.diags
 	}
-	var doc v1
-	md, err := toml.Decode(text, &doc)
-	if err != nil {
-		d.typeError(err)
-		return nil, d.diags
+	d.checkTypes(doc)
+	if slices.ContainsFunc(d.diags, func(x diag.Diagnostic) bool { return x.Code == "manifest.type" }) {
+		// The values are not what the checks below read; unknown keys
+		// alone are not in their way.
+		return nil, diag.Sort(d.diags)
 	}
-	unknown := md.Undecoded()
-	for _, k := range unknown {
-		// A key inside an unknown table is that table's fault: one
-		// message, at the table.
-		if !slices.ContainsFunc(unknown, func(p toml.Key) bool { return len(p) < len(k) && slices.Equal(p, k[:len(p)]) }) {
-			d.unknownKey(k)
-		}
+	var typed v1
+	if _, err := toml.Decode(text, &typed); err != nil {
+		// The walk above checks what the decoder does; this is a bug.
+		return nil, []diag.Diagnostic{{Code: "manifest.type", Severity: diag.Error, Message: err.Error(), File: file}}
 	}
-	m := &Manifest{Version: doc.Version, Catalog: doc.Catalog, Sources: doc.Sources, Targets: doc.Targets, Policy: doc.Policy, keys: d.keys}
+	m := &Manifest{Version: typed.Version, Catalog: typed.Catalog, Sources: typed.Sources, Targets: typed.Targets, Policy: typed.Policy, keys: d.keys}
 	d.check(m, formats)
 	if len(d.diags) > 0 {
 		return nil, diag.Sort(d.diags)
 	}
 	return m, nil
 }
-
-var typeErrorRE = regexp.MustCompile(`^toml: line (\d+) \(last key "([^"]*)"\): (.*)$`)
-
-// typeError turns the decoder's type mismatch into a diagnostic at the
-// value that is wrong, named with its index ("targets[0].strict") and in
-// TOML's words ("want an array of strings, not a string").
-func (d *decoder) typeError(err error) {
-	var line int
-	var key, msg string
-	var pe toml.ParseError
-	if errors.As(err, &pe) {
-		line, key, msg = pe.Position.Line, pe.LastKey, pe.Message
-	} else if m := typeErrorRE.FindStringSubmatch(err.Error()); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		key, msg = m[2], m[3]
-	} else {
-		d.diags = append(d.diags, diag.Diagnostic{Code: "manifest.type", Severity: diag.Error, Message: err.Error(), File: d.file})
-		return
-	}
-	if m := incompatibleRE.FindStringSubmatch(msg); m != nil {
-		want := "a " + m[2]
-		if t, ok := fieldType(reflect.TypeFor[v1](), strings.Split(key, ".")); ok {
-			want = tomlType(t)
-		}
-		msg = fmt.Sprintf("want %s, not %s", want, tomlWord(m[1]))
-	} else if _, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, key[strings.LastIndex(key, ".")+1:]+":") {
-		msg = rest // an UnmarshalTOML error that names its key again
-	}
-	name, pos := d.keys.at(key, line)
-	col := pos[1]
-	if pos[0] > 0 {
-		line, col = pos[0], d.valueColumn(pos)
-	}
-	d.diags = append(d.diags, diag.Diagnostic{Code: "manifest.type", Severity: diag.Error, Message: fmt.Sprintf("%s: %s", name, msg), File: d.file, Line: line, Column: col})
-}
-
-var incompatibleRE = regexp.MustCompile(`^incompatible types: TOML value has type (\S+); destination has type (\S+)$`)
 
 // valueColumn returns the column of the value after the key written at pos.
 func (d *decoder) valueColumn(pos [2]int) int {
@@ -293,35 +254,6 @@ func (d *decoder) valueColumn(pos [2]int) int {
 	}
 	after := rest[eq+1:]
 	return pos[1] + eq + 1 + len(after) - len(strings.TrimLeft(after, " \t"))
-}
-
-// fieldType follows a dotted key through the toml tags of t.
-func fieldType(t reflect.Type, key []string) (reflect.Type, bool) {
-	for _, k := range key {
-		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice {
-			t = t.Elem()
-		}
-		switch t.Kind() {
-		case reflect.Map:
-			t = t.Elem()
-			continue
-		case reflect.Struct:
-		default:
-			return nil, false
-		}
-		found := false
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if name, _, _ := strings.Cut(f.Tag.Get("toml"), ","); name == k {
-				t, found = f.Type, true
-				break
-			}
-		}
-		if !found {
-			return nil, false
-		}
-	}
-	return t, true
 }
 
 // tomlType says what TOML value a Go type takes.
@@ -373,38 +305,6 @@ func tomlWord(goType string) string {
 	return goType
 }
 
-// unknownKey reports a key that no field took. Keys of arrays of tables
-// carry no index in toml.Key, so the first written occurrence is located.
-func (d *decoder) unknownKey(k toml.Key) {
-	name := k.String()
-	loc := name
-	if _, ok := d.keys[name]; !ok {
-		if _, ok := d.keys[name+"[0]"]; ok { // an unknown array of tables: its first
-			loc = name + "[0]"
-		}
-	}
-	for _, arr := range []string{"sources", "targets"} {
-		if strings.HasPrefix(name, arr+".") {
-			rest := strings.TrimPrefix(name, arr+".")
-			for i := 0; ; i++ {
-				cand := fmt.Sprintf("%s[%d].%s", arr, i, rest)
-				if _, ok := d.keys[cand]; ok {
-					loc = cand
-					break
-				}
-				if _, ok := d.keys[fmt.Sprintf("%s[%d]", arr, i)]; !ok {
-					break
-				}
-			}
-		}
-	}
-	msg := fmt.Sprintf("unknown key %q", k[len(k)-1])
-	if sug := closest(k[len(k)-1], knownKeys(k[:len(k)-1])); sug != "" {
-		msg += fmt.Sprintf("; did you mean %q?", sug)
-	}
-	d.errorAt("manifest.unknown-key", loc, "%s", msg)
-}
-
 // The patterns that names in a manifest must match. They mean the same as
 // RE2 and as ECMA-262 regular expressions, so the JSON Schema of toolc.toml
 // uses them as they are.
@@ -438,9 +338,9 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 			s.Format = "auto"
 		}
 		if s.Format != "auto" && !slices.Contains(formats.Sources, s.Format) {
-			d.errorAt("manifest.invalid", key+".format", "unknown source format %q (want auto or one of %s)", s.Format, strings.Join(formats.Sources, ", "))
+			d.errorAt("manifest.invalid", key+".format", "unknown source format %q (want auto or one of %s)%s", s.Format, strings.Join(formats.Sources, ", "), suggest.Hint(s.Format, formats.Sources))
 		}
-		if len(s.Include) == 0 {
+		if len(s.Include) == 0 && !d.misspelt(key, "include") {
 			d.errorAt("manifest.invalid", key, "a source needs include = [...] with at least one glob")
 		}
 		for _, g := range s.Include {
@@ -475,7 +375,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		case t.Format == "":
 			d.errorAt("manifest.invalid", key, "a target needs format = \"...\"")
 		case !ok:
-			d.errorAt("manifest.invalid", key+".format", "unknown target format %q (want one of %s)", t.Format, strings.Join(slices.Sorted(maps.Keys(formats.Targets)), ", "))
+			d.errorAt("manifest.invalid", key+".format", "unknown target format %q (want one of %s)%s", t.Format, strings.Join(slices.Sorted(maps.Keys(formats.Targets)), ", "), suggest.Hint(t.Format, slices.Sorted(maps.Keys(formats.Targets))))
 		default:
 			for _, o := range []struct {
 				name string
@@ -520,6 +420,14 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		d.checkTargetPolicy(key+".policy", t.Policy)
 	}
 	d.checkPolicy("policy", &m.Policy)
+}
+
+// misspelt reports whether an unknown key of the table at key was taken
+// for want, which then needs no error of its own for being missing.
+func (d *decoder) misspelt(key, want string) bool {
+	return slices.ContainsFunc(d.diags, func(x diag.Diagnostic) bool {
+		return x.Code == "manifest.unknown-key" && strings.HasPrefix(x.Message, key+".") && strings.HasSuffix(x.Message, fmt.Sprintf("did you mean %q?", want))
+	})
 }
 
 // LockFile is the name of the lock file, beside the manifest.
@@ -584,78 +492,4 @@ func (d *decoder) checkPolicy(key string, p *diag.Policy) {
 			d.errorAt("manifest.invalid", key+"."+e.List, "%q is also listed in %s", e.Entry, e.Also)
 		}
 	}
-}
-
-// knownKeys returns the keys the manifest takes in the table at path
-// (array indexes left out), from the toml tags of the structs it decodes
-// into; nil where the table's keys are free (a profile, a map).
-func knownKeys(path []string) []string {
-	t := reflect.TypeOf(v1{})
-	for _, p := range path {
-		for t.Kind() == reflect.Slice || t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if t.Kind() != reflect.Struct {
-			return nil
-		}
-		found := false
-		for i := range t.NumField() {
-			if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); tag == p {
-				t, found = t.Field(i).Type, true
-				break
-			}
-		}
-		if !found {
-			return nil
-		}
-	}
-	for t.Kind() == reflect.Slice || t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return nil
-	}
-	var keys []string
-	for i := range t.NumField() {
-		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); tag != "" && tag != "-" {
-			keys = append(keys, tag)
-		}
-	}
-	return keys
-}
-
-// closest returns the key of keys that word most likely misspells (at
-// most two edits away, and fewer than a third of its letters), or "".
-func closest(word string, keys []string) string {
-	best, bestD := "", 3
-	for _, k := range keys {
-		if d := editDistance(word, k); d < bestD && d <= max(1, len(k)/3) {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance of a and b, with a swap of two
-// neighbours one edit ("incldue").
-func editDistance(a, b string) int {
-	prev2, prev, cur := make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,17 @@ func TestDecodeErrors(t *testing.T) {
 		{base("[policy]\ndeny = \"loss\"\n"), "8:8 manifest.type policy.deny: want an array of strings, not a string"},
 		// A wrong type is at its value, with its index, in TOML's words.
 		{"version = 1\n[[sources]]\ninclude = [\"a\"]\n\n[[targets]]\nformat = \"openai\"\nstrict = 3\nout = \"o.json\"\n\n[[targets]]\nformat = \"mcp\"\nout = \"m.json\"\n", "7:10 manifest.type targets[0].strict: want true, false or \"auto\", not an integer"},
+		// Issue 28: a wrong value in the first of two blocks with that key
+		// is named at its own block, not the last one.
+		{"version = 1\n[[sources]]\ninclude = [\"a\"]\n[[targets]]\nformat = \"openai\"\nout = \"o.json\"\nstrict = \"yes\"\n[[targets]]\nformat = \"anthropic\"\nout = \"a.json\"\nstrict = true\n", "7:10 manifest.type targets[0].strict: want true, false or \"auto\", not \"yes\""},
+		{"version = 1\n[[sources]]\ninclude = \"a\"\n[[sources]]\ninclude = [\"b\"]\n", "3:11 manifest.type sources[0].include"},
+		{base("[[targets]]\nformat = \"openai\"\nout = 5\n[[targets]]\nformat = \"mcp\"\nout = \"c.json\"\n"), "9:7 manifest.type targets[1].out: want a string, not an integer"},
+		{base("limits = 5\n"), "7:10 manifest.type targets[0].limits: want a table of integers, not an integer"},
+		{base("limits = \"big\"\n"), "7:10 manifest.type targets[0].limits: want a table of integers, not a string"},
+		{base("profile = 5\n"), "7:11 manifest.type targets[0].profile: want a table, not an integer"},
+		{base("select = 5\n"), "7:10 manifest.type targets[0].select: want a table, not an integer"},
+		{base("select = { tools = [1] }\n"), "7:20 manifest.type targets[0].select.tools: want an array of strings, not an array with an integer"},
+		{base("select = { tgs = [\"a\"] }\n"), "7:12 manifest.unknown-key targets[0].select.tgs: unknown key \"tgs\"; did you mean \"tags\"?"},
 		{base("[[targets]]\nformat = \"openai\"\nout = \"o.json\"\nstrict = \"yes\"\n"), "10:10 manifest.type targets[1].strict: want true, false or \"auto\", not \"yes\""},
 		{"version = 1\n[[sources]]\ninclude = \"a.json\"\n", "3:11 manifest.type sources[0].include: want an array of strings, not a string"},
 		{base("[[targets]]\nformat = \"openai\"\nout = \"o.json\"\nlimits = {description = \"x\"}\n"), "10:25 manifest.type targets[1].limits.description: want an integer, not a string"},
@@ -110,6 +122,21 @@ func TestDecodeErrors(t *testing.T) {
 		if !found(ds, tc.want) {
 			t.Errorf("Decode(%q) = %v\nwant one with %q", tc.in, ds, tc.want)
 		}
+	}
+}
+
+// TestDecodeEveryTypeError: every wrong value is reported in one run, not
+// the first the decoder meets.
+func TestDecodeEveryTypeError(t *testing.T) {
+	in := "version = 1\n[[sources]]\ninclude = \"a\"\n[[targets]]\nformat = \"openai\"\nout = \"o.json\"\nstrict = \"yes\"\nlimits = 5\n[[targets]]\nformat = \"mcp\"\nout = 7\n"
+	_, ds := Decode([]byte(in), "toolc.toml", testFormats)
+	var got []string
+	for _, d := range ds {
+		got = append(got, fmt.Sprintf("%d:%d %s", d.Line, d.Column, d.Message[:strings.Index(d.Message, ":")]))
+	}
+	want := []string{"3:11 sources[0].include", "7:10 targets[0].strict", "8:10 targets[0].limits", "11:7 targets[1].out"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Decode = %q, want %q", got, want)
 	}
 }
 

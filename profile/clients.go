@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/lower"
+
+	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
 // Client is an MCP client that takes less than the protocol allows: what
@@ -45,7 +47,7 @@ func Clients() []string { return slices.Sorted(maps.Keys(clients)) }
 func (p *Profile) CheckClients(opts Options) error {
 	for _, c := range opts.Clients {
 		if _, ok := clients[c]; !ok {
-			return fmt.Errorf("unknown MCP client %q (one of %s)", c, strings.Join(Clients(), ", "))
+			return fmt.Errorf("unknown MCP client %q (one of %s)%s", c, strings.Join(Clients(), ", "), suggest.Hint(c, Clients()))
 		}
 	}
 	return nil

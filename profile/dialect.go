@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/lower"
+
+	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
 // Dialect is a server that speaks a target's format but differs from the
@@ -77,7 +79,7 @@ func (p *Profile) CheckDialect(opts Options) error {
 		for _, d := range dialects[p.Format] {
 			names = append(names, d.Name)
 		}
-		return fmt.Errorf("unknown dialect %q of %s (one of %s)", opts.Dialect, p.Format, strings.Join(names, ", "))
+		return fmt.Errorf("unknown dialect %q of %s (one of %s)%s", opts.Dialect, p.Format, strings.Join(names, ", "), suggest.Hint(opts.Dialect, names))
 	}
 	if !d.Strict && opts.Strict != nil && *opts.Strict {
 		return fmt.Errorf("dialect %q takes no strict mode (%s)", d.Name, d.Source)

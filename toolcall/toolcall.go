@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -28,6 +29,8 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/validate"
+
+	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
 // The errors Load and Decode wrap.
@@ -236,11 +239,11 @@ func (c *Catalog) Targets() []string {
 func (c *Catalog) entry(targetName, name string) (*entry, error) {
 	tg, ok := c.targets[targetName]
 	if !ok {
-		return nil, fmt.Errorf("%w %q (the catalog has %s)", ErrUnknownTarget, targetName, strings.Join(c.Targets(), ", "))
+		return nil, fmt.Errorf("%w %q (the catalog has %s)%s", ErrUnknownTarget, targetName, strings.Join(c.Targets(), ", "), suggest.Hint(targetName, c.Targets()))
 	}
 	e, ok := tg.byName[name]
 	if !ok {
-		return nil, fmt.Errorf("%w: %s has no tool named %q", ErrUnknownTool, targetName, name)
+		return nil, fmt.Errorf("%w: %s has no tool named %q%s", ErrUnknownTool, targetName, name, suggest.Hint(name, slices.Sorted(maps.Keys(tg.byName))))
 	}
 	return e, nil
 }
