@@ -343,8 +343,10 @@ type fileResult struct {
 	hash   string
 	doc    *canonical.Value
 	tools  []*canonical.Tool
-	hashes []string // of each tool's canonical form, for the lock
-	diags  []diag.Diagnostic
+	// decoded is how many tools the file held before its source's select.
+	decoded int
+	hashes  []string // of each tool's canonical form, for the lock
+	diags   []diag.Diagnostic
 	// invalid are the tools with an error of their own (an invalid
 	// schema): the build fails, and what the acceptance check would say of
 	// their bundles adds nothing.
@@ -646,12 +648,21 @@ func (b *build) readSource(in input) fileResult {
 	} else {
 		tools, ds = a.Decode(doc, in.path)
 	}
+	r.decoded = len(tools)
+	kept := tools[:0]
 	for _, t := range tools {
 		if src.Namespace != "" {
 			t.Namespace = src.Namespace
 		}
 		var cut []string
 		t.Tags, cut = canonical.CapTags(canonical.NormalizeTags(append(t.Tags, src.Tags...)))
+		if !src.Select.Match(t.ID(), t.Namespace, t.Tags) {
+			// Left out before validation: what is said of the tool's
+			// own part of the file goes with it.
+			ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool { return within(d, in.path, t.Source.Pointer) })
+			continue
+		}
+		kept = append(kept, t)
 		if len(cut) > 0 {
 			ds = append(ds, diag.New("catalog.tags-cut", "tags past %d, or longer than %d characters, were cut: %s",
 				canonical.MaxTags, canonical.MaxTagLen, strings.Join(cut, ", ")).At(in.path, string(t.Source.Locate("/tags"))).About(t.ID()))
@@ -660,6 +671,8 @@ func (b *build) readSource(in input) fileResult {
 			ds = append(ds, validate.Repair(t)...)
 		}
 	}
+	clear(tools[len(kept):])
+	tools = kept
 	for _, t := range tools {
 		td := adapters.CheckSchemas([]*canonical.Tool{t})
 		if hint, fix := b.validator.RootTypeHint(t.Input); hint != "" {
@@ -697,6 +710,11 @@ func (b *build) readSource(in input) fileResult {
 	}
 	r.diags = append(r.diags, ds...)
 	return r
+}
+
+// within reports whether d is located in file at pointer p or under it.
+func within(d diag.Diagnostic, file string, p canonical.Pointer) bool {
+	return d.File == file && (p == "" || d.Pointer == string(p) || strings.HasPrefix(d.Pointer, string(p)+"/"))
 }
 
 // collectTools joins the per-file tools in input order, rejects duplicate
@@ -795,10 +813,24 @@ func (b *build) buildTargets(ctx context.Context) error {
 }
 
 // selectTools sets the tools of the catalog that each target takes (all
-// of them, or those its select chooses), and reports a target whose
-// select chooses none of a catalog that has some: a preset that builds an
+// of them, or those its select chooses), and reports a source or target
+// whose select chooses none of the tools it has: a preset that builds an
 // empty bundle is a typo.
 func (b *build) selectTools() {
+	decoded := make([]int, len(b.m.Sources))
+	kept := make([]int, len(b.m.Sources))
+	for i, f := range b.files {
+		decoded[b.inputs[i].source] += f.decoded
+		kept[b.inputs[i].source] += len(f.tools)
+	}
+	for i, src := range b.m.Sources {
+		if !src.Select.Empty() && decoded[i] > 0 && kept[i] == 0 {
+			d := diag.New("catalog.select-empty", "sources[%d].select chooses none of the source's %d tools", i, decoded[i])
+			d.File = b.manifestFile
+			d.Line, d.Column = b.m.Pos(fmt.Sprintf("sources[%d].select", i))
+			b.diags = append(b.diags, d.WithFix("check its tags, namespaces and tool ID globs against the source's tools (IDs are namespace:name)"))
+		}
+	}
 	b.chosen = make([][]*canonical.Tool, len(b.m.Targets))
 	for i, t := range b.m.Targets {
 		if t.Select.Empty() {

@@ -166,6 +166,7 @@ func manifestSchema() obj {
 						{"tags", strs("added to every tool's tags")},
 						{"repair", obj{{"type", "boolean"}, {"description", "rewrite non-standard schemas (dict, nullable, optional lists …) as JSON Schema"}}},
 						{"optional", obj{{"type", "boolean"}, {"description", "let the include globs match nothing (a folder tools will fill); otherwise that fails the build"}}},
+						{"select", selectSchema("keep part of this source's tools, chosen before validation: tools matching every list set, and no exclude glob")},
 						{"policy", obj{{"$ref", "#/$defs/policy"}, {"description", "decides first the diagnostics located in this source's files (vendored files)"}}},
 						{"openapi", obj{{"$ref", "#/$defs/openapi"}}},
 					}},
@@ -191,17 +192,7 @@ func manifestSchema() obj {
 						{"describe", obj{{"type", "boolean"}, {"description", "keep dropped constraints in the descriptions"}}},
 						{"profile", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", features}, {"description", "override rows of the target's profile: feature = action, or a list of the values kept"}}},
 						{"limits", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", limitProps}, {"description", "override the target's budgets"}}},
-						{"select", obj{
-							{"type", "object"},
-							{"additionalProperties", false},
-							{"description", "build this target from part of the catalog: tools matching every list set, and no exclude glob"},
-							{"properties", obj{
-								{"tags", strs("tools with any of these tags")},
-								{"namespaces", strs("tools in any of these namespaces")},
-								{"tools", strs("globs over tool IDs")},
-								{"exclude", strs("globs over tool IDs left out")},
-							}},
-						}},
+						{"select", selectSchema("build this target from part of the catalog: tools matching every list set, and no exclude glob")},
 					}},
 					{"allOf", conditions},
 				}},
@@ -427,4 +418,19 @@ func section(archive, name string) (string, bool) {
 	}
 	text, _, _ := strings.Cut(rest, "\n-- ")
 	return text, true
+}
+
+// selectSchema is the schema of a select table, described as it is used.
+func selectSchema(description string) obj {
+	return obj{
+		{"type", "object"},
+		{"additionalProperties", false},
+		{"description", description},
+		{"properties", obj{
+			{"tags", strs("tools with any of these tags")},
+			{"namespaces", strs("tools in any of these namespaces")},
+			{"tools", strs("globs over tool IDs")},
+			{"exclude", strs("globs over tool IDs left out")},
+		}},
+	}
 }

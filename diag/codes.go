@@ -130,8 +130,8 @@ var codes = []Code{
 		"Tool IDs (namespace:name, or name without a namespace) must be unique in a catalog. The message names both sources. Give one of the sources a namespace, or rename one tool."},
 	{"catalog.empty", Warning, "the catalog has no tools",
 		"No source file yielded a tool, so every bundle is empty. Check the include globs of [[sources]]."},
-	{"catalog.select-empty", Error, "a target's select chooses no tool",
-		"A [[targets]] select (tags, namespaces, tool ID globs) that matches none of the catalog's tools would write an empty bundle: a typo, or tools that were renamed or moved. The canonical bundle (format = \"canonical\") lists every tool with its ID, namespace and tags."},
+	{"catalog.select-empty", Error, "a source's or target's select chooses no tool",
+		"A [[sources]] or [[targets]] select (tags, namespaces, tool ID globs) that matches none of the tools it chooses from would write an empty bundle: a typo, or tools that were renamed or moved. The canonical bundle (format = \"canonical\") lists every tool with its ID, namespace and tags."},
 	{"catalog.tags-cut", Warning, "a tool has more tags, or longer ones, than the catalog keeps",
 		"A tool keeps at most 20 tags of at most 64 characters each (after the source's tags are added), so that tags stay labels and bundles stay small. The rest were left out, the long ones cut. Shorten the tags or keep fewer."},
 

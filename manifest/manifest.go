@@ -64,6 +64,10 @@ type Source struct {
 	// will fill); otherwise a glob that matches no file is an error, as it
 	// is mostly a typo that would ship empty bundles.
 	Optional bool `toml:"optional"`
+	// Select keeps part of the source's tools, chosen after the source's
+	// namespace and tags are set and before validation: a vendored file
+	// whose other tools are invalid can still ship these.
+	Select *Select `toml:"select"`
 	// Policy decides, before the target's and the manifest's, the
 	// diagnostics located in this source's files (vendored files whose
 	// findings are not the team's to fix).
@@ -352,6 +356,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		if s.Namespace != "" && !namespaceRE.MatchString(s.Namespace) {
 			d.errorAt("manifest.invalid", key+".namespace", "namespace %q must start with a letter or digit and hold only letters, digits, '_', '.' and '-'", s.Namespace)
 		}
+		d.checkSelect(key+".select", s.Select)
 		d.checkPolicy(key+".policy", s.Policy)
 		if s.OpenAPI != nil {
 			if s.Format != "openapi" {
@@ -386,13 +391,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 				}
 			}
 		}
-		if t.Select != nil {
-			for _, g := range slices.Concat(t.Select.Tools, t.Select.Exclude) {
-				if !doublestar.ValidatePattern(g) {
-					d.errorAt("manifest.invalid", key+".select", "%q is not a glob over tool IDs", g)
-				}
-			}
-		}
+		d.checkSelect(key+".select", t.Select)
 		if t.Name == "" {
 			t.Name = t.Format
 		} else if !targetRE.MatchString(t.Name) {
@@ -420,6 +419,17 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		d.checkTargetPolicy(key+".policy", t.Policy)
 	}
 	d.checkPolicy("policy", &m.Policy)
+}
+
+func (d *decoder) checkSelect(key string, s *Select) {
+	if s == nil {
+		return
+	}
+	for _, g := range slices.Concat(s.Tools, s.Exclude) {
+		if !doublestar.ValidatePattern(g) {
+			d.errorAt("manifest.invalid", key, "%q is not a glob over tool IDs", g)
+		}
+	}
 }
 
 // misspelt reports whether an unknown key of the table at key was taken
