@@ -106,6 +106,11 @@ func dropNode(u *Unit, path canonical.Path, n *canonical.Value) {
 			u.Report(f.Loss, loc(), n, k, "%s %s moved into the description: the target cannot carry it", k, quote(v))
 			continue
 		}
+		if k == "$schema" {
+			// It names a dialect; no value the model may send changes.
+			u.Report("lower.schema-dropped", loc(), n, k, "$schema %s removed: the target takes none, and it constrains nothing", short(v))
+			continue
+		}
 		u.Report(f.Loss, loc(), n, k, "%s %s dropped: the target cannot carry it", k, short(v))
 	}
 	if len(described) > 0 {
