@@ -288,7 +288,7 @@ type build struct {
 	diags   []diag.Diagnostic   // not tied to a target
 
 	sourcePolicy map[string]*diag.Policy    // source file → its [[sources]] policy, where one is set
-	known        map[string]bool            // fingerprints of the baseline; nil without one
+	known        baseline                   // what the baseline knows; nil without one
 	toolHash     map[*canonical.Tool]string // each tool's hash, made by the file's worker
 	manifestHash string                     // of the manifest's bytes, for the lock
 	baselineHash string                     // of toolc.baseline's, when there is one
