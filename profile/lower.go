@@ -117,12 +117,19 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 			}
 		}
 		keepExt := p.extensionFormats()
+		// Another format's strict flag is carried as the target's own,
+		// where the target has a strict mode: not a loss.
+		_, strictFrom, _ := p.sourceStrict(t)
+		foreignStrict := strictFrom != "" && !slices.Contains(keepExt, strictFrom) && dialect.Strict
 		for _, format := range slices.Sorted(maps.Keys(c.Extensions)) {
 			if slices.Contains(keepExt, format) || slices.Contains(keepExt, "*") {
 				continue
 			}
 			if !slices.Contains(sourceOnlyExtensions, format) { // those are left out by design
 				for _, m := range c.Extensions[format].Members {
+					if foreignStrict && format == strictFrom && m.Key == "strict" {
+						continue
+					}
 					at("loss.extension", canonical.Pointer("").Append("extensions", format, m.Key),
 						"the %s field %q has no place in the target; dropped", format, m.Key)
 				}
@@ -171,6 +178,9 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 		}
 		if !strict {
 			res = lowerSchema(&c.Input, "/input", rules)
+		}
+		if foreignStrict && opts.Strict == nil && strict { // false is every target's default
+			setExtension(&c, p.Format, "strict", canonical.NewBool(strict))
 		}
 		if dialect.Strict && slices.Contains(p.Options, "strict") && opts.Strict != nil {
 			if was, f, ok := p.sourceStrict(t); ok && was != strict && !opts.Auto {

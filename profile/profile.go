@@ -204,12 +204,24 @@ func (p *Profile) strictOf(t *canonical.Tool, opts Options) bool {
 	return b
 }
 
-// sourceStrict returns the strict flag that t's source gave, in a format
-// the target writes back, and that format.
+// sourceStrict returns the strict flag that t's source gave, and the
+// format whose field it is: one the target writes back, or else another
+// format with a strict mode (an OpenAI tool's "strict": true, converted to
+// Anthropic, asks for Anthropic's strict mode), for a target that has one.
 func (p *Profile) sourceStrict(t *canonical.Tool) (strict bool, format string, ok bool) {
 	for _, f := range p.extensionFormats() {
 		if b, ok := t.Extensions[f].Get("strict").BoolValue(); ok {
 			return b, f, true
+		}
+	}
+	if !slices.Contains(p.Options, "strict") {
+		return false, "", false
+	}
+	for _, f := range slices.Sorted(maps.Keys(t.Extensions)) {
+		if q, ok := profiles[f]; ok && slices.Contains(q.Options, "strict") {
+			if b, ok := t.Extensions[f].Get("strict").BoolValue(); ok {
+				return b, f, true
+			}
 		}
 	}
 	return false, "", false

@@ -243,7 +243,7 @@ func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summar
 	}
 	diffs, orphans := stale.Diffs, stale.Orphans
 	ds := append(slices.Clone(res.Diagnostics), stale.Diagnostics()...)
-	out.digestOf(diag.Sort(ds), !out.quiet) // -q: only what is stale, and the errors
+	out.digestOf(diag.Sort(ds), !out.quiet, false) // -q: only what is stale, and the errors
 	baselineStatus(res, out)
 	if diff {
 		w := out.stdout

@@ -55,7 +55,9 @@ It exits 1 and writes nothing on stdout when the file has an error.`,
 			} else if err != nil {
 				return out.fail(exitFailed, "%v", err)
 			}
-			out.diagnostics(res.Diagnostics, true)
+			// A digest, as build prints: one line per warning code,
+			// errors in full; --verbose shows each.
+			out.digestOf(res.Diagnostics, true, true)
 			if res.Failed {
 				return out.fail(exitFailed, "cannot convert %s to %s", name, opts.To)
 			}

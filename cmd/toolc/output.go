@@ -144,14 +144,15 @@ const maxDigest = 10
 // last (diagfmt.WriteDigest), then a line saying what --verbose adds. Other
 // formats, and --verbose, get every diagnostic.
 func (o *output) digest(ds []diag.Diagnostic) {
-	o.digestOf(ds, true)
+	o.digestOf(ds, true, false)
 }
 
 // digestOf is digest; without warnings, it lists no warning code (what
-// build --check -q wants: only what is stale, and the errors).
-func (o *output) digestOf(ds []diag.Diagnostic, warnings bool) {
+// build --check -q wants: only what is stale, and the errors). With
+// productOnStdout (convert), machine formats go to stderr.
+func (o *output) digestOf(ds []diag.Diagnostic, warnings, productOnStdout bool) {
 	if o.format != diagfmt.Text || o.verbose {
-		o.diagnostics(ds, false)
+		o.diagnostics(ds, productOnStdout)
 		return
 	}
 	shown := make([]diag.Diagnostic, len(ds))
@@ -174,12 +175,11 @@ func (o *output) digestOf(ds []diag.Diagnostic, warnings bool) {
 	if folded.Infos > 0 {
 		parts = append(parts, diagfmt.Plural(folded.Infos, "info"))
 	}
-	_, warns, _ := diag.Count(ds)
-	if len(parts) > 0 || warns > 0 {
-		what := "the place of each warning"
-		if len(parts) > 0 {
-			what = strings.Join(parts, " and ") + ", and the place of each warning"
-		}
+	what := strings.Join(parts, " and ")
+	if _, warns, _ := diag.Count(ds); warns > 0 {
+		what = strings.TrimPrefix(what+", and the place of each warning", ", and ")
+	}
+	if what != "" {
 		fmt.Fprintf(o.stderr, "toolc: --verbose shows %s\n", what)
 	}
 }
