@@ -172,3 +172,31 @@ func withoutFragment(u *url.URL) string {
 	c.Fragment, c.RawFragment = "", ""
 	return c.String()
 }
+
+// UsedDefs returns the pointers of the $defs and definitions entries (and
+// every pointer above them) that a local $ref points into, as IndexRefs
+// resolves it (through $id and relative URIs too), or that hold an anchor
+// or $id, which a reference may use by name.
+func UsedDefs(root *Schema) map[Pointer]bool {
+	used := map[Pointer]bool{}
+	WalkPath(root, func(path Path, s *Schema) bool {
+		if s.IsObject() && (s.JSON().Has("$anchor") || s.JSON().Has("$dynamicAnchor") || s.JSON().Has("$id")) {
+			markPrefixes(used, path.Pointer())
+		}
+		return true
+	})
+	for _, r := range IndexRefs(root.JSON()).All() {
+		if r.Result.Local {
+			markPrefixes(used, r.Result.Target)
+		}
+	}
+	return used
+}
+
+func markPrefixes(used map[Pointer]bool, p Pointer) {
+	for q := p; q != ""; {
+		used[q] = true
+		i := strings.LastIndexByte(string(q), '/')
+		q = q[:i]
+	}
+}

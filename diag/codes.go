@@ -279,6 +279,8 @@ var codes = []Code{
 		"Gemini takes anyOf only as the single field of its schema. Each keyword beside it went into the branches it applies to (object keywords into the object branch, annotations and nullable onto every branch), which accepts the same values."},
 	{"lower.const-as-enum", Info, "const was written as a one-value enum",
 		"The target has no const (Gemini); enum: [value] means the same."},
+	{"lower.defs-pruned", Info, "definitions that nothing refers to were removed",
+		"An entry of $defs or definitions that no $ref uses constrains nothing, yet a bundle would send it in every request, and OpenAI's rendering for the model leaves it out, so its token count would hide it. Provider targets remove such entries (after inlining, hoisting and the other passes) and say which; the MCP, canonical and jsonschema bundles keep the schema as written. lint.def-unused reports the same entries in the source."},
 	{"lower.items-added", Info, "items was added to an array schema that had none",
 		"OpenAI and Gemini refuse an array schema without items. items: {} (or, where a type is needed, the widest type the target can express) accepts what the schema accepted."},
 	{"lower.legacy-form", Info, "a form of an older dialect was written as 2020-12",

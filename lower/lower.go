@@ -108,6 +108,7 @@ var Features = []Feature{
 	{"root-enum", nil, "loss.enum", []Action{Keep, Drop}, "enum at the root of an input schema"},
 	{"root-not", nil, "loss.not", []Action{Keep, Drop}, "not at the root of an input schema"},
 	{"required-undefined", nil, "loss.required", []Action{Keep, Prune}, "names in required that properties does not define; with prune, dropped"},
+	{"unused-defs", nil, "", []Action{Keep, Prune}, "entries of the root's $defs and definitions that nothing refers to; with prune, removed: they constrain nothing and are sent in every request"},
 	{"const", []string{"const"}, "loss.const", []Action{Keep, Drop, Enum}, "const"},
 	{"enum", []string{"enum"}, "loss.enum", []Action{Keep, Drop, Only}, "enum; with only, the JSON types its values may have"},
 	{"pattern", []string{"pattern"}, "loss.pattern", []Action{Keep, Drop, Simple, Portable}, "pattern; with simple, kept unless it uses lookaround; with portable, ECMA-262-only escapes (\\0, \\cX, \\u{…}) written as every engine reads them, and a pattern with a named backreference dropped"},

@@ -98,6 +98,25 @@ var (
 		},
 		Run: runDrop,
 	}
+	PruneDefs = &Pass{
+		Name:  "defs",
+		Doc:   "removes the entries of the root's $defs and definitions that nothing refers to, before every other pass, so none reports changes in them (lower.defs-pruned): they constrain nothing and are sent in every request",
+		When:  needs("unused-defs", Prune),
+		Run:   runPruneDefs,
+		Check: func(_ *Rules, root *canonical.Value) bool { return hasUnusedDefs(root) },
+	}
+	// PruneDefsAfter removes what the other passes left unused (a root
+	// $ref resolved in place, an anchor dropped), so lowering twice
+	// changes nothing the second time.
+	PruneDefsAfter = &Pass{
+		Name: "defs-after",
+		Doc:  "removes, after every other pass, the definitions those passes left unused (lower.defs-pruned)",
+		When: needs("unused-defs", Prune),
+		Run:  runPruneDefs,
+		// Only what another pass changed can have become unused: a
+		// schema that no other pass applies to needs no lowering for it.
+		Check: func(*Rules, *canonical.Value) bool { return false },
+	}
 	UpperTypes = &Pass{
 		Name:     "upper",
 		Doc:      `spells type names in upper case ("STRING"), as Gemini's OpenAPI schema does; a spelling, not reported`,
@@ -108,7 +127,7 @@ var (
 )
 
 // Passes lists every pass in the fixed order they run in.
-var Passes = []*Pass{InlineRefs, Modernize, MergeAllOf, OneOfToAnyOf, ConstToEnum, TupleItems, ShapeNodes, NullableTypes, RenameKeys, StrictMode, DropUnsupported, AnyOfAlone, UpperTypes}
+var Passes = []*Pass{PruneDefs, InlineRefs, Modernize, MergeAllOf, OneOfToAnyOf, ConstToEnum, TupleItems, ShapeNodes, NullableTypes, RenameKeys, StrictMode, DropUnsupported, AnyOfAlone, UpperTypes, PruneDefsAfter}
 
 // plan returns the passes that rules need, in order. A pass's Requires
 // are passes whose output it expects when they run; Passes orders every

@@ -2,6 +2,7 @@ package lower
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -540,4 +541,70 @@ func quote(v *canonical.Value) string {
 		return string(b)
 	}
 	return v.String()
+}
+
+// ---- defs ----
+
+// hasUnusedDefs reports whether root has a definition nothing refers to.
+func hasUnusedDefs(root *canonical.Value) bool {
+	if !root.Has("$defs") && !root.Has("definitions") {
+		return false
+	}
+	used := canonical.UsedDefs(canonical.AsSchema(root))
+	for _, kw := range []string{"$defs", "definitions"} {
+		if defs := root.Get(kw); defs != nil && defs.Kind == canonical.Object {
+			for _, m := range defs.Members {
+				if !used[canonical.Pointer("").Append(kw, m.Key)] {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// runPruneDefs removes the root's definitions that nothing refers to,
+// again until none is left: a definition used only by an unused one is
+// unused too. One change says which went.
+func runPruneDefs(u *Unit) {
+	var gone []string
+	for {
+		used := canonical.UsedDefs(canonical.AsSchema(u.root))
+		n := len(gone)
+		for _, kw := range []string{"$defs", "definitions"} {
+			defs := u.root.Get(kw)
+			if defs == nil || defs.Kind != canonical.Object {
+				continue
+			}
+			kept := defs.Members[:0]
+			for _, m := range defs.Members {
+				if used[canonical.Pointer("").Append(kw, m.Key)] {
+					kept = append(kept, m)
+				} else {
+					gone = append(gone, kw+"/"+m.Key)
+				}
+			}
+			clear(defs.Members[len(kept):])
+			defs.Members = kept
+			if len(kept) == 0 {
+				u.root.Delete(kw)
+			}
+		}
+		if len(gone) == n {
+			break
+		}
+	}
+	if len(gone) == 0 {
+		return
+	}
+	slices.Sort(gone)
+	list := strings.Join(gone, ", ")
+	if len(gone) > 5 {
+		list = strings.Join(gone[:5], ", ") + fmt.Sprintf(" and %d more", len(gone)-5)
+	}
+	what, them := "1 unused definition", "it"
+	if len(gone) > 1 {
+		what, them = fmt.Sprintf("%d unused definitions", len(gone)), "them"
+	}
+	u.Report("lower.defs-pruned", "", u.root, "", "%s removed (%s): nothing refers to %s, and each request would send %s", what, list, them, them)
 }

@@ -65,6 +65,7 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"enum-null":            {`{"type": ["string", "null"], "enum": ["a", null]}`, "enum"},
 	"required-alone":       {`{"required": ["a"]}`, "properties"},
 	"ref-targets":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
+	"unused-defs":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 }
 
 // TestProfileRows checks every row of every profile mode: a schema using the
@@ -104,6 +105,9 @@ var rootSamples = map[string]struct {
 	"root-not":    {`{"type": "object", "properties": {"a": {}, "b": {}}, "not": {"required": ["a", "b"]}}`, "not", []string{"a", "b"}, nil},
 	"ref-targets": {`{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}, "c": {"$ref": "#/properties/a"}}, "required": ["a", "c"]}`,
 		"", []string{"a", "c"}, []string{"a", "c"}},
+	// $defs/b is used only by the unused $defs/c: both go, $defs/a stays.
+	"unused-defs": {`{"type": "object", "properties": {"a": {"$ref": "#/$defs/a"}}, "required": ["a"], "$defs": {"a": {"type": "string"}, "b": {"type": "integer"}, "c": {"type": "object", "properties": {"b": {"$ref": "#/$defs/b"}}}}}`,
+		"$defs", []string{"a"}, []string{"a"}},
 	"legacy-forms": {`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"t": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false}}, "required": ["t"]}`,
 		"$schema", []string{"t"}, []string{"t"}},
 }
@@ -118,6 +122,20 @@ func checkRootRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 	res := lower.Schema(in, rules, lower.Options{})
 	out := res.Schema.JSON()
 	got := string(out.AppendJSON(nil, ""))
+	switch {
+	case row.Feature == "unused-defs" && row.Action == lower.Prune:
+		// a stays, unless the mode inlines it.
+		got := out.Get("$defs").Keys()
+		want := []string{"a"}
+		if rules.Action("$ref") == lower.Inline {
+			want = nil
+		}
+		pruned := slices.IndexFunc(res.Changes, func(c lower.Change) bool { return c.Code == "lower.defs-pruned" })
+		if !slices.Equal(got, want) || pruned < 0 || slices.ContainsFunc(res.Changes, func(c lower.Change) bool { return strings.HasPrefix(c.Origin.String(), "/$defs/") }) {
+			t.Errorf("want $defs b and c pruned in a lower.defs-pruned change, and no change inside them; got $defs %q, changes %v", got, res.Changes)
+		}
+		return
+	}
 	switch row.Action {
 	case lower.Keep:
 		if !out.Has(sample.keyword) {

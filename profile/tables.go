@@ -16,6 +16,7 @@ const (
 	srcRootBedrock   = "Bedrock serves Claude with Anthropic's rule: no oneOf, allOf or anyOf at the top level of inputSchema.json (PROVIDERS.md, late 2026)"
 	srcRequiredProps = "OpenAI and every server that speaks its format: required without properties is refused (\"'required' present but 'properties' is missing\"; strix issue 1088, livekit agents issue 4610; PROVIDERS.md, late 2026)"
 	srcRefTargets    = "OpenAI, every mode: \"reference can only point to definitions defined at the top level of the schema\"; dotnet/extensions issue 6918 (PROVIDERS.md, late 2026)"
+	srcUnusedDefs    = "toolc: a definition nothing refers to constrains nothing, and is sent in every request; OpenAI's rendering for the model leaves it out of the token count (issue 28)"
 	src2020          = "Anthropic reads input_schema as JSON Schema 2020-12 and refuses the draft-07 items array: \"It must match JSON Schema draft 2020-12\"; hermes-agent issue 63674; Bedrock serves Claude alike (PROVIDERS.md, late 2026)"
 )
 
@@ -183,6 +184,14 @@ var bedrockStrict = func() *lower.Rules {
 	r.Limits = bedrockRules.Limits
 	return r
 }()
+
+// Every provider target removes the definitions nothing refers to; the
+// MCP, canonical and jsonschema bundles (keepAll) keep what was written.
+func init() {
+	for _, r := range []*lower.Rules{openAIStrict, openAIDefault, anthropicDefault, anthropicStrict, geminiOpenAPI, geminiJSONSchema, bedrockRules, bedrockStrict} {
+		r.Rows = append(r.Rows, rows(srcUnusedDefs, "unused-defs", lower.Prune)...)
+	}
+}
 
 // keepAll is the rules of targets that carry JSON Schema as it is.
 var keepAll = &lower.Rules{}

@@ -146,7 +146,7 @@ func lintSchema(root *canonical.Schema, input bool) []finding {
 	var used map[canonical.Pointer]bool
 	usedAt := func(p canonical.Pointer) bool {
 		if used == nil {
-			used = usedDefs(root)
+			used = canonical.UsedDefs(root)
 		}
 		return used[p]
 	}
@@ -287,33 +287,4 @@ func declares(s *canonical.Schema, name string) bool {
 		}
 	}
 	return false
-}
-
-// usedDefs returns the pointers of the $defs and definitions entries that a
-// local $ref points into or that hold an anchor or $id (which a reference may
-// use by name).
-func usedDefs(root *canonical.Schema) map[canonical.Pointer]bool {
-	used := map[canonical.Pointer]bool{}
-	canonical.WalkPath(root, func(path canonical.Path, s *canonical.Schema) bool {
-		if s.IsObject() && (s.JSON().Has("$anchor") || s.JSON().Has("$dynamicAnchor") || s.JSON().Has("$id")) {
-			markPrefixes(used, path.Pointer())
-		}
-		return true
-	})
-	// Every reference as canonical resolves it: through $id and relative
-	// URIs too, so a definition used that way is used.
-	for _, r := range canonical.IndexRefs(root.JSON()).All() {
-		if r.Result.Local {
-			markPrefixes(used, r.Result.Target)
-		}
-	}
-	return used
-}
-
-func markPrefixes(used map[canonical.Pointer]bool, p canonical.Pointer) {
-	for q := p; q != ""; {
-		used[q] = true
-		i := strings.LastIndexByte(string(q), '/')
-		q = q[:i]
-	}
 }
