@@ -129,9 +129,18 @@ func writeChanges(b *strings.Builder, ov, base *Overview) {
 		delta int
 	}
 	var moves []change
+	var renamed []string
 	for _, t := range ov.Tools {
 		now[t.ID] = true
 		o, ok := old[t.ID]
+		if !ok && t.RenamedFrom != "" {
+			// A rename its source declares is the same tool, as
+			// toolc breaking says: not one added and one removed.
+			if o, ok = old[t.RenamedFrom]; ok {
+				now[t.RenamedFrom] = true
+				renamed = append(renamed, fmt.Sprintf("`%s` is `%s` renamed", t.ID, t.RenamedFrom))
+			}
+		}
 		if !ok {
 			added = append(added, t.ID)
 			continue
@@ -149,7 +158,14 @@ func writeChanges(b *strings.Builder, ov, base *Overview) {
 		}
 	}
 	b.WriteString("### What this change costs\n\n")
-	fmt.Fprintf(b, "- %s added, %s removed, %s with other token counts.\n", plural(len(added), "tool"), plural(len(removed), "tool"), plural(len(changed), "tool"))
+	summary := fmt.Sprintf("%s added, %s removed", plural(len(added), "tool"), plural(len(removed), "tool"))
+	if len(renamed) > 0 {
+		summary += ", " + plural(len(renamed), "tool") + " renamed"
+	}
+	fmt.Fprintf(b, "- %s, %s with other token counts.\n", summary, plural(len(changed), "tool"))
+	for _, r := range renamed[:min(5, len(renamed))] {
+		fmt.Fprintf(b, "- %s\n", r)
+	}
 	slices.SortFunc(moves, func(x, y change) int {
 		return cmp.Or(cmp.Compare(abs(y.delta), abs(x.delta)), strings.Compare(x.id, y.id))
 	})

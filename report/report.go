@@ -69,7 +69,11 @@ type Target struct {
 type Tool struct {
 	ID        string `json:"id"`
 	Namespace string `json:"namespace,omitempty"`
-	Source    string `json:"source"`
+	// RenamedFrom is the ID the tool had before a rename its source
+	// declares (renamed_from): comparing with an earlier build, the two
+	// are one tool.
+	RenamedFrom string `json:"renamed_from,omitempty"`
+	Source      string `json:"source"`
 	// Input is the canonical input schema, indented.
 	Input string `json:"input"`
 	// Findings are those about the tool itself (its source, its schema),
@@ -157,6 +161,11 @@ func Make(res *compiler.Result, jobs int) *Overview {
 
 func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundle, out []map[string]emitted, byTarget map[string]int) Tool {
 	t := Tool{ID: ct.ID(), Namespace: ct.Namespace, Source: ct.Source.File, Cells: make([]Cell, len(bundles))}
+	if ct.RenamedFrom != "" {
+		old := *ct
+		old.Name = ct.RenamedFrom
+		t.RenamedFrom = old.ID()
+	}
 	var input *canonical.Value
 	if ct.Input != nil {
 		input = ct.Input.JSON()
