@@ -3,10 +3,12 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -50,6 +52,23 @@ func exampleOverview(t *testing.T) *report.Overview {
 func TestReportInBrowser(t *testing.T) {
 	exe := browser(t)
 	ov := exampleOverview(t)
+	// Issue 28, item 15: a bundle refused as a whole is said in the
+	// targets' table, and a tool whose schema holds a long line stays
+	// within the page.
+	ov.Targets[0].Refusals = []string{"accept.tools: the bundle has too many tools"}
+	const tool = "github:list_issues"
+	long := strings.Repeat("averyveryverylongword", 40)
+	for i := range ov.Tools {
+		if ov.Tools[i].ID == tool {
+			var in map[string]any
+			if err := json.Unmarshal([]byte(ov.Tools[i].Input), &in); err != nil {
+				t.Fatal(err)
+			}
+			in["description"] = long
+			b, _ := json.MarshalIndent(in, "", "  ")
+			ov.Tools[i].Input = string(b)
+		}
+	}
 	var page bytes.Buffer
 	if err := report.WriteHTML(&page, ov); err != nil {
 		t.Fatal(err)
@@ -93,10 +112,14 @@ func TestReportInBrowser(t *testing.T) {
 	var want []int
 	for _, tg := range ov.Targets {
 		for _, s := range report.Statuses {
+			if s == report.Refused && len(tg.Refusals) > 0 {
+				want = append(want, -1) // "the bundle"
+				continue
+			}
 			want = append(want, tg.Status[s])
 		}
 	}
-	got := eval(`[...document.querySelectorAll("#targets tbody td[data-status]")].map(td => +td.textContent.replace(/,/g, ""))`)
+	got := eval(`[...document.querySelectorAll("#targets tbody td[data-status]")].map(td => td.textContent === "the bundle" ? -1 : +td.textContent.replace(/,/g, ""))`)
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the targets' table counts %v, want %v", got, want)
 	}
@@ -138,9 +161,9 @@ func TestReportInBrowser(t *testing.T) {
 		t.Errorf("filtered to gemini and lossy, the matrix shows %d tools, want %d", shown, want)
 	}
 
-	// A tool's page, opened by a click: its ID, a section per target, the
-	// schemas side by side with what the strict target changed marked.
-	const tool = "github:list_issues"
+	// A tool's page, opened by a click: its ID and description, a section
+	// per target, the schemas side by side with what the strict target
+	// changed marked, nothing past the right edge of a 1400 px window.
 	eval(`(() => { const s = document.getElementById("f-status"); document.getElementById("f-target").value = ""; s.value = ""; s.dispatchEvent(new Event("input")); return 0 })()`)
 	if err := chromedp.Do(ctx,
 		chromedp.Click(chromedp.CSS(`.row.item[data-tool="`+tool+`"]`)),
@@ -155,6 +178,18 @@ func TestReportInBrowser(t *testing.T) {
 	sections := count(`document.querySelectorAll("#tool h3[data-target]").length`)
 	if title != tool || sections != len(ov.Targets) {
 		t.Errorf("the tool's page is titled %q with %d target sections, want %q and %d", title, sections, tool, len(ov.Targets))
+	}
+	var desc string
+	for _, tl := range ov.Tools {
+		if tl.ID == tool {
+			desc = tl.Description
+		}
+	}
+	if got := eval(`(document.querySelector("#tool p.desc") || {}).textContent || ""`); desc == "" || got != desc {
+		t.Errorf("the tool's page shows the description %q, want %q", got, desc)
+	}
+	if w := count(`document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+		t.Errorf("the tool's page runs %d px past the right edge of the window", w)
 	}
 	added, marked := count(`document.querySelectorAll("#tool pre .add").length`), count(`document.querySelectorAll("#tool pre .find").length`)
 	if added == 0 || marked == 0 {

@@ -40,10 +40,11 @@ type pageData struct {
 // pageDetail is one tool's detail: its source, canonical input schema and
 // findings, and per target its emitted name, schema and findings.
 type pageDetail struct {
-	Source   string     `json:"source"`
-	Input    string     `json:"input"`
-	Findings []Finding  `json:"findings"`
-	Cells    []pageCell `json:"cells"`
+	Source      string     `json:"source"`
+	Description string     `json:"description,omitempty"`
+	Input       string     `json:"input"`
+	Findings    []Finding  `json:"findings"`
+	Cells       []pageCell `json:"cells"`
 }
 
 type pageCell struct {
@@ -93,7 +94,7 @@ func WriteHTML(w io.Writer, ov *Overview) error {
 		}
 		slices.Sort(codes)
 		d.Tools = append(d.Tools, []any{t.ID, t.Namespace, string(status), tokens, codes})
-		det := pageDetail{Source: t.Source, Input: t.Input, Findings: t.Findings, Cells: make([]pageCell, len(t.Cells))}
+		det := pageDetail{Source: t.Source, Description: t.Description, Input: t.Input, Findings: t.Findings, Cells: make([]pageCell, len(t.Cells))}
 		for j, c := range t.Cells {
 			det.Cells[j] = pageCell{Name: c.Name, Schema: c.Schema, Findings: c.Findings}
 		}

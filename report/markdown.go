@@ -66,6 +66,10 @@ func WriteMarkdown(w io.Writer, ov, base *Overview, baseName string) error {
 			cells = append(cells, d)
 		}
 		for _, s := range Statuses {
+			if s == Refused && len(t.Refusals) > 0 {
+				cells = append(cells, "**the bundle**") // said below the table
+				continue
+			}
 			cells = append(cells, thousands(t.Status[s]))
 		}
 		cells = append(cells, thousands(t.Errors), thousands(t.Warnings))
@@ -80,6 +84,11 @@ func WriteMarkdown(w io.Writer, ov, base *Overview, baseName string) error {
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 	b.WriteString("\n")
+	for _, t := range ov.Targets {
+		for _, r := range t.Refusals {
+			fmt.Fprintf(&b, "**%s would be refused as a whole**: `%s\n\n", t.Name, strings.Replace(r, ": ", "`: ", 1))
+		}
+	}
 	if m := methods(ov); m != "" {
 		b.WriteString(m + "\n\n")
 	}

@@ -30,7 +30,16 @@
     r.setAttribute("data-target", t.name);
     var tok = t.counted ? (t.exact ? "" : "≈ ") + num(t.tokens) : "–";
     [t.name, t.format, num(t.tools), tok].forEach(function (v, i) { r.appendChild(el("td", i < 2 ? { "class": "left" } : {}, v)); });
-    D.statuses.forEach(function (s) { r.appendChild(el("td", { "data-status": s }, num(t.status[s] || 0))); });
+    D.statuses.forEach(function (s) {
+      // A bundle the provider refuses as a whole (too many tools for one
+      // request) is refused, whatever each tool's status says.
+      if (s === "refused" && t.refusals) {
+        var td = el("td", { "data-status": s, "class": "refused-bundle", title: t.refusals.join("\n") }, "the bundle");
+        r.appendChild(td);
+        return;
+      }
+      r.appendChild(el("td", { "data-status": s }, num(t.status[s] || 0)));
+    });
     r.appendChild(el("td", { "data-errors": "" }, num(t.errors)));
     r.appendChild(el("td", { "data-warnings": "" }, num(t.warnings)));
     if (t.counted) (methods[t.tokenMethod] = methods[t.tokenMethod] || []).push(t.name);
@@ -184,6 +193,7 @@
     back.onclick = function () { location.hash = ""; };
     sec.appendChild(back);
     sec.appendChild(el("h2", {}, t[0]));
+    if (d.description) sec.appendChild(el("p", { "class": "desc" }, d.description));
     sec.appendChild(el("p", {}, "from " + d.source));
     if (d.findings && d.findings.length) sec.appendChild(list(d.findings));
     var input = d.input ? JSON.parse(d.input) : {};

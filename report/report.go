@@ -63,12 +63,18 @@ type Target struct {
 	Warnings int            `json:"warnings"`
 	// Codes counts the warnings and errors by code.
 	Codes map[string]int `json:"codes"`
+	// Refusals are what the provider would refuse the whole bundle for
+	// (accept.tools: more tools than one request takes), whatever each
+	// tool's status; none when it takes the bundle.
+	Refusals []string `json:"refusals,omitempty"`
 }
 
 // Tool is one tool of the catalog, in every target.
 type Tool struct {
 	ID        string `json:"id"`
 	Namespace string `json:"namespace,omitempty"`
+	// Description is the tool's description in the catalog.
+	Description string `json:"description,omitempty"`
 	// RenamedFrom is the ID the tool had before a rename its source
 	// declares (renamed_from): comparing with an earlier build, the two
 	// are one tool.
@@ -132,6 +138,9 @@ func Make(res *compiler.Result, jobs int) *Overview {
 		if ti, ok := byTarget[d.Target]; ok && d.Severity != diag.Info {
 			t := &ov.Targets[ti]
 			t.Codes[d.Code]++
+			if d.Tool == "" && strings.HasPrefix(d.Code, "accept.") {
+				t.Refusals = append(t.Refusals, d.Code+": "+d.Message)
+			}
 			if d.Severity == diag.Error {
 				t.Errors++
 			} else {
@@ -160,7 +169,7 @@ func Make(res *compiler.Result, jobs int) *Overview {
 }
 
 func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundle, out []map[string]emitted, byTarget map[string]int) Tool {
-	t := Tool{ID: ct.ID(), Namespace: ct.Namespace, Source: ct.Source.File, Cells: make([]Cell, len(bundles))}
+	t := Tool{ID: ct.ID(), Namespace: ct.Namespace, Description: ct.Description, Source: ct.Source.File, Cells: make([]Cell, len(bundles))}
 	if ct.RenamedFrom != "" {
 		old := *ct
 		old.Name = ct.RenamedFrom
