@@ -725,21 +725,31 @@ func (b *build) collectTools() {
 		n += len(f.tools)
 	}
 	first := make(map[string]*canonical.Tool, n)
+	sourceOf := make(map[string]int, n)
 	b.toolHash = make(map[*canonical.Tool]string, n)
 	if n > 0 {
 		b.tools = make([]*canonical.Tool, 0, n)
 	}
-	for _, f := range b.files {
+	for fi, f := range b.files {
+		src := b.inputs[fi].source
 		for i, t := range f.tools {
 			b.toolHash[t] = f.hashes[i]
 			id := t.ID()
 			if prev, ok := first[id]; ok {
 				d := diag.New("catalog.duplicate-id", "tool ID %q is defined twice: in %s and in %s", id, prev.Source.String(), t.Source.String()).
 					At(t.Source.File, string(t.Source.Locate("/name")))
-				b.diags = append(b.diags, d.WithFix("give one source a namespace or rename one of the tools"))
+				fix := "give one source a namespace or rename one of the tools"
+				switch {
+				case prev.Source.File == t.Source.File:
+					fix = "rename one of the tools, or remove one"
+				case sourceOf[id] == src:
+					// A namespace of the source would not part them.
+					fix = fmt.Sprintf("both files are in sources[%d]: if they are different servers, give each a [[sources]] of its own with a namespace of its own (include = [\"%s\"]); else rename or remove one of the tools", src, t.Source.File)
+				}
+				b.diags = append(b.diags, d.WithFix(fix))
 				continue
 			}
-			first[id] = t
+			first[id], sourceOf[id] = t, src
 			b.tools = append(b.tools, t)
 		}
 	}

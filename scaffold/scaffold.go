@@ -17,6 +17,7 @@ import (
 	"path"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing/fstest"
 
@@ -39,6 +40,15 @@ type found struct {
 	tools     map[string]int    // file → its tools
 	repair    bool              // a file needs repair = true (dict, float, nullable …)
 	namespace string
+	// captures are the files that are one server's tools/list as a client
+	// captured it (named *tools_list*, or a JSON-RPC response); repairs
+	// the files that need repair.
+	captures, repairs map[string]bool
+	// hashes are each file's tools: name → content hash.
+	hashes map[string]map[string]string
+	// server names the one server whose capture this group is, when a
+	// folder of captures of several servers was split file by file.
+	server string
 }
 
 // scanned is what init found.
@@ -71,6 +81,7 @@ func New(ctx context.Context, fsys fs.FS, name string) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	sc.groups = splitServers(sc.groups)
 	assignNamespaces(sc.groups)
 	p := &Plan{}
 	for range maxInitRounds {
@@ -165,15 +176,18 @@ func scan(fsys fs.FS) (*scanned, error) {
 		key := [2]string{dir, det.Format}
 		g := byKey[key]
 		if g == nil {
-			g = &found{dir: dir, format: det.Format, left: map[string]string{}, tools: map[string]int{}}
+			g = &found{dir: dir, format: det.Format, left: map[string]string{}, tools: map[string]int{}, captures: map[string]bool{}, repairs: map[string]bool{}, hashes: map[string]map[string]string{}}
 			byKey[key] = g
 			sc.groups = append(sc.groups, g)
 		}
 		g.files = append(g.files, name)
 		g.tools[name] = len(tools)
+		g.captures[name] = det.Format == "mcp" && (captureName.MatchString(name) || doc.Has("jsonrpc") || doc.Has("serverInfo"))
+		g.hashes[name] = map[string]string{}
 		for _, t := range tools {
+			g.hashes[name][t.Name] = t.Hash()
 			if len(validate.Repair(t)) > 0 {
-				g.repair = true
+				g.repair, g.repairs[name] = true, true
 			}
 		}
 		return nil
@@ -186,6 +200,107 @@ func scan(fsys fs.FS) (*scanned, error) {
 		}
 	}
 	return sc, err
+}
+
+// captureName matches the name of a file that holds one server's
+// tools/list, as MCP clients and inspectors save them
+// (server-github.tools_list.json, fetch-tools-list.json).
+var captureName = regexp.MustCompile(`(?i)tools?[-_.]?list`)
+
+// splitServers gives each file of a folder that holds several servers a
+// source of its own, named for its server: the captures of a folder with
+// two or more (one folder of ten servers' captures is ten servers), and
+// any two files that define one tool name differently (create_branch in
+// git's and GitHub's), which one source would fail on and init would
+// otherwise leave out whole. The folder's other files stay one source.
+func splitServers(groups []*found) []*found {
+	var out []*found
+	for _, g := range groups {
+		var caps []string
+		for _, f := range g.files {
+			if g.captures[f] {
+				caps = append(caps, f)
+			}
+		}
+		if len(caps) < 2 {
+			caps = nil
+		}
+		// Two files that define one tool name differently are two
+		// servers (a copy of a tool is left out instead, by the build).
+		for i, f := range g.files {
+			for _, o := range g.files[i+1:] {
+				for name, h := range g.hashes[f] {
+					if oh, ok := g.hashes[o][name]; ok && oh != h {
+						for _, x := range []string{f, o} {
+							if !slices.Contains(caps, x) {
+								caps = append(caps, x)
+							}
+						}
+					}
+				}
+			}
+		}
+		slices.SortFunc(caps, func(a, b string) int { return slices.Index(g.files, a) - slices.Index(g.files, b) })
+		if len(caps) < 2 {
+			out = append(out, g)
+			continue
+		}
+		servers := serverNames(caps)
+		for i, f := range caps {
+			one := &found{dir: g.dir, format: g.format, files: []string{f}, left: map[string]string{}, tools: map[string]int{f: g.tools[f]},
+				repair: g.repairs[f], captures: map[string]bool{f: true}, repairs: map[string]bool{f: g.repairs[f]}, hashes: map[string]map[string]string{f: g.hashes[f]}, server: servers[i]}
+			for _, o := range append(slices.Clone(g.files), g.siblings...) {
+				if o != f {
+					one.siblings = append(one.siblings, o)
+				}
+			}
+			out = append(out, one)
+		}
+		rest := &found{dir: g.dir, format: g.format, left: g.left, tools: map[string]int{}, captures: map[string]bool{}, repairs: map[string]bool{}, hashes: map[string]map[string]string{}, siblings: slices.Concat(g.siblings, caps)}
+		for _, f := range g.files {
+			if !slices.Contains(caps, f) {
+				rest.files = append(rest.files, f)
+				rest.tools[f] = g.tools[f]
+				rest.hashes[f] = g.hashes[f]
+				rest.repair = rest.repair || g.repairs[f]
+			}
+		}
+		if len(rest.files) > 0 {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+// serverNames names the server of each capture file: its name without
+// the extension, the tools_list part, and what every name begins with
+// (server-github.tools_list.json and server-git.tools_list.json: github
+// and git).
+func serverNames(files []string) []string {
+	stems := make([]string, len(files))
+	for i, f := range files {
+		stem := strings.TrimSuffix(f, path.Ext(f))
+		if loc := captureName.FindStringIndex(stem); loc != nil {
+			stem = strings.Trim(stem[:loc[0]]+stem[loc[1]:], "-_.")
+		}
+		stems[i] = stem
+	}
+	prefix := stems[0]
+	for _, s := range stems[1:] {
+		for !strings.HasPrefix(s, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+	}
+	// Only up to a separator: server-git and server-github share "server-git".
+	prefix = prefix[:strings.LastIndexAny(prefix, "-_.")+1]
+	names := make([]string, len(files))
+	for i, s := range stems {
+		names[i] = strings.TrimPrefix(s, prefix)
+		if namespaceFor(names[i]) == "" {
+			names[i] = s
+		}
+	}
+	return names
 }
 
 // leaveOutFailing moves each file of the groups that has an error in ds
@@ -205,11 +320,7 @@ func leaveOutFailing(groups []*found, ds []diag.Diagnostic) bool {
 			g.files = slices.DeleteFunc(g.files, func(f string) bool { return f == name })
 			delete(g.tools, name)
 			g.siblings = append(g.siblings, name)
-			reason := d.Code + ": " + d.Text()
-			if r := []rune(reason); len(r) > 110 {
-				reason = string(r[:109]) + "…"
-			}
-			g.left[name] = reason
+			g.left[name] = d.Code + ": " + d.Text() // whole: a cut reason hides the fix
 			changed = true
 		}
 	}
@@ -258,6 +369,26 @@ func assignNamespaces(groups []*found) {
 		if g.dir != "." {
 			g.namespace = ns(g.dir)
 		}
+	}
+	// A server's capture is named for its server; where two folders hold
+	// a server of one name, or a folder has that name, with its folder's.
+	count := map[string]int{}
+	for _, g := range groups {
+		if g.server != "" {
+			count[namespaceFor(g.server)]++
+		} else if g.namespace != "" {
+			count[g.namespace]++
+		}
+	}
+	for _, g := range groups {
+		if g.server == "" {
+			continue
+		}
+		n := namespaceFor(g.server)
+		if count[n] > 1 && g.namespace != "" {
+			n = g.namespace + "-" + n
+		}
+		g.namespace = n
 	}
 }
 
@@ -314,7 +445,7 @@ optional = true                 # tools/ is empty so far: remove this once it ho
 	namespaced := false
 	for _, g := range groups {
 		for _, f := range slices.Sorted(maps.Keys(g.left)) {
-			fmt.Fprintf(&b, "\n# Left out: %s does not build: %s", path.Join(g.dir, f), g.left[f])
+			b.WriteString("\n" + comment(fmt.Sprintf("Left out: %s does not build: %s", path.Join(g.dir, f), g.left[f])))
 		}
 		if len(g.files) == 0 {
 			if len(g.left) > 0 {
@@ -325,7 +456,11 @@ optional = true                 # tools/ is empty so far: remove this once it ho
 		if len(g.left) > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "\n# %s in %s (%s)\n[[sources]]\n", diagfmt.Plural(len(g.files), "file"), g.dir, diagfmt.Plural(sum(maps.Values(g.tools)), "tool"))
+		if g.server != "" {
+			fmt.Fprintf(&b, "\n# %s: the %s server (%s), a source of its own\n[[sources]]\n", path.Join(g.dir, g.files[0]), g.server, diagfmt.Plural(sum(maps.Values(g.tools)), "tool"))
+		} else {
+			fmt.Fprintf(&b, "\n# %s in %s (%s)\n[[sources]]\n", diagfmt.Plural(len(g.files), "file"), g.dir, diagfmt.Plural(sum(maps.Values(g.tools)), "tool"))
+		}
 		include, exclude := globs(g)
 		fmt.Fprintf(&b, "include = [%s]\n", strings.Join(include, ", "))
 		if len(exclude) > 0 {
@@ -353,6 +488,34 @@ optional = true                 # tools/ is empty so far: remove this once it ho
 	for _, g := range groups {
 		total += sum(maps.Values(g.tools))
 	}
+	openAITools := ""
+	if max := openAIMaxTools(); max > 0 && total > max {
+		// More tools than one request takes: a preset per agent is the
+		// user's choice to make, so it is shown, not made.
+		// The example takes namespaces while they fit.
+		perNS := map[string]int{}
+		var order []string
+		for _, g := range groups {
+			if g.namespace != "" && len(g.files) > 0 {
+				if _, ok := perNS[g.namespace]; !ok {
+					order = append(order, g.namespace)
+				}
+				perNS[g.namespace] += sum(maps.Values(g.tools))
+			}
+		}
+		var ns []string
+		n := 0
+		for _, name := range order {
+			if n+perNS[name] <= max {
+				ns, n = append(ns, strconv.Quote(name)), n+perNS[name]
+			}
+		}
+		example := `select = { tags = ["..."] }`
+		if len(ns) > 0 && n < total {
+			example = "select = { namespaces = [" + strings.Join(ns, ", ") + "] }  # " + diagfmt.Plural(n, "tool")
+		}
+		openAITools = comment(fmt.Sprintf("OpenAI takes at most %d tools in one request and this catalog has %d (accept.tools): give each agent a target with part of it (README: Presets), for example", max, total)) + "\n# " + example + "\n"
+	}
 	anthropicStrict := "strict = \"auto\"\n"
 	if max := anthropicMaxStrict(); max > 0 && total > max {
 		// Anthropic takes at most that many strict tools in one request:
@@ -367,7 +530,7 @@ out = "dist/mcp.json"
 format = "openai"
 out = "dist/openai.json"
 strict = "auto"                 # strict where it narrows nothing; true forces it, false turns it off
-
+` + openAITools + `
 [[targets]]
 format = "anthropic"
 out = "dist/anthropic.json"
@@ -389,6 +552,23 @@ warn = ["loss"]                 # a target drops something it cannot carry
 ignore = ["loss.annotations", "loss.title", "loss.icons", "loss.metadata"]
 # deny = ["loss.ref", "lint"]   # fail on recursive refs a target cannot take, and on lint
 `)
+	return b.String()
+}
+
+// comment writes text as comment lines of at most 78 characters, broken
+// at spaces (a word longer than a line stays whole), each ending in a
+// newline; lines after the first are indented under the first's text.
+func comment(text string) string {
+	var b strings.Builder
+	line := "#"
+	for _, w := range strings.Fields(text) {
+		if len(line)+1+len(w) > 78 && line != "#" && line != "#  " {
+			b.WriteString(line + "\n")
+			line = "#  "
+		}
+		line += " " + w
+	}
+	b.WriteString(line)
 	return b.String()
 }
 

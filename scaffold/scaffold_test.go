@@ -103,3 +103,59 @@ func TestNewStrictOnlyWhereTaken(t *testing.T) {
 		}
 	}
 }
+
+func TestServerNames(t *testing.T) {
+	for _, tc := range []struct{ files, want []string }{
+		{[]string{"server-github.tools_list.json", "server-git.tools_list.json", "server-time.tools_list.json"}, []string{"github", "git", "time"}},
+		{[]string{"fetch-tools-list.json", "slack-tools-list.json"}, []string{"fetch", "slack"}},
+		{[]string{"git.json", "github.json"}, []string{"git", "github"}},
+		{[]string{"a.tools_list.json", "ab.tools_list.json"}, []string{"a", "ab"}},
+	} {
+		if got := serverNames(tc.files); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("serverNames(%q) = %q, want %q", tc.files, got, tc.want)
+		}
+	}
+}
+
+// TestNewSplitsServers (issue 28, item 6): a folder of captures of several
+// servers is one source per server, named for it, and a tool name two
+// servers share fails nothing; two files that define a name differently
+// are two servers too, while a copy is left out, with its whole reason.
+func TestNewSplitsServers(t *testing.T) {
+	file := func(desc string, names ...string) *fstest.MapFile {
+		var tools []string
+		for _, n := range names {
+			tools = append(tools, `{"name": "`+n+`", "description": "`+desc+` `+n+`.", "inputSchema": {"type": "object"}}`)
+		}
+		return &fstest.MapFile{Data: []byte(`{"tools": [` + strings.Join(tools, ", ") + `]}`)}
+	}
+	fsys := fstest.MapFS{
+		"servers/server-git.tools_list.json":    file("Git:", "status", "create_branch"),
+		"servers/server-github.tools_list.json": file("GitHub:", "create_branch", "list_issues"),
+		"servers/server-time.tools_list.json":   file("Time:", "now"),
+		"servers/README.json":                   file("Other:", "other"),
+		"mixed/alpha.json":                      file("Alpha:", "search"),
+		"mixed/beta.json":                       file("Beta:", "search"),
+		"mixed/gamma.json":                      file("Gamma:", "gamma"),
+		"copies/a.json":                         file("Same:", "ping"),
+		"copies/b.json":                         file("Same:", "ping"),
+	}
+	p, err := New(context.Background(), fsys, "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"# servers/server-git.tools_list.json: the git server (2 tools), a source of its own\n[[sources]]\ninclude = [\"servers/server-git.tools_list.json\"]\nformat = \"mcp\"\nnamespace = \"git\"",
+		`namespace = "github"`, `namespace = "time"`,
+		"include = [\"servers/README.json\"]\nformat = \"mcp\"\nnamespace = \"servers\"",
+		`namespace = "alpha"`, `namespace = "beta"`, "include = [\"mixed/gamma.json\"]\nformat = \"mcp\"\nnamespace = \"mixed\"",
+		"# Left out: copies/b.json does not build: catalog.duplicate-id: tool ID\n#   \"copies:ping\" is defined twice: in copies/a.json#/tools/0 and in\n#   copies/b.json#/tools/0\n",
+	} {
+		if !strings.Contains(p.Manifest, want) {
+			t.Errorf("the manifest lacks %q:\n%s", want, p.Manifest)
+		}
+	}
+	if p.Result.Failed || p.Result.Tools != 10 || p.LeftOut != 1 {
+		t.Errorf("New = failed %v, %d tools, %d left out; want a build of 10 tools, 1 left out:\n%s", p.Result.Failed, p.Result.Tools, p.LeftOut, p.Manifest)
+	}
+}
