@@ -136,3 +136,23 @@ func copyCatalog(t *testing.T) string {
 	}
 	return dir
 }
+
+// TestREADMESaysTheGoVersion: README names the Go version go.mod needs, not
+// an older one (issue 28, item 16).
+func TestREADMESaysTheGoVersion(t *testing.T) {
+	mod, err := os.ReadFile("../../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go (\S+)$`).FindSubmatch(mod)
+	if m == nil {
+		t.Fatal("go.mod has no go line")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Go " + string(m[1]); !bytes.Contains(readme, []byte(want)) {
+		t.Errorf("README does not say %q, the version go.mod needs", want)
+	}
+}
