@@ -10,6 +10,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/suggest"
 	"github.com/toolc-dev/toolc/manifest"
 )
 
@@ -54,6 +55,9 @@ func (b *build) expandSources() error {
 				d := diag.New("source.no-match", "%s: %q matches no file; a typo would ship empty bundles, so this fails the build (optional = true on the source lets it match nothing)", key, pattern)
 				d.File = b.manifestFile
 				d.Line, d.Column = b.m.Pos(key)
+				if near := nearPattern(b.fsys, pattern); near != "" {
+					d.Message += fmt.Sprintf("; did you mean %q?", near)
+				}
 				b.diags = append(b.diags, d)
 			}
 		}
@@ -147,6 +151,44 @@ func (b *build) expandSources() error {
 		return b.configError(errs...)
 	}
 	return nil
+}
+
+// nearPattern returns pattern with its first folder that is not there
+// replaced by the nearest one that is, when the pattern then matches a file
+// ("tool/*.json" for tools/); else "".
+func nearPattern(fsys fs.FS, pattern string) string {
+	parts := strings.Split(pattern, "/")
+	dir := "."
+	for i, p := range parts {
+		if strings.ContainsAny(p, "*?[{\\") {
+			return ""
+		}
+		next := path.Join(dir, p)
+		if _, err := fs.Stat(fsys, next); err == nil {
+			dir = next
+			continue
+		}
+		entries, err := fs.ReadDir(fsys, dir)
+		if err != nil || i == len(parts)-1 {
+			// A file name one letter off is most likely another file.
+			return ""
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		c := suggest.Closest(p, names)
+		if c == "" {
+			return ""
+		}
+		parts[i] = c
+		cand := strings.Join(parts, "/")
+		if files, err := doublestar.Glob(fsys, collapseStars(cand)); err == nil && len(files) > 0 {
+			return cand
+		}
+		return ""
+	}
+	return ""
 }
 
 // collapseStars writes consecutive ** segments of a glob as one, which
