@@ -167,6 +167,18 @@ func manifestSchema() obj {
 						{"repair", obj{{"type", "boolean"}, {"description", "rewrite non-standard schemas (dict, nullable, optional lists …) as JSON Schema"}}},
 						{"optional", obj{{"type", "boolean"}, {"description", "let the include globs match nothing (a folder tools will fill); otherwise that fails the build"}}},
 						{"select", selectSchema("keep part of this source's tools, chosen before validation: tools matching every list set, and no exclude glob")},
+						{"capture", obj{
+							{"type", "object"},
+							{"additionalProperties", false},
+							{"description", "a live MCP server that toolc capture pins in this source's one file and toolc verify compares with it: a command (stdio) or a url (streamable HTTP)"},
+							{"properties", obj{
+								{"command", obj{{"type", "array"}, {"items", obj{{"type", "string"}}}, {"minItems", 1}, {"description", "the program and its arguments, run without a shell in the manifest's folder"}}},
+								{"env", obj{{"type", "object"}, {"additionalProperties", obj{{"type", "string"}}}, {"description", "added to the command's environment; ${env:NAME} is read from toolc's"}}},
+								{"url", obj{{"type", "string"}, {"pattern", "^https?://"}, {"description", "a streamable HTTP endpoint"}}},
+								{"headers", obj{{"type", "object"}, {"additionalProperties", obj{{"type", "string"}}}, {"description", "sent with every request; ${env:NAME} is read from the environment"}}},
+								{"timeout", obj{{"type", "string"}, {"description", "a Go duration (30s by default)"}}},
+							}},
+						}},
 						{"policy", obj{{"$ref", "#/$defs/policy"}, {"description", "decides first the diagnostics located in this source's files (vendored files)"}}},
 						{"openapi", obj{{"$ref", "#/$defs/openapi"}}},
 					}},
@@ -323,6 +335,7 @@ func TestManifestSchemaKeys(t *testing.T) {
 		{openapi.Override{}, []string{"$defs", "openapi", "properties", "operations", "additionalProperties", "properties"}},
 		{openapi.Hints{}, []string{"$defs", "openapi", "properties", "operations", "additionalProperties", "properties", "annotations", "properties"}},
 		{manifest.Select{}, []string{"properties", "targets", "items", "properties", "select", "properties"}},
+		{manifest.Capture{}, []string{"properties", "sources", "items", "properties", "capture", "properties"}},
 	} {
 		if got, want := props(s, c.path...), tomlKeys(c.typ); !slices.Equal(got, want) {
 			t.Errorf("schema of %T has %v, the decoder reads %v", c.typ, got, want)

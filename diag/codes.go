@@ -126,6 +126,11 @@ var codes = []Code{
 	{"call.invalid-arguments", Error, "a tool call's arguments are not valid against the tool's source schema",
 		"toolc decode (and toolcall.Catalog.Decode) turned a model's call back into the catalog's terms and validated the arguments against the tool's source schema, which may say more than what the target carried (a bound or pattern strict mode dropped). Each problem is at a JSON Pointer into the arguments: send them back to the model so it can correct the call, or fix the caller."},
 
+	{"capture.failed", Error, "a live server could not be read",
+		"toolc capture and toolc verify start the command of a source's capture (never through a shell) or connect to its url, initialize, and read every page of tools/list. The command did not start, exited, timed out, wrote something that is not JSON-RPC on stdout, crashed or answered tools/list with an error, or the endpoint refused the request (401, 404). The message says at which stage, and gives the last lines the server wrote to stderr. Nothing is written. Run the command by hand, set the environment it needs (${env:NAME} in env and headers), or give it a longer timeout."},
+	{"capture.invalid", Error, "a live server's tools do not build",
+		"The server answered, but what it offers would fail the build: a tool whose inputSchema is not an object schema, an invalid schema, a name that is not a string. toolc capture pins only what builds, so it writes nothing; the message names the tool and the fault. Ask the server's authors to fix it, or pin a file by hand and leave out the tool with the source's select."},
+
 	{"catalog.duplicate-id", Error, "two tools in the catalog have the same ID",
 		"Tool IDs (namespace:name, or name without a namespace) must be unique in a catalog. The message names both sources. Give one of the sources a namespace, or rename one tool."},
 	{"catalog.empty", Warning, "the catalog has no tools",
@@ -410,6 +415,19 @@ var codes = []Code{
 		"toolc reads OpenAPI 3.0, 3.1 and 3.2. Swagger 2.0 descriptions differ in shape (definitions, body parameters, produces/consumes); convert them to OpenAPI 3 first, for example with swagger2openapi or the Swagger Editor."},
 	{"source.wrong-format", Error, "a source file is clearly in another format than the one its source names",
 		"A file read with the wrong format (an MCP tool read as OpenAI) would become tools with empty schemas and warnings about dropped fields. When detection is sure the file is another format and the named one does not fit at all, the file is not decoded and this error names the format to set (convert: --from)."},
+
+	{"verify.description-changed", Error, "a live tool's description differs from the pinned one",
+		"A model obeys a tool's description, so a changed description is how a server makes a pinned tool do something else (a rug pull): toolc verify fails on it by default and quotes the part that changed. When the change is expected, run toolc capture to pin it (and review it), or warn = [\"verify.description-changed\"] to let it pass with a warning."},
+	{"verify.tool-added", Error, "a live server offers a tool the pinned capture does not",
+		"The server grew a tool since toolc capture pinned it. A new tool is new behaviour a model can reach, so toolc verify fails by default; run toolc capture to pin it, or warn = [\"verify.tool-added\"] to allow additions."},
+	{"verify.tool-changed", Error, "a live tool differs from the pinned one",
+		"The message names every changed field: title, each annotation (readOnlyHint false → true), the input and output schemas (each schema change follows as a breaking.* finding saying what it does to callers), icons, _meta and the rest. Run toolc capture to pin the change once reviewed."},
+	{"verify.tool-removed", Error, "a pinned tool is no longer offered by the live server",
+		"A call to the tool fails now. Run toolc capture to pin the server as it is, and release the catalog as a major version."},
+	{"verify.tool-renamed", Error, "a pinned tool is offered under another name",
+		"The live server has a tool that is the pinned one in every field but its name. A call under the old name fails. Run toolc capture to pin it, and add renamed_from in a canonical source if callers need the old name."},
+	{"verify.unbuilt", Warning, "a pinned capture differs from what toolc.lock recorded",
+		"The file that toolc capture wrote was changed (by a new capture, or by hand) after toolc build last wrote the lock, so the bundles do not hold what is pinned. Run toolc build."},
 }
 
 // Lookup returns the row of the table for code.

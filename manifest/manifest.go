@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
@@ -64,6 +65,10 @@ type Source struct {
 	// will fill); otherwise a glob that matches no file is an error, as it
 	// is mostly a typo that would ship empty bundles.
 	Optional bool `toml:"optional"`
+	// Capture says where the source's one file comes from live: an MCP
+	// server that toolc capture reads and toolc verify compares with it.
+	// build never starts a server.
+	Capture *Capture `toml:"capture"`
 	// Select keeps part of the source's tools, chosen after the source's
 	// namespace and tags are set and before validation: a vendored file
 	// whose other tools are invalid can still ship these.
@@ -75,6 +80,50 @@ type Source struct {
 	// OpenAPI curates the operations of OpenAPI descriptions: which become
 	// tools, and overrides of each ([sources.openapi]).
 	OpenAPI *openapi.Options `toml:"openapi"`
+}
+
+// Capture is a live MCP server: a command run over stdio, or a streamable
+// HTTP endpoint. ${env:NAME} in Env and Headers is read from the
+// environment when the server is reached, and written nowhere.
+type Capture struct {
+	Command []string          `toml:"command"` // the program and its arguments, run without a shell
+	Env     map[string]string `toml:"env"`     // added to the command's environment
+	URL     string            `toml:"url"`     // a streamable HTTP endpoint
+	Headers map[string]string `toml:"headers"` // sent with every HTTP request
+	Timeout string            `toml:"timeout"` // a Go duration; DefaultCaptureTimeout when empty
+}
+
+// DefaultCaptureTimeout is how long a capture may take, from starting or
+// connecting to the last page of tools/list, unless timeout says.
+const DefaultCaptureTimeout = 30 * time.Second
+
+// Deadline is the capture's timeout.
+func (c *Capture) Deadline() time.Duration {
+	if d, err := time.ParseDuration(c.Timeout); err == nil && d > 0 {
+		return d
+	}
+	return DefaultCaptureTimeout
+}
+
+// envRef is a reference to an environment variable in env and headers.
+var envRef = regexp.MustCompile(`\$\{env:([^}]*)\}`)
+
+// EnvName is the pattern of the NAME in ${env:NAME}.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// Expand replaces each ${env:NAME} in s with the variable's value, as
+// lookup gives it, and names the variables that are not set.
+func Expand(s string, lookup func(string) (string, bool)) (string, []string) {
+	var missing []string
+	out := envRef.ReplaceAllStringFunc(s, func(m string) string {
+		name := envRef.FindStringSubmatch(m)[1]
+		v, ok := lookup(name)
+		if !ok {
+			missing = append(missing, name)
+		}
+		return v
+	})
+	return out, missing
 }
 
 // Target is one [[targets]] entry: one bundle to write.
@@ -357,6 +406,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 			d.errorAt("manifest.invalid", key+".namespace", "namespace %q must start with a letter or digit and hold only letters, digits, '_', '.' and '-'", s.Namespace)
 		}
 		d.checkSelect(key+".select", s.Select)
+		d.checkCapture(key, s)
 		d.checkPolicy(key+".policy", s.Policy)
 		if s.OpenAPI != nil {
 			if s.Format != "openapi" {
@@ -419,6 +469,59 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		d.checkTargetPolicy(key+".policy", t.Policy)
 	}
 	d.checkPolicy("policy", &m.Policy)
+}
+
+// checkCapture checks a source's capture: a command or a URL, a timeout
+// that parses, well-formed ${env:NAME} references, and one file to write.
+func (d *decoder) checkCapture(key string, s *Source) {
+	c := s.Capture
+	if c == nil {
+		return
+	}
+	key += ".capture"
+	switch {
+	case len(c.Command) > 0 && c.URL != "":
+		d.errorAt("manifest.invalid", key, "a capture is a command (stdio) or a url (streamable HTTP), not both")
+	case len(c.Command) == 0 && c.URL == "":
+		d.errorAt("manifest.invalid", key, "a capture needs command = [\"program\", \"arg\", ...] (stdio) or url = \"https://...\" (streamable HTTP)")
+	case len(c.Command) > 0 && c.Command[0] == "":
+		d.errorAt("manifest.invalid", key+".command", "the command's program is empty")
+	case c.URL != "" && !strings.HasPrefix(c.URL, "http://") && !strings.HasPrefix(c.URL, "https://"):
+		d.errorAt("manifest.invalid", key+".url", "url %q is not an http:// or https:// address", c.URL)
+	}
+	if len(c.Env) > 0 && c.URL != "" {
+		d.errorAt("manifest.invalid", key+".env", "env is for a command; a url takes headers")
+	}
+	if len(c.Headers) > 0 && len(c.Command) > 0 {
+		d.errorAt("manifest.invalid", key+".headers", "headers are for a url; a command takes env")
+	}
+	if c.Timeout != "" {
+		if t, err := time.ParseDuration(c.Timeout); err != nil || t <= 0 {
+			d.errorAt("manifest.invalid", key+".timeout", "timeout %q is not a positive duration (\"30s\", \"2m\")", c.Timeout)
+		}
+	}
+	for _, m := range []struct {
+		name string
+		vals map[string]string
+	}{{"env", c.Env}, {"headers", c.Headers}} {
+		for _, k := range slices.Sorted(maps.Keys(m.vals)) {
+			for _, ref := range envRef.FindAllStringSubmatch(m.vals[k], -1) {
+				if !envName.MatchString(ref[1]) {
+					d.errorAt("manifest.invalid", key+"."+m.name+"."+KeyPath(k), "${env:%s} does not name an environment variable (letters, digits and _)", ref[1])
+				}
+			}
+		}
+	}
+	if len(s.Include) != 1 || strings.ContainsAny(s.Include[0], "*?[{") {
+		d.errorAt("manifest.invalid", key, "a source with a capture names the one file it is written to: include = [\"servers/name.json\"], no glob")
+	}
+	switch s.Format {
+	case "auto":
+		s.Format = "mcp"
+	case "mcp":
+	default:
+		d.errorAt("manifest.invalid", key, "a capture is an MCP tools/list; the source's format is mcp, not %s", s.Format)
+	}
 }
 
 func (d *decoder) checkSelect(key string, s *Select) {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/toolc-dev/toolc/internal/mcptest"
+
 	"bytes"
 	"errors"
 	"flag"
@@ -25,6 +27,8 @@ func TestMain(m *testing.M) {
 			}
 			os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 		},
+		// An MCP server for the capture and verify scripts.
+		"mcptest": func() { os.Exit(mcptest.Main()) },
 	})
 }
 

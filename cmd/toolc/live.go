@@ -1,0 +1,184 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolc-dev/toolc/breaking"
+	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
+	"github.com/toolc-dev/toolc/live"
+)
+
+type liveFlags struct {
+	dir, manifest string
+	noBaseline    bool
+}
+
+func (f *liveFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
+	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	_ = cmd.MarkFlagDirname("directory")
+	_ = cmd.MarkFlagFilename("manifest", "toml")
+}
+
+func newCapture(a *app) *cobra.Command {
+	var f liveFlags
+	cmd := &cobra.Command{
+		Use:   "capture [NAME...] [-C DIR] [--manifest FILE]",
+		Short: "Pin the tools that live MCP servers offer, in their sources' files",
+		Long: `Capture reads the tools of each source with a capture (all of them, or those NAME
+says: a source's namespace or its file). It starts the source's command, never
+through a shell, or connects to its url over streamable HTTP, initializes, reads
+every page of tools/list and writes the tools to the source's one file, sorted by
+name and indented, so the same server gives the same bytes; toolc build then reads
+that file and pins it in toolc.lock. Servers are read in parallel; a command's
+process group is ended when it is done or its timeout passes.
+
+${env:NAME} in a capture's env and headers is read from the environment now, and
+written nowhere. A server that fails (it does not start, exits, times out,
+writes something that is not JSON-RPC, crashes in the middle of tools/list,
+answers 401) or offers tools that would not build is an error at its source, with
+the last lines of its stderr, and then no file is written.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := a.output()
+			if err != nil {
+				return err
+			}
+			m, err := out.open(f.dir, f.manifest)
+			if err != nil {
+				return err
+			}
+			defer m.root.Close()
+			r, err := compiler.Capture(cmd.Context(), m.root.FS(), liveOptions(m, args))
+			if err = liveConfig(err, m, out); err != nil {
+				return err
+			}
+			out.diagnostics(r.Diagnostics, false)
+			if r.Failed {
+				return out.fail(exitFailed, "capture failed: nothing written (%s)", servers(r))
+			}
+			if err := compiler.Write(m.root, r.Outputs); err != nil {
+				return out.fail(exitFailed, "%v", err)
+			}
+			for i, s := range r.Sources {
+				l := r.Listings[i]
+				name := "the server"
+				if l.Server != nil && l.Server.Name != "" {
+					name = l.Server.Name
+					if l.Server.Version != "" {
+						name += " " + l.Server.Version
+					}
+				}
+				out.status("captured %s: %s from %s in %s; toolc build pins it", out.path(s.File), diagfmt.Plural(len(l.Tools), "tool"), name, diagfmt.Plural(l.Pages, "page"))
+			}
+			return nil
+		},
+	}
+	f.add(cmd)
+	return cmd
+}
+
+func newVerify(a *app) *cobra.Command {
+	var f liveFlags
+	cmd := &cobra.Command{
+		Use:   "verify [NAME...] [-C DIR] [--manifest FILE] [--no-baseline]",
+		Short: "Compare what live MCP servers offer with their pinned captures, writing nothing",
+		Long: `Verify reads each capture source's server as toolc capture does, writes nothing,
+and compares every live tool with the pinned file: a tool added, removed or renamed
+(found by its content), and each changed field of a tool (description, title,
+annotations, the input and output schemas through the breaking rules, icons,
+_meta) is a verify.* finding naming the tool and the field, with the semantic-
+version bump the drift calls for. A changed description is an error by default: a
+model does what it says. The security lint runs on the live tools, and the
+pinned file is checked against toolc.lock (verify.unbuilt).
+
+It exits 0 when nothing drifted, or the policy allows what did (warn =
+["verify.tool-added"] lets a server grow), 1 on drift, and 2 for configuration
+errors; --error-format sarif writes every finding for code scanning.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			out, err := a.output()
+			if err != nil {
+				return err
+			}
+			m, err := out.open(f.dir, f.manifest)
+			if err != nil {
+				return err
+			}
+			defer m.root.Close()
+			opts := liveOptions(m, args)
+			if !f.noBaseline {
+				opts.Baseline = compiler.BaselineFile
+			}
+			r, err := compiler.Verify(cmd.Context(), m.root.FS(), opts)
+			if err = liveConfig(err, m, out); err != nil {
+				return err
+			}
+			out.diagnostics(r.Diagnostics, false)
+			if r.Hidden > 0 {
+				out.status("%s hid %s it knows (--no-baseline shows them)", compiler.BaselineFile, diagfmt.Plural(r.Hidden, "finding"))
+			}
+			var drifted []string
+			bump := breaking.None
+			for i, s := range r.Sources {
+				if r.Listings[i] != nil && r.Bumps[i] > breaking.None {
+					drifted = append(drifted, fmt.Sprintf("%s (%s)", s.Name, r.Bumps[i]))
+					bump = max(bump, r.Bumps[i])
+				}
+			}
+			switch {
+			case r.Failed && len(drifted) > 0:
+				return out.fail(exitFailed, "drift: %s; the catalog's release would be %s (toolc capture pins what is live)", strings.Join(drifted, ", "), bump)
+			case r.Failed:
+				return out.fail(exitFailed, "verify failed (%s)", servers(r))
+			case len(drifted) > 0:
+				out.status("drift the policy allows: %s", strings.Join(drifted, ", "))
+			default:
+				out.status("no drift: %s as pinned", servers(r))
+			}
+			return nil
+		},
+	}
+	f.add(cmd)
+	cmd.Flags().BoolVar(&f.noBaseline, "no-baseline", false, "report every finding, even those toolc.baseline knows")
+	return cmd
+}
+
+// liveOptions are the options of capture and verify for the manifest m
+// and the sources named in args.
+func liveOptions(m *manifestRoot, args []string) compiler.LiveOptions {
+	return compiler.LiveOptions{
+		Options: compiler.Options{Manifest: m.file, Version: version()},
+		Live:    live.Options{Dir: m.root.Name(), Version: version()},
+		Names:   args,
+	}
+}
+
+// liveConfig reports a configuration error of capture or verify (exit 2).
+func liveConfig(err error, m *manifestRoot, out *output) error {
+	var ce *compiler.ConfigError
+	switch {
+	case errors.As(err, &ce):
+		out.diagnostics(ce.Diagnostics, false)
+		return out.fail(exitUsage, "%s: configuration error", out.path(m.file))
+	case err != nil:
+		return out.fail(exitFailed, "%v", err)
+	}
+	return nil
+}
+
+// servers says how many servers were read, and how many tools they offer.
+func servers(r *compiler.LiveResult) string {
+	n, tools := 0, 0
+	for _, l := range r.Listings {
+		if l != nil {
+			n++
+			tools += len(l.Tools)
+		}
+	}
+	return fmt.Sprintf("%s of %d read, %s", diagfmt.Plural(n, "server"), len(r.Sources), diagfmt.Plural(tools, "tool"))
+}

@@ -1,0 +1,386 @@
+package compiler
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/toolc-dev/toolc/adapters"
+	"github.com/toolc-dev/toolc/breaking"
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/suggest"
+	"github.com/toolc-dev/toolc/live"
+	"github.com/toolc-dev/toolc/manifest"
+)
+
+// LiveSource is a source whose one file is a capture of a live MCP server.
+type LiveSource struct {
+	Index   int    // in the manifest's sources
+	Name    string // its namespace, or else its file
+	File    string // the file toolc capture writes
+	Capture *manifest.Capture
+}
+
+// LiveResult is what toolc capture or toolc verify found.
+type LiveResult struct {
+	Manifest     *manifest.Manifest
+	manifestFile string
+	Sources      []LiveSource
+	// Listings are what each server offers (nil where it failed).
+	Listings []*live.Listing
+	// Outputs are the capture files to write (capture only, and only when
+	// nothing failed).
+	Outputs []Output
+	// Bumps are the semantic-version bump each source's drift calls for
+	// (verify only).
+	Bumps []breaking.Bump
+	// Diagnostics are sorted, located and filtered by the policy and the
+	// baseline (verify).
+	Diagnostics  []diag.Diagnostic
+	Hidden, Gone int
+	Failed       bool
+}
+
+// LiveOptions tune Capture and Verify.
+type LiveOptions struct {
+	Options
+	Live live.Options
+	// Names chooses sources by namespace or file; all capture sources
+	// when empty.
+	Names []string
+}
+
+// Capture reads the live servers of the manifest's capture sources in
+// parallel and returns each one's file, sorted and deterministic, to be
+// written. A server that fails, or whose tools would not build, is an
+// error located at its source's capture, and then no file is returned.
+func Capture(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, error) {
+	r, err := listLive(ctx, fsys, &opts)
+	if err != nil || r.Failed {
+		return r, err
+	}
+	files := map[string][]byte{}
+	for i, s := range r.Sources {
+		files[s.File] = live.Encode(r.Listings[i])
+	}
+	res, err := Build(ctx, overlay{fsys, files}, Options{Manifest: opts.Manifest, Registry: opts.Registry, CatalogOnly: true, Version: opts.Version})
+	if err != nil {
+		return nil, err
+	}
+	for i, s := range r.Sources {
+		doc, _ := canonical.ParseJSON(files[s.File])
+		for _, d := range res.Diagnostics {
+			if d.File == s.File && d.Severity == diag.Error {
+				if d.Tool == "" {
+					d.Tool = toolAt(doc, d.Pointer)
+				}
+				msg := d.Code + ": " + d.Text()
+				if d.Pointer != "" {
+					msg += " (at " + d.Pointer + " of what it offers)"
+				}
+				r.Diagnostics = append(r.Diagnostics, r.at(i, "capture.invalid", "%s's tools do not build: %s", s.Name, msg))
+			}
+		}
+	}
+	if r.Failed = diag.HasErrors(r.Diagnostics); r.Failed {
+		r.Diagnostics = diag.Sort(r.Diagnostics)
+		return r, nil
+	}
+	for _, s := range r.Sources {
+		r.Outputs = append(r.Outputs, NewOutput(s.File, files[s.File]))
+	}
+	return r, nil
+}
+
+// Verify reads the live servers as Capture does, writes nothing, and
+// compares what each offers with its pinned file (and that file with
+// toolc.lock): every tool added, removed, renamed or changed is a verify.*
+// finding, with the breaking.* findings of each changed schema and what
+// the security lint says of the live tools. The policy and the baseline
+// apply; Failed is set when an error is left.
+func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, error) {
+	r, err := listLive(ctx, fsys, &opts)
+	if err != nil {
+		return r, err
+	}
+	pinned, err := Build(ctx, fsys, Options{Manifest: opts.Manifest, Registry: opts.Registry, CatalogOnly: true, Version: opts.Version})
+	if err != nil {
+		return nil, err
+	}
+	files := map[string][]byte{}
+	for i, s := range r.Sources {
+		if _, err := fs.Stat(fsys, s.File); err != nil {
+			r.Diagnostics = append(r.Diagnostics, r.at(i, "capture.failed", "%s has no pinned capture: %s does not exist; run toolc capture first", s.Name, s.File))
+			r.Listings[i] = nil
+		}
+		if r.Listings[i] != nil {
+			files[s.File] = live.Encode(r.Listings[i])
+		}
+	}
+	now, err := Build(ctx, overlay{fsys, files}, Options{Manifest: opts.Manifest, Registry: opts.Registry, CatalogOnly: true, Version: opts.Version})
+	if err != nil {
+		return nil, err
+	}
+	before := map[string]bool{}
+	for _, d := range pinned.Diagnostics {
+		before[diag.Fingerprint(d)] = true
+	}
+	lock := readLockSources(fsys)
+	r.Bumps = make([]breaking.Bump, len(r.Sources))
+	var ds []diag.Diagnostic
+	for i, s := range r.Sources {
+		if r.Listings[i] == nil {
+			continue
+		}
+		of := func(ts []*canonical.Tool) []*canonical.Tool {
+			return slices.DeleteFunc(slices.Clone(ts), func(t *canonical.Tool) bool { return t.Source.File != s.File })
+		}
+		drift, bump := live.Drift(of(pinned.Catalog), of(now.Catalog))
+		ds = append(ds, drift...)
+		r.Bumps[i] = bump
+		// What the build would say of the live tools and not of the
+		// pinned ones: an error, or a security finding.
+		for _, d := range now.Diagnostics {
+			if d.File == s.File && !before[diag.Fingerprint(d)] && (d.Severity == diag.Error || strings.HasPrefix(d.Code, "security.")) {
+				d.Line, d.Column = 0, 0 // in the live answer, not the file
+				d.Message += " (in what the live server offers)"
+				ds = append(ds, d)
+			}
+		}
+		if h, ok := lock[s.File]; ok {
+			if got, err := hashFile(fsys, s.File); err == nil && got != h {
+				d := diag.New("verify.unbuilt", "%s changed since toolc.lock was written: the bundles do not hold what is pinned; run toolc build", s.File)
+				d.File = s.File
+				ds = append(ds, d)
+			}
+		}
+	}
+	pinned.Locate(ds)
+	ds = pinned.Apply(ds)
+	if opts.Baseline != "" {
+		known, bds := readBaseline(fsys, opts.Baseline)
+		if bds != nil {
+			return nil, &ConfigError{Diagnostics: bds}
+		}
+		ds, r.Hidden, r.Gone = hideKnown(ds, known)
+	}
+	r.Diagnostics = diag.Sort(append(r.Diagnostics, ds...))
+	r.Failed = diag.HasErrors(r.Diagnostics)
+	return r, nil
+}
+
+// toolAt names the tool of a capture at the pointer ptr (/tools/3/…).
+func toolAt(doc *canonical.Value, ptr string) string {
+	rest, ok := strings.CutPrefix(ptr, "/tools/")
+	if !ok || doc == nil {
+		return ""
+	}
+	n, err := strconv.Atoi(strings.SplitN(rest, "/", 2)[0])
+	if tools := doc.Get("tools"); err != nil || tools == nil || n >= len(tools.Items) {
+		return ""
+	} else if name, ok := tools.Items[n].Get("name").StringValue(); ok {
+		return name
+	}
+	return ""
+}
+
+// listLive loads the manifest, chooses its capture sources and reads their
+// servers in parallel.
+func listLive(ctx context.Context, fsys fs.FS, opts *LiveOptions) (*LiveResult, error) {
+	if opts.Manifest == "" {
+		opts.Manifest = DefaultManifest
+	}
+	m, err := LoadManifest(fsys, opts.Options)
+	if err != nil {
+		return nil, err
+	}
+	r := &LiveResult{Manifest: m, manifestFile: opts.Manifest}
+	var all []LiveSource
+	for i, s := range m.Sources {
+		if s.Capture == nil {
+			continue
+		}
+		name := s.Namespace
+		if name == "" {
+			name = s.Include[0]
+		}
+		all = append(all, LiveSource{Index: i, Name: name, File: s.Include[0], Capture: s.Capture})
+	}
+	if len(all) == 0 {
+		d := diag.New("manifest.invalid", "no source has a capture: add capture = { command = [...] } or { url = \"...\" } to the [[sources]] of a live server")
+		d.File = opts.Manifest
+		return nil, &ConfigError{Diagnostics: []diag.Diagnostic{d.WithFix("README: Pinning live servers")}}
+	}
+	if len(opts.Names) == 0 {
+		r.Sources = all
+	}
+	for _, n := range opts.Names {
+		i := slices.IndexFunc(all, func(s LiveSource) bool { return s.Name == n || s.File == n })
+		if i < 0 {
+			var names []string
+			for _, s := range all {
+				names = append(names, s.Name)
+			}
+			d := diag.New("manifest.invalid", "no capture source is named %q (the manifest has %s)%s", n, strings.Join(names, ", "), suggest.Hint(n, names))
+			d.File = opts.Manifest
+			return nil, &ConfigError{Diagnostics: []diag.Diagnostic{d}}
+		}
+		if !slices.ContainsFunc(r.Sources, func(s LiveSource) bool { return s.Index == all[i].Index }) {
+			r.Sources = append(r.Sources, all[i])
+		}
+	}
+	r.Listings = make([]*live.Listing, len(r.Sources))
+	fails := make([]*live.Failure, len(r.Sources))
+	var g errgroup.Group
+	for i, s := range r.Sources {
+		g.Go(func() error {
+			l, err := live.List(ctx, s.Capture, opts.Live)
+			var f *live.Failure
+			switch {
+			case errors.As(err, &f):
+				fails[i] = f
+			case err != nil:
+				fails[i] = &live.Failure{Stage: "list", Err: err}
+			}
+			r.Listings[i] = l
+			return nil
+		})
+	}
+	_ = g.Wait()
+	for i, f := range fails {
+		if f == nil {
+			continue
+		}
+		msg := f.Error()
+		if f.Stderr != "" {
+			msg += "; its stderr ended with:\n\t| " + strings.ReplaceAll(f.Stderr, "\n", "\n\t| ")
+		}
+		r.Diagnostics = append(r.Diagnostics, r.at(i, "capture.failed", "%s: %s", r.Sources[i].Name, msg))
+	}
+	r.Failed = len(r.Diagnostics) > 0
+	r.Diagnostics = diag.Sort(r.Diagnostics)
+	return r, nil
+}
+
+// at is a diagnostic at the capture of the i-th chosen source.
+func (r *LiveResult) at(i int, code, format string, args ...any) diag.Diagnostic {
+	d := diag.New(code, format, args...)
+	d.File = r.manifestFile
+	d.Line, d.Column = r.Manifest.Pos(fmt.Sprintf("sources[%d].capture", r.Sources[i].Index))
+	return d
+}
+
+// LoadManifest reads and checks the manifest as Build does, and returns
+// it; a manifest that cannot be used is a *ConfigError.
+func LoadManifest(fsys fs.FS, opts Options) (*manifest.Manifest, error) {
+	if opts.Manifest == "" {
+		opts.Manifest = DefaultManifest
+	}
+	if opts.Registry == nil {
+		opts.Registry = adapters.Default()
+	}
+	b := &build{fsys: fsys, opts: opts, reg: opts.Registry, manifestFile: opts.Manifest}
+	if err := b.loadManifest(); err != nil {
+		return nil, err
+	}
+	return b.m, nil
+}
+
+// readLockSources returns the hash toolc.lock recorded of each source file;
+// none without a lock.
+func readLockSources(fsys fs.FS) map[string]string {
+	data, err := readRegular(fsys, "toolc.lock")
+	if err != nil {
+		return nil
+	}
+	l, err := DecodeLock(data)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, s := range l.Sources {
+		out[s.Path] = s.Hash
+	}
+	return out
+}
+
+// overlay is fsys with some files replaced by the bytes given: the build
+// of what the live servers offer, without writing it.
+type overlay struct {
+	fs.FS
+	files map[string][]byte
+}
+
+func (o overlay) Open(name string) (fs.File, error) {
+	if data, ok := o.files[name]; ok {
+		return &memFile{Reader: bytes.NewReader(data), name: name, size: int64(len(data))}, nil
+	}
+	return o.FS.Open(name)
+}
+
+func (o overlay) Stat(name string) (fs.FileInfo, error) {
+	if data, ok := o.files[name]; ok {
+		return memInfo{name: name, size: int64(len(data))}, nil
+	}
+	return fs.Stat(o.FS, name)
+}
+
+func (o overlay) ReadDir(name string) ([]fs.DirEntry, error) {
+	entries, err := fs.ReadDir(o.FS, name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for _, f := range slices.Sorted(maps.Keys(o.files)) {
+		if dirOf(f) == name && !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == baseOf(f) }) {
+			entries = append(entries, fs.FileInfoToDirEntry(memInfo{name: f, size: int64(len(o.files[f]))}))
+		}
+	}
+	if len(entries) == 0 && err != nil {
+		return nil, err
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
+}
+
+type memFile struct {
+	*bytes.Reader
+	name string
+	size int64
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return memInfo{name: f.name, size: f.size}, nil }
+func (f *memFile) Close() error               { return nil }
+
+var _ io.Reader = (*memFile)(nil)
+
+type memInfo struct {
+	name string
+	size int64
+}
+
+func (i memInfo) Name() string       { return baseOf(i.name) }
+func (i memInfo) Size() int64        { return i.size }
+func (i memInfo) Mode() fs.FileMode  { return 0o444 }
+func (i memInfo) ModTime() time.Time { return time.Time{} }
+func (i memInfo) IsDir() bool        { return false }
+func (i memInfo) Sys() any           { return nil }
+
+func dirOf(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[:i]
+	}
+	return "."
+}
+
+func baseOf(name string) string { return name[strings.LastIndexByte(name, '/')+1:] }

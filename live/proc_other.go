@@ -1,0 +1,14 @@
+//go:build !unix
+
+package live
+
+import "os/exec"
+
+func ownGroup(*exec.Cmd) {}
+
+// endGroup kills the command; its children are the system's to end.
+func endGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		_ = cmd.Process.Kill()
+	}
+}
