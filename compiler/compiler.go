@@ -31,6 +31,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/manifest"
 	"github.com/toolc-dev/toolc/profile"
+	"github.com/toolc-dev/toolc/security"
 	"github.com/toolc-dev/toolc/tokens"
 	"github.com/toolc-dev/toolc/validate"
 )
@@ -259,6 +260,7 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
 		return nil, err
 	}
 	b.collectTools()
+	b.diags = append(b.diags, security.Check(b.tools)...)
 	b.checkCuration()
 	b.selectTools()
 	if !opts.CatalogOnly {

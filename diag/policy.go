@@ -131,11 +131,12 @@ func ApplyFirst(ds []Diagnostic, first func(Diagnostic) *Policy, policies ...*Po
 // judge a change between two catalogs (a property removed breaks callers)
 // instead of finding a fault that would make the output wrong, and a team
 // may decide that a given judgment does not apply to it.
-var judgments = map[string]bool{"breaking": true, "verify": true}
+var judgments = map[string]bool{"breaking": true, "verify": true, "security": true}
 
 // Silenceable reports whether a policy can change or ignore c: every
 // warning and info, and the errors of a category of judgments (breaking,
-// verify: a team may allow a server's additions).
+// verify, security: a team may allow a server's additions, or a tool that
+// manages ~/.ssh).
 func (c Code) Silenceable() bool { return c.Severity != Error || judgments[c.Category()] }
 
 func action(code string, policies []*Policy) Action {

@@ -1,0 +1,45 @@
+package security
+
+import "regexp"
+
+// A textRule finds a phrase or a tag in the text of a tool (its name,
+// title, description, and every description, title and string value of its
+// schemas).
+type textRule struct {
+	Code    string
+	Name    string // what it finds, for messages
+	Pattern *regexp.Regexp
+	Source  string // where the pattern comes from
+	// Needles are groups of lower-case strings: every match holds one of
+	// each group, so a text without is not given to the pattern (most are
+	// not, and the patterns were a third of a build's time on 20,000
+	// tools).
+	Needles [][]string
+}
+
+// Sources of the patterns.
+const (
+	srcInvariant = "Invariant Labs, \"MCP Security Notification: Tool Poisoning Attacks\" (2025-04): <IMPORTANT> blocks that tell the model to read ~/.ssh/id_rsa and mcp.json and not to mention it"
+	srcSimon     = "Simon Willison, \"Model Context Protocol has prompt injection security problems\" (2025-04): hidden instructions in tool descriptions"
+	srcTrail     = "Trail of Bits, \"Jumping the line: how MCP servers can attack you before you ever use them\" (2025-04): descriptions that instruct the model about other tools and the user"
+	srcUnicode   = "Unicode Technical Standard #39 and \"ASCII smuggling\" (Johann Rehberger, 2024): zero-width, bidi control and tag characters that a reader does not see and a model reads"
+	srcAnnot     = "MCP specification 2025-06-18, ToolAnnotations: readOnlyHint means no modification; destructiveHint false means only additive updates"
+	srcElastic   = "Elastic Security Labs, \"MCP tools: attack vectors and defense\" (2025-09): tools with the same name or description shadowing one another across servers"
+)
+
+// textRules are the instruction and secret rules, in the order their
+// findings are reported.
+var textRules = []textRule{
+	// Tags that frame text as an instruction to the model.
+	{"security.instruction", "an instruction tag", regexp.MustCompile(`(?i)</?\s*(important|system|instructions?|hidden|secret|admin|assistant)\s*>`), srcInvariant, [][]string{{"<"}}},
+	{"security.instruction", "an instruction to ignore earlier instructions", regexp.MustCompile(`(?i)\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other|system)\s+(instructions|prompts?|rules|messages)\b`), srcSimon, [][]string{{"instructions", "prompt", "rules", "messages"}, {"ignore", "disregard", "forget", "override"}}},
+	{"security.instruction", "an instruction to keep something from the user", regexp.MustCompile(`(?i)\b(do\s+not|don'?t|never|must\s+not|should\s+not)\s+(tell|mention|inform|notify|reveal|disclose|alert)\b[^.\n]{0,100}?\b(the\s+)?user\b`), srcInvariant, [][]string{{"user"}, {"tell", "mention", "inform", "notify", "reveal", "disclose", "alert"}}},
+	{"security.instruction", "an instruction to keep something from the user", regexp.MustCompile(`(?i)\bwithout\s+(telling|informing|notifying|alerting)\s+the\s+user\b`), srcTrail, [][]string{{"without"}, {"user"}}},
+	// Secrets and the paths that hold them, asked for in a description.
+	{"security.sensitive-path", "a path that holds secrets", regexp.MustCompile(`(?i)((~|\$HOME|%USERPROFILE%)[/\\])?\.ssh/(id_[a-z0-9]+|authorized_keys|known_hosts)\b|(~|\$HOME|%USERPROFILE%)[/\\]\.ssh\b|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\.config/gcloud|\.kube/config|\.docker/config\.json|\.npmrc\b|\.netrc\b|\.git-credentials|\.pgpass\b|/etc/(passwd|shadow)\b`), srcInvariant,
+		[][]string{{".ssh", "id_", ".aws/", "gcloud", ".kube/", ".docker/", ".npmrc", ".netrc", ".git-credentials", ".pgpass", "/etc/"}}},
+	{"security.sensitive-path", "an MCP client's configuration, which holds other servers' secrets", regexp.MustCompile(`(?i)\bmcp\.json\b|claude_desktop_config\.json|\.cursor/mcp|\.codeium/windsurf`), srcInvariant, [][]string{{"mcp.json", "claude_desktop", ".cursor/", ".codeium/"}}},
+}
+
+// destructiveVerbs are the words of a tool name that say it deletes.
+var destructiveVerbs = []string{"delete", "drop", "remove", "destroy", "purge", "erase", "wipe", "truncate"}
