@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -90,6 +91,13 @@ func TestListHTTP(t *testing.T) {
 	var f *Failure
 	if !errors.As(err, &f) || !strings.Contains(err.Error(), "401") && !strings.Contains(strings.ToLower(err.Error()), "unauthorized") {
 		t.Errorf("List with a wrong token = %v, want a failure saying 401", err)
+	}
+	// An endpoint that is not there: 404, a failure in seconds.
+	nf := httptest.NewServer(http.NotFoundHandler())
+	defer nf.Close()
+	_, err = List(context.Background(), &manifest.Capture{URL: nf.URL + "/mcp"}, Options{})
+	if !errors.As(err, &f) || !strings.Contains(err.Error(), "404") && !strings.Contains(strings.ToLower(err.Error()), "not found") {
+		t.Errorf("List of a missing endpoint = %v, want a failure saying 404", err)
 	}
 	// Not set at all: a configuration failure naming the variable.
 	_, err = List(context.Background(), c, Options{Lookup: func(string) (string, bool) { return "", false }})
