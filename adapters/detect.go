@@ -121,6 +121,10 @@ func shapeOf(v *canonical.Value) shape {
 		return shapeGeminiTool
 	case slices.ContainsFunc(langChainSchemaKeys, v.Has):
 		return shapeLangChain
+	case v.Has("name") && !v.Has("parameters") && isSchemaObject(v.Get("schema")):
+		// {name, description, schema}: the Python canonicalizer's LangChain
+		// form, the arguments' JSON Schema under "schema".
+		return shapeLangChain
 	case v.Has("parametersJsonSchema") || v.Has("responseJsonSchema") || paramType != "" && paramType != strings.ToLower(paramType):
 		return shapeGemini
 	case v.Has("input_schema"):
@@ -216,4 +220,10 @@ func detectLangChain(doc *canonical.Value) float64 {
 
 func detectAnthropic(doc *canonical.Value) float64 {
 	return fit(doc, map[shape]float64{shapeAnthropic: 1, shapeAnthropicDef: 1}, 0)
+}
+
+// isSchemaObject reports whether v looks like the JSON Schema of a tool's
+// arguments: an object with a type or properties.
+func isSchemaObject(v *canonical.Value) bool {
+	return v != nil && v.Kind == canonical.Object && (v.Has("type") || v.Has("properties"))
 }

@@ -10,7 +10,8 @@ import (
 // {name, description, args_schema} where args_schema is the JSON Schema that
 // Pydantic (model_json_schema) or zod produced, read as it is: titles, $defs,
 // anyOf with null and "default": null for optionals all kept. LangChain.js
-// dumps name it args_json_schema, which is read too. Items in the shape that
+// dumps name it args_json_schema, which is read too, and the Python
+// canonicalizer's {name, description, schema} is the same tool. Items in the shape that
 // convert_to_openai_tool returns are OpenAI Chat tools and are read as such.
 // Other fields (module, export, return_direct …) are kept as the langchain
 // extension, which only canonical bundles carry. An openai_tool beside the
@@ -40,7 +41,7 @@ func (d *decoder) langChainTool(v *canonical.Value, p canonical.Pointer) *canoni
 		return nil
 	}
 	t := f.Tool
-	for _, k := range langChainSchemaKeys {
+	for _, k := range append(langChainSchemaKeys, "schema") {
 		if f.Obj.Has(k) {
 			t.Input = f.Schema(k, "/input")
 			break
