@@ -72,6 +72,14 @@ type Options struct {
 	// Tokens counts every target's tokens, not only those of targets with
 	// a token budget, for reports.
 	Tokens bool
+	// Validator, when set, checks every tool after toolc's own validation:
+	// another dialect, format checks, a house rule. It is called from
+	// several goroutines at once. Its findings take the tool's file, ID and
+	// position; each one's Pointer is into the tool's canonical form
+	// ("/input/properties/q"). Use the codes schema.custom (an error, which
+	// fails the build and leaves the tool out of acceptance checks) and
+	// lint.custom (a warning), or any of diag's codes.
+	Validator func(t *canonical.Tool) []diag.Diagnostic
 }
 
 // Output is one file that a build writes: a bundle, kept as its value and
@@ -686,6 +694,11 @@ func (b *build) readSource(in input) fileResult {
 			}
 		}
 		td = append(td, b.validator.Tool(t)...)
+		if v := b.opts.Validator; v != nil {
+			for _, d := range v(t) {
+				td = append(td, d.At(t.Source.File, string(t.Source.Locate(canonical.Pointer(d.Pointer)))).About(t.ID()))
+			}
+		}
 		// A $ref to a file that could not be read is one fault, said at
 		// the $ref by source.read: not also a schema.external-ref, nor
 		// the acceptance check's unresolved reference.

@@ -3,9 +3,12 @@ package compiler_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing/fstest"
 
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/diag"
 )
 
 // Build a catalog from an in-memory file system; nothing is written.
@@ -70,4 +73,50 @@ func ExampleConvert() {
 	//     }
 	//   }
 	// ]
+}
+
+// Plug in a validator of your own: here a house rule that every string
+// parameter has a maxLength, and a format check.
+func ExampleOptions_validator() {
+	fsys := fstest.MapFS{
+		"toolc.toml": {Data: []byte(`version = 1
+[[sources]]
+include = ["tools.json"]
+[[targets]]
+format = "openai"
+out = "dist/openai.json"
+`)},
+		"tools.json": {Data: []byte(`[{"name": "search", "description": "Search.", "inputSchema": {"type": "object",
+  "properties": {"q": {"type": "string", "description": "Query."}, "when": {"type": "string", "format": "datetime", "description": "When."}}}}]`)},
+	}
+	houseRules := func(t *canonical.Tool) []diag.Diagnostic {
+		var out []diag.Diagnostic
+		props := t.Input.JSON().Get("properties")
+		for _, name := range props.Keys() {
+			p := props.Get(name)
+			at := "/input/properties/" + name
+			if f, _ := p.Get("format").StringValue(); f == "datetime" {
+				out = append(out, diag.New("schema.custom", "format %q is not a JSON Schema format; did you mean date-time?", f).At("", at+"/format"))
+			}
+			if typ, _ := p.Get("type").StringValue(); typ == "string" && !p.Has("maxLength") {
+				out = append(out, diag.New("lint.custom", "string parameter %q has no maxLength", name).At("", at))
+			}
+		}
+		return out
+	}
+	res, err := compiler.Build(context.Background(), fsys, compiler.Options{Validator: houseRules})
+	if err != nil {
+		panic(err)
+	}
+	for _, d := range res.Diagnostics {
+		if strings.HasSuffix(d.Code, ".custom") {
+			fmt.Println(d)
+		}
+	}
+	fmt.Println("failed:", res.Failed)
+	// Output:
+	// tools.json:2:18: warning lint.custom: tool search: string parameter "q" has no maxLength
+	// tools.json:2:68: warning lint.custom: tool search: string parameter "when" has no maxLength
+	// tools.json:2:95: error schema.custom: tool search: format "datetime" is not a JSON Schema format; did you mean date-time?
+	// failed: true
 }

@@ -168,6 +168,8 @@ var codes = []Code{
 		"An array without \"items\" (or \"prefixItems\") accepts anything, so the model cannot know what to put in it; OpenAI and Anthropic strict modes and Gemini reject such schemas. Add items."},
 	{"lint.const-invalid", Warning, "a const value is not valid against its own schema",
 		"The const value breaks another keyword of the same schema (its type, pattern, bounds …), so no value can ever be valid. Fix the const or the schema."},
+	{"lint.custom", Warning, "a Go caller's validator found something to improve",
+		"compiler.Options.Validator is a Go caller's own check of every tool (a house rule, another dialect, format checks); lint.custom is the code it gives to what it reports as a warning. The message is the validator's."},
 	{"lint.def-unused", Warning, "a definition is never referenced",
 		"An entry of $defs or definitions that no $ref uses is dead weight in every request and hides mistakes in reference paths. Remove it or refer to it."},
 	{"lint.default-invalid", Warning, "a default value is not valid against its own schema",
@@ -366,6 +368,8 @@ var codes = []Code{
 	{"repair.type", Warning, "a non-standard type name was rewritten",
 		"Catalogs written for Python or Java (the BFCL benchmark, some MCP servers) use type names such as dict, float, tuple, any, str, String, HashMap or long. With repair = true toolc rewrites them to JSON Schema types (any: no type keyword); without, they are schema.invalid."},
 
+	{"schema.custom", Error, "a Go caller's validator refused a tool",
+		"compiler.Options.Validator is a Go caller's own check of every tool (another dialect, format checks, a house rule); schema.custom is the code it gives to what it refuses. The build fails, as for any invalid schema; the message is the validator's."},
 	{"schema.dangling-ref", Error, "a local $ref points to nothing",
 		"A $ref inside the schema (#/$defs/…, #/definitions/…, an anchor) names a place the schema does not have. Providers reject such schemas, and lowering cannot inline them. Fix the pointer or add the definition."},
 	{"schema.external-ref", Warning, "a $ref points outside the schema (never fetched or read)",
