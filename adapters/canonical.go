@@ -1,11 +1,14 @@
 package adapters
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/toolc-dev/toolc/adapters/internal/decode"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/suggest"
 	"github.com/toolc-dev/toolc/profile"
 )
 
@@ -106,6 +109,19 @@ func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canoni
 		t.Timeout = dur
 	}
 	t.Scopes = f.Strings("scopes", "/scopes")
+	if sec := f.Typed("security", "/security", canonical.Object); sec != nil {
+		t.Security = decodeSecurity(sec, func(key, format string, args ...any) {
+			f.Bad = true
+			d.Report("source.invalid", p.Append("security", key), format, args...)
+		})
+	}
+	if b := f.Typed("backend", "/backend", canonical.Object); b != nil {
+		t.Backend = decodeBackend(b, func(key, format string, args ...any) {
+			f.Bad = true
+			d.Report("source.invalid", p.Append("backend", key), format, args...)
+		})
+		t.Source.Fields["/backend/http"] = p.Append("backend", "http")
+	}
 	t.Icons = f.Icons("icons")
 	t.Meta = f.Typed("meta", "/meta", canonical.Object)
 	if v := f.Typed("deprecated", "/deprecated", canonical.Bool); v != nil {
@@ -129,4 +145,60 @@ func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canoni
 	}
 	d.IgnoreRest(v, p, f.UsedKeys()...)
 	return f.Done()
+}
+
+// decodeSecurity reads a tool's security metadata, reporting unknown keys
+// and values with bad.
+func decodeSecurity(v *canonical.Value, bad func(key, format string, args ...any)) *canonical.Security {
+	sec := &canonical.Security{}
+	for _, m := range v.Members {
+		var dst *string
+		var allowed []string
+		switch m.Key {
+		case "data_classification":
+			dst, allowed = &sec.Classification, canonical.Classifications
+		case "pii_handling":
+			dst, allowed = &sec.PII, canonical.PIIHandlings
+		default:
+			bad(m.Key, "unknown security field %q (data_classification, pii_handling; the permissions are the tool's scopes)", m.Key)
+			continue
+		}
+		s, _ := m.Value.StringValue()
+		if !slices.Contains(allowed, s) {
+			bad(m.Key, "%s is %s, not one of %s%s", m.Key, m.Value, strings.Join(allowed, ", "), suggest.Hint(s, allowed))
+			continue
+		}
+		*dst = s
+	}
+	return sec
+}
+
+// decodeBackend reads where a tool runs, reporting what is wrong with bad.
+func decodeBackend(v *canonical.Value, bad func(key, format string, args ...any)) *canonical.Backend {
+	b := &canonical.Backend{}
+	b.Kind, _ = v.Get("kind").StringValue()
+	if !slices.Contains(canonical.BackendKinds, b.Kind) {
+		bad("kind", "backend kind is %s, not one of %s%s", v.Get("kind"), strings.Join(canonical.BackendKinds, ", "), suggest.Hint(b.Kind, canonical.BackendKinds))
+	}
+	for _, m := range v.Members {
+		switch m.Key {
+		case "kind":
+		case "http":
+			if m.Value.Kind != canonical.Object {
+				bad("http", "backend http must be an object (the HTTP binding)")
+			}
+			b.HTTP = m.Value
+		case "command":
+			cmd, ok := m.Value.Strings()
+			if !ok || len(cmd) == 0 {
+				bad("command", "backend command must be an array of strings")
+			}
+			b.Command = cmd
+		case "url":
+			b.URL, _ = m.Value.StringValue()
+		default:
+			bad(m.Key, "unknown backend field %q (kind, http, command, url)", m.Key)
+		}
+	}
+	return b
 }

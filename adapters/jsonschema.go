@@ -39,6 +39,12 @@ func encodeJSONSchema(tools []*canonical.Tool, opts profile.Options) *canonical.
 			if t.Description != "" && !in.Has("description") {
 				s.Set("description", canonical.NewString(t.Description))
 			}
+			if v := xSecurity(t); v != nil {
+				s.Set("x-security", v)
+			}
+			if v := xCapabilities(t.Annotations); v != nil {
+				s.Set("x-capabilities", v)
+			}
 		}
 		defs.Set(t.ID(), s)
 	}
@@ -55,4 +61,49 @@ func hasLocalRef(s *canonical.Schema) bool {
 		return !found
 	})
 	return found
+}
+
+// xSecurity is a tool's security metadata as the Python canonicalizer's
+// JSON Schema export writes it: required_permissions (the scopes),
+// data_classification and pii_handling; nil when none is said.
+func xSecurity(t *canonical.Tool) *canonical.Value {
+	v := canonical.NewObject()
+	if len(t.Scopes) > 0 {
+		v.Set("required_permissions", canonical.NewStrings(t.Scopes))
+	}
+	if sec := t.Security; sec != nil {
+		if sec.Classification != "" {
+			v.Set("data_classification", canonical.NewString(sec.Classification))
+		}
+		if sec.PII != "" {
+			v.Set("pii_handling", canonical.NewString(sec.PII))
+		}
+	}
+	if len(v.Members) == 0 {
+		return nil
+	}
+	return v
+}
+
+// xCapabilities is what a tool does, from its MCP annotations only (never
+// guessed from its name): side_effects (readOnlyHint false), destructive,
+// idempotent and open_world; nil when no hint is set.
+func xCapabilities(a *canonical.Annotations) *canonical.Value {
+	if a == nil {
+		return nil
+	}
+	v := canonical.NewObject()
+	for _, h := range []struct {
+		key    string
+		hint   *bool
+		invert bool
+	}{{"side_effects", a.ReadOnlyHint, true}, {"destructive", a.DestructiveHint, false}, {"idempotent", a.IdempotentHint, false}, {"open_world", a.OpenWorldHint, false}} {
+		if h.hint != nil {
+			v.Set(h.key, canonical.NewBool(*h.hint != h.invert))
+		}
+	}
+	if len(v.Members) == 0 {
+		return nil
+	}
+	return v
 }

@@ -120,7 +120,7 @@ func TestOpenAPINotionSnapshot(t *testing.T) {
 			continue
 		}
 		var headers []string
-		params := cmp.Or(tl.Extensions["openapi"].Get("http").Get("parameters"), canonical.NewArray())
+		params := cmp.Or(tl.Backend.HTTP.Get("parameters"), canonical.NewArray())
 		for _, p := range params.Items {
 			if in, _ := p.Get("in").StringValue(); in == "header" {
 				h, _ := p.Get("property").StringValue()
@@ -166,7 +166,7 @@ func TestOpenAPIStripe(t *testing.T) {
 		if tl.Output != nil {
 			outputs++
 		}
-		http := tl.Extensions["openapi"].Get("http")
+		http := tl.Backend.HTTP
 		if m, _ := http.Get("method").StringValue(); m == "post" && http.Get("body") == nil {
 			t.Errorf("%s: a POST without a body", tl.Name)
 		}
@@ -383,7 +383,7 @@ func TestOpenAPIRules(t *testing.T) {
 }
 
 // TestOpenAPIHTTPBinding checks that what a caller needs to make the request
-// is in the openapi extension.
+// is the tool's provider backend (issue 30: it was the openapi extension).
 func TestOpenAPIHTTPBinding(t *testing.T) {
 	doc := `{"openapi":"3.1.0","servers":[{"url":"https://api.example.com"}],"paths":{"/a/{id}":{"post":{"operationId":"p","summary":"P","deprecated":true,"x-rate":5,
 		"parameters":[{"name":"id","in":"path","required":true,"style":"simple","schema":{"type":"string"}}],
@@ -392,17 +392,17 @@ func TestOpenAPIHTTPBinding(t *testing.T) {
 	if len(tools) != 1 || len(notInfo(ds)) > 0 {
 		t.Fatalf("decode: %d tools, %v", len(tools), ds)
 	}
-	got := string(tools[0].Extensions["openapi"].AppendJSON(nil, ""))
-	want := `{"http":{"method":"post","path":"/a/{id}","operationId":"p","parameters":[{"name":"id","in":"path","property":"id","style":"simple"}],"body":{"mediaType":"application/x-www-form-urlencoded","required":true,"flattened":true},"servers":[{"url":"https://api.example.com"}],"deprecated":true,"x-rate":5}}`
+	got := string(tools[0].Backend.ToValue().AppendJSON(nil, ""))
+	want := `{"kind":"provider","http":{"method":"post","path":"/a/{id}","operationId":"p","parameters":[{"name":"id","in":"path","property":"id","style":"simple"}],"body":{"mediaType":"application/x-www-form-urlencoded","required":true,"flattened":true},"servers":[{"url":"https://api.example.com"}],"deprecated":true,"x-rate":5}}`
 	if got != want {
-		t.Errorf("openapi extension\n got %s\nwant %s", got, want)
+		t.Errorf("backend\n got %s\nwant %s", got, want)
 	}
 	var buf bytes.Buffer
-	if err := json.Compact(&buf, encodeCanonical(tools, TargetOptions{}).Indent()); err != nil || !strings.Contains(buf.String(), `"openapi":{"http"`) {
+	if err := json.Compact(&buf, encodeCanonical(tools, TargetOptions{}).Indent()); err != nil || !strings.Contains(buf.String(), `"backend":{"kind":"provider","http"`) {
 		t.Errorf("the canonical bundle lacks the binding: %v %s", err, buf.String())
 	}
 	low := profileOf("mcp").Lower(tools, "mcp", TargetOptions{})
-	if len(low.Diagnostics) > 0 || low.Tools[0].Extensions["openapi"] != nil {
+	if len(low.Diagnostics) > 0 || low.Tools[0].Backend != nil || low.Tools[0].Extensions["openapi"] != nil {
 		t.Errorf("the MCP target keeps or reports the binding: %v", low.Diagnostics)
 	}
 }
@@ -425,7 +425,7 @@ func TestOpenAPIParamAnnotationsKept(t *testing.T) {
 	}
 	doc = strings.Replace(doc, `"schema":{"$ref":"#/components/schemas/Id"}`, `"schema":{"type":"string","description":"An ID.","examples":["x_1"]}`, 1)
 	tools, _ = OpenAPI().Decode(parse(t, []byte(doc)), "api.json")
-	got := string(tools[0].Extensions["openapi"].Get("http").Get("parameters").AppendJSON(nil, ""))
+	got := string(tools[0].Backend.HTTP.Get("parameters").AppendJSON(nil, ""))
 	if want := `[{"name":"id","in":"path","property":"id","description":"The account to read.","examples":["acct_1"]},{"name":"q","in":"query","property":"q"}]`; got != want {
 		t.Errorf("binding parameters\n got %s\nwant %s", got, want)
 	}

@@ -36,9 +36,13 @@ type Tool struct {
 	Annotations *Annotations // MCP tool annotations; nil when absent
 	Examples    []*Value     // input examples: argument objects that the input schema accepts
 	Timeout     time.Duration
-	Scopes      []string // OAuth scopes the tool needs
-	Icons       []Icon
-	Meta        *Value // MCP _meta, an object
+	Scopes      []string // OAuth scopes the tool needs: its required permissions
+	// Security says what data the tool handles; nil when nothing says.
+	Security *Security
+	// Backend says where the tool runs; nil when nothing says.
+	Backend *Backend
+	Icons   []Icon
+	Meta    *Value // MCP _meta, an object
 
 	// Lifecycle: a deprecated tool is still served; Sunset is the date
 	// (YYYY-MM-DD) after which removing it is a minor change; RenamedFrom
@@ -67,6 +71,40 @@ type Annotations struct {
 	IdempotentHint  *bool
 	OpenWorldHint   *bool
 	Extra           []Member // annotation keys that MCP does not define (yet), in order
+}
+
+// Security is a tool's security metadata, beside its Scopes (the
+// permissions it needs). Empty fields are not said.
+type Security struct {
+	Classification string // data_classification: one of Classifications
+	PII            string // pii_handling: one of PIIHandlings
+}
+
+// The values Security takes.
+var (
+	Classifications = []string{"public", "internal", "confidential", "restricted"}
+	PIIHandlings    = []string{"none", "processes", "stores", "anonymizes"}
+)
+
+// The kinds of Backend.
+const (
+	BackendLocal    = "local"    // an in-process handler
+	BackendProvider = "provider" // an external tool provider, such as an HTTP API
+	BackendMCP      = "mcp"      // a remote MCP server
+)
+
+// BackendKinds lists the kinds of Backend.
+var BackendKinds = []string{BackendLocal, BackendProvider, BackendMCP}
+
+// Backend is where a tool runs, so that a caller can dispatch a call: an
+// in-process handler, an external provider (with its HTTP binding, for an
+// OpenAPI operation), or an MCP server (its command or URL; its secrets
+// are never written).
+type Backend struct {
+	Kind    string
+	HTTP    *Value   // provider: the HTTP binding (method, path, parameters, body, servers …)
+	Command []string // mcp over stdio
+	URL     string   // mcp over streamable HTTP
 }
 
 // Icon is an MCP icon.
@@ -232,6 +270,16 @@ func (t *Tool) DeepCopy() *Tool {
 	c := *t
 	c.Tags = slices.Clone(t.Tags)
 	c.Scopes = slices.Clone(t.Scopes)
+	if t.Security != nil {
+		sec := *t.Security
+		c.Security = &sec
+	}
+	if t.Backend != nil {
+		b := *t.Backend
+		b.HTTP = t.Backend.HTTP.DeepCopy()
+		b.Command = slices.Clone(t.Backend.Command)
+		c.Backend = &b
+	}
 	if t.Input != nil {
 		c.Input = t.Input.DeepCopy()
 	}
@@ -322,6 +370,19 @@ func (t *Tool) ToValue() *Value {
 	if len(t.Scopes) > 0 {
 		o.Set("scopes", NewStrings(t.Scopes))
 	}
+	if sec := t.Security; sec != nil && (sec.Classification != "" || sec.PII != "") {
+		v := NewObject()
+		if sec.Classification != "" {
+			v.Set("data_classification", NewString(sec.Classification))
+		}
+		if sec.PII != "" {
+			v.Set("pii_handling", NewString(sec.PII))
+		}
+		o.Set("security", v)
+	}
+	if b := t.Backend; b != nil {
+		o.Set("backend", b.ToValue())
+	}
 	if len(t.Icons) > 0 {
 		o.Set("icons", IconsValue(t.Icons))
 	}
@@ -400,4 +461,21 @@ func (t *Tool) Hash() string {
 // Equal reports whether t and u have the same canonical form.
 func (t *Tool) Equal(u *Tool) bool {
 	return string(t.ToValue().AppendJCS(nil)) == string(u.ToValue().AppendJCS(nil))
+}
+
+// ToValue is the backend's canonical JSON: {"kind": ..., "http" | "command"
+// | "url": ...}.
+func (b *Backend) ToValue() *Value {
+	v := NewObject()
+	v.Set("kind", NewString(b.Kind))
+	if b.HTTP != nil {
+		v.Set("http", b.HTTP)
+	}
+	if len(b.Command) > 0 {
+		v.Set("command", NewStrings(b.Command))
+	}
+	if b.URL != "" {
+		v.Set("url", NewString(b.URL))
+	}
+	return v
 }

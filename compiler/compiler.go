@@ -7,6 +7,7 @@
 package compiler
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -666,7 +668,15 @@ func (b *build) readSource(in input) fileResult {
 		}
 		var cut []string
 		t.Tags, cut = canonical.CapTags(canonical.NormalizeTags(append(t.Tags, src.Tags...)))
-		if !src.Select.Match(t.ID(), t.Namespace, t.Tags) {
+		setBackend(t, src)
+		if sec := src.Security; sec != nil {
+			if t.Security == nil {
+				t.Security = &canonical.Security{}
+			}
+			t.Security.Classification = cmp.Or(t.Security.Classification, sec.DataClassification)
+			t.Security.PII = cmp.Or(t.Security.PII, sec.PIIHandling)
+		}
+		if !src.Select.Match(t.ID(), t.Namespace, t.Tags, classification(t)) {
 			// Left out before validation: what is said of the tool's
 			// own part of the file goes with it.
 			ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool { return within(d, in.path, t.Source.Pointer) })
@@ -725,6 +735,35 @@ func (b *build) readSource(in input) fileResult {
 	}
 	r.diags = append(r.diags, ds...)
 	return r
+}
+
+// classification is t's data classification, "" when it has none.
+func classification(t *canonical.Tool) string {
+	if t.Security == nil {
+		return ""
+	}
+	return t.Security.Classification
+}
+
+// setBackend gives t the backend its source says: the server of a capture
+// (its command, or its URL without credentials or query: secrets are
+// never written), or the source's backend kind.
+func setBackend(t *canonical.Tool, src manifest.Source) {
+	switch {
+	case src.Capture != nil:
+		b := &canonical.Backend{Kind: canonical.BackendMCP, Command: slices.Clone(src.Capture.Command)}
+		if u, err := url.Parse(src.Capture.URL); err == nil && src.Capture.URL != "" {
+			u.User, u.RawQuery, u.Fragment = nil, "", ""
+			b.URL = u.String()
+		}
+		t.Backend = b
+	case src.Backend != nil:
+		b := &canonical.Backend{Kind: src.Backend.Kind}
+		if t.Backend != nil && b.Kind == canonical.BackendProvider {
+			b.HTTP = t.Backend.HTTP // an operation's binding stays
+		}
+		t.Backend = b
+	}
 }
 
 // within reports whether d is located in file at pointer p or under it.
@@ -863,7 +902,7 @@ func (b *build) selectTools() {
 			continue
 		}
 		for _, tool := range b.tools {
-			if t.Select.Match(tool.ID(), tool.Namespace, tool.Tags) {
+			if t.Select.Match(tool.ID(), tool.Namespace, tool.Tags, classification(tool)) {
 				b.chosen[i] = append(b.chosen[i], tool)
 			}
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/adapters/openapi"
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/schematest"
 	"github.com/toolc-dev/toolc/lower"
@@ -167,6 +168,21 @@ func manifestSchema() obj {
 						{"repair", obj{{"type", "boolean"}, {"description", "rewrite non-standard schemas (dict, nullable, optional lists …) as JSON Schema"}}},
 						{"optional", obj{{"type", "boolean"}, {"description", "let the include globs match nothing (a folder tools will fill); otherwise that fails the build"}}},
 						{"select", selectSchema("keep part of this source's tools, chosen before validation: tools matching every list set, and no exclude glob")},
+						{"backend", obj{
+							{"type", "object"},
+							{"additionalProperties", false},
+							{"description", "where the source's tools run, for a format that does not say (OpenAPI operations are provider, a capture's tools mcp)"},
+							{"properties", obj{{"kind", obj{{"enum", []string{canonical.BackendLocal, canonical.BackendProvider}}}}}},
+						}},
+						{"security", obj{
+							{"type", "object"},
+							{"additionalProperties", false},
+							{"description", "the default security metadata of the source's tools; what a tool says wins"},
+							{"properties", obj{
+								{"data_classification", obj{{"enum", canonical.Classifications}}},
+								{"pii_handling", obj{{"enum", canonical.PIIHandlings}}},
+							}},
+						}},
 						{"capture", obj{
 							{"type", "object"},
 							{"additionalProperties", false},
@@ -444,6 +460,7 @@ func selectSchema(description string) obj {
 			{"namespaces", strs("tools in any of these namespaces")},
 			{"tools", strs("globs over tool IDs")},
 			{"exclude", strs("globs over tool IDs left out")},
+			{"classification", obj{{"type", "array"}, {"items", obj{{"enum", canonical.Classifications}}}, {"description", "tools whose data_classification is one of these (a tool that says none is left out)"}}},
 		}},
 	}
 }

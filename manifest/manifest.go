@@ -24,6 +24,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/toolc-dev/toolc/adapters/openapi"
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/suggest"
 )
@@ -69,6 +70,14 @@ type Source struct {
 	// server that toolc capture reads and toolc verify compares with it.
 	// build never starts a server.
 	Capture *Capture `toml:"capture"`
+	// Backend says where the source's tools run, for those whose format
+	// does not say: { kind = "local" } (an in-process handler) or
+	// "provider". A capture makes them "mcp"; OpenAPI operations are
+	// "provider" with their HTTP binding.
+	Backend *Backend `toml:"backend"`
+	// Security is the default security metadata of the source's tools;
+	// what a tool says itself wins.
+	Security *Security `toml:"security"`
 	// Select keeps part of the source's tools, chosen after the source's
 	// namespace and tags are set and before validation: a vendored file
 	// whose other tools are invalid can still ship these.
@@ -80,6 +89,17 @@ type Source struct {
 	// OpenAPI curates the operations of OpenAPI descriptions: which become
 	// tools, and overrides of each ([sources.openapi]).
 	OpenAPI *openapi.Options `toml:"openapi"`
+}
+
+// Backend is a source's backend: where its tools run.
+type Backend struct {
+	Kind string `toml:"kind"`
+}
+
+// Security is a source's default security metadata.
+type Security struct {
+	DataClassification string `toml:"data_classification"`
+	PIIHandling        string `toml:"pii_handling"`
 }
 
 // Capture is a live MCP server: a command run over stdio, or a streamable
@@ -163,21 +183,29 @@ type Target struct {
 // when it matches every list that is set (any entry of each), and no
 // entry of Exclude.
 type Select struct {
-	Tags       []string `toml:"tags"`       // tools with any of these tags
-	Namespaces []string `toml:"namespaces"` // tools in any of these namespaces ("" for none)
-	Tools      []string `toml:"tools"`      // globs over tool IDs ("github:*")
-	Exclude    []string `toml:"exclude"`    // globs over tool IDs left out
+	Tags []string `toml:"tags"` // tools with any of these tags
+	// Classification chooses tools by data_classification: a public
+	// bundle never carries a restricted tool. A tool that says none is
+	// not chosen.
+	Classification []string `toml:"classification"`
+	Namespaces     []string `toml:"namespaces"` // tools in any of these namespaces ("" for none)
+	Tools          []string `toml:"tools"`      // globs over tool IDs ("github:*")
+	Exclude        []string `toml:"exclude"`    // globs over tool IDs left out
 }
 
 // Empty reports whether s sets no list, which chooses every tool.
 func (s *Select) Empty() bool {
-	return s == nil || len(s.Tags)+len(s.Namespaces)+len(s.Tools)+len(s.Exclude) == 0
+	return s == nil || len(s.Tags)+len(s.Namespaces)+len(s.Tools)+len(s.Exclude)+len(s.Classification) == 0
 }
 
-// Match reports whether s chooses the tool with this ID, namespace and tags.
-func (s *Select) Match(id, namespace string, tags []string) bool {
+// Match reports whether s chooses the tool with this ID, namespace, tags
+// and data classification ("" when it has none).
+func (s *Select) Match(id, namespace string, tags []string, classification string) bool {
 	if s == nil {
 		return true
+	}
+	if len(s.Classification) > 0 && !slices.Contains(s.Classification, classification) {
+		return false
 	}
 	if len(s.Tags) > 0 && !slices.ContainsFunc(s.Tags, func(t string) bool { return slices.Contains(tags, t) }) {
 		return false
@@ -407,6 +435,24 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		}
 		d.checkSelect(key+".select", s.Select)
 		d.checkCapture(key, s)
+		if b := s.Backend; b != nil {
+			switch {
+			case s.Capture != nil:
+				d.errorAt("manifest.invalid", key+".backend", "a source with a capture runs at its MCP server (kind mcp); it takes no backend")
+			case b.Kind == canonical.BackendMCP:
+				d.errorAt("manifest.invalid", key+".backend.kind", "kind \"mcp\" comes from a capture = { ... } on the source, which says which server")
+			default:
+				d.checkOneOf(key+".backend.kind", "kind", b.Kind, []string{canonical.BackendLocal, canonical.BackendProvider})
+			}
+		}
+		if sec := s.Security; sec != nil {
+			if sec.DataClassification != "" {
+				d.checkOneOf(key+".security.data_classification", "data_classification", sec.DataClassification, canonical.Classifications)
+			}
+			if sec.PIIHandling != "" {
+				d.checkOneOf(key+".security.pii_handling", "pii_handling", sec.PIIHandling, canonical.PIIHandlings)
+			}
+		}
 		d.checkPolicy(key+".policy", s.Policy)
 		if s.OpenAPI != nil {
 			if s.Format != "openapi" {
@@ -528,10 +574,21 @@ func (d *decoder) checkSelect(key string, s *Select) {
 	if s == nil {
 		return
 	}
+	for i, c := range s.Classification {
+		d.checkOneOf(fmt.Sprintf("%s.classification[%d]", key, i), "classification", c, canonical.Classifications)
+	}
 	for _, g := range slices.Concat(s.Tools, s.Exclude) {
 		if !doublestar.ValidatePattern(g) {
 			d.errorAt("manifest.invalid", key, "%q is not a glob over tool IDs", g)
 		}
+	}
+}
+
+// checkOneOf reports v, the value of what at key, when it is not one of
+// allowed.
+func (d *decoder) checkOneOf(key, what, v string, allowed []string) {
+	if !slices.Contains(allowed, v) {
+		d.errorAt("manifest.invalid", key, "%s %q is not one of %s%s", what, v, strings.Join(allowed, ", "), suggest.Hint(v, allowed))
 	}
 }
 

@@ -67,6 +67,7 @@ var toolFields = []toolField{
 	{"examples", "input examples", "loss.examples", func(t *canonical.Tool) bool { return len(t.Examples) > 0 }, func(t *canonical.Tool) { t.Examples = nil }},
 	{"timeout", "timeout", "loss.metadata", func(t *canonical.Tool) bool { return t.Timeout != 0 }, func(t *canonical.Tool) { t.Timeout = 0 }},
 	{"scopes", "scopes", "loss.metadata", func(t *canonical.Tool) bool { return len(t.Scopes) > 0 }, func(t *canonical.Tool) { t.Scopes = nil }},
+	{"security", "security metadata (data_classification, pii_handling)", "loss.metadata", func(t *canonical.Tool) bool { return t.Security != nil }, func(t *canonical.Tool) { t.Security = nil }},
 	{"icons", "icons", "loss.icons", func(t *canonical.Tool) bool { return len(t.Icons) > 0 }, func(t *canonical.Tool) { t.Icons = nil }},
 	{"meta", "_meta", "loss.meta", func(t *canonical.Tool) bool { return t.Meta != nil }, func(t *canonical.Tool) { t.Meta = nil }},
 	{"lifecycle", "lifecycle (deprecated, sunset, renamed_from)", "loss.metadata",
@@ -115,6 +116,9 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 				at(f.code, canonical.Pointer("").Append(f.name), "the target has no place for its %s; dropped", f.label)
 				f.clear(&c)
 			}
+		}
+		if !slices.Contains(p.Carries, "backend") {
+			c.Backend = nil // how a caller runs the tool, not what the model reads: no loss
 		}
 		keepExt := p.extensionFormats()
 		// Another format's strict flag is carried as the target's own,

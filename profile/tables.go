@@ -260,14 +260,16 @@ var profiles = map[string]*Profile{
 	},
 	"canonical": {
 		Format:     "canonical",
-		Carries:    []string{"title", "version", "category", "output", "annotations", "examples", "timeout", "scopes", "icons", "meta", "lifecycle"},
+		Carries:    []string{"title", "version", "category", "output", "annotations", "examples", "timeout", "scopes", "security", "backend", "icons", "meta", "lifecycle"},
 		Extensions: []string{"*"},
 		Schema:     map[string]*lower.Rules{"": keepAll},
 		Source:     "toolc's canonical form: lossless",
 	},
 	"jsonschema": {
 		Format: "jsonschema",
-		Schema: map[string]*lower.Rules{"": keepAll},
-		Source: "JSON Schema 2020-12: one $defs entry per tool's input schema",
+		// x-security and x-capabilities; the rest of a tool is not a schema.
+		Carries: []string{"annotations", "scopes", "security"},
+		Schema:  map[string]*lower.Rules{"": keepAll},
+		Source:  "JSON Schema 2020-12: one $defs entry per tool's input schema",
 	},
 }

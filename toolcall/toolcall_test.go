@@ -544,3 +544,56 @@ func TestDecodeRenamedAndOriginal(t *testing.T) {
 		t.Errorf("Decode of a key and its renamed form = %v, want one problem naming the key", err)
 	}
 }
+
+// TestDecodeBackend: a decoded call says where the tool runs, from the
+// canonical bundle: an OpenAPI operation's provider binding, a local tool,
+// a captured MCP server's command (issue 30).
+func TestDecodeBackend(t *testing.T) {
+	api := `{"openapi": "3.1.0", "servers": [{"url": "https://api.example.com"}], "paths": {"/pets/{id}": {"get": {"operationId": "getPet", "summary": "Get a pet.",
+		"parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}, "description": "The pet."}]}}}}`
+	fsys := build(t, fstest.MapFS{
+		"toolc.toml": {Data: []byte(`version = 1
+[[sources]]
+include = ["api.json"]
+format = "openapi"
+namespace = "pets"
+[[sources]]
+include = ["local.json"]
+namespace = "app"
+backend = { kind = "local" }
+[[sources]]
+include = ["servers/mem.json"]
+namespace = "mem"
+capture = { command = ["node", "server.js"], env = { TOKEN = "${env:SECRET_TOKEN}" } }
+[[targets]]
+format = "openai"
+out = "dist/openai.json"
+[[targets]]
+format = "canonical"
+out = "dist/canonical.json"
+`)},
+		"api.json":         {Data: []byte(api)},
+		"local.json":       {Data: []byte(`[{"name": "now", "description": "The time.", "inputSchema": {"type": "object"}}]`)},
+		"servers/mem.json": {Data: []byte(`{"tools": [{"name": "recall", "description": "Recall.", "inputSchema": {"type": "object"}}]}`)},
+	})
+	if strings.Contains(string(fsys["dist/canonical.json"].Data), "SECRET_TOKEN") {
+		t.Error("the canonical bundle holds the capture's env")
+	}
+	c, err := Load(fsys, "toolc.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, want string }{
+		{"pets__getPet", `{"kind":"provider","http":{"method":"get","path":"/pets/{id}"`},
+		{"app__now", `{"kind":"local"}`},
+		{"mem__recall", `{"kind":"mcp","command":["node","server.js"]}`},
+	} {
+		call, err := c.Decode("openai", tc.name, []byte(`{"id": "1"}`))
+		if err != nil && call == nil {
+			t.Fatalf("Decode(%s): %v", tc.name, err)
+		}
+		if call.Tool.Backend == nil || !strings.HasPrefix(string(call.Tool.Backend.ToValue().AppendJSON(nil, "")), tc.want) {
+			t.Errorf("Decode(%s).Tool.Backend = %+v, want %s…", tc.name, call.Tool.Backend, tc.want)
+		}
+	}
+}

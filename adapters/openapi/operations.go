@@ -107,8 +107,10 @@ func (o *oasDoc) operation(r operationRef, item *canonical.Value, itemAt canonic
 			o.d.Report("source.ignored-field", opAt.Append(m.Key), "%q is not a field of an OpenAPI operation and is not carried into bundles", m.Key)
 		}
 	}
-	f.Keep("http", http)
-	t.Source.Fields["/extensions/openapi/http"] = opAt
+	// The operation runs at an HTTP API: a provider backend, with the
+	// binding a caller turns a call into a request with.
+	t.Backend = &canonical.Backend{Kind: canonical.BackendProvider, HTTP: http}
+	t.Source.Fields["/backend/http"] = opAt
 	return f.Done()
 }
 
