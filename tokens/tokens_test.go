@@ -1,10 +1,14 @@
 package tokens
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/corpus"
 	"github.com/toolc-dev/toolc/internal/schematest"
 )
 
@@ -121,4 +125,86 @@ func FuzzRender(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestChunksCountAsTheWhole: counting a text by its chunks gives the
+// tokenizer's count of the whole text, on every rendering of every tool of
+// the corpus's MCP servers and BFCL in every counted format, and on texts
+// made to sit on the cuts (contractions, numbers, marks, comments).
+func TestChunksCountAsTheWhole(t *testing.T) {
+	whole := func(s string) int {
+		ids, _, err := enc.Encode(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ids)
+	}
+	if _, err := Tokens(""); err != nil {
+		t.Fatal(err)
+	}
+	check := func(s string) {
+		t.Helper()
+		if got, want := countByChunks(t, s), whole(s); got != want {
+			t.Fatalf("by chunks %d, whole %d tokens: %q", got, want, s)
+		}
+	}
+	for _, s := range []string{
+		"The user's files weren't there; it'll be done.",
+		`{"type":"object","properties":{"q":{"type":"string","description":"Query's text."},"n":{"type":"integer","maximum":1000000}}}`,
+		"namespace functions {\n// Get the weather in a city, e.g. Paris.\ntype get_weather = (_: {\n// City name\ncity: string,\n}) => any;\n} // namespace functions",
+		"Zürich, naïve café—déjà vu… 日本語のテキスト 123456789 x2y3 ПРИВЕТмир",
+		"e\u0301tude a\u0308bc   spaces\t\ttabs\n\n\nnewlines",
+	} {
+		check(s)
+	}
+	files, _ := filepath.Glob(filepath.Join(corpus.Dir(t), "mcp/github-mcp-server/current/*.json"))
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := canonical.ParseJSON(data)
+		if err != nil {
+			continue
+		}
+		check(v.String())
+		if p := v.Get("inputSchema"); p != nil {
+			name, _ := v.Get("name").StringValue()
+			desc, _ := v.Get("description").StringValue()
+			check(renderFunction(name, desc, p) + "\n")
+		}
+		n++
+	}
+	for _, l := range corpus.Lines(t, "openai/bfcl/all_functions.distinct.jsonl") {
+		v, err := canonical.ParseJSON(l)
+		if err != nil {
+			continue
+		}
+		fn := v.Get("function")
+		check(fn.String())
+		name, _ := fn.Get("name").StringValue()
+		desc, _ := fn.Get("description").StringValue()
+		if p := fn.Get("parameters"); p != nil {
+			check(renderFunction(name, desc, p) + "\n")
+		}
+		n++
+	}
+	t.Logf("%d tools checked", n)
+	if c := slices.Collect(chunks(`{"type":"object","properties":{"query":{"type":"string","description":"The query."}}}`)); len(c) < 3 {
+		t.Errorf("chunks cut a schema into %q: the cache would hold whole schemas", c)
+	}
+}
+
+func countByChunks(t *testing.T, s string) int {
+	t.Helper()
+	n := 0
+	for c := range chunks(s) {
+		ids, _, err := enc.Encode(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(ids)
+	}
+	return n
 }
