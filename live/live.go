@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -95,7 +96,7 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 	)
 	if len(c.Command) > 0 {
 		env := os.Environ()
-		for _, k := range sortedKeys(c.Env) {
+		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 			v, missing := manifest.Expand(c.Env[k], opts.Lookup)
 			if len(missing) > 0 {
 				return nil, &Failure{Stage: "config", Err: fmt.Errorf("env %s: the environment variable %s is not set", k, strings.Join(missing, ", "))}
@@ -112,7 +113,7 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
 	} else {
 		headers := http.Header{}
-		for _, k := range sortedKeys(c.Headers) {
+		for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
 			v, missing := manifest.Expand(c.Headers[k], opts.Lookup)
 			if len(missing) > 0 {
 				return nil, &Failure{Stage: "config", Err: fmt.Errorf("headers %s: the environment variable %s is not set", k, strings.Join(missing, ", "))}
@@ -356,13 +357,4 @@ func (t *tail) lines(n int) string {
 		ls = ls[len(ls)-n:]
 	}
 	return strings.TrimSpace(strings.Join(ls, "\n"))
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -44,16 +44,7 @@ written nowhere. A server that fails (it does not start, exits, times out,
 writes something that is not JSON-RPC, crashes in the middle of tools/list,
 answers 401) or offers tools that would not build is an error at its source, with
 the last lines of its stderr, and then no file is written.`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := a.output()
-			if err != nil {
-				return err
-			}
-			m, err := out.open(f.dir, f.manifest)
-			if err != nil {
-				return err
-			}
-			defer m.root.Close()
+		RunE: f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
 			r, err := compiler.Capture(cmd.Context(), m.root.FS(), liveOptions(m, args))
 			if err = liveConfig(err, m, out); err != nil {
 				return err
@@ -77,7 +68,7 @@ the last lines of its stderr, and then no file is written.`,
 				out.status("captured %s: %s from %s in %s; toolc build pins it", out.path(s.File), diagfmt.Plural(len(l.Tools), "tool"), name, diagfmt.Plural(l.Pages, "page"))
 			}
 			return nil
-		},
+		}),
 	}
 	f.add(cmd)
 	return cmd
@@ -100,16 +91,7 @@ pinned file is checked against toolc.lock (verify.unbuilt).
 It exits 0 when nothing drifted, or the policy allows what did (warn =
 ["verify.tool-added"] lets a server grow), 1 on drift, and 2 for configuration
 errors; --error-format sarif writes every finding for code scanning.`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := a.output()
-			if err != nil {
-				return err
-			}
-			m, err := out.open(f.dir, f.manifest)
-			if err != nil {
-				return err
-			}
-			defer m.root.Close()
+		RunE: f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
 			opts := liveOptions(m, args)
 			if !f.noBaseline {
 				opts.Baseline = compiler.BaselineFile
@@ -141,11 +123,28 @@ errors; --error-format sarif writes every finding for code scanning.`,
 				out.status("no drift: %s as pinned", servers(r))
 			}
 			return nil
-		},
+		}),
 	}
 	f.add(cmd)
 	cmd.Flags().BoolVar(&f.noBaseline, "no-baseline", false, "report every finding, even those toolc.baseline knows")
 	return cmd
+}
+
+// run is the RunE of capture and verify: it opens the manifest of the
+// flags, calls fn, and closes it.
+func (f *liveFlags) run(a *app, fn func(*cobra.Command, []string, *manifestRoot, *output) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		out, err := a.output()
+		if err != nil {
+			return err
+		}
+		m, err := out.open(f.dir, f.manifest)
+		if err != nil {
+			return err
+		}
+		defer m.root.Close()
+		return fn(cmd, args, m, out)
+	}
 }
 
 // liveOptions are the options of capture and verify for the manifest m
