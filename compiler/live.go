@@ -119,12 +119,12 @@ func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, err
 		return nil, err
 	}
 	files := map[string][]byte{}
+	unpinned := map[int]bool{}
 	for i, s := range r.Sources {
 		if _, err := fs.Stat(fsys, s.File); err != nil {
 			r.Diagnostics = append(r.Diagnostics, r.at(i, "capture.failed", "%s has no pinned capture: %s does not exist; run toolc capture first", s.Name, s.File))
-			r.Listings[i] = nil
-		}
-		if r.Listings[i] != nil {
+			unpinned[i] = true
+		} else if r.Listings[i] != nil {
 			files[s.File] = live.Encode(r.Listings[i])
 		}
 	}
@@ -140,7 +140,7 @@ func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, err
 	r.Bumps = make([]breaking.Bump, len(r.Sources))
 	var ds []diag.Diagnostic
 	for i, s := range r.Sources {
-		if r.Listings[i] == nil {
+		if r.Listings[i] == nil || unpinned[i] {
 			continue
 		}
 		of := func(ts []*canonical.Tool) []*canonical.Tool {

@@ -53,6 +53,9 @@ func (b *build) expandSources() error {
 			}
 			if n == 0 && !src.Optional {
 				d := diag.New("source.no-match", "%s: %q matches no file; a typo would ship empty bundles, so this fails the build (optional = true on the source lets it match nothing)", key, pattern)
+				if src.Capture != nil {
+					d = diag.New("source.no-match", "%s: %q has not been captured yet", key, pattern).WithFix("run toolc capture, which writes it from the source's live server")
+				}
 				d.File = b.manifestFile
 				d.Line, d.Column = b.m.Pos(key)
 				if near := nearPattern(b.fsys, pattern); near != "" {
