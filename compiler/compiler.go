@@ -229,11 +229,9 @@ func (e *ConfigError) Error() string {
 // Unwrap returns ErrConfig.
 func (e *ConfigError) Unwrap() error { return ErrConfig }
 
-// Build compiles the manifest in fsys. It returns a *ConfigError when the
-// manifest cannot be used, and otherwise a Result whose Failed field says
-// whether the catalog built. It writes nothing and reads only the manifest
-// and the files it names.
-func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
+// rooted gives opts their defaults and returns fsys rooted at the
+// manifest's folder, against which every path of the manifest is read.
+func rooted(fsys fs.FS, opts Options) (fs.FS, Options, error) {
 	if opts.Manifest == "" {
 		opts.Manifest = DefaultManifest
 	}
@@ -246,9 +244,21 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
 	if dir := path.Dir(opts.Manifest); dir != "." {
 		sub, err := fs.Sub(fsys, dir)
 		if err != nil {
-			return nil, err
+			return nil, opts, err
 		}
 		fsys, opts.Manifest = sub, path.Base(opts.Manifest)
+	}
+	return fsys, opts, nil
+}
+
+// Build compiles the manifest in fsys. It returns a *ConfigError when the
+// manifest cannot be used, and otherwise a Result whose Failed field says
+// whether the catalog built. It writes nothing and reads only the manifest
+// and the files it names.
+func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
+	fsys, opts, err := rooted(fsys, opts)
+	if err != nil {
+		return nil, err
 	}
 	b := &build{fsys: fsys, opts: opts, reg: opts.Registry, manifestFile: opts.Manifest, validator: validate.New()}
 	b.validator.Repair = b.setting("repair", "true", -1)

@@ -15,7 +15,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/breaking"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
@@ -63,9 +62,15 @@ type LiveOptions struct {
 
 // Capture reads the live servers of the manifest's capture sources in
 // parallel and returns each one's file, sorted and deterministic, to be
-// written. A server that fails, or whose tools would not build, is an
+// written (its path relative to the manifest's folder, as a build's
+// outputs are). A server that fails, or whose tools would not build, is an
 // error located at its source's capture, and then no file is returned.
 func Capture(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, error) {
+	fsys, o, err := rooted(fsys, opts.Options)
+	if err != nil {
+		return nil, err
+	}
+	opts.Options = o
 	r, err := listLive(ctx, fsys, &opts)
 	if err != nil || r.Failed {
 		return r, err
@@ -110,6 +115,11 @@ func Capture(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, er
 // the security lint says of the live tools. The policy and the baseline
 // apply; Failed is set when an error is left.
 func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, error) {
+	fsys, o, err := rooted(fsys, opts.Options)
+	if err != nil {
+		return nil, err
+	}
+	opts.Options = o
 	r, err := listLive(ctx, fsys, &opts)
 	if err != nil {
 		return r, err
@@ -198,9 +208,6 @@ func toolAt(doc *canonical.Value, ptr string) string {
 // listLive loads the manifest, chooses its capture sources and reads their
 // servers in parallel.
 func listLive(ctx context.Context, fsys fs.FS, opts *LiveOptions) (*LiveResult, error) {
-	if opts.Manifest == "" {
-		opts.Manifest = DefaultManifest
-	}
 	m, err := LoadManifest(fsys, opts.Options)
 	if err != nil {
 		return nil, err
@@ -284,11 +291,9 @@ func (r *LiveResult) at(i int, code, format string, args ...any) diag.Diagnostic
 // LoadManifest reads and checks the manifest as Build does, and returns
 // it; a manifest that cannot be used is a *ConfigError.
 func LoadManifest(fsys fs.FS, opts Options) (*manifest.Manifest, error) {
-	if opts.Manifest == "" {
-		opts.Manifest = DefaultManifest
-	}
-	if opts.Registry == nil {
-		opts.Registry = adapters.Default()
+	fsys, opts, err := rooted(fsys, opts)
+	if err != nil {
+		return nil, err
 	}
 	b := &build{fsys: fsys, opts: opts, reg: opts.Registry, manifestFile: opts.Manifest}
 	if err := b.loadManifest(); err != nil {
@@ -298,13 +303,9 @@ func LoadManifest(fsys fs.FS, opts Options) (*manifest.Manifest, error) {
 }
 
 // readLockSources returns the hash toolc.lock recorded of each source file;
-// none without a lock.
+// none without a lock. Only the lock's head is read.
 func readLockSources(fsys fs.FS) map[string]string {
-	data, err := readRegular(fsys, "toolc.lock")
-	if err != nil {
-		return nil
-	}
-	l, err := DecodeLock(data)
+	l, _, err := readLockHead(fsys)
 	if err != nil {
 		return nil
 	}
