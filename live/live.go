@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -103,9 +102,11 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 			}
 			env = append(env, k+"="+v)
 		}
-		// Not CommandContext: the process group is ended below, on
-		// timeout too, so that a server's children (npx starts node) go.
-		cmd = exec.Command(c.Command[0], c.Command[1:]...)
+		// On timeout the context ends the whole process group, not the
+		// command alone: npx starts node, which would outlive it.
+		cmd = exec.CommandContext(ctx, c.Command[0], c.Command[1:]...)
+		cmd.Cancel = func() error { endGroup(cmd); return nil }
+		cmd.WaitDelay = 2 * time.Second
 		cmd.Dir, cmd.Env = opts.Dir, env
 		stderr = &tail{max: 16 << 10}
 		cmd.Stderr = stderr
@@ -176,8 +177,7 @@ func plain(err error, cmd *exec.Cmd) error {
 func list(ctx context.Context, rec *recorder, opts Options) (*Listing, error) {
 	var invalid []string
 	var mu sync.Mutex
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	logger = slog.New(&invalidTools{Handler: logger.Handler(), add: func(s string) { mu.Lock(); invalid = append(invalid, s); mu.Unlock() }})
+	logger := slog.New(&invalidTools{add: func(s string) { mu.Lock(); invalid = append(invalid, s); mu.Unlock() }})
 	client := mcp.NewClient(&mcp.Implementation{Name: "toolc", Version: opts.Version}, &mcp.ClientOptions{Logger: logger})
 	session, err := client.Connect(ctx, rec, nil)
 	if err != nil {
@@ -294,11 +294,11 @@ func (c *recording) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return m, err
 }
 
-// invalidTools is a log handler that passes on what the SDK says when it
-// leaves a tool out of tools/list.
+// invalidTools is a log handler that keeps what the SDK says when it
+// leaves a tool out of tools/list, and drops the rest of its log.
 type invalidTools struct {
-	slog.Handler
-	add func(string)
+	add   func(string)
+	attrs []slog.Attr // from WithAttrs, kept for the message
 }
 
 func (h *invalidTools) Enabled(context.Context, slog.Level) bool { return true }
@@ -309,13 +309,23 @@ func (h *invalidTools) Handle(_ context.Context, r slog.Record) error {
 	}
 	var b strings.Builder
 	b.WriteString(r.Message)
-	r.Attrs(func(a slog.Attr) bool {
+	each := func(a slog.Attr) bool {
 		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
 		return true
-	})
+	}
+	for _, a := range h.attrs {
+		each(a)
+	}
+	r.Attrs(each)
 	h.add(b.String())
 	return nil
 }
+
+func (h *invalidTools) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &invalidTools{add: h.add, attrs: append(slices.Clone(h.attrs), attrs...)}
+}
+
+func (h *invalidTools) WithGroup(string) slog.Handler { return h }
 
 // withHeaders adds headers to every request.
 type withHeaders struct {

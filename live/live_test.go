@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -141,5 +142,17 @@ func TestListFailures(t *testing.T) {
 				t.Errorf("the failure took %s", d)
 			}
 		})
+	}
+}
+
+// TestInvalidToolsLogger: what the SDK logs when it leaves a tool out is
+// kept, through loggers made With attributes too; the rest is dropped.
+func TestInvalidToolsLogger(t *testing.T) {
+	var got []string
+	logger := slog.New(&invalidTools{add: func(s string) { got = append(got, s) }})
+	logger.With("session", "s1").Error("excluding tool from tools/list", "tool", "x", "error", "bad header")
+	logger.Info("connected")
+	if len(got) != 1 || got[0] != "excluding tool from tools/list session=s1 tool=x error=bad header" {
+		t.Errorf("kept %q", got)
 	}
 }
