@@ -266,6 +266,9 @@ type decoder struct {
 	keys  keyIndex
 	lines []string // the text, for the column of a value
 	diags []diag.Diagnostic
+	// meant records, for each unknown key that is a misspelling, the key
+	// it most likely meant, by the path of the meant key ("sources[0].include").
+	meant map[string]bool
 }
 
 func (d *decoder) errorAt(code, key, format string, args ...any) {
@@ -594,11 +597,7 @@ func (d *decoder) checkOneOf(key, what, v string, allowed []string) {
 
 // misspelt reports whether an unknown key of the table at key was taken
 // for want, which then needs no error of its own for being missing.
-func (d *decoder) misspelt(key, want string) bool {
-	return slices.ContainsFunc(d.diags, func(x diag.Diagnostic) bool {
-		return x.Code == "manifest.unknown-key" && strings.HasPrefix(x.Message, key+".") && strings.HasSuffix(x.Message, fmt.Sprintf("did you mean %q?", want))
-	})
-}
+func (d *decoder) misspelt(key, want string) bool { return d.meant[key+"."+want] }
 
 // LockFile is the name of the lock file, beside the manifest.
 const LockFile = "toolc.lock"

@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -42,7 +43,7 @@ func (d *decoder) checkValue(key string, v any, t reflect.Type) {
 			d.typeAt(key, "want a table, not %s", valueWord(v))
 			return
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			f, ok := fieldByTag(t, k)
 			if !ok {
 				d.unknownAt(join(key, quotePart(k)), k, t)
@@ -56,7 +57,7 @@ func (d *decoder) checkValue(key string, v any, t reflect.Type) {
 			d.typeAt(key, "want %s, not %s", tomlType(t), valueWord(v))
 			return
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			d.checkValue(join(key, quotePart(k)), m[k], t.Elem())
 		}
 	case reflect.Slice:
@@ -126,7 +127,14 @@ func (d *decoder) typeAt(key, format string, args ...any) {
 // unknownAt reports key, which no field of the struct t takes, with the
 // field it most likely misspells.
 func (d *decoder) unknownAt(key, name string, t reflect.Type) {
-	msg := fmt.Sprintf("unknown key %q", name) + suggest.Hint(name, tags(t))
+	msg := fmt.Sprintf("unknown key %q", name)
+	if c := suggest.Closest(name, tags(t)); c != "" {
+		msg += fmt.Sprintf("; did you mean %q?", c)
+		if d.meant == nil {
+			d.meant = map[string]bool{}
+		}
+		d.meant[key[:len(key)-len(quotePart(name))]+c] = true
+	}
 	line, col := d.keys.pos(key)
 	if _, ok := d.keys[key]; !ok {
 		if p, ok := d.keys[key+"[0]"]; ok { // an unknown array of tables: its first header
@@ -152,15 +160,6 @@ func tags(t reflect.Type) []string {
 			keys = append(keys, tag)
 		}
 	}
-	return keys
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
 	return keys
 }
 
