@@ -103,7 +103,7 @@ var (
 		Doc:   "removes the entries of the root's $defs and definitions that nothing refers to, before every other pass, so none reports changes in them (lower.defs-pruned): they constrain nothing and are sent in every request",
 		When:  needs("unused-defs", Prune),
 		Run:   runPruneDefs,
-		Check: func(_ *Rules, root *canonical.Value) bool { return hasUnusedDefs(root) },
+		Check: func(_ *Rules, root *canonical.Value) bool { return len(unusedDefs(root)) > 0 },
 	}
 	// PruneDefsAfter removes what the other passes left unused (a root
 	// $ref resolved in place, an anchor dropped), so lowering twice

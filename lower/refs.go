@@ -545,22 +545,28 @@ func quote(v *canonical.Value) string {
 
 // ---- defs ----
 
-// hasUnusedDefs reports whether root has a definition nothing refers to.
-func hasUnusedDefs(root *canonical.Value) bool {
+// defsKeywords are where a schema keeps its definitions.
+var defsKeywords = []string{"$defs", "definitions"}
+
+// unusedDefs lists the entries of root's $defs and definitions that
+// nothing refers to (canonical.UsedDefs, the one answer lint gives too),
+// as keyword and name.
+func unusedDefs(root *canonical.Value) [][2]string {
 	if !root.Has("$defs") && !root.Has("definitions") {
-		return false
+		return nil
 	}
 	used := canonical.UsedDefs(canonical.AsSchema(root))
-	for _, kw := range []string{"$defs", "definitions"} {
+	var out [][2]string
+	for _, kw := range defsKeywords {
 		if defs := root.Get(kw); defs != nil && defs.Kind == canonical.Object {
 			for _, m := range defs.Members {
 				if !used[canonical.Pointer("").Append(kw, m.Key)] {
-					return true
+					out = append(out, [2]string{kw, m.Key})
 				}
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // runPruneDefs removes the root's definitions that nothing refers to,
@@ -568,30 +574,14 @@ func hasUnusedDefs(root *canonical.Value) bool {
 // unused too. One change says which went.
 func runPruneDefs(u *Unit) {
 	var gone []string
-	for {
-		used := canonical.UsedDefs(canonical.AsSchema(u.root))
-		n := len(gone)
-		for _, kw := range []string{"$defs", "definitions"} {
-			defs := u.root.Get(kw)
-			if defs == nil || defs.Kind != canonical.Object {
-				continue
+	for unused := unusedDefs(u.root); len(unused) > 0; unused = unusedDefs(u.root) {
+		for _, d := range unused {
+			defs := u.root.Get(d[0])
+			defs.Delete(d[1])
+			if len(defs.Members) == 0 {
+				u.root.Delete(d[0])
 			}
-			kept := defs.Members[:0]
-			for _, m := range defs.Members {
-				if used[canonical.Pointer("").Append(kw, m.Key)] {
-					kept = append(kept, m)
-				} else {
-					gone = append(gone, kw+"/"+m.Key)
-				}
-			}
-			clear(defs.Members[len(kept):])
-			defs.Members = kept
-			if len(kept) == 0 {
-				u.root.Delete(kw)
-			}
-		}
-		if len(gone) == n {
-			break
+			gone = append(gone, d[0]+"/"+d[1])
 		}
 	}
 	if len(gone) == 0 {
