@@ -360,7 +360,7 @@ func (c *checker) report(r Rule, field canonical.Pointer, at canonical.Pointer, 
 		c.t.Provider, where, fmt.Sprintf(format, args...), r.Doc(), r.Evidence).About(c.name())
 	d.Target = c.target
 	if c.tool != nil {
-		d = d.At(c.tool.Source.File, string(c.tool.Source.Locate(field)))
+		d = d.At(c.tool.Source.Place(field))
 		if pos.IsValid() {
 			d.Line, d.Column = int(pos.Line), int(pos.Column)
 		}

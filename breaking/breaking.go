@@ -97,11 +97,7 @@ type comparer struct {
 
 // report adds a finding about the new tool t at the canonical pointer at.
 func (c *comparer) report(t *canonical.Tool, code string, at canonical.Pointer, format string, args ...any) {
-	var ptr string
-	if at != "" || t.Source.Pointer != "" {
-		ptr = string(t.Source.Locate(at))
-	}
-	c.out = append(c.out, diag.New(code, format, args...).At(t.Source.File, ptr).About(t.ID()))
+	c.out = append(c.out, diag.New(code, format, args...).At(t.Source.Place(at)).About(t.ID()))
 }
 
 func (c *comparer) tool(o, n *canonical.Tool) {

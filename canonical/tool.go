@@ -152,6 +152,16 @@ func (s *Source) Locate(p Pointer) Pointer {
 	}
 }
 
+// Place returns where a finding about p, a pointer into the tool's
+// canonical form, is located: the file, and the pointer in it ("" for a
+// tool that is the whole file, said as a whole).
+func (s *Source) Place(p Pointer) (file, pointer string) {
+	if p == "" && s.Pointer == "" {
+		return s.File, ""
+	}
+	return s.File, string(s.Locate(p))
+}
+
 // ID returns "namespace:name", or the name when there is no namespace.
 func (t *Tool) ID() string {
 	if t.Namespace == "" {

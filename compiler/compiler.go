@@ -716,7 +716,7 @@ func (b *build) readSource(in input) fileResult {
 		td = append(td, b.validator.Tool(t)...)
 		if v := b.opts.Validator; v != nil {
 			for _, d := range v(t) {
-				td = append(td, d.At(t.Source.File, string(t.Source.Locate(canonical.Pointer(d.Pointer)))).About(t.ID()))
+				td = append(td, d.At(t.Source.Place(canonical.Pointer(d.Pointer))).About(t.ID()))
 			}
 		}
 		// A $ref to a file that could not be read is one fault, said at
@@ -801,7 +801,7 @@ func (b *build) collectTools() {
 			id := t.ID()
 			if prev, ok := first[id]; ok {
 				d := diag.New("catalog.duplicate-id", "tool ID %q is defined twice: in %s and in %s", id, prev.Source.String(), t.Source.String()).
-					At(t.Source.File, string(t.Source.Locate("/name")))
+					At(t.Source.Place("/name"))
 				fix := "give one source a namespace or rename one of the tools"
 				switch {
 				case prev.Source.File == t.Source.File:

@@ -180,11 +180,7 @@ func withSource(t, p *canonical.Tool) *canonical.Tool {
 }
 
 func at(t *canonical.Tool, code string, ptr canonical.Pointer, format string, args ...any) diag.Diagnostic {
-	var p string
-	if ptr != "" || t.Source.Pointer != "" {
-		p = string(t.Source.Locate(ptr))
-	}
-	return diag.New(code, format, args...).At(t.Source.File, p).About(t.ID())
+	return diag.New(code, format, args...).At(t.Source.Place(ptr)).About(t.ID())
 }
 
 func text(v *canonical.Value) string {

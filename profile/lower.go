@@ -92,7 +92,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 	nameRule := p.nameRule(opts)
 	lowerOne := func(t *canonical.Tool) (o loweredTool) {
 		at := func(code string, field canonical.Pointer, format string, args ...any) {
-			d := diag.New(code, format, args...).At(t.Source.File, string(t.Source.Locate(field))).About(t.ID())
+			d := diag.New(code, format, args...).At(t.Source.Place(field)).About(t.ID())
 			d.Target = target
 			o.diags = append(o.diags, d)
 		}
@@ -244,7 +244,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 		out.Names[id] = o.name
 		if prev, ok := byName[o.name]; ok {
 			d := diag.New("name.collision", "its name %q in %s is also the name of %s (%s)",
-				o.name, target, prev.ID(), prev.Source.String()).At(t.Source.File, string(t.Source.Locate("/name"))).About(id)
+				o.name, target, prev.ID(), prev.Source.String()).At(t.Source.Place("/name")).About(id)
 			d.Target = target
 			out.Diagnostics = append(out.Diagnostics, d)
 		} else {
@@ -271,7 +271,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 		id := a.src.ID()
 		if prev, ok := byName[a.name]; ok {
 			d := diag.New("name.collision", "renamed from %s, it keeps the old name %q as an alias in %s, which is the name of %s (%s)",
-				a.src.RenamedFrom, a.name, target, prev.ID(), prev.Source.String()).At(a.src.Source.File, string(a.src.Source.Locate("/renamed_from"))).About(id)
+				a.src.RenamedFrom, a.name, target, prev.ID(), prev.Source.String()).At(a.src.Source.Place("/renamed_from")).About(id)
 			d.Target = target
 			out.Diagnostics = append(out.Diagnostics, d)
 			continue

@@ -149,11 +149,7 @@ func (f field) label() string {
 }
 
 func report(t *canonical.Tool, code string, at canonical.Pointer, format string, args ...any) diag.Diagnostic {
-	var ptr string
-	if at != "" || t.Source.Pointer != "" {
-		ptr = string(t.Source.Locate(at))
-	}
-	return diag.New(code, format, args...).At(t.Source.File, ptr).About(t.ID())
+	return diag.New(code, format, args...).At(t.Source.Place(at)).About(t.ID())
 }
 
 // hidden finds characters a reader does not see.

@@ -80,7 +80,7 @@ func Repair(t *canonical.Tool) []diag.Diagnostic {
 		}
 		t.Input = canonical.AsSchema(fixed)
 		ds = append(ds, diag.New("repair.input-schema", "the input schema %s of a tool without parameters rewritten as {\"type\": \"object\", \"properties\": {}}", was).
-			At(t.Source.File, string(t.Source.Locate("/input"))).About(t.ID()))
+			At(t.Source.Place("/input")).About(t.ID()))
 	}
 	for _, f := range []struct {
 		field canonical.Pointer
@@ -108,7 +108,7 @@ func Repair(t *canonical.Tool) []diag.Diagnostic {
 		}
 		*f.s = c
 		for _, fd := range fs {
-			ds = append(ds, diag.New(fd.code, "%s", fd.msg).At(t.Source.File, string(t.Source.Locate(f.field.Join(fd.ptr)))).About(t.ID()))
+			ds = append(ds, diag.New(fd.code, "%s", fd.msg).At(t.Source.Place(f.field.Join(fd.ptr))).About(t.ID()))
 		}
 	}
 	return ds

@@ -103,7 +103,7 @@ func Dialect(s *canonical.Schema) (*jsonschema.Draft, bool) {
 func (v *Validator) Tool(t *canonical.Tool) []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	report := func(fd finding, field canonical.Pointer) {
-		d := diag.New(fd.code, "%s", fd.msg).At(t.Source.File, string(t.Source.Locate(field.Join(fd.ptr)))).About(t.ID())
+		d := diag.New(fd.code, "%s", fd.msg).At(t.Source.Place(field.Join(fd.ptr))).About(t.ID())
 		ds = append(ds, d.WithFix(fd.fix))
 	}
 	valid := true
