@@ -145,6 +145,16 @@ func (o *output) built(ctx context.Context, dir, manifest string, opts compiler.
 func (m *manifestRoot) build(ctx context.Context, opts compiler.Options, out *output) (*compiler.Result, error) {
 	opts.Manifest = m.file
 	res, err := compiler.Build(ctx, m.root.FS(), opts)
+	if err := m.failure(err, out); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// failure reports err, from compiling m, and returns the exit error: a
+// configuration error (exit 2) with its diagnostics, named by the file it
+// is about, or another failure (exit 1); nil for nil.
+func (m *manifestRoot) failure(err error, out *output) error {
 	var ce *compiler.ConfigError
 	switch {
 	case errors.As(err, &ce):
@@ -153,11 +163,11 @@ func (m *manifestRoot) build(ctx context.Context, opts compiler.Options, out *ou
 		if len(ce.Diagnostics) > 0 && ce.Diagnostics[0].File != "" {
 			file = ce.Diagnostics[0].File // toolc.baseline, say
 		}
-		return nil, out.fail(exitUsage, "%s: configuration error", out.path(file))
+		return out.fail(exitUsage, "%s: configuration error", out.path(file))
 	case err != nil:
-		return nil, out.fail(exitFailed, "%v", err)
+		return out.fail(exitFailed, "%v", err)
 	}
-	return res, nil
+	return nil
 }
 
 func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {

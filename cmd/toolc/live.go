@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -46,7 +45,7 @@ answers 401) or offers tools that would not build is an error at its source, wit
 the last lines of its stderr, and then no file is written.`,
 		RunE: f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
 			r, err := compiler.Capture(cmd.Context(), m.root.FS(), liveOptions(m, args))
-			if err = liveConfig(err, m, out); err != nil {
+			if err := m.failure(err, out); err != nil {
 				return err
 			}
 			out.diagnostics(r.Diagnostics, false)
@@ -97,7 +96,7 @@ errors; --error-format sarif writes every finding for code scanning.`,
 				opts.Baseline = compiler.BaselineFile
 			}
 			r, err := compiler.Verify(cmd.Context(), m.root.FS(), opts)
-			if err = liveConfig(err, m, out); err != nil {
+			if err := m.failure(err, out); err != nil {
 				return err
 			}
 			out.diagnostics(r.Diagnostics, false)
@@ -155,19 +154,6 @@ func liveOptions(m *manifestRoot, args []string) compiler.LiveOptions {
 		Live:    live.Options{Dir: m.root.Name(), Version: version()},
 		Names:   args,
 	}
-}
-
-// liveConfig reports a configuration error of capture or verify (exit 2).
-func liveConfig(err error, m *manifestRoot, out *output) error {
-	var ce *compiler.ConfigError
-	switch {
-	case errors.As(err, &ce):
-		out.diagnostics(ce.Diagnostics, false)
-		return out.fail(exitUsage, "%s: configuration error", out.path(m.file))
-	case err != nil:
-		return out.fail(exitFailed, "%v", err)
-	}
-	return nil
 }
 
 // servers says how many servers were read, and how many tools they offer.
