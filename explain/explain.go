@@ -121,14 +121,14 @@ func Write(ctx context.Context, w io.Writer, c diag.Code) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%s: %s\n\n", c.Code, c.Summary)
 	fmt.Fprintf(&b, "Category %s; default severity %s.\n\n", c.Category(), c.Severity)
-	b.WriteString(wrap(c.Explanation, 80))
+	b.WriteString(diagfmt.Wrap(c.Explanation, 80))
 	b.WriteString("\n\nExample:\n\n")
 	ex, err := loadExample(c.Code)
 	if err != nil {
 		return fmt.Errorf("internal error: no example for %s: %w", c.Code, err)
 	}
 	if ex.library != "" {
-		b.WriteString(wrap(ex.library, 80) + "\n\n")
+		b.WriteString(diagfmt.Wrap(ex.library, 80) + "\n\n")
 		return explainSilence(w, b, c)
 	}
 	for _, name := range slices.Sorted(maps.Keys(ex.symlinks)) {
@@ -199,22 +199,4 @@ func indent(b *bytes.Buffer, text []byte) {
 		}
 		b.WriteString(line + "\n")
 	}
-}
-
-// wrap breaks text into lines of at most width columns.
-func wrap(text string, width int) string {
-	var b strings.Builder
-	n := 0
-	for _, word := range strings.Fields(text) {
-		if n > 0 && n+1+len(word) > width {
-			b.WriteByte('\n')
-			n = 0
-		} else if n > 0 {
-			b.WriteByte(' ')
-			n++
-		}
-		b.WriteString(word)
-		n += len(word)
-	}
-	return b.String()
 }

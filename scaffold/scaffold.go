@@ -556,20 +556,10 @@ ignore = ["loss.annotations", "loss.title", "loss.icons", "loss.metadata"]
 }
 
 // comment writes text as comment lines of at most 78 characters, broken
-// at spaces (a word longer than a line stays whole), each ending in a
-// newline; lines after the first are indented under the first's text.
+// at spaces (a word longer than a line stays whole), lines after the first
+// indented under the first's text, without a final newline.
 func comment(text string) string {
-	var b strings.Builder
-	line := "#"
-	for _, w := range strings.Fields(text) {
-		if len(line)+1+len(w) > 78 && line != "#" && line != "#  " {
-			b.WriteString(line + "\n")
-			line = "#  "
-		}
-		line += " " + w
-	}
-	b.WriteString(line)
-	return b.String()
+	return "# " + strings.ReplaceAll(diagfmt.Wrap(text, 74), "\n", "\n#   ")
 }
 
 func sum(ns iter.Seq[int]) int {

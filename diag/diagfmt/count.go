@@ -2,6 +2,7 @@ package diagfmt
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/toolc-dev/toolc/diag"
 )
@@ -30,4 +31,23 @@ func Plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// Wrap breaks text into lines of at most width columns, at spaces (a word
+// longer than a line stays whole), without a final newline.
+func Wrap(text string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, word := range strings.Fields(text) {
+		if n > 0 && n+1+len(word) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	return b.String()
 }
