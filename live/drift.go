@@ -8,6 +8,7 @@ import (
 	"github.com/toolc-dev/toolc/breaking"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
 )
 
 // fieldNames are the MCP names of the canonical form's fields, for
@@ -128,7 +129,7 @@ func changed(p, l *canonical.Tool) ([]diag.Diagnostic, breaking.Bump) {
 	if len(fields) > 0 {
 		msg := "changed on the live server: " + strings.Join(fields, ", ")
 		if len(schema) > 0 {
-			msg += fmt.Sprintf(" (%d schema %s below)", len(schema), plural(len(schema), "change", "changes"))
+			msg += fmt.Sprintf(" (%s below)", diagfmt.Plural(len(schema), "schema change"))
 		}
 		out = append(out, at(p, "verify.tool-changed", "", "%s", msg))
 	}
@@ -228,11 +229,4 @@ func short(s string, n int) string {
 		return string(r[:n-1]) + "…"
 	}
 	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

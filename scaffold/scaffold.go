@@ -38,17 +38,27 @@ type found struct {
 	siblings  []string          // the folder's other files with the same extension
 	left      map[string]string // files left out → why
 	tools     map[string]int    // file → its tools
-	repair    bool              // a file needs repair = true (dict, float, nullable …)
 	namespace string
 	// captures are the files that are one server's tools/list as a client
 	// captured it (named *tools_list*, or a JSON-RPC response); repairs
-	// the files that need repair.
+	// the files that need repair = true (dict, float, nullable …).
 	captures, repairs map[string]bool
 	// hashes are each file's tools: name → content hash.
 	hashes map[string]map[string]string
 	// server names the one server whose capture this group is, when a
 	// folder of captures of several servers was split file by file.
 	server string
+}
+
+func newFound(dir, format string) *found {
+	return &found{dir: dir, format: format, left: map[string]string{}, tools: map[string]int{},
+		captures: map[string]bool{}, repairs: map[string]bool{}, hashes: map[string]map[string]string{}}
+}
+
+// take adds file f to g, with what was found of it in from.
+func (g *found) take(from *found, f string) {
+	g.files = append(g.files, f)
+	g.tools[f], g.captures[f], g.repairs[f], g.hashes[f] = from.tools[f], from.captures[f], from.repairs[f], from.hashes[f]
 }
 
 // scanned is what init found.
@@ -176,7 +186,7 @@ func scan(fsys fs.FS) (*scanned, error) {
 		key := [2]string{dir, det.Format}
 		g := byKey[key]
 		if g == nil {
-			g = &found{dir: dir, format: det.Format, left: map[string]string{}, tools: map[string]int{}, captures: map[string]bool{}, repairs: map[string]bool{}, hashes: map[string]map[string]string{}}
+			g = newFound(dir, det.Format)
 			byKey[key] = g
 			sc.groups = append(sc.groups, g)
 		}
@@ -187,7 +197,7 @@ func scan(fsys fs.FS) (*scanned, error) {
 		for _, t := range tools {
 			g.hashes[name][t.Name] = t.Hash()
 			if len(validate.Repair(t)) > 0 {
-				g.repair, g.repairs[name] = true, true
+				g.repairs[name] = true
 			}
 		}
 		return nil
@@ -247,8 +257,9 @@ func splitServers(groups []*found) []*found {
 		}
 		servers := serverNames(caps)
 		for i, f := range caps {
-			one := &found{dir: g.dir, format: g.format, files: []string{f}, left: map[string]string{}, tools: map[string]int{f: g.tools[f]},
-				repair: g.repairs[f], captures: map[string]bool{f: true}, repairs: map[string]bool{f: g.repairs[f]}, hashes: map[string]map[string]string{f: g.hashes[f]}, server: servers[i]}
+			one := newFound(g.dir, g.format)
+			one.server = servers[i]
+			one.take(g, f)
 			for _, o := range append(slices.Clone(g.files), g.siblings...) {
 				if o != f {
 					one.siblings = append(one.siblings, o)
@@ -256,13 +267,11 @@ func splitServers(groups []*found) []*found {
 			}
 			out = append(out, one)
 		}
-		rest := &found{dir: g.dir, format: g.format, left: g.left, tools: map[string]int{}, captures: map[string]bool{}, repairs: map[string]bool{}, hashes: map[string]map[string]string{}, siblings: slices.Concat(g.siblings, caps)}
+		rest := newFound(g.dir, g.format)
+		rest.left, rest.siblings = g.left, slices.Concat(g.siblings, caps)
 		for _, f := range g.files {
 			if !slices.Contains(caps, f) {
-				rest.files = append(rest.files, f)
-				rest.tools[f] = g.tools[f]
-				rest.hashes[f] = g.hashes[f]
-				rest.repair = rest.repair || g.repairs[f]
+				rest.take(g, f)
 			}
 		}
 		if len(rest.files) > 0 {
@@ -471,7 +480,7 @@ optional = true                 # tools/ is empty so far: remove this once it ho
 			fmt.Fprintf(&b, "namespace = %q  # tool IDs become %s:name\n", g.namespace, g.namespace)
 			namespaced = true
 		}
-		if g.repair {
+		if slices.ContainsFunc(g.files, func(f string) bool { return g.repairs[f] }) {
 			b.WriteString("repair = true                   # its schemas use non-standard types (dict, float …) or keywords: rewritten as JSON Schema, each a repair.* warning\n")
 		}
 		if n, max := sum(maps.Values(g.tools)), openAIMaxTools(); g.format == "openapi" && max > 0 && n > max {
