@@ -18,6 +18,7 @@ import (
 	"iter"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -110,14 +111,23 @@ func Tokens(s string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		counted.Store(strings.Clone(c), len(ids))
+		if cached.Add(1) <= maxCounted {
+			counted.Store(strings.Clone(c), len(ids))
+		}
 		n += len(ids)
 	}
 	return n, nil
 }
 
-// counted caches the token count of each chunk.
-var counted sync.Map
+// counted caches the token count of each chunk, up to maxCounted chunks:
+// a program that counts many catalogs (an agent server) keeps a bounded
+// cache, and what is past it is counted each time.
+var (
+	counted sync.Map
+	cached  atomic.Int64
+)
+
+const maxCounted = 1 << 20
 
 // chunkMin is the length under which a chunk is not cut: a word with its
 // punctuation is cached as one.
