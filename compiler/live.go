@@ -142,9 +142,14 @@ func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, err
 	if err != nil {
 		return nil, err
 	}
+	// A finding is the same in both builds when its code, tool, target
+	// and message are: its pointer moves when a tool is added before it.
+	same := func(d diag.Diagnostic) string {
+		return d.Code + "\x00" + d.Tool + "\x00" + d.Target + "\x00" + d.Message
+	}
 	before := map[string]bool{}
 	for _, d := range pinned.Diagnostics {
-		before[diag.Fingerprint(d)] = true
+		before[same(d)] = true
 	}
 	lock := readLockSources(fsys)
 	r.Bumps = make([]breaking.Bump, len(r.Sources))
@@ -162,8 +167,10 @@ func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, err
 		// What the build would say of the live tools and not of the
 		// pinned ones: an error, or a security finding.
 		for _, d := range now.Diagnostics {
-			if d.File == s.File && !before[diag.Fingerprint(d)] && (d.Severity == diag.Error || strings.HasPrefix(d.Code, "security.")) {
-				d.Line, d.Column = 0, 0 // in the live answer, not the file
+			if d.File == s.File && !before[same(d)] && (d.Severity == diag.Error || strings.HasPrefix(d.Code, "security.")) {
+				// In the live answer, not the file: a pointer into it
+				// would name another tool of the pinned file.
+				d.Pointer, d.Line, d.Column = "", 0, 0
 				d.Message += " (in what the live server offers)"
 				ds = append(ds, d)
 			}
