@@ -66,12 +66,7 @@ type LiveOptions struct {
 // outputs are). A server that fails, or whose tools would not build, is an
 // error located at its source's capture, and then no file is returned.
 func Capture(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, error) {
-	fsys, o, err := rooted(fsys, opts.Options)
-	if err != nil {
-		return nil, err
-	}
-	opts.Options = o
-	r, err := listLive(ctx, fsys, &opts)
+	r, fsys, err := listLive(ctx, fsys, &opts)
 	if err != nil || r.Failed {
 		return r, err
 	}
@@ -115,12 +110,7 @@ func Capture(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, er
 // the security lint says of the live tools. The policy and the baseline
 // apply; Failed is set when an error is left.
 func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, error) {
-	fsys, o, err := rooted(fsys, opts.Options)
-	if err != nil {
-		return nil, err
-	}
-	opts.Options = o
-	r, err := listLive(ctx, fsys, &opts)
+	r, fsys, err := listLive(ctx, fsys, &opts)
 	if err != nil {
 		return r, err
 	}
@@ -212,12 +202,18 @@ func toolAt(doc *canonical.Value, ptr string) string {
 	return ""
 }
 
-// listLive loads the manifest, chooses its capture sources and reads their
-// servers in parallel.
-func listLive(ctx context.Context, fsys fs.FS, opts *LiveOptions) (*LiveResult, error) {
+// listLive roots fsys at the manifest's folder (returned), loads the
+// manifest, chooses its capture sources and reads their servers in
+// parallel.
+func listLive(ctx context.Context, fsys fs.FS, opts *LiveOptions) (*LiveResult, fs.FS, error) {
+	fsys, o, err := rooted(fsys, opts.Options)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Options = o
 	m, err := LoadManifest(fsys, opts.Options)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	r := &LiveResult{Manifest: m, manifestFile: opts.Manifest}
 	var all []LiveSource
@@ -234,7 +230,7 @@ func listLive(ctx context.Context, fsys fs.FS, opts *LiveOptions) (*LiveResult, 
 	if len(all) == 0 {
 		d := diag.New("manifest.invalid", "no source has a capture: add capture = { command = [...] } or { url = \"...\" } to the [[sources]] of a live server")
 		d.File = opts.Manifest
-		return nil, &ConfigError{Diagnostics: []diag.Diagnostic{d.WithFix("README: Pinning live servers")}}
+		return nil, nil, &ConfigError{Diagnostics: []diag.Diagnostic{d.WithFix("README: Pinning live servers")}}
 	}
 	if len(opts.Names) == 0 {
 		r.Sources = all
@@ -248,7 +244,7 @@ func listLive(ctx context.Context, fsys fs.FS, opts *LiveOptions) (*LiveResult, 
 			}
 			d := diag.New("manifest.invalid", "no capture source is named %q (the manifest has %s)%s", n, strings.Join(names, ", "), suggest.Hint(n, names))
 			d.File = opts.Manifest
-			return nil, &ConfigError{Diagnostics: []diag.Diagnostic{d}}
+			return nil, nil, &ConfigError{Diagnostics: []diag.Diagnostic{d}}
 		}
 		if !slices.ContainsFunc(r.Sources, func(s LiveSource) bool { return s.Index == all[i].Index }) {
 			r.Sources = append(r.Sources, all[i])
@@ -284,7 +280,7 @@ func listLive(ctx context.Context, fsys fs.FS, opts *LiveOptions) (*LiveResult, 
 	}
 	r.Failed = len(r.Diagnostics) > 0
 	r.Diagnostics = diag.Sort(r.Diagnostics)
-	return r, nil
+	return r, fsys, nil
 }
 
 // at is a diagnostic at the capture of the i-th chosen source.
