@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("TOOLC_MCPTEST") == "1" {
 		os.Exit(mcptest.Main())
 	}
+	// A binary built with -race sleeps a second when it exits, waiting
+	// for races to report; the servers these tests start are this binary.
+	os.Setenv("GORACE", "atexit_sleep_ms=0 "+os.Getenv("GORACE"))
 	os.Exit(m.Run())
 }
 

@@ -40,6 +40,10 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
+			// Every toolc and mcptest of a script is this test binary: one
+			// built with -race sleeps a second when it exits, waiting for
+			// races to report, unless told not to.
+			env.Setenv("GORACE", "atexit_sleep_ms=0 "+os.Getenv("GORACE"))
 			// git, for the breaking scripts: an identity, and no user or
 			// system configuration.
 			for k, v := range map[string]string{"GIT_AUTHOR_NAME": "toolc", "GIT_AUTHOR_EMAIL": "toolc@example.com", "GIT_COMMITTER_NAME": "toolc",
