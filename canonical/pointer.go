@@ -25,9 +25,19 @@ func (p Pointer) Append(tokens ...string) Pointer {
 	b.WriteString(string(p))
 	for _, t := range tokens {
 		b.WriteByte('/')
-		b.WriteString(tokenEscaper.Replace(t))
+		writeToken(&b, t)
 	}
 	return Pointer(b.String())
+}
+
+// writeToken writes t escaped as RFC 6901 says, without a copy when it
+// needs no escaping (nearly every keyword and property name).
+func writeToken(b *strings.Builder, t string) {
+	if !strings.ContainsAny(t, "~/") {
+		b.WriteString(t)
+		return
+	}
+	b.WriteString(tokenEscaper.Replace(t))
 }
 
 // RefPointer returns the JSON Pointer that a local reference by pointer

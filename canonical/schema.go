@@ -2,6 +2,8 @@ package canonical
 
 import (
 	"iter"
+	"strconv"
+	"strings"
 )
 
 // Schema is a JSON Schema (2020-12, 2019-09, draft-07 or draft-04). It is the
@@ -176,14 +178,68 @@ type Step struct {
 
 // AppendTo returns p extended by the step.
 func (st Step) AppendTo(p Pointer) Pointer {
-	p = p.Append(st.Keyword)
+	var b strings.Builder
+	b.Grow(len(p) + len(st.Keyword) + len(st.Name) + 8)
+	b.WriteString(string(p))
+	b.WriteByte('/')
+	writeToken(&b, st.Keyword)
 	switch {
 	case st.Named:
-		return p.Append(st.Name)
+		b.WriteByte('/')
+		writeToken(&b, st.Name)
 	case st.Index >= 0:
-		return p.Index(st.Index)
+		b.WriteByte('/')
+		b.WriteString(strconv.Itoa(st.Index))
 	}
-	return p
+	return Pointer(b.String())
+}
+
+// Leads returns the length of the step's tokens at the start of p, a JSON
+// Pointer relative to the step's schema, and whether p starts with them
+// (whole tokens): a walk towards a known pointer follows the one step
+// that leads there without building a pointer for the others.
+func (st Step) Leads(p Pointer) (int, bool) {
+	n, ok := leadingToken(p, st.Keyword)
+	if !ok {
+		return 0, false
+	}
+	var m int
+	switch {
+	case st.Named:
+		m, ok = leadingToken(p[n:], st.Name)
+	case st.Index >= 0:
+		m, ok = leadingToken(p[n:], strconv.Itoa(st.Index))
+	}
+	return n + m, ok
+}
+
+// leadingToken returns the length of "/" and tok, escaped, at the start
+// of p, when p starts with that whole token.
+func leadingToken(p Pointer, tok string) (int, bool) {
+	if len(p) == 0 || p[0] != '/' {
+		return 0, false
+	}
+	i := 1
+	for j := 0; j < len(tok); j++ {
+		var want string
+		switch tok[j] {
+		case '~':
+			want = "~0"
+		case '/':
+			want = "~1"
+		default:
+			if i >= len(p) || p[i] != tok[j] {
+				return 0, false
+			}
+			i++
+			continue
+		}
+		if !strings.HasPrefix(string(p[i:]), want) {
+			return 0, false
+		}
+		i += 2
+	}
+	return i, i == len(p) || p[i] == '/'
 }
 
 // EachSubschema calls fn for each direct subschema of s, in the order

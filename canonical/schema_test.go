@@ -167,6 +167,36 @@ func TestPointerTokens(t *testing.T) {
 	}
 }
 
+// TestStepLeads: a step leads into a pointer when the pointer starts with
+// its whole tokens, escaped; AppendTo writes the same tokens.
+func TestStepLeads(t *testing.T) {
+	for _, c := range []struct {
+		st   Step
+		p    Pointer
+		want int // -1: does not lead
+	}{
+		{Step{Keyword: "items", Index: -1}, "/items", 6},
+		{Step{Keyword: "items", Index: -1}, "/items/properties/a", 6},
+		{Step{Keyword: "items", Index: -1}, "/itemsx", -1},
+		{Step{Keyword: "items", Index: -1}, "items", -1},
+		{Step{Keyword: "anyOf", Index: 1}, "/anyOf/1/type", 8},
+		{Step{Keyword: "anyOf", Index: 1}, "/anyOf/10", -1},
+		{Step{Keyword: "anyOf", Index: 1}, "/anyOf", -1},
+		{Step{Keyword: "$defs", Name: "a/b~c", Named: true, Index: -1}, "/$defs/a~1b~0c/items", 14},
+		{Step{Keyword: "$defs", Name: "a/b~c", Named: true, Index: -1}, "/$defs/a/b~c", -1},
+		{Step{Keyword: "properties", Name: "", Named: true, Index: -1}, "/properties/", 12},
+		{Step{Keyword: "properties", Name: "", Named: true, Index: -1}, "/properties/x", -1},
+	} {
+		n, ok := c.st.Leads(c.p)
+		if got := map[bool]int{true: n, false: -1}[ok]; got != c.want {
+			t.Errorf("%+v.Leads(%q) = %d, %v; want %d", c.st, c.p, n, ok, c.want)
+		}
+		if ok && c.st.AppendTo("") != c.p[:n] {
+			t.Errorf("%+v.AppendTo = %q, want %q", c.st, c.st.AppendTo(""), c.p[:n])
+		}
+	}
+}
+
 func TestJCSMatchesReference(t *testing.T) {
 	cases := []string{
 		`{"b":1,"a":[1.0,1e2,-0,0.000001,1e-7,123456789012345678901234567890,5e-324,1.7976931348623157e308]}`,

@@ -32,6 +32,7 @@ type resolver struct {
 	size   int             // nodes in the schema, as it grows
 	max    int
 	capped bool // limit.inline-size was reported
+	kepts  map[canonical.Pointer]bool
 }
 
 func newResolver(u *Unit) *resolver {
@@ -64,7 +65,7 @@ func (r *resolver) index() *canonical.Refs {
 
 // within reports whether p is q or inside it.
 func within(p, q canonical.Pointer) bool {
-	return p == q || strings.HasPrefix(string(p), string(q)+"/")
+	return strings.HasPrefix(string(p), string(q)) && (len(p) == len(q) || p[len(q)] == '/')
 }
 
 func refOf(node *canonical.Value) (string, bool) {
@@ -394,22 +395,37 @@ func (r *resolver) normalize() {
 // kept reports whether target is reached through schema keywords only, and
 // none that the target's rules drop, so the drop pass leaves it in place.
 func (r *resolver) kept(target canonical.Pointer) bool {
+	if k, ok := r.kepts[target]; ok {
+		return k // many references name one definition
+	}
+	if r.kepts == nil {
+		r.kepts = map[canonical.Pointer]bool{}
+	}
+	k := r.reachedKept(target)
+	r.kepts[target] = k
+	return k
+}
+
+func (r *resolver) reachedKept(target canonical.Pointer) bool {
 	cur := canonical.Pointer("")
 	v := canonical.AsSchema(r.u.orig)
 	for cur != target {
-		found := false
-		for rel, sub := range v.Subschemas() {
-			p := cur.Join(rel)
-			if !within(target, p) {
-				continue
+		found, dropped := false, false
+		rest := target[len(cur):]
+		v.EachSubschema(func(st canonical.Step, sub *canonical.Schema) bool {
+			n, ok := st.Leads(rest)
+			if !ok {
+				return true // another way: build no pointer for it
 			}
-			if f := keywordFeature(firstToken(rel)); f != nil && r.u.Rules.Action(f.Name) == Drop {
+			p := target[:len(cur)+n]
+			if f := keywordFeature(st.Keyword); f != nil && r.u.Rules.Action(f.Name) == Drop {
+				dropped = true
 				return false
 			}
 			cur, v, found = p, sub, true
-			break
-		}
-		if !found {
+			return false
+		})
+		if dropped || !found {
 			return false
 		}
 	}
