@@ -206,8 +206,15 @@ func TestIndentParallel(t *testing.T) {
 		for i := range n {
 			o := NewObject()
 			o.Set("name", NewString(fmt.Sprintf("t%d", i)))
+			// Large nested arrays (0, 1 and 2 times parallelItems) in the
+			// first items only: each size once inside the array, enough to
+			// be written in chunks of their own, or inside a chunk.
+			size := 0
+			if i < 6 {
+				size = (i % 3) * parallelItems
+			}
 			nested := NewArray()
-			for j := range (i % 3) * parallelItems {
+			for j := range size {
 				nested.Items = append(nested.Items, NewString(fmt.Sprint(j)))
 			}
 			o.Set("deep", nested)

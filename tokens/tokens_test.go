@@ -1,6 +1,8 @@
 package tokens
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/internal/schematest"
 )
 
@@ -132,30 +135,15 @@ func FuzzRender(f *testing.F) {
 // the corpus's MCP servers and BFCL in every counted format, and on texts
 // made to sit on the cuts (contractions, numbers, marks, comments).
 func TestChunksCountAsTheWhole(t *testing.T) {
-	whole := func(s string) int {
-		ids, _, err := enc.Encode(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return len(ids)
-	}
 	if _, err := Tokens(""); err != nil {
 		t.Fatal(err)
 	}
-	check := func(s string) {
-		t.Helper()
-		if got, want := countByChunks(t, s), whole(s); got != want {
-			t.Fatalf("by chunks %d, whole %d tokens: %q", got, want, s)
-		}
-	}
-	for _, s := range []string{
+	texts := []string{
 		"The user's files weren't there; it'll be done.",
 		`{"type":"object","properties":{"q":{"type":"string","description":"Query's text."},"n":{"type":"integer","maximum":1000000}}}`,
 		"namespace functions {\n// Get the weather in a city, e.g. Paris.\ntype get_weather = (_: {\n// City name\ncity: string,\n}) => any;\n} // namespace functions",
 		"Zürich, naïve café—déjà vu… 日本語のテキスト 123456789 x2y3 ПРИВЕТмир",
 		"e\u0301tude a\u0308bc   spaces\t\ttabs\n\n\nnewlines",
-	} {
-		check(s)
 	}
 	files, _ := filepath.Glob(filepath.Join(corpus.Dir(t), "mcp/github-mcp-server/current/*.json"))
 	n := 0
@@ -168,11 +156,11 @@ func TestChunksCountAsTheWhole(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		check(v.String())
+		texts = append(texts, v.String())
 		if p := v.Get("inputSchema"); p != nil {
 			name, _ := v.Get("name").StringValue()
 			desc, _ := v.Get("description").StringValue()
-			check(renderFunction(name, desc, p) + "\n")
+			texts = append(texts, renderFunction(name, desc, p)+"\n")
 		}
 		n++
 	}
@@ -182,29 +170,45 @@ func TestChunksCountAsTheWhole(t *testing.T) {
 			continue
 		}
 		fn := v.Get("function")
-		check(fn.String())
+		texts = append(texts, fn.String())
 		name, _ := fn.Get("name").StringValue()
 		desc, _ := fn.Get("description").StringValue()
 		if p := fn.Get("parameters"); p != nil {
-			check(renderFunction(name, desc, p) + "\n")
+			texts = append(texts, renderFunction(name, desc, p)+"\n")
 		}
 		n++
 	}
-	t.Logf("%d tools checked", n)
+	// Counted on every core: the texts are independent, and there are
+	// thousands.
+	failures := make([]string, len(texts))
+	par.For(len(texts), 16, func(i int) {
+		byChunks, err1 := countByChunks(texts[i])
+		ids, _, err2 := enc.Encode(texts[i])
+		if err := errors.Join(err1, err2); err != nil {
+			failures[i] = err.Error()
+		} else if byChunks != len(ids) {
+			failures[i] = fmt.Sprintf("by chunks %d, whole %d tokens: %q", byChunks, len(ids), texts[i])
+		}
+	})
+	for _, f := range failures {
+		if f != "" {
+			t.Error(f)
+		}
+	}
+	t.Logf("%d tools checked, %d texts", n, len(texts))
 	if c := slices.Collect(chunks(`{"type":"object","properties":{"query":{"type":"string","description":"The query."}}}`)); len(c) < 3 {
 		t.Errorf("chunks cut a schema into %q: the cache would hold whole schemas", c)
 	}
 }
 
-func countByChunks(t *testing.T, s string) int {
-	t.Helper()
+func countByChunks(s string) (int, error) {
 	n := 0
 	for c := range chunks(s) {
 		ids, _, err := enc.Encode(c)
 		if err != nil {
-			t.Fatal(err)
+			return 0, err
 		}
 		n += len(ids)
 	}
-	return n
+	return n, nil
 }
