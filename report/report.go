@@ -113,8 +113,17 @@ type Finding struct {
 }
 
 // Make makes the overview of res, a build with token counts
-// (compiler.Options.Tokens), with up to jobs goroutines.
-func Make(res *compiler.Result, jobs int) *Overview {
+// (compiler.Options.Tokens), with up to jobs goroutines: everything, the
+// schemas' texts included, for the page and JSON.
+func Make(res *compiler.Result, jobs int) *Overview { return makeOverview(res, jobs, true) }
+
+// Summary makes the overview of res without the schemas' texts (Tool.Input
+// and Cell.Schema are empty; every status is as Make says): what the
+// Markdown report reads. Indenting every schema of every target was most
+// of what a Markdown report allocated beyond its build.
+func Summary(res *compiler.Result, jobs int) *Overview { return makeOverview(res, jobs, false) }
+
+func makeOverview(res *compiler.Result, jobs int, schemas bool) *Overview {
 	ov := &Overview{Files: res.Files}
 	if m := res.Manifest; m != nil {
 		ov.Catalog, ov.Version = m.Catalog.Name, m.Catalog.Version
@@ -156,7 +165,7 @@ func Make(res *compiler.Result, jobs int) *Overview {
 	}
 	par.For(len(res.Catalog), jobs, func(i int) {
 		ct := res.Catalog[i]
-		ov.Tools[i] = makeTool(ct, byTool[ct.ID()], res.Bundles, out, byTarget)
+		ov.Tools[i] = makeTool(ct, byTool[ct.ID()], res.Bundles, out, byTarget, schemas)
 	})
 	for i := range ov.Tools {
 		for j, c := range ov.Tools[i].Cells {
@@ -168,7 +177,7 @@ func Make(res *compiler.Result, jobs int) *Overview {
 	return ov
 }
 
-func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundle, out []map[string]emitted, byTarget map[string]int) Tool {
+func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundle, out []map[string]emitted, byTarget map[string]int, schemas bool) Tool {
 	t := Tool{ID: ct.ID(), Namespace: ct.Namespace, Description: ct.Description, Source: ct.Source.File, Cells: make([]Cell, len(bundles))}
 	if ct.RenamedFrom != "" {
 		old := *ct
@@ -178,7 +187,9 @@ func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundl
 	var input *canonical.Value
 	if ct.Input != nil {
 		input = ct.Input.JSON()
-		t.Input = string(input.Indent())
+		if schemas {
+			t.Input = string(input.Indent())
+		}
 	}
 	for i, b := range bundles {
 		name, ok := b.Names[t.ID]
@@ -189,7 +200,9 @@ func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundl
 		e := out[i][name]
 		c.Name, c.Status, c.Tokens = name, AsIs, e.tokens
 		if in := e.input; in != nil && input != nil && !in.Equal(input) {
-			c.Schema = string(in.Indent())
+			if schemas {
+				c.Schema = string(in.Indent())
+			}
 			c.Status = Lowered
 		}
 	}

@@ -76,7 +76,11 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		return err
 	}
 	defer m.root.Close()
-	ov := report.Make(res, f.jobs)
+	overview := report.Make
+	if f.format == "markdown" {
+		overview = report.Summary // it shows no schema
+	}
+	ov := overview(res, f.jobs)
 	var base *report.Overview
 	var baseName string
 	if f.against != "" {
@@ -95,7 +99,7 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 			if err != nil {
 				return out.fail(exitFailed, "the catalog at %s: %v", what, err)
 			}
-			base = report.Make(prev, f.jobs)
+			base = overview(prev, f.jobs)
 		}
 	}
 	var buf bytes.Buffer
