@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode"
+	"unsafe"
 
 	"github.com/tiktoken-go/tokenizer"
 
@@ -119,6 +120,9 @@ func Tokens(s string) (int, error) {
 	return n, nil
 }
 
+// textBuffers hold the JSON of a tool being counted.
+var textBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
 // counted caches the token count of each chunk, up to maxCounted chunks:
 // a program that counts many catalogs (an agent server) keeps a bounded
 // cache, and what is past it is counted each time.
@@ -178,13 +182,20 @@ func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
 	errs := make([]error, len(tools))
 	par.For(len(tools), jobs, func(i int) {
 		t := tools[i]
-		var text string
+		var n int
+		var err error
 		if m.Exact {
-			text = renderFunction(t.Name, t.Description, t.Parameters) + "\n"
+			n, err = Tokens(renderFunction(t.Name, t.Description, t.Parameters) + "\n")
 		} else {
-			text = t.JSON.String()
+			// The tool's JSON into a reused buffer, counted in place:
+			// Stripe's tools inline to megabytes, and a string of each,
+			// grown by doubling, was most of what a report held beyond
+			// its build.
+			buf := textBuffers.Get().(*[]byte)
+			*buf = t.JSON.AppendJSON((*buf)[:0], "")
+			n, err = Tokens(unsafe.String(unsafe.SliceData(*buf), len(*buf))) // Tokens keeps clones only
+			textBuffers.Put(buf)
 		}
-		n, err := Tokens(text)
 		c.Tools[i] = ToolCount{Name: t.Name, Tokens: n}
 		errs[i] = err
 	})
