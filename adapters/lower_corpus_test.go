@@ -18,6 +18,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/lower"
 	"github.com/toolc-dev/toolc/profile"
 	"github.com/toolc-dev/toolc/validate"
@@ -82,7 +83,15 @@ func TestCorpusDocsAccepted(t *testing.T) {
 		}
 		all = append(all, corpusDoc{name: f, format: "langchain", doc: parse(t, data)})
 	}
-	for _, cd := range all {
+	// One document per task, on every core: each is decoded, checked and
+	// emitted on its own; what each finds is reported in order after.
+	type result struct {
+		tools    int
+		failures []string
+	}
+	results := make([]result, len(all))
+	par.For(len(all), 8, func(i int) {
+		cd := all[i]
 		a, _ := reg.Get(cd.format)
 		ts, ds := a.Decode(cd.doc, cd.name)
 		for _, tl := range ts {
@@ -93,18 +102,26 @@ func TestCorpusDocsAccepted(t *testing.T) {
 			_, err := compileRaw(tl.Input.JSON().Indent())
 			return err != nil || slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return d.Severity == diag.Error && d.Tool == tl.ID() })
 		})
+		results[i].tools = len(ts)
 		if len(ts) == 0 {
-			continue
+			return
 		}
-		docs++
-		tools += len(ts)
 		for _, tc := range targetConfigs() {
 			t2, _ := reg.Get(tc.format)
 			for _, d := range t2.Emit(ts, tc.name, tc.opts).Diagnostics {
 				if strings.HasPrefix(d.Code, "accept.") && d.Severity == diag.Error {
-					t.Errorf("%s to %s: %s", cd.name, tc.name, d)
+					results[i].failures = append(results[i].failures, fmt.Sprintf("%s to %s: %s", cd.name, tc.name, d))
 				}
 			}
+		}
+	})
+	for _, r := range results {
+		for _, f := range r.failures {
+			t.Error(f)
+		}
+		if r.tools > 0 {
+			docs++
+			tools += r.tools
 		}
 	}
 	t.Logf("%d tools of %d documents to %d targets and modes", tools, docs, len(targetConfigs()))
@@ -156,9 +173,19 @@ func TestLowerCorpusToEveryTarget(t *testing.T) {
 	reg := Default()
 	counts := map[string]int{}
 	tools := 0
-	for _, f := range slices.Sorted(maps.Keys(docs)) {
+	// One document per task, on every core; what each finds is reported
+	// in order after.
+	files := slices.Sorted(maps.Keys(docs))
+	type result struct {
+		counts   map[string]int
+		failures []string
+	}
+	results := make([]result, len(files))
+	par.For(len(files), 1, func(i int) {
+		f, r := files[i], &results[i]
+		r.counts = map[string]int{}
+		fail := func(format string, args ...any) { r.failures = append(r.failures, fmt.Sprintf(format, args...)) }
 		ts := docs[f]
-		tools += len(ts)
 		before := make([]string, len(ts))
 		for i, tl := range ts {
 			before[i] = tl.Hash()
@@ -167,15 +194,15 @@ func TestLowerCorpusToEveryTarget(t *testing.T) {
 			a, _ := reg.Get(tc.format)
 			low := a.Emit(ts, tc.name, tc.opts)
 			for _, d := range low.Diagnostics {
-				counts[d.Code]++
+				r.counts[d.Code]++
 				if d.Severity == diag.Error {
-					t.Errorf("%s to %s: %s", f, tc.name, d)
+					fail("%s to %s: %s", f, tc.name, d)
 				}
 			}
 			seen := map[string]bool{}
 			for _, tl := range low.Tools {
 				if !a.Profile.Name.Match(tl.Name) && a.Profile.Name.Max > 0 || seen[tl.ID()] {
-					t.Errorf("%s to %s: name %q is illegal or repeated", f, tc.name, tl.ID())
+					fail("%s to %s: name %q is illegal or repeated", f, tc.name, tl.ID())
 				}
 				seen[tl.ID()] = true
 				var problems []string
@@ -191,20 +218,29 @@ func TestLowerCorpusToEveryTarget(t *testing.T) {
 					}
 				}
 				for _, p := range problems {
-					t.Errorf("%s to %s: tool %s: %s", f, tc.name, tl.Name, p)
+					fail("%s to %s: tool %s: %s", f, tc.name, tl.Name, p)
 				}
 			}
 			again := a.Profile.Lower(low.Tools, tc.name, tc.opts)
 			for i := range low.Tools {
 				if !again.Tools[i].Input.Equal(low.Tools[i].Input) || again.Tools[i].Name != low.Tools[i].Name {
-					t.Errorf("%s to %s: lowering tool %s again changes it", f, tc.name, low.Tools[i].Name)
+					fail("%s to %s: lowering tool %s again changes it", f, tc.name, low.Tools[i].Name)
 				}
 			}
 		}
 		for i, tl := range ts {
 			if tl.Hash() != before[i] {
-				t.Errorf("%s: lowering changed the canonical tool %s", f, tl.ID())
+				fail("%s: lowering changed the canonical tool %s", f, tl.ID())
 			}
+		}
+	})
+	for i, r := range results {
+		tools += len(docs[files[i]])
+		for _, f := range r.failures {
+			t.Error(f)
+		}
+		for c, n := range r.counts {
+			counts[c] += n
 		}
 	}
 	var lines []string
