@@ -31,6 +31,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/par"
+	"github.com/toolc-dev/toolc/lower"
 	"github.com/toolc-dev/toolc/manifest"
 	"github.com/toolc-dev/toolc/profile"
 	"github.com/toolc-dev/toolc/security"
@@ -833,6 +834,42 @@ func (b *build) collectTools() {
 // buildTargets lowers and encodes the catalog for every target in parallel.
 func (b *build) buildTargets(ctx context.Context) error {
 	b.targets = make([]targetResult, len(b.m.Targets))
+	options := make([]profile.Options, len(b.m.Targets))
+	for i, t := range b.m.Targets {
+		var strict *bool
+		if t.Strict != nil {
+			strict = &t.Strict.On
+		}
+		options[i] = profile.Options{
+			Strict:    strict,
+			Auto:      t.Strict != nil && t.Strict.Auto,
+			Dialect:   t.Dialect,
+			Clients:   t.Clients,
+			Schema:    t.Schema,
+			Names:     t.Names,
+			Describe:  t.Describe != nil && *t.Describe,
+			Catalog:   profile.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
+			Unchecked: b.invalid,
+		}
+	}
+	// Targets under the same rules (OpenAI's Chat and Responses, say)
+	// lower each schema once between them.
+	users := map[string]int{}
+	for i := range b.m.Targets {
+		for _, f := range b.profiles[i].Fingerprints(options[i]) {
+			users[f]++
+		}
+	}
+	var shared []string
+	for f, n := range users {
+		if n > 1 {
+			shared = append(shared, f)
+		}
+	}
+	if !shareLowering {
+		shared = nil
+	}
+	memo := lower.NewMemo(shared)
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(b.opts.Jobs)
 	for i, t := range b.m.Targets {
@@ -841,21 +878,8 @@ func (b *build) buildTargets(ctx context.Context) error {
 				return err
 			}
 			a, _ := b.reg.Get(t.Format)
-			var strict *bool
-			if t.Strict != nil {
-				strict = &t.Strict.On
-			}
-			opts := profile.Options{
-				Strict:    strict,
-				Auto:      t.Strict != nil && t.Strict.Auto,
-				Dialect:   t.Dialect,
-				Clients:   t.Clients,
-				Schema:    t.Schema,
-				Names:     t.Names,
-				Describe:  t.Describe != nil && *t.Describe,
-				Catalog:   profile.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
-				Unchecked: b.invalid,
-			}
+			opts := options[i]
+			opts.Memo = memo
 			emit := *a
 			emit.Profile = b.profiles[i]
 			low := emit.Emit(b.chosen[i], t.Name, opts)
@@ -885,6 +909,10 @@ func (b *build) buildTargets(ctx context.Context) error {
 	}
 	return g.Wait()
 }
+
+// shareLowering is false in the test that compares builds with and
+// without a lower.Memo.
+var shareLowering = true
 
 // selectTools sets the tools of the catalog that each target takes (all
 // of them, or those its select chooses), and reports a source or target

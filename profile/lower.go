@@ -89,6 +89,13 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
 	dialect, _ := p.dialect(opts)
 	rulesOf := p.rulesWith(dialect.Name, append(slices.Clone(dialect.Rows), clientRows(opts.Clients)...))
+	fingerprints := map[*lower.Rules]string{} // read by every worker: filled first
+	if opts.Memo != nil {
+		for _, mode := range []string{p.mode(opts), "strict"} {
+			r := rulesOf(mode)
+			fingerprints[r] = r.Fingerprint()
+		}
+	}
 	nameRule := p.nameRule(opts)
 	lowerOne := func(t *canonical.Tool) (o loweredTool) {
 		at := func(code string, field canonical.Pointer, format string, args ...any) {
@@ -155,7 +162,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 			if *s == nil || !lower.Applies(*s, r) {
 				return nil
 			}
-			return lower.Schema(*s, r, lower.Options{Describe: opts.Describe})
+			return opts.Memo.Schema(*s, r, fingerprints[r], lower.Options{Describe: opts.Describe})
 		}
 		report := func(res *lower.Result, base canonical.Pointer) {
 			if res == nil {
@@ -362,6 +369,21 @@ func (p *Profile) rules(mode string) *lower.Rules {
 // made once (the lowering of tools in parallel only reads them). A row of a
 // feature that a manifest's profile override set is left out: the
 // manifest's word wins.
+// Fingerprints are the fingerprints of the rules a target with opts
+// lowers under (its mode's, and strict mode's where it may be strict):
+// targets that have one in common can share a lower.Memo.
+func (p *Profile) Fingerprints(opts Options) []string {
+	dialect, _ := p.dialect(opts)
+	rulesOf := p.rulesWith(dialect.Name, append(slices.Clone(dialect.Rows), clientRows(opts.Clients)...))
+	out := []string{rulesOf(p.mode(opts)).Fingerprint()}
+	if dialect.Strict && slices.Contains(p.Options, "strict") {
+		if f := rulesOf("strict").Fingerprint(); f != out[0] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 func (p *Profile) rulesWith(who string, extra []lower.Row) func(mode string) *lower.Rules {
 	if len(extra) == 0 {
 		return p.rules

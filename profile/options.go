@@ -1,5 +1,7 @@
 package profile
 
+import "github.com/toolc-dev/toolc/lower"
+
 // Options are the target options that shape a bundle.
 type Options struct {
 	// Strict, when set, lowers every tool for strict mode (or for none) in
@@ -33,6 +35,9 @@ type Options struct {
 	// Unchecked holds the IDs of tools that the acceptance check skips:
 	// tools whose own schemas are in error, which fail the build already.
 	Unchecked map[string]bool
+	// Memo, when set, lowers each schema once for every target of a build
+	// under the same rules (Fingerprints), which then share it.
+	Memo *lower.Memo
 }
 
 // Catalog identifies a catalog in a bundle.
