@@ -255,14 +255,17 @@ func canonicalPointer(t *canonical.Tool, d diag.Diagnostic) string {
 	if d.File != t.Source.File || d.Pointer == "" {
 		return ""
 	}
+	// The longest source wins; between fields of one source (an OpenAPI
+	// schema that is both the output and one of its $defs), the least
+	// pointer, whatever order the map gives them in.
 	best, bestLen := "", -1
 	for canon, src := range t.Source.Fields {
 		rest, ok := strings.CutPrefix(d.Pointer, string(src))
 		if !ok || (rest != "" && rest[0] != '/') {
 			continue
 		}
-		if len(src) > bestLen || len(src) == bestLen && string(canon) < best {
-			best, bestLen = string(canon)+rest, len(src)
+		if p := string(canon) + rest; len(src) > bestLen || len(src) == bestLen && p < best {
+			best, bestLen = p, len(src)
 		}
 	}
 	return best
