@@ -19,7 +19,7 @@ var pageJS string
 //go:embed page.css
 var pageCSS string
 
-var page = template.Must(template.New("page").Parse(pageHTML))
+var pageTemplate = template.Must(template.New("page").Parse(pageHTML))
 
 // The page's data is two JSON islands: what the matrix needs, read at
 // once, and each tool's schemas and findings, read when a tool is first
@@ -104,23 +104,59 @@ func WriteHTML(w io.Writer, ov *Overview) error {
 	if err != nil {
 		return err
 	}
-	detail, err := json.Marshal(details)
-	if err != nil {
-		return err
-	}
 	title := "toolc report"
 	if ov.Catalog != "" {
 		title += ": " + ov.Catalog
 	}
+	// The page is made with a marker where the tools' details go, and
+	// they are written there a tool at a time: they are most of the page
+	// (10 of Stripe's 11 MB), and made whole, then copied into the
+	// template, they were most of what the report held beyond its build.
 	// encoding/json escapes <, > and & in strings, so neither island can
-	// end its script element early.
-	return page.Execute(w, map[string]any{
+	// end its script element early, and the marker is no JSON's text.
+	const marker = "<toolc-details>"
+	var page bytes.Buffer
+	if err := pageTemplate.Execute(&page, map[string]any{
 		"Title":  title,
 		"CSS":    template.CSS(pageCSS),
 		"JS":     template.JS(pageJS),
 		"Data":   template.JS(data),
-		"Detail": template.JS(detail),
-	})
+		"Detail": template.JS(marker),
+	}); err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(page.Bytes(), []byte(marker))
+	if !ok {
+		panic("report: the page has no place for the details") // page.html changed
+	}
+	if _, err := w.Write(head); err != nil {
+		return err
+	}
+	for i := range details {
+		sep := ","
+		if i == 0 {
+			sep = "["
+		}
+		b, err := json.Marshal(&details[i])
+		if err != nil {
+			return err
+		}
+		if _, err := io.WriteString(w, sep); err != nil {
+			return err
+		}
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	if len(details) == 0 {
+		if _, err := io.WriteString(w, "[]"); err != nil {
+			return err
+		}
+	} else if _, err := io.WriteString(w, "]"); err != nil {
+		return err
+	}
+	_, err = w.Write(tail)
+	return err
 }
 
 func allFindings(t Tool) []Finding {

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"bytes"
+	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -102,32 +102,61 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 			base = overview(prev, f.jobs)
 		}
 	}
-	var buf bytes.Buffer
-	switch f.format {
-	case "html":
-		err = report.WriteHTML(&buf, ov)
-	case "json":
-		enc := json.NewEncoder(&buf)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(ov)
-	default:
-		err = report.WriteMarkdown(&buf, ov, base, baseName)
-	}
-	if err != nil {
-		return out.fail(exitFailed, "%v", err)
+	write := func(w io.Writer) error {
+		switch f.format {
+		case "html":
+			return report.WriteHTML(w, ov)
+		case "json":
+			return report.WriteJSON(w, ov)
+		}
+		return report.WriteMarkdown(w, ov, base, baseName)
 	}
 	if f.out == "" || f.out == "-" {
-		_, err := out.stdout.Write(buf.Bytes())
-		return err
+		w := bufio.NewWriterSize(out.stdout, 1<<16)
+		if err := write(w); err != nil {
+			return out.fail(exitFailed, "%v", err)
+		}
+		return w.Flush()
 	}
 	path := f.out
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(m.cwd, path)
 	}
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := writeFileVia(path, write); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
 	out.status("wrote %s: %s, %s; %s, %s in the build", f.out, diagfmt.Plural(len(ov.Tools), "tool"), diagfmt.Plural(len(ov.Targets), "target"),
 		diagfmt.Plural(ov.Errors, "error"), diagfmt.Plural(ov.Warnings, "warning"))
 	return nil
+}
+
+// writeFileVia writes what write produces to path as it comes, through a
+// temporary file beside it renamed into place once whole: a report is
+// never held whole in memory, and one that fails midway leaves no part of
+// itself.
+func writeFileVia(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	w := bufio.NewWriterSize(tmp, 1<<16)
+	if err := write(w); err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }
