@@ -7,6 +7,7 @@
 package compiler
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -94,8 +95,9 @@ type Output struct {
 	Path   string // relative to the manifest's folder, '/'-separated
 	value  *canonical.Value
 	data   []byte
-	size   int64  // of the file
-	hash   string // of the file, "sha256:…" (a bundle's computed by its target's worker)
+	stream func(io.Writer) error // StreamOutput's
+	size   int64                 // of the file; -1 when not known before writing
+	hash   string                // of the file, "sha256:…" (a bundle's computed by its target's worker)
 }
 
 // NewOutput returns the output of data at path, for Write.
@@ -103,20 +105,49 @@ func NewOutput(path string, data []byte) Output {
 	return Output{Path: path, data: data, size: int64(len(data)), hash: hashBytes(data)}
 }
 
+// StreamOutput returns the output at path of what write writes, made as
+// it is written (a report): its size and hash are not known before, so
+// Write writes it whatever is on disk, and never holds it whole.
+func StreamOutput(path string, write func(io.Writer) error) Output {
+	return Output{Path: path, stream: write, size: -1}
+}
+
 // WriteTo writes the output's bytes to w.
 func (o Output) WriteTo(w io.Writer) (int64, error) {
-	if o.value != nil {
+	switch {
+	case o.value != nil:
 		return o.value.WriteIndent(w)
+	case o.stream != nil:
+		c := &countingWriter{w: w}
+		err := o.stream(c)
+		return c.n, err
 	}
 	n, err := w.Write(o.data)
 	return int64(n), err
 }
 
+// countingWriter counts what it passes on.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
 // Bytes returns the output's bytes, encoding a bundle whole: for what
 // needs them at once (a diff, a test).
 func (o Output) Bytes() []byte {
-	if o.value != nil {
+	switch {
+	case o.value != nil:
 		return o.value.Indent()
+	case o.stream != nil:
+		var b bytes.Buffer
+		o.WriteTo(&b)
+		return b.Bytes()
 	}
 	return o.data
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"math/rand/v2"
@@ -476,6 +477,36 @@ func TestAppendLockTool(t *testing.T) {
 		if got := appendLockTool(nil, &lt); !bytes.Equal(got, want) {
 			t.Fatalf("tool %d %#v:\n%s\nwant\n%s", i, lt, got, want)
 		}
+	}
+}
+
+// TestStreamOutput: a streamed output is written whole through Write's
+// temporary file, over a file that holds the same bytes too (it is known
+// only by writing it), and a failing stream leaves the old file.
+func TestStreamOutput(t *testing.T) {
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	calls := 0
+	o := StreamOutput("report.md", func(w io.Writer) error { calls++; _, err := io.WriteString(w, "# report\n"); return err })
+	for range 2 {
+		if err := Write(root, []Output{o}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "report.md")); string(data) != "# report\n" || calls != 2 || string(o.Bytes()) != "# report\n" {
+		t.Errorf("wrote %q in %d calls", data, calls)
+	}
+	failing := StreamOutput("report.md", func(w io.Writer) error { io.WriteString(w, "# half"); return errors.New("disk full") })
+	if err := Write(root, []Output{failing}); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("a failing stream: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if data, _ := os.ReadFile(filepath.Join(dir, "report.md")); string(data) != "# report\n" || len(entries) != 1 {
+		t.Errorf("after a failing stream: %q, %d files", data, len(entries))
 	}
 }
 

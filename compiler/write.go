@@ -80,6 +80,9 @@ func Write(root *os.Root, outputs []Output) error {
 // its worker encoded it, so comparing never encodes it again, and neither
 // the bundle nor a second copy of it is ever whole in memory.
 func equalFile(fsys fs.FS, o Output) (bool, error) {
+	if o.size < 0 {
+		return false, nil // a stream: known only by writing it
+	}
 	if err := regular(fsys, o.Path); err != nil {
 		return false, err // missing, or what the rename replaces: never opened
 	}

@@ -122,41 +122,17 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(m.cwd, path)
 	}
-	if err := writeFileVia(path, write); err != nil {
+	// Written as it is made, through a temporary file renamed into place
+	// as builds write bundles: a report that fails leaves no part of itself.
+	root, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return out.fail(exitFailed, "writing %s: %v", f.out, err)
+	}
+	defer root.Close()
+	if err := compiler.Write(root, []compiler.Output{compiler.StreamOutput(filepath.Base(path), write)}); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
 	out.status("wrote %s: %s, %s; %s, %s in the build", f.out, diagfmt.Plural(len(ov.Tools), "tool"), diagfmt.Plural(len(ov.Targets), "target"),
 		diagfmt.Plural(ov.Errors, "error"), diagfmt.Plural(ov.Warnings, "warning"))
 	return nil
-}
-
-// writeFileVia writes what write produces to path as it comes, through a
-// temporary file beside it renamed into place once whole: a report is
-// never held whole in memory, and one that fails midway leaves no part of
-// itself.
-func writeFileVia(path string, write func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	w := bufio.NewWriterSize(tmp, 1<<16)
-	if err := write(w); err != nil {
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
