@@ -192,43 +192,39 @@ func hidden(t *canonical.Tool, f field) []diag.Diagnostic {
 	return []diag.Diagnostic{report(t, "security.hidden-characters", f.at, "%s", msg)}
 }
 
-// invisible reports whether r is a zero-width, bidi control or tag
-// character.
-func invisible(r rune) bool {
-	switch {
-	case r == 0x200B, r == 0x200C, r == 0x200D, r == 0x2060, r == 0xFEFF, r == 0x180E:
-		return true
-	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
-		return true
-	case r >= 0xE0000 && r <= 0xE007F:
-		return true
+// invisibles are the characters a reader does not see: zero-width, bidi
+// controls and tags, each range with its name.
+var invisibles = []struct {
+	lo, hi rune
+	name   string
+}{
+	{0x180E, 0x180E, "MONGOLIAN VOWEL SEPARATOR"},
+	{0x200B, 0x200B, "ZERO WIDTH SPACE"},
+	{0x200C, 0x200C, "ZERO WIDTH NON-JOINER"},
+	{0x200D, 0x200D, "ZERO WIDTH JOINER"},
+	{0x202A, 0x202E, "bidi control"},
+	{0x2060, 0x2060, "WORD JOINER"},
+	{0x2066, 0x2069, "bidi control"},
+	{0xFEFF, 0xFEFF, "ZERO WIDTH NO-BREAK SPACE"},
+	{0xE0000, 0xE007F, "TAG character"},
+}
+
+// invisible reports whether r is one of invisibles.
+func invisible(r rune) bool { return runeName(r) != "" }
+
+// runeName is the name of an invisible character, or "".
+func runeName(r rune) string {
+	for _, c := range invisibles {
+		if c.lo <= r && r <= c.hi {
+			return c.name
+		}
 	}
-	return false
+	return ""
 }
 
 // pictograph reports whether r is an emoji a zero-width joiner may join.
 func pictograph(r rune) bool {
 	return r >= 0x1F000 && r <= 0x1FAFF || r >= 0x2600 && r <= 0x27BF || r == 0xFE0F
-}
-
-func runeName(r rune) string {
-	switch {
-	case r == 0x200B:
-		return "ZERO WIDTH SPACE"
-	case r == 0x200C:
-		return "ZERO WIDTH NON-JOINER"
-	case r == 0x200D:
-		return "ZERO WIDTH JOINER"
-	case r == 0x2060:
-		return "WORD JOINER"
-	case r == 0xFEFF:
-		return "ZERO WIDTH NO-BREAK SPACE"
-	case r == 0x180E:
-		return "MONGOLIAN VOWEL SEPARATOR"
-	case r >= 0x202A && r <= 0x202E, r >= 0x2066 && r <= 0x2069:
-		return "bidi control"
-	}
-	return "TAG character"
 }
 
 // phrases runs the text rules on one field.
