@@ -60,6 +60,12 @@ type LiveOptions struct {
 	Names []string
 }
 
+// catalog is the options of the builds that Capture and Verify make:
+// the catalog only, with no baseline (Verify applies it to what it finds).
+func (o *LiveOptions) catalog() Options {
+	return Options{Manifest: o.Manifest, Registry: o.Registry, CatalogOnly: true, Version: o.Version}
+}
+
 // Capture reads the live servers of the manifest's capture sources in
 // parallel and returns each one's file, sorted and deterministic, to be
 // written (its path relative to the manifest's folder, as a build's
@@ -74,15 +80,18 @@ func Capture(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, er
 	for i, s := range r.Sources {
 		files[s.File] = live.Encode(r.Listings[i])
 	}
-	res, err := Build(ctx, overlay{fsys, files}, Options{Manifest: opts.Manifest, Registry: opts.Registry, CatalogOnly: true, Version: opts.Version})
+	res, err := Build(ctx, overlay{fsys, files}, opts.catalog())
 	if err != nil {
 		return nil, err
 	}
 	for i, s := range r.Sources {
-		doc, _ := canonical.ParseJSON(files[s.File])
+		var doc *canonical.Value // parsed again only to name a tool an error does not
 		for _, d := range res.Diagnostics {
 			if d.File == s.File && d.Severity == diag.Error {
 				if d.Tool == "" {
+					if doc == nil {
+						doc, _ = canonical.ParseJSON(files[s.File])
+					}
 					d.Tool = toolAt(doc, d.Pointer)
 				}
 				msg := d.Code + ": " + d.Text()
@@ -114,7 +123,7 @@ func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, err
 	if err != nil {
 		return r, err
 	}
-	pinned, err := Build(ctx, fsys, Options{Manifest: opts.Manifest, Registry: opts.Registry, CatalogOnly: true, Version: opts.Version})
+	pinned, err := Build(ctx, fsys, opts.catalog())
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +137,7 @@ func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, err
 			files[s.File] = live.Encode(r.Listings[i])
 		}
 	}
-	now, err := Build(ctx, overlay{fsys, files}, Options{Manifest: opts.Manifest, Registry: opts.Registry, CatalogOnly: true, Version: opts.Version})
+	now, err := Build(ctx, overlay{fsys, files}, opts.catalog())
 	if err != nil {
 		return nil, err
 	}
