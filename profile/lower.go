@@ -87,8 +87,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 	out := &Lowered{Aliases: map[string]string{}, Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}, Renamed: map[string]map[canonical.Pointer]string{}, RenamedOutput: map[string]map[canonical.Pointer]string{}}
 	byName := make(map[string]*canonical.Tool, len(tools))
 	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
-	dialect, _ := p.dialect(opts)
-	rulesOf := p.rulesWith(dialect.Name, append(slices.Clone(dialect.Rows), clientRows(opts.Clients)...))
+	dialect, rulesOf := p.rulesFor(opts)
 	fingerprints := map[*lower.Rules]string{} // read by every worker: filled first
 	if opts.Memo != nil {
 		for _, mode := range []string{p.mode(opts), "strict"} {
@@ -364,17 +363,19 @@ func (p *Profile) rules(mode string) *lower.Rules {
 	return keepAll
 }
 
-// rulesWith returns the rules of each mode with extra rows on top (a
-// dialect's, the clients' of an MCP target),
-// made once (the lowering of tools in parallel only reads them). A row of a
-// feature that a manifest's profile override set is left out: the
-// manifest's word wins.
+// rulesFor returns the dialect of a target with opts and the rules of
+// each of its modes: the profile's, the dialect's rows and its clients'
+// on top.
+func (p *Profile) rulesFor(opts Options) (Dialect, func(mode string) *lower.Rules) {
+	dialect, _ := p.dialect(opts)
+	return dialect, p.rulesWith(dialect.Name, append(slices.Clone(dialect.Rows), clientRows(opts.Clients)...))
+}
+
 // Fingerprints are the fingerprints of the rules a target with opts
 // lowers under (its mode's, and strict mode's where it may be strict):
 // targets that have one in common can share a lower.Memo.
 func (p *Profile) Fingerprints(opts Options) []string {
-	dialect, _ := p.dialect(opts)
-	rulesOf := p.rulesWith(dialect.Name, append(slices.Clone(dialect.Rows), clientRows(opts.Clients)...))
+	dialect, rulesOf := p.rulesFor(opts)
 	out := []string{rulesOf(p.mode(opts)).Fingerprint()}
 	if dialect.Strict && slices.Contains(p.Options, "strict") {
 		if f := rulesOf("strict").Fingerprint(); f != out[0] {
@@ -384,6 +385,11 @@ func (p *Profile) Fingerprints(opts Options) []string {
 	return out
 }
 
+// rulesWith returns the rules of each mode with extra rows on top (a
+// dialect's, the clients' of an MCP target), made once (the lowering of
+// tools in parallel only reads them). A row of a
+// feature that a manifest's profile override set is left out: the
+// manifest's word wins.
 func (p *Profile) rulesWith(who string, extra []lower.Row) func(mode string) *lower.Rules {
 	if len(extra) == 0 {
 		return p.rules
