@@ -84,6 +84,10 @@ type Options struct {
 	// fails the build and leaves the tool out of acceptance checks) and
 	// lint.custom (a warning), or any of diag's codes.
 	Validator func(t *canonical.Tool) []diag.Diagnostic
+
+	// lowerAlone has every target lower every schema itself: the test that
+	// compares builds with and without a shared lower.Memo.
+	lowerAlone bool
 }
 
 // Output is one file that a build writes: a bundle, kept as its value and
@@ -897,7 +901,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 			shared = append(shared, f)
 		}
 	}
-	if !shareLowering {
+	if b.opts.lowerAlone {
 		shared = nil
 	}
 	memo := lower.NewMemo(shared)
@@ -940,10 +944,6 @@ func (b *build) buildTargets(ctx context.Context) error {
 	}
 	return g.Wait()
 }
-
-// shareLowering is false in the test that compares builds with and
-// without a lower.Memo.
-var shareLowering = true
 
 // selectTools sets the tools of the catalog that each target takes (all
 // of them, or those its select chooses), and reports a source or target

@@ -33,16 +33,14 @@ func TestSharedLoweringIsByteIdentical(t *testing.T) {
 		manifest += "[[sources]]\ninclude = [\"" + name + "\"]\nformat = \"" + format + "\"\nnamespace = \"" + ns + "\"\nrepair = true\n"
 	}
 	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte(manifest + targets("openai", "openai-dialects", "anthropic"))}
-	build := func(share bool) *Result {
-		shareLowering = share
-		defer func() { shareLowering = true }()
-		res, err := Build(context.Background(), fsys, Options{})
+	build := func(alone bool) *Result {
+		res, err := Build(context.Background(), fsys, Options{lowerAlone: alone})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
-	shared, alone := build(true), build(false)
+	shared, alone := build(false), build(true)
 	if len(shared.Outputs) == 0 || len(shared.Outputs) != len(alone.Outputs) {
 		t.Fatalf("%d and %d outputs (%d diagnostics)", len(shared.Outputs), len(alone.Outputs), len(shared.Diagnostics))
 	}
