@@ -63,7 +63,7 @@ func Drift(pinned, live []*canonical.Tool) ([]diag.Diagnostic, breaking.Bump) {
 		bump = breaking.Major
 	}
 	for _, a := range added {
-		d := diag.New("verify.tool-added", "the live server offers it, and the pinned capture does not: %s", short(a.Description, 80)).About(a.ID())
+		d := diag.New("verify.tool-added", "the live server offers it, and the pinned capture does not: %s", diagfmt.Elide(a.Description, 80)).About(a.ID())
 		d.File = a.Source.File
 		out = append(out, d)
 		bump = max(bump, breaking.Minor)
@@ -114,7 +114,7 @@ func changed(p, l *canonical.Tool) ([]diag.Diagnostic, breaking.Bump) {
 		case "input", "output":
 			fields = append(fields, name)
 		default:
-			fields = append(fields, fmt.Sprintf("%s (was %s, now %s)", name, short(text(a), 60), short(text(b), 60)))
+			fields = append(fields, fmt.Sprintf("%s (was %s, now %s)", name, diagfmt.Elide(text(a), 60), diagfmt.Elide(text(b), 60)))
 			bump = max(bump, breaking.Patch)
 		}
 	}
@@ -207,11 +207,7 @@ func excerpts(a, b string) (string, string) {
 	const around = 24
 	cut := func(r []rune) string {
 		from, to := max(p-around, 0), min(len(r)-s+around, len(r))
-		out := string(r[from:to])
-		if len(out) > 400 {
-			out = string([]rune(out)[:399]) + "…"
-		}
-		q := fmt.Sprintf("%q", out)
+		q := fmt.Sprintf("%q", diagfmt.Elide(string(r[from:to]), 400))
 		if from > 0 {
 			q = "…" + q
 		}
@@ -221,12 +217,4 @@ func excerpts(a, b string) (string, string) {
 		return q
 	}
 	return cut(x), cut(y)
-}
-
-// short cuts s to n characters, saying so.
-func short(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n-1]) + "…"
-	}
-	return s
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/diag/diagfmt"
 	"github.com/toolc-dev/toolc/internal/par"
 )
 
@@ -187,7 +188,7 @@ func hidden(t *canonical.Tool, f field) []diag.Diagnostic {
 	}
 	msg := fmt.Sprintf("%s holds characters a reader does not see and a model reads: %s", f.label(), strings.Join(parts, ", "))
 	if tags.Len() > 0 {
-		msg += fmt.Sprintf("; the tag characters spell %q", short(tags.String()))
+		msg += fmt.Sprintf("; the tag characters spell %q", diagfmt.Elide(tags.String(), 80))
 	}
 	return []diag.Diagnostic{report(t, "security.hidden-characters", f.at, "%s", msg)}
 }
@@ -247,7 +248,7 @@ func phrases(t *canonical.Tool, f field) []diag.Diagnostic {
 			continue
 		}
 		seen[r.Code+m] = true
-		out = append(out, report(t, r.Code, f.at, "%s holds %s: %q", f.label(), r.Name, short(m)))
+		out = append(out, report(t, r.Code, f.at, "%s holds %s: %q", f.label(), r.Name, diagfmt.Elide(m, 80)))
 	}
 	return out
 }
@@ -468,10 +469,3 @@ func lowerASCII(dst []byte, s string) []byte {
 // unsafeString is b as a string without a copy, for a search that ends
 // before b is reused.
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
-
-func short(s string) string {
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:79]) + "…"
-	}
-	return s
-}

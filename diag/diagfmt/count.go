@@ -3,6 +3,7 @@ package diagfmt
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/diag"
 )
@@ -31,6 +32,15 @@ func Plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// Elide cuts text to at most n characters (runes, not bytes), the last
+// an ellipsis when it cut: a quoted name or description in a message.
+func Elide(text string, n int) string {
+	if utf8.RuneCountInString(text) <= n {
+		return text
+	}
+	return string([]rune(text)[:n-1]) + "…"
 }
 
 // Wrap breaks text into lines of at most width columns, at spaces (a word

@@ -301,3 +301,20 @@ func TestDigestUrgentFirst(t *testing.T) {
 		t.Errorf("WriteDigest with one code to spare =\n%s\n%+v; want accept.tools and the unmatched selection, then the most frequent, and loss.title left out", b.String(), got)
 	}
 }
+
+func TestElide(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"search", 6, "search"},
+		{"search", 5, "sear…"},
+		{"説明説明", 4, "説明説明"}, // 12 bytes, 4 characters
+		{"説明説明", 3, "説明…"},
+	} {
+		if got := Elide(c.in, c.n); got != c.want {
+			t.Errorf("Elide(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
