@@ -8,10 +8,10 @@ import (
 	"io/fs"
 	"slices"
 
-	"github.com/toolc-dev/toolc/adapters"
-	"github.com/toolc-dev/toolc/breaking"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/breaking"
 )
 
 // Compare compares an earlier catalog with this build, applies the manifest's policy, checks the manifest's
@@ -55,7 +55,11 @@ func BuildEarlier(ctx context.Context, fsys fs.FS, manifest, what string) (*Earl
 	if _, err := fs.Stat(fsys, manifest); errors.Is(err, fs.ErrNotExist) {
 		return &Earlier{What: what + ", which has no " + manifest + " (every tool is new)"}, nil
 	}
-	res, err := Build(ctx, fsys, Options{Manifest: manifest, CatalogOnly: true})
+	m, err := ReadManifest(fsys, manifest)
+	if err != nil {
+		return nil, fmt.Errorf("the catalog at %s: %w", what, err)
+	}
+	res, err := Build(ctx, fsys, m, Options{CatalogOnly: true})
 	if err != nil {
 		return nil, fmt.Errorf("the catalog at %s: %w", what, err)
 	}

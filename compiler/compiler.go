@@ -18,7 +18,6 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -27,32 +26,27 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/toolc-dev/toolc/adapters"
-	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/lower"
+	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/par"
-	"github.com/toolc-dev/toolc/lower"
-	"github.com/toolc-dev/toolc/manifest"
-	"github.com/toolc-dev/toolc/profile"
-	"github.com/toolc-dev/toolc/security"
-	"github.com/toolc-dev/toolc/tokens"
-	"github.com/toolc-dev/toolc/validate"
+	"github.com/toolc-dev/toolc/internal/profile"
+	"github.com/toolc-dev/toolc/internal/security"
+	"github.com/toolc-dev/toolc/internal/tokens"
+	"github.com/toolc-dev/toolc/internal/validate"
 )
 
 // DefaultManifest is the manifest's file name.
-const DefaultManifest = "toolc.toml"
+const DefaultManifest = manifest.DefaultFile
 
 // Options configure Build.
 type Options struct {
-	// Manifest is the manifest's path in the file system given to Build
-	// (default "toolc.toml"). Every path in it is relative to its folder.
-	Manifest string
 	// Jobs limits how many files are read and decoded at once (default: the
 	// number of CPUs). Outputs do not depend on it.
 	Jobs int
-	// Registry holds the formats (default adapters.Default()).
-	Registry *adapters.Registry
 	// CatalogOnly stops after the catalog is read and checked: nothing is
 	// lowered or encoded, and Result.Outputs is empty. toolc breaking builds
 	// the earlier catalog so.
@@ -85,6 +79,8 @@ type Options struct {
 	// lint.custom (a warning), or any of diag's codes.
 	Validator func(t *canonical.Tool) []diag.Diagnostic
 
+	// registry holds the formats (adapters.Default(), or a test's).
+	registry *adapters.Registry
 	// lowerAlone has every target lower every schema itself: the test that
 	// compares builds with and without a shared lower.Memo.
 	lowerAlone bool
@@ -265,45 +261,19 @@ func (e *ConfigError) Error() string {
 // Unwrap returns ErrConfig.
 func (e *ConfigError) Unwrap() error { return ErrConfig }
 
-// rooted gives opts their defaults and returns fsys rooted at the
-// manifest's folder, against which every path of the manifest is read.
-func rooted(fsys fs.FS, opts Options) (fs.FS, Options, error) {
-	if opts.Manifest == "" {
-		opts.Manifest = DefaultManifest
-	}
-	if opts.Jobs <= 0 {
-		opts.Jobs = runtime.GOMAXPROCS(0)
-	}
-	if opts.Registry == nil {
-		opts.Registry = adapters.Default()
-	}
-	if dir := path.Dir(opts.Manifest); dir != "." {
-		sub, err := fs.Sub(fsys, dir)
-		if err != nil {
-			return nil, opts, err
-		}
-		fsys, opts.Manifest = sub, path.Base(opts.Manifest)
-	}
-	return fsys, opts, nil
-}
-
-// Build compiles the manifest in fsys. It returns a *ConfigError when the
-// manifest cannot be used, and otherwise a Result whose Failed field says
-// whether the catalog built. It writes nothing and reads only the manifest
-// and the files it names.
-func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
-	fsys, opts, err := rooted(fsys, opts)
+// Build compiles the manifest m over fsys, in which every path of m is
+// read: m's folder, when m was read by ReadManifest (fsys is rooted there),
+// or fsys's root for a manifest built in code. It checks m as ReadManifest
+// does and returns a *ConfigError when m cannot be used; otherwise a Result
+// whose Failed field says whether the catalog built. It writes nothing,
+// reads only the files m names, and does not change m.
+func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result, error) {
+	b, err := newBuild(fsys, m, opts)
 	if err != nil {
 		return nil, err
 	}
-	b := &build{fsys: fsys, opts: opts, reg: opts.Registry, manifestFile: opts.Manifest, validator: validate.New()}
-	b.validator.Repair = b.setting("repair", "true", -1)
-	b.validator.RepairFix = b.advise("repair", "true", -1)
-	if err := b.loadManifest(); err != nil {
-		return nil, err
-	}
 	if opts.Baseline != "" {
-		known, ds := readBaseline(fsys, opts.Baseline)
+		known, ds := readBaseline(b.fsys, opts.Baseline)
 		if ds != nil {
 			return nil, b.configError(ds...)
 		}
@@ -325,6 +295,40 @@ func Build(ctx context.Context, fsys fs.FS, opts Options) (*Result, error) {
 		}
 	}
 	return b.finish(), nil
+}
+
+// newBuild checks a copy of m, roots fsys at its folder and gives opts
+// their defaults.
+func newBuild(fsys fs.FS, m *Manifest, opts Options) (*build, error) {
+	if m == nil {
+		return nil, errors.New("compiler: Build needs a manifest")
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if opts.registry == nil {
+		opts.registry = adapters.Default()
+	}
+	if dir := m.Dir(); dir != "." {
+		sub, err := fs.Sub(fsys, dir)
+		if err != nil {
+			return nil, err
+		}
+		fsys = sub
+	}
+	m = m.Clone()
+	profiles, ds := checkManifest(m, opts.registry)
+	if len(ds) > 0 {
+		return nil, configError(ds...)
+	}
+	b := &build{fsys: fsys, opts: opts, reg: opts.registry, m: m, profiles: profiles, manifestFile: m.File(),
+		manifestHash: m.Hash(), validator: validate.New()}
+	if bl, err := readRegular(fsys, BaselineFile); err == nil {
+		b.baselineHash = hashBytes(bl)
+	}
+	b.validator.Repair = b.setting("repair", "true", -1)
+	b.validator.RepairFix = b.advise("repair", "true", -1)
+	return b, nil
 }
 
 // build is the state of one Build call.
@@ -461,90 +465,7 @@ type targetResult struct {
 	tokens   *tokens.Count // nil when not counted
 }
 
-func (b *build) configError(ds ...diag.Diagnostic) error {
-	return &ConfigError{Diagnostics: diag.Sort(ds)}
-}
-
-// formats tells the manifest decoder what the registry supports.
-func (b *build) formats() manifest.Formats {
-	f := manifest.Formats{Targets: map[string][]string{}}
-	for _, a := range b.reg.List() {
-		if a.Decode != nil {
-			f.Sources = append(f.Sources, a.Name)
-		}
-		if a.Encode != nil && a.Profile != nil {
-			f.Targets[a.Name] = a.Profile.Options
-		}
-	}
-	return f
-}
-
-func (b *build) loadManifest() error {
-	data, err := readRegular(b.fsys, b.manifestFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return b.configError(diag.New("manifest.missing", "there is no %s here", b.manifestFile).
-			At(b.manifestFile, "").WithFix("write one with toolc init, or point at it with -C DIR or --manifest FILE"))
-	}
-	if err != nil {
-		return b.configError(diag.Diagnostic{Code: "manifest.syntax", Severity: diag.Error, File: b.manifestFile,
-			Message: fmt.Sprintf("cannot read the manifest: %v", unwrapPath(err))})
-	}
-	b.manifestHash = hashBytes(data)
-	if bl, err := readRegular(b.fsys, BaselineFile); err == nil {
-		b.baselineHash = hashBytes(bl)
-	}
-	m, ds := manifest.Decode(data, b.manifestFile, b.formats())
-	if len(ds) > 0 {
-		return b.configError(ds...)
-	}
-	b.m = m
-	b.profiles = make([]*profile.Profile, len(m.Targets))
-	var errs []diag.Diagnostic
-	bad := func(key, format string, args ...any) {
-		line, col := m.Pos(key)
-		errs = append(errs, diag.Diagnostic{Code: "manifest.invalid", Severity: diag.Error, File: b.manifestFile, Line: line, Column: col,
-			Message: key + ": " + fmt.Sprintf(format, args...)})
-	}
-	for i, t := range m.Targets {
-		key := fmt.Sprintf("targets[%d]", i)
-		a, _ := b.reg.Get(t.Format)
-		p := a.Profile
-		if t.Schema != "" && !slices.Contains(adapters.GeminiSchemas, t.Schema) {
-			bad(key+".schema", "schema %q is not one of %s", t.Schema, strings.Join(adapters.GeminiSchemas, ", "))
-		}
-		if t.Dialect != "" || t.Strict != nil {
-			var strict *bool
-			if t.Strict != nil {
-				strict = &t.Strict.On
-			}
-			if err := p.CheckDialect(profile.Options{Dialect: t.Dialect, Strict: strict}); err != nil {
-				bad(key+".dialect", "%v", err)
-			}
-		}
-		if err := p.CheckClients(profile.Options{Clients: t.Clients}); err != nil {
-			bad(key+".clients", "%v", err)
-		}
-		if t.Names != "" {
-			if err := profile.CheckNames(t.Names); err != nil {
-				bad(key+".names", "%v", err)
-			}
-		}
-		if t.Profile != nil || t.Limits != nil {
-			over, err := p.Override(t.Profile, t.Limits)
-			if err != nil {
-				bad(key+".profile", "%v", err)
-			} else {
-				p = over
-			}
-		}
-		b.profiles[i] = p
-	}
-	if len(errs) > 0 {
-		return b.configError(errs...)
-	}
-	b.m = m
-	return nil
-}
+func (b *build) configError(ds ...diag.Diagnostic) error { return configError(ds...) }
 
 // unwrapPath drops the *fs.PathError wrapper, whose path is already known.
 func unwrapPath(err error) error {

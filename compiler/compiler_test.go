@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"maps"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/lock"
 )
 
 const mcpTools = `{"tools": [
@@ -68,7 +68,7 @@ out = "dist/anthropic.json"
 
 func mustBuild(t *testing.T, fsys fstest.MapFS, jobs int) *Result {
 	t.Helper()
-	res, err := Build(context.Background(), fsys, Options{Jobs: jobs})
+	res, err := buildText(context.Background(), fsys, Options{Jobs: jobs})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -98,15 +98,15 @@ func TestBuildOutputsAndLock(t *testing.T) {
 	if want := []string{"dist/mcp.json", "dist/openai.json", "dist/anthropic.json", "toolc.lock"}; !slices.Equal(paths, want) {
 		t.Errorf("outputs = %q, want %q", paths, want)
 	}
-	lock, err := DecodeLock(res.Outputs[3].Bytes())
+	l, err := lock.Decode(res.Outputs[3].Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(string(res.Outputs[3].Bytes()), LockHeader+"version = 1\n") {
+	if !strings.HasPrefix(string(res.Outputs[3].Bytes()), lock.Header+"version = 1\n") {
 		t.Errorf("lock starts %q", res.Outputs[3].Bytes()[:60])
 	}
 	var ids []string
-	for _, tl := range lock.Tools {
+	for _, tl := range l.Tools {
 		ids = append(ids, tl.ID)
 		if !strings.HasPrefix(tl.Hash, "sha256:") || len(tl.Names) != 3 {
 			t.Errorf("lock tool %+v", tl)
@@ -115,11 +115,11 @@ func TestBuildOutputsAndLock(t *testing.T) {
 	if want := []string{"a:create", "a:list", "ping"}; !slices.Equal(ids, want) {
 		t.Errorf("lock tools = %q, want %q (sorted by ID)", ids, want)
 	}
-	if lock.Tools[1].Names["openai"] != "a__list" || lock.Sources[0].Format != "mcp" || lock.Sources[1].Format != "openai" {
-		t.Errorf("lock = %+v", lock)
+	if l.Tools[1].Names["openai"] != "a__list" || l.Sources[0].Format != "mcp" || l.Sources[1].Format != "openai" {
+		t.Errorf("lock = %+v", l)
 	}
-	if len(lock.Outputs) != 3 || lock.Outputs[0].Path != "dist/anthropic.json" || lock.Catalog.Version != "1.0.0" {
-		t.Errorf("lock outputs = %+v", lock.Outputs)
+	if len(l.Outputs) != 3 || l.Outputs[0].Path != "dist/anthropic.json" || l.Catalog.Version != "1.0.0" {
+		t.Errorf("lock outputs = %+v", l.Outputs)
 	}
 	mcp := string(res.Outputs[0].Bytes())
 	if !strings.Contains(mcp, `"name": "a__list"`) || !strings.Contains(mcp, `"dev.toolc/catalog"`) {
@@ -166,8 +166,8 @@ func TestBuildIsDeterministic(t *testing.T) {
 	// Formatting and key order of a source change its hash but not the tools'.
 	fsys["tools/b/openai.json"] = &fstest.MapFile{Data: []byte("[\n {\"function\": {\"parameters\": {\"properties\": {}, \"type\": \"object\"}, \"description\": \"Ping.\", \"name\": \"ping\"}, \"type\": \"function\"}\n]\n")}
 	again := mustBuild(t, fsys, 4)
-	l1, _ := DecodeLock(want.Outputs[len(want.Outputs)-1].Bytes())
-	l2, _ := DecodeLock(again.Outputs[len(again.Outputs)-1].Bytes())
+	l1, _ := lock.Decode(want.Outputs[len(want.Outputs)-1].Bytes())
+	l2, _ := lock.Decode(again.Outputs[len(again.Outputs)-1].Bytes())
 	for i := range l1.Tools {
 		if l1.Tools[i].Hash != l2.Tools[i].Hash {
 			t.Errorf("tool %s: hash changed with formatting", l1.Tools[i].ID)
@@ -262,7 +262,7 @@ func TestConfigErrors(t *testing.T) {
 		{"output in .git", strings.Replace(baseManifest, `out = "dist/mcp.json"`, `out = ".git/hooks/mcp.json"`, 1), "manifest.invalid toolc.toml:16"},
 		{"output is a folder", strings.Replace(baseManifest, `out = "dist/mcp.json"`, `out = "tools"`, 1), "manifest.invalid toolc.toml:16"},
 	} {
-		_, err := Build(context.Background(), baseFS(tc.manifest), Options{})
+		_, err := buildText(context.Background(), baseFS(tc.manifest), Options{})
 		var ce *ConfigError
 		if !errors.As(err, &ce) || !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: Build = %v, want a ConfigError", tc.name, err)
@@ -276,7 +276,7 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	if _, err := Build(context.Background(), fstest.MapFS{}, Options{}); !errors.Is(err, ErrConfig) {
+	if _, err := buildText(context.Background(), fstest.MapFS{}, Options{}); !errors.Is(err, ErrConfig) {
 		t.Errorf("Build without a manifest = %v", err)
 	}
 }
@@ -297,7 +297,7 @@ func TestSymlinkEscapeAndWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	_, err = Build(context.Background(), root.FS(), Options{})
+	_, err = buildText(context.Background(), root.FS(), Options{})
 	var ce *ConfigError
 	if !errors.As(err, &ce) || ce.Diagnostics[0].Code != "manifest.path-escape" {
 		t.Fatalf("Build with an escaping symlink = %v", err)
@@ -308,7 +308,7 @@ func TestSymlinkEscapeAndWrite(t *testing.T) {
 	// and a second Write of the same outputs leaves the files untouched.
 	os.Remove(filepath.Join(dir, "tools/b/link.json"))
 	os.WriteFile(filepath.Join(dir, "tools/b/openai.json"), []byte(openaiTools), 0o644)
-	res, err := Build(context.Background(), root.FS(), Options{})
+	res, err := buildText(context.Background(), root.FS(), Options{})
 	if err != nil || res.Failed {
 		t.Fatalf("Build = %v, %+v", err, res)
 	}
@@ -344,14 +344,14 @@ func TestSymlinkEscapeAndWrite(t *testing.T) {
 func TestBuildCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Build(ctx, baseFS(baseManifest), Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := buildText(ctx, baseFS(baseManifest), Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Build with a cancelled context = %v", err)
 	}
 }
 
 // TestCatalogOnly: the catalog is read and checked, nothing is lowered.
 func TestCatalogOnly(t *testing.T) {
-	res, err := Build(context.Background(), baseFS(baseManifest), Options{CatalogOnly: true})
+	res, err := buildText(context.Background(), baseFS(baseManifest), Options{CatalogOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,115 +367,6 @@ func TestCatalogOnly(t *testing.T) {
 	for i, tool := range full.Catalog {
 		if tool.Hash() != res.Catalog[i].Hash() {
 			t.Errorf("tool %s differs from a full build's", tool.ID())
-		}
-	}
-}
-
-// TestEncodeLockInParts: the lock encoded in parallel chunks is exactly the
-// TOML encoding of the whole, for locks with and without each part, and
-// the repository's lock reads back and encodes to itself.
-func TestEncodeLockInParts(t *testing.T) {
-	whole := func(l *Lock) []byte { return append([]byte(LockHeader), encodeTOML(l)...) }
-	tool := func(i int) LockTool {
-		lt := LockTool{ID: fmt.Sprintf("ns:t%d", i), Source: "a.json", Hash: "sha256:x", Names: map[string]string{"mcp": fmt.Sprintf("ns__t%d", i)}}
-		if i%7 == 0 {
-			lt.Optional = map[string][]string{"openai": {"/properties/a"}}
-			lt.Renamed = map[string]map[string]string{"anthropic": {"/properties/a_b": "a[b]"}}
-			lt.Aliases = map[string]string{"openai": "old"}
-		}
-		return lt
-	}
-	for _, n := range []int{0, 1, 511, 512, 513, 1300} {
-		for _, outputs := range []bool{false, true} {
-			l := &Lock{Version: 1, Toolc: "v1", Manifest: "sha256:m"}
-			if n > 0 {
-				l.Catalog = &LockCatalog{Name: "c"}
-				l.Sources = []LockSource{{Path: "a.json", Format: "mcp", Hash: "sha256:s"}}
-			}
-			for i := range n {
-				l.Tools = append(l.Tools, tool(i))
-			}
-			if outputs {
-				l.Outputs = []LockOutput{{Target: "mcp", Format: "mcp", Path: "dist/mcp.json", Hash: "sha256:o"}}
-			}
-			// The head holds the hash of the tools' text as the fast path
-			// finds it in the lock.
-			got := EncodeLock(l)
-			c := *l
-			if _, tools := lockHead(got); len(l.Tools) > 0 {
-				c.ToolsHash = hashBytes(tools)
-			}
-			if want := whole(&c); !bytes.Equal(got, want) {
-				t.Errorf("%d tools, outputs %v: EncodeLock differs from the whole encoding:\n%s\nwant\n%s", n, outputs, got, want)
-			}
-		}
-	}
-	data, err := os.ReadFile("../toolc.lock")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := DecodeLock(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := EncodeLock(l); !bytes.Equal(got, data) {
-		t.Errorf("the repository's lock does not encode to itself:\n%s", got)
-	}
-}
-
-// TestAppendLockTool: the lock's hand-written [[tools]] entries are
-// exactly what the TOML encoder writes, for tools with every kind of
-// string (quotes, backslashes, every control character, DEL, non-ASCII,
-// invalid UTF-8) as values and as keys, and nil, empty and full maps.
-func TestAppendLockTool(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	var tricky []string
-	for c := range 0x80 {
-		tricky = append(tricky, "a"+string(rune(c))+"b")
-	}
-	tricky = append(tricky, "", "plain", "with-dash_under", "dotted.key", "sp ace", "é", "日本", "\xff\xfe", "/properties/a~1b", `"quoted"`, `back\slash`)
-	str := func() string { return tricky[rng.IntN(len(tricky))] }
-	strMap := func() map[string]string {
-		switch rng.IntN(4) {
-		case 0:
-			return nil
-		case 1:
-			return map[string]string{}
-		}
-		m := map[string]string{}
-		for range 1 + rng.IntN(4) {
-			m[str()] = str()
-		}
-		return m
-	}
-	for i := range 3000 {
-		lt := LockTool{ID: str(), Source: str(), Hash: str(), Names: strMap(), Aliases: strMap()}
-		if rng.IntN(2) == 0 {
-			lt.Optional = map[string][]string{}
-			for range rng.IntN(3) {
-				var ptrs []string
-				if rng.IntN(4) > 0 {
-					ptrs = []string{}
-					for range rng.IntN(3) {
-						ptrs = append(ptrs, str())
-					}
-				}
-				lt.Optional[str()] = ptrs
-			}
-		}
-		for _, m := range []*map[string]map[string]string{&lt.Renamed, &lt.RenamedOutput} {
-			if rng.IntN(2) == 0 {
-				*m = map[string]map[string]string{}
-				for range rng.IntN(3) {
-					(*m)[str()] = strMap()
-				}
-			}
-		}
-		want := encodeTOML(&struct {
-			Tools []LockTool `toml:"tools"`
-		}{[]LockTool{lt}})
-		if got := appendLockTool(nil, &lt); !bytes.Equal(got, want) {
-			t.Fatalf("tool %d %#v:\n%s\nwant\n%s", i, lt, got, want)
 		}
 	}
 }
@@ -643,7 +534,7 @@ func TestOutputThroughSymlinkIsAnInput(t *testing.T) {
 			fsys["dist/openai.json"] = &fstest.MapFile{Data: []byte(openaiTools)}
 		}
 		maps.Copy(fsys, links)
-		_, err := Build(context.Background(), fsys, Options{})
+		_, err := buildText(context.Background(), fsys, Options{})
 		var ce *ConfigError
 		if !errors.As(err, &ce) || !slices.ContainsFunc(ce.Diagnostics, func(d diag.Diagnostic) bool {
 			return strings.Contains(d.Message, "a build would overwrite it") && strings.Contains(d.Message, "symbolic link")
@@ -692,7 +583,7 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 // tool entries, and every such edit takes the slow path.
 func TestFreshSeesLockToolEdits(t *testing.T) {
 	opts := Options{Version: "v1.2.3"}
-	res, err := Build(context.Background(), baseFS(baseManifest), opts)
+	res, err := buildText(context.Background(), baseFS(baseManifest), opts)
 	if err != nil || res.Failed {
 		t.Fatalf("Build = %v, %v", res, err)
 	}
@@ -700,7 +591,7 @@ func TestFreshSeesLockToolEdits(t *testing.T) {
 	for _, o := range res.Outputs {
 		built[o.Path] = &fstest.MapFile{Data: o.Bytes()}
 	}
-	if ok, reason, err := Fresh(context.Background(), built, opts); !ok || err != nil {
+	if ok, reason, err := Fresh(context.Background(), built, readText(t, built), opts); !ok || err != nil {
 		t.Fatalf("Fresh of the build it checks = %v, %q, %v", ok, reason, err)
 	}
 	lock := string(built["toolc.lock"].Data)
@@ -718,7 +609,7 @@ func TestFreshSeesLockToolEdits(t *testing.T) {
 		}
 		fsys := maps.Clone(built)
 		fsys["toolc.lock"] = &fstest.MapFile{Data: []byte(changed)}
-		if ok, reason, _ := Fresh(context.Background(), fsys, opts); ok || !strings.Contains(reason, "tool entries") {
+		if ok, reason, _ := Fresh(context.Background(), fsys, readText(t, fsys), opts); ok || !strings.Contains(reason, "tool entries") {
 			t.Errorf("%s: Fresh = %v, %q; want the tool entries named as changed", edit, ok, reason)
 		}
 	}
@@ -738,7 +629,7 @@ func TestNamedPipeUnderAGlob(t *testing.T) {
 	}
 	done := make(chan *Result, 1)
 	go func() {
-		res, err := Build(context.Background(), os.DirFS(dir), Options{})
+		res, err := buildText(context.Background(), os.DirFS(dir), Options{})
 		if err != nil {
 			t.Errorf("Build: %v", err)
 		}
@@ -770,7 +661,7 @@ func TestSymlinkLoopReadOnce(t *testing.T) {
 	if err := os.Symlink(".", filepath.Join(dir, "tools/loop")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
-	res, err := Build(context.Background(), os.DirFS(dir), Options{})
+	res, err := buildText(context.Background(), os.DirFS(dir), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -856,7 +747,7 @@ paths:
         "200": {description: ok}
 `), 0o644)
 	os.WriteFile(filepath.Join(dir, "toolc.toml"), []byte("version = 1\n[[sources]]\ninclude = [\"api/openapi.yaml\"]\n[[targets]]\nformat = \"mcp\"\nout = \"dist/mcp.json\"\n"), 0o644)
-	res, err := Build(context.Background(), os.DirFS(dir), Options{})
+	res, err := buildText(context.Background(), os.DirFS(dir), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

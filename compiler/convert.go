@@ -10,24 +10,21 @@ import (
 	"strings"
 	"testing/fstest"
 
-	"github.com/BurntSushi/toml"
-
-	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/adapters"
 
 	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
 // ConvertOptions configure Convert.
 type ConvertOptions struct {
-	From     string   // the file's format; "" or "auto" to detect it
-	To       string   // the target format
-	Strict   bool     // strict mode, for targets that take it
-	Repair   bool     // rewrite non-standard schemas, as a source's repair = true
-	Schema   string   // the target's schema mode (gemini: json-schema or openapi)
-	Ignore   []string // codes or categories to leave out, as [policy] ignore does
-	Jobs     int
-	Registry *adapters.Registry // default adapters.Default()
+	From   string   // the file's format; "" or "auto" to detect it
+	To     string   // the target format
+	Strict bool     // strict mode, for targets that take it
+	Repair bool     // rewrite non-standard schemas, as a source's repair = true
+	Schema string   // the target's schema mode (gemini: json-schema or openapi)
+	Ignore []string // codes or categories to leave out, as [policy] ignore does
+	Jobs   int
 }
 
 // Convert compiles one file as a catalog of its own with one target, exactly
@@ -39,13 +36,10 @@ type ConvertOptions struct {
 // strict mode, is an error wrapping adapters.ErrUnknownFormat or
 // adapters.ErrNotSupported.
 func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions) (*Result, error) {
-	if opts.Registry == nil {
-		opts.Registry = adapters.Default()
-	}
 	if opts.From == "" {
 		opts.From = "auto"
 	}
-	formats := (&build{reg: opts.Registry}).formats()
+	formats := formatsOf(adapters.Default())
 	if opts.From != "auto" && !slices.Contains(formats.Sources, opts.From) {
 		return nil, fmt.Errorf("%w %q as a source (want one of %s)%s", adapters.ErrUnknownFormat, opts.From, strings.Join(formats.Sources, ", "), suggest.Hint(opts.From, formats.Sources))
 	}
@@ -80,37 +74,19 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 	}
 
 	input := "input" + inputExt(name, data)
-	type source struct {
-		Include []string `toml:"include"`
-		Format  string   `toml:"format"`
-		Repair  bool     `toml:"repair"`
+	m := &Manifest{
+		Version: ManifestVersion,
+		Sources: []Source{{Include: []string{input}, Format: opts.From, Repair: opts.Repair}},
+		Targets: []Target{{Format: opts.To, Out: "out.json", Schema: opts.Schema}},
+		Policy:  diag.Policy{Ignore: opts.Ignore},
 	}
-	type target struct {
-		Format string `toml:"format"`
-		Out    string `toml:"out"`
-		Strict *bool  `toml:"strict,omitempty"`
-		Schema string `toml:"schema,omitempty"`
-	}
-	type policy struct {
-		Ignore []string `toml:"ignore,omitempty"`
-	}
-	m := struct {
-		Version int      `toml:"version"`
-		Sources []source `toml:"sources"`
-		Targets []target `toml:"targets"`
-		Policy  policy   `toml:"policy"`
-	}{Version: 1, Sources: []source{{Include: []string{input}, Format: opts.From, Repair: opts.Repair}}, Targets: []target{{Format: opts.To, Out: "out.json", Schema: opts.Schema}}, Policy: policy{Ignore: opts.Ignore}}
 	if opts.Strict {
-		m.Targets[0].Strict = &opts.Strict
+		m.Targets[0].Strict = &Strict{On: true}
 	}
-	var manifest bytes.Buffer
-	if err := toml.NewEncoder(&manifest).Encode(m); err != nil {
-		return nil, err
-	}
-	fsys := fstest.MapFS{DefaultManifest: {Data: manifest.Bytes()}, input: {Data: data}}
+	fsys := fstest.MapFS{input: {Data: data}}
 	// Advice names convert's flags, not the keys of a manifest the user
 	// never wrote.
-	res, err := Build(ctx, fsys, Options{Jobs: opts.Jobs, Registry: opts.Registry, InputOrder: true,
+	res, err := Build(ctx, fsys, m, Options{Jobs: opts.Jobs, InputOrder: true,
 		Flags: map[string]string{"format": "--from", "repair": "--repair"}})
 	if err != nil {
 		return nil, err

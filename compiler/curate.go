@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/manifest"
+	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/manifest"
 )
 
 // checkCuration reports, per source with a [sources.openapi] table and

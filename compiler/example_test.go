@@ -2,6 +2,7 @@ package compiler_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing/fstest"
@@ -11,20 +12,18 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 )
 
-// Build a catalog from an in-memory file system; nothing is written.
+// Build a catalog from an in-memory file system with a manifest made in
+// code; nothing is written.
 func ExampleBuild() {
 	fsys := fstest.MapFS{
-		"toolc.toml": {Data: []byte(`version = 1
-[[sources]]
-include = ["tools/*.json"]
-namespace = "demo"
-[[targets]]
-format = "anthropic"
-out = "dist/anthropic.json"
-`)},
 		"tools/ping.json": {Data: []byte(`[{"type": "function", "function": {"name": "ping", "description": "Ping."}}]`)},
 	}
-	res, err := compiler.Build(context.Background(), fsys, compiler.Options{})
+	m := &compiler.Manifest{
+		Version: compiler.ManifestVersion,
+		Sources: []compiler.Source{{Include: []string{"tools/*.json"}, Namespace: "demo"}},
+		Targets: []compiler.Target{{Format: "anthropic", Out: "dist/anthropic.json"}},
+	}
+	res, err := compiler.Build(context.Background(), fsys, m, compiler.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -47,6 +46,27 @@ out = "dist/anthropic.json"
 	//     }
 	//   }
 	// ]
+}
+
+// Read toolc.toml: every error is located, in a *compiler.ConfigError.
+func ExampleReadManifest() {
+	fsys := fstest.MapFS{"toolc.toml": {Data: []byte(`version = 1
+[[sources]]
+include = ["tools/*.json"]
+[[targets]]
+format = "openai"
+stict = true
+out = "dist/openai.json"
+`)}}
+	_, err := compiler.ReadManifest(fsys, "toolc.toml")
+	var ce *compiler.ConfigError
+	if errors.As(err, &ce) {
+		for _, d := range ce.Diagnostics {
+			fmt.Println(d)
+		}
+	}
+	// Output:
+	// toolc.toml:6:1: error manifest.unknown-key: targets[0].stict: unknown key "stict"; did you mean "strict"?
 }
 
 // Convert one file to another format, as toolc convert does.
@@ -104,7 +124,11 @@ out = "dist/openai.json"
 		}
 		return out
 	}
-	res, err := compiler.Build(context.Background(), fsys, compiler.Options{Validator: houseRules})
+	m, err := compiler.ReadManifest(fsys, "toolc.toml")
+	if err != nil {
+		panic(err)
+	}
+	res, err := compiler.Build(context.Background(), fsys, m, compiler.Options{Validator: houseRules})
 	if err != nil {
 		panic(err)
 	}

@@ -1,13 +1,11 @@
 package compiler
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"runtime"
 	"slices"
 	"strings"
@@ -15,8 +13,9 @@ import (
 	"github.com/BurntSushi/toml"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/toolc-dev/toolc/adapters"
-	"github.com/toolc-dev/toolc/manifest"
+	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/lock"
+	"github.com/toolc-dev/toolc/internal/manifest"
 )
 
 // Fresh reports whether the outputs and toolc.lock in fsys are what a build
@@ -31,15 +30,11 @@ import (
 // (a released or pseudo-version, not "devel" and not "+dirty", which two
 // builds of different edits to one commit share), equal to the lock's, so
 // that a change to toolc itself always takes the slow path.
-func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason string, err error) {
-	if opts.Manifest == "" {
-		opts.Manifest = DefaultManifest
-	}
-	if dir := path.Dir(opts.Manifest); dir != "." {
+func Fresh(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (ok bool, reason string, err error) {
+	if dir := m.Dir(); dir != "." {
 		if fsys, err = fs.Sub(fsys, dir); err != nil {
 			return false, "", err
 		}
-		opts.Manifest = path.Base(opts.Manifest)
 	}
 	if opts.Version == "" || strings.HasPrefix(opts.Version, "devel") {
 		return false, "this toolc is a development build, whose version does not name its code", nil
@@ -57,8 +52,7 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 	if l.Toolc != opts.Version {
 		return false, fmt.Sprintf("%s was written by toolc %s", manifest.LockFile, cmp.Or(l.Toolc, "of another version")), nil
 	}
-	mdata, err := readRegular(fsys, opts.Manifest)
-	if err != nil || hashBytes(mdata) != l.Manifest {
+	if m.Hash() != l.Manifest {
 		return false, "the manifest changed", nil
 	}
 	bdata, err := readRegular(fsys, BaselineFile)
@@ -66,16 +60,11 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 	case err == nil && hashBytes(bdata) != l.Baseline, err != nil && l.Baseline != "":
 		return false, BaselineFile + " changed", nil
 	}
-	reg := opts.Registry
-	if reg == nil {
-		reg = adapters.Default()
+	b := &build{fsys: fsys, opts: opts, reg: adapters.Default(), manifestFile: m.File(), m: m.Clone()}
+	if _, ds := checkManifest(b.m, b.reg); len(ds) > 0 {
+		return false, "the manifest has errors", nil
 	}
-	b := &build{fsys: fsys, opts: opts, reg: reg, manifestFile: opts.Manifest}
-	m, ds := manifest.Decode(mdata, opts.Manifest, b.formats())
-	if len(ds) > 0 {
-		return false, "the manifest does not decode", nil
-	}
-	b.m = m
+	m = b.m
 	if err := b.expandSources(); err != nil || len(b.diags) > 0 { // a glob matching nothing, say
 		return false, "a source glob needs a build to report on it", nil
 	}
@@ -144,13 +133,13 @@ func Fresh(ctx context.Context, fsys fs.FS, opts Options) (ok bool, reason strin
 
 // readLockHead reads toolc.lock in fsys without its tools: what the fast
 // path and orphan removal need of it.
-func readLockHead(fsys fs.FS) (l *Lock, tools []byte, err error) {
+func readLockHead(fsys fs.FS) (l *lock.Lock, tools []byte, err error) {
 	data, err := readRegular(fsys, manifest.LockFile)
 	if err != nil {
 		return nil, nil, err
 	}
-	l = &Lock{}
-	head, tools := lockHead(data)
+	l = &lock.Lock{}
+	head, tools := lock.Head(data)
 	if _, err := toml.Decode(string(head), l); err != nil {
 		return nil, nil, err
 	}
@@ -158,33 +147,4 @@ func readLockHead(fsys fs.FS) (l *Lock, tools []byte, err error) {
 		return nil, nil, fmt.Errorf("%s has version %d, want %d", manifest.LockFile, l.Version, manifest.Version)
 	}
 	return l, tools, nil
-}
-
-// lockHead is the lock without its tools, which the fast path does not
-// decode and which are most of it (5 MB of 5.5 for 20,000 tools): the text
-// before the first [[tools]] and from the first [[outputs]] on, as toolc
-// writes them; and the tools' text, which the fast path only hashes. A lock
-// that is not in that form is decoded whole.
-func lockHead(data []byte) (head, tools []byte) {
-	t := bytes.Index(data, []byte("\n[[tools]]\n"))
-	outputs := bytes.Index(data, []byte("\n[[outputs]]\n"))
-	switch {
-	case t < 0:
-		return data, nil
-	case outputs < t:
-		return data, data[t+1:] // tools, and no outputs
-	}
-	return append(data[:t+1:t+1], data[outputs+1:]...), data[t+1 : outputs+1]
-}
-
-// withoutToolcLine is a lock without its "toolc = …" line: a lock written
-// by another toolc version but otherwise the same is current.
-func withoutToolcLine(data []byte) []byte {
-	var out []byte
-	for line := range bytes.Lines(data) {
-		if !bytes.HasPrefix(line, []byte("toolc = ")) {
-			out = append(out, line...)
-		}
-	}
-	return out
 }

@@ -15,12 +15,13 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/toolc-dev/toolc/breaking"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/breaking"
+	"github.com/toolc-dev/toolc/internal/live"
+	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/suggest"
-	"github.com/toolc-dev/toolc/live"
-	"github.com/toolc-dev/toolc/manifest"
 )
 
 // LiveSource is a source whose one file is a capture of a live MCP server.
@@ -35,6 +36,7 @@ type LiveSource struct {
 type LiveResult struct {
 	Manifest     *manifest.Manifest
 	manifestFile string
+	root         *Manifest // the manifest, its paths relative to the root of the file system its builds read
 	Sources      []LiveSource
 	// Listings are what each server offers (nil where it failed).
 	Listings []*live.Listing
@@ -63,7 +65,7 @@ type LiveOptions struct {
 // catalog is the options of the builds that Capture and Verify make:
 // the catalog only, with no baseline (Verify applies it to what it finds).
 func (o *LiveOptions) catalog() Options {
-	return Options{Manifest: o.Manifest, Registry: o.Registry, CatalogOnly: true, Version: o.Version}
+	return Options{registry: o.registry, CatalogOnly: true, Version: o.Version}
 }
 
 // Capture reads the live servers of the manifest's capture sources in
@@ -71,8 +73,8 @@ func (o *LiveOptions) catalog() Options {
 // written (its path relative to the manifest's folder, as a build's
 // outputs are). A server that fails, or whose tools would not build, is an
 // error located at its source's capture, and then no file is returned.
-func Capture(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, error) {
-	r, fsys, err := listLive(ctx, fsys, &opts)
+func Capture(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*LiveResult, error) {
+	r, fsys, err := listLive(ctx, fsys, m, &opts)
 	if err != nil || r.Failed {
 		return r, err
 	}
@@ -80,7 +82,7 @@ func Capture(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, er
 	for i, s := range r.Sources {
 		files[s.File] = live.Encode(r.Listings[i])
 	}
-	res, err := Build(ctx, overlay{fsys, files}, opts.catalog())
+	res, err := Build(ctx, overlay{fsys, files}, r.root, opts.catalog())
 	if err != nil {
 		return nil, err
 	}
@@ -118,12 +120,12 @@ func Capture(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, er
 // finding, with the breaking.* findings of each changed schema and what
 // the security lint says of the live tools. The policy and the baseline
 // apply; Failed is set when an error is left.
-func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, error) {
-	r, fsys, err := listLive(ctx, fsys, &opts)
+func Verify(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*LiveResult, error) {
+	r, fsys, err := listLive(ctx, fsys, m, &opts)
 	if err != nil {
 		return r, err
 	}
-	pinned, err := Build(ctx, fsys, opts.catalog())
+	pinned, err := Build(ctx, fsys, r.root, opts.catalog())
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +139,7 @@ func Verify(ctx context.Context, fsys fs.FS, opts LiveOptions) (*LiveResult, err
 			files[s.File] = live.Encode(r.Listings[i])
 		}
 	}
-	now, err := Build(ctx, overlay{fsys, files}, opts.catalog())
+	now, err := Build(ctx, overlay{fsys, files}, r.root, opts.catalog())
 	if err != nil {
 		return nil, err
 	}
@@ -214,17 +216,19 @@ func toolAt(doc *canonical.Value, ptr string) string {
 // listLive roots fsys at the manifest's folder (returned), loads the
 // manifest, chooses its capture sources and reads their servers in
 // parallel.
-func listLive(ctx context.Context, fsys fs.FS, opts *LiveOptions) (*LiveResult, fs.FS, error) {
-	fsys, o, err := rooted(fsys, opts.Options)
-	if err != nil {
-		return nil, nil, err
+func listLive(ctx context.Context, fsys fs.FS, m *Manifest, opts *LiveOptions) (*LiveResult, fs.FS, error) {
+	if dir := m.Dir(); dir != "." {
+		sub, err := fs.Sub(fsys, dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		fsys = sub
 	}
-	opts.Options = o
-	m, err := LoadManifest(fsys, opts.Options)
-	if err != nil {
-		return nil, nil, err
+	m = m.Clone()
+	if _, ds := checkManifest(m, adapters.Default()); len(ds) > 0 {
+		return nil, nil, configError(ds...)
 	}
-	r := &LiveResult{Manifest: m, manifestFile: opts.Manifest}
+	r := &LiveResult{Manifest: m, manifestFile: m.File(), root: m.AtRoot()}
 	var all []LiveSource
 	for i, s := range m.Sources {
 		if s.Capture == nil {
@@ -238,7 +242,7 @@ func listLive(ctx context.Context, fsys fs.FS, opts *LiveOptions) (*LiveResult, 
 	}
 	if len(all) == 0 {
 		d := diag.New("manifest.invalid", "no source has a capture: add capture = { command = [...] } or { url = \"...\" } to the [[sources]] of a live server")
-		d.File = opts.Manifest
+		d.File = m.File()
 		return nil, nil, &ConfigError{Diagnostics: []diag.Diagnostic{d.WithFix("README: Pinning live servers")}}
 	}
 	if len(opts.Names) == 0 {
@@ -252,7 +256,7 @@ func listLive(ctx context.Context, fsys fs.FS, opts *LiveOptions) (*LiveResult, 
 				names = append(names, s.Name)
 			}
 			d := diag.New("manifest.invalid", "no capture source is named %q (the manifest has %s)%s", n, strings.Join(names, ", "), suggest.Hint(n, names))
-			d.File = opts.Manifest
+			d.File = m.File()
 			return nil, nil, &ConfigError{Diagnostics: []diag.Diagnostic{d}}
 		}
 		if !slices.ContainsFunc(r.Sources, func(s LiveSource) bool { return s.Index == all[i].Index }) {
@@ -298,20 +302,6 @@ func (r *LiveResult) at(i int, code, format string, args ...any) diag.Diagnostic
 	d.File = r.manifestFile
 	d.Line, d.Column = r.Manifest.Pos(fmt.Sprintf("sources[%d].capture", r.Sources[i].Index))
 	return d
-}
-
-// LoadManifest reads and checks the manifest as Build does, and returns
-// it; a manifest that cannot be used is a *ConfigError.
-func LoadManifest(fsys fs.FS, opts Options) (*manifest.Manifest, error) {
-	fsys, opts, err := rooted(fsys, opts)
-	if err != nil {
-		return nil, err
-	}
-	b := &build{fsys: fsys, opts: opts, reg: opts.Registry, manifestFile: opts.Manifest}
-	if err := b.loadManifest(); err != nil {
-		return nil, err
-	}
-	return b.m, nil
 }
 
 // readLockSources returns the hash toolc.lock recorded of each source file;

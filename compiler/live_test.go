@@ -15,11 +15,11 @@ func TestLiveManifestInAFolder(t *testing.T) {
 	fsys := fstest.MapFS{
 		"cat/toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"servers/s.json\"]\ncapture = { command = [\"toolc-no-such-server\"] }\n[[targets]]\nformat = \"mcp\"\nout = \"dist/mcp.json\"\n")},
 	}
-	m, err := LoadManifest(fsys, Options{Manifest: "cat/toolc.toml"})
+	m, err := ReadManifest(fsys, "cat/toolc.toml")
 	if err != nil || m.Sources[0].Capture == nil {
-		t.Fatalf("LoadManifest = %v, %v", m, err)
+		t.Fatalf("ReadManifest = %v, %v", m, err)
 	}
-	r, err := Capture(context.Background(), fsys, LiveOptions{Options: Options{Manifest: "cat/toolc.toml"}})
+	r, err := Capture(context.Background(), fsys, m, LiveOptions{})
 	if err != nil || !r.Failed || len(r.Sources) != 1 || r.Sources[0].File != "servers/s.json" || len(r.Outputs) > 0 {
 		t.Fatalf("Capture = %+v, %v; want the one source, failed, nothing to write", r, err)
 	}

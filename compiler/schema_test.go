@@ -14,14 +14,14 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/toolc-dev/toolc/adapters"
-	"github.com/toolc-dev/toolc/adapters/openapi"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/lower"
+	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/profile"
 	"github.com/toolc-dev/toolc/internal/schematest"
-	"github.com/toolc-dev/toolc/lower"
-	"github.com/toolc-dev/toolc/manifest"
-	"github.com/toolc-dev/toolc/profile"
 )
 
 var update = flag.Bool("update", false, "rewrite toolc.schema.json")
@@ -420,7 +420,7 @@ func TestManifestSchemaValidates(t *testing.T) {
 	check("an unknown feature", []byte(base+"format = \"mcp\"\nout = \"x.json\"\nprofile = { nope = \"drop\" }\n"), false)
 	check("an unknown action", []byte(base+"format = \"mcp\"\nout = \"x.json\"\nprofile = { oneOf = \"inline\" }\n"), false)
 	check("an out of the folder", []byte(base+"format = \"mcp\"\nout = \"../x.json\"\n"), false)
-	examples, _ := filepath.Glob("../explain/examples/*.txtar")
+	examples, _ := filepath.Glob("../internal/explain/examples/*.txtar")
 	if len(examples) < 100 {
 		t.Fatalf("found %d examples", len(examples))
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/suggest"
-	"github.com/toolc-dev/toolc/manifest"
 )
 
 // expandSources matches every source's globs, removes its excludes, and

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/profile"
-	"github.com/toolc-dev/toolc/tokens"
+	"github.com/toolc-dev/toolc/internal/profile"
+	"github.com/toolc-dev/toolc/internal/tokens"
 )
 
 // budgets checks target i's token count against its limits tokens (the

@@ -15,7 +15,8 @@ import (
 	"sync"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/manifest"
+	"github.com/toolc-dev/toolc/internal/lock"
+	"github.com/toolc-dev/toolc/internal/manifest"
 )
 
 // Write writes outputs under root atomically: each goes to a temporary file in
@@ -204,7 +205,7 @@ func Check(fsys fs.FS, outputs []Output) ([]Difference, error) {
 		switch {
 		case err != nil:
 			diffs = append(diffs, Difference{Path: o.Path, Missing: true, New: data})
-		case o.Path == manifest.LockFile && bytes.Equal(withoutToolcLine(old), withoutToolcLine(data)):
+		case o.Path == manifest.LockFile && bytes.Equal(lock.WithoutToolcLine(old), lock.WithoutToolcLine(data)):
 			// Written by another toolc version, and otherwise the same.
 		case !bytes.Equal(old, data):
 			diffs = append(diffs, Difference{Path: o.Path, Old: old, New: data})

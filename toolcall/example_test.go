@@ -30,7 +30,8 @@ out = "dist/openai.json"
 		"tools.json": {Data: []byte(`[{"name": "search", "description": "Search the store.", "inputSchema": {"type": "object",
   "properties": {"query": {"type": "string", "minLength": 1}, "limit": {"type": "integer", "minimum": 1}}, "required": ["query"]}}]`)},
 	}
-	res, _ := compiler.Build(context.Background(), src, compiler.Options{})
+	m, _ := compiler.ReadManifest(src, "toolc.toml")
+	res, _ := compiler.Build(context.Background(), src, m, compiler.Options{})
 	built := fstest.MapFS{}
 	for _, o := range res.Outputs {
 		built[o.Path] = &fstest.MapFile{Data: o.Bytes()}

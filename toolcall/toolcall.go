@@ -25,10 +25,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/toolc-dev/toolc/adapters"
 	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/compiler"
-	"github.com/toolc-dev/toolc/validate"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/bundle"
+	"github.com/toolc-dev/toolc/internal/lock"
+	"github.com/toolc-dev/toolc/internal/validate"
 
 	"github.com/toolc-dev/toolc/internal/suggest"
 )
@@ -125,71 +126,68 @@ func Load(fsys fs.FS, lockPath string) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoCatalog, err)
 	}
-	lock, err := compiler.DecodeLock(data)
+	l, err := lock.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", lockPath, err)
 	}
 	dir := path.Dir(lockPath)
-	reg := adapters.Default()
-	read := func(o compiler.LockOutput) ([]*canonical.Tool, error) {
+	read := func(o lock.Output) (*canonical.Value, string, error) {
 		if o.Format == "" {
-			return nil, fmt.Errorf("%s names no format for %s: it was written by an older toolc; run toolc build", lockPath, o.Path)
-		}
-		a, ok := reg.Get(o.Format)
-		if !ok || a.Decode == nil {
-			return nil, fmt.Errorf("%s: the %s bundle's format %q cannot be read back", lockPath, o.Target, o.Format)
+			return nil, "", fmt.Errorf("%s names no format for %s: it was written by an older toolc; run toolc build", lockPath, o.Path)
 		}
 		p := path.Join(dir, o.Path)
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		doc, err := canonical.ParseJSON(data)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
+			return nil, "", fmt.Errorf("%s: %w", p, err)
 		}
-		tools, _ := a.Decode(doc, p)
-		return tools, nil
+		return doc, p, nil
 	}
 	c := &Catalog{tools: map[string]*canonical.Tool{}, targets: map[string]*target{}, v: validate.New(), compiled: map[string]*compiled{}}
-	if len(lock.Outputs) > 0 && !slices.ContainsFunc(lock.Outputs, func(o compiler.LockOutput) bool { return o.Format != "" }) {
+	if len(l.Outputs) > 0 && !slices.ContainsFunc(l.Outputs, func(o lock.Output) bool { return o.Format != "" }) {
 		return nil, fmt.Errorf("%w: %s names no format for its outputs: it was written by an older toolc; run toolc build", ErrNoCatalog, lockPath)
 	}
-	i := slices.IndexFunc(lock.Outputs, func(o compiler.LockOutput) bool { return o.Format == "canonical" })
+	i := slices.IndexFunc(l.Outputs, func(o lock.Output) bool { return o.Format == "canonical" })
 	if i < 0 {
 		return nil, fmt.Errorf("%w: %s lists no canonical bundle; add a target with format = \"canonical\" to the manifest", ErrNoCatalog, lockPath)
 	}
-	tools, err := read(lock.Outputs[i])
+	doc, p, err := read(l.Outputs[i])
 	if err != nil {
 		return nil, err
+	}
+	tools, ds := bundle.DecodeCanonical(doc, p)
+	for _, d := range ds {
+		if d.Severity == diag.Error {
+			return nil, fmt.Errorf("%s: not a canonical bundle toolc reads: %s", p, d.Message)
+		}
 	}
 	for _, t := range tools {
 		c.tools[t.ID()] = t
 	}
-	for _, o := range lock.Outputs {
-		if o.Format == "canonical" || o.Format == "jsonschema" {
-			continue
+	for _, o := range l.Outputs {
+		if !bundle.Readable(o.Format) {
+			continue // canonical, jsonschema, and formats no model calls through
 		}
-		emitted, err := read(o)
+		doc, p, err := read(o)
 		if err != nil {
 			return nil, err
 		}
-		byEmitted := map[string]*canonical.Tool{}
-		for _, t := range emitted {
-			byEmitted[t.ID()] = t
+		byEmitted, err := bundle.Tools(o.Format, doc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
 		}
 		tg := &target{name: o.Target, format: o.Format, byName: map[string]*entry{}}
-		for _, lt := range lock.Tools {
+		for _, lt := range l.Tools {
 			name, ok := lt.Names[o.Target]
 			if !ok {
 				continue
 			}
 			e := &entry{id: lt.ID, optional: map[canonical.Pointer]bool{}, renamed: map[canonical.Pointer]string{}, renamedOut: map[canonical.Pointer]string{}}
-			if t := byEmitted[name]; t != nil && t.Input != nil {
-				e.input = t.Input.JSON()
-				if t.Output != nil {
-					e.output = t.Output.JSON()
-				}
+			if t, ok := byEmitted[name]; ok && t.Input != nil {
+				e.input, e.output = t.Input, t.Output
 			}
 			for p, old := range lt.RenamedOutput[o.Target] {
 				e.renamedOut[canonical.Pointer(p)] = old
@@ -485,6 +483,12 @@ func fits(b, v, root *canonical.Value) bool {
 		return b != nil && b.Kind == canonical.Bool && b.Bool
 	}
 	ts := canonical.AsSchema(b).Types()
+	for i, t := range ts {
+		ts[i] = strings.ToLower(t) // Gemini's OpenAPI schema mode writes "OBJECT"
+	}
+	if n, _ := b.Get("nullable").BoolValue(); n && ts != nil {
+		ts = append(ts, "null")
+	}
 	if ts == nil {
 		if b.Has("properties") {
 			ts = []string{"object"}

@@ -17,7 +17,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/internal/corpus"
-	"github.com/toolc-dev/toolc/validate"
+	"github.com/toolc-dev/toolc/internal/validate"
 )
 
 // targets are the targets whose calls the tests decode: the ones whose
@@ -56,7 +56,7 @@ out = "dist/mcp.json"
 // build compiles a catalog and returns the file system it would write.
 func build(t testing.TB, fsys fstest.MapFS) fstest.MapFS {
 	t.Helper()
-	res, err := compiler.Build(context.Background(), fsys, compiler.Options{})
+	res, err := buildText(context.Background(), fsys, compiler.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/diag/diagfmt"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
 )
 
 type buildFlags struct {
@@ -143,12 +143,24 @@ func (o *output) built(ctx context.Context, dir, manifest string, opts compiler.
 }
 
 func (m *manifestRoot) build(ctx context.Context, opts compiler.Options, out *output) (*compiler.Result, error) {
-	opts.Manifest = m.file
-	res, err := compiler.Build(ctx, m.root.FS(), opts)
+	man, err := m.read(out)
+	if err != nil {
+		return nil, err
+	}
+	res, err := compiler.Build(ctx, m.root.FS(), man, opts)
 	if err := m.failure(err, out); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// read reads and checks the manifest, reporting what is wrong with it.
+func (m *manifestRoot) read(out *output) (*compiler.Manifest, error) {
+	man, err := compiler.ReadManifest(m.root.FS(), m.file)
+	if err := m.failure(err, out); err != nil {
+		return nil, err
+	}
+	return man, nil
 }
 
 // failure reports err, from compiling m, and returns the exit error: a
@@ -198,7 +210,11 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		// decides the outputs; when all of them match, a build would write
 		// what is there. It never says "up to date" falsely: any doubt
 		// builds.
-		fresh, why, err := compiler.Fresh(cmd.Context(), m.root.FS(), compiler.Options{Manifest: m.file, Jobs: f.jobs, Version: opts.Version})
+		man, err := m.read(out)
+		if err != nil {
+			return err
+		}
+		fresh, why, err := compiler.Fresh(cmd.Context(), m.root.FS(), man, compiler.Options{Jobs: f.jobs, Version: opts.Version})
 		if err != nil {
 			return out.fail(exitFailed, "%v", err)
 		}

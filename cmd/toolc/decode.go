@@ -10,8 +10,8 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/diag/diagfmt"
-	"github.com/toolc-dev/toolc/manifest"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/toolcall"
 )
 

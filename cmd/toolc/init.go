@@ -9,8 +9,8 @@ import (
 
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/diag/diagfmt"
-	"github.com/toolc-dev/toolc/scaffold"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/scaffold"
 )
 
 func newInit(a *app) *cobra.Command {

@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/breaking"
 	"github.com/toolc-dev/toolc/compiler"
-	"github.com/toolc-dev/toolc/diag/diagfmt"
-	"github.com/toolc-dev/toolc/live"
+	"github.com/toolc-dev/toolc/internal/breaking"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/live"
 )
 
 type liveFlags struct {
@@ -44,7 +44,11 @@ writes something that is not JSON-RPC, crashes in the middle of tools/list,
 answers 401) or offers tools that would not build is an error at its source, with
 the last lines of its stderr, and then no file is written.`,
 		RunE: f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
-			r, err := compiler.Capture(cmd.Context(), m.root.FS(), liveOptions(m, args))
+			man, err := m.read(out)
+			if err != nil {
+				return err
+			}
+			r, err := compiler.Capture(cmd.Context(), m.root.FS(), man, liveOptions(m, args))
 			if err := m.failure(err, out); err != nil {
 				return err
 			}
@@ -95,7 +99,11 @@ errors; --error-format sarif writes every finding for code scanning.`,
 			if !f.noBaseline {
 				opts.Baseline = compiler.BaselineFile
 			}
-			r, err := compiler.Verify(cmd.Context(), m.root.FS(), opts)
+			man, err := m.read(out)
+			if err != nil {
+				return err
+			}
+			r, err := compiler.Verify(cmd.Context(), m.root.FS(), man, opts)
 			if err := m.failure(err, out); err != nil {
 				return err
 			}
@@ -150,7 +158,7 @@ func (f *liveFlags) run(a *app, fn func(*cobra.Command, []string, *manifestRoot,
 // and the sources named in args.
 func liveOptions(m *manifestRoot, args []string) compiler.LiveOptions {
 	return compiler.LiveOptions{
-		Options: compiler.Options{Manifest: m.file, Version: version()},
+		Options: compiler.Options{Version: version()},
 		Live:    live.Options{Dir: m.root.Name(), Version: version()},
 		Names:   args,
 	}

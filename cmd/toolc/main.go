@@ -20,7 +20,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/diag/diagfmt"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
 )
 
 // Exit codes, for every command.

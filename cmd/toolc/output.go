@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/diag/diagfmt"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
 )
 
 // globalFlags are the flags every command takes.

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/compiler"
-	"github.com/toolc-dev/toolc/diag/diagfmt"
-	"github.com/toolc-dev/toolc/report"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/report"
 )
 
 type reportFlags struct {
@@ -95,11 +95,15 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		if _, err := fs.Stat(fsys, m.file); errors.Is(err, fs.ErrNotExist) {
 			base = &report.Overview{} // the first report: everything is new
 		} else {
-			prev, err := compiler.Build(ctx, fsys, compiler.Options{Manifest: m.file, Tokens: true, Jobs: f.jobs})
+			prev, err := compiler.ReadManifest(fsys, m.file)
+			var res *compiler.Result
+			if err == nil {
+				res, err = compiler.Build(ctx, fsys, prev, compiler.Options{Tokens: true, Jobs: f.jobs})
+			}
 			if err != nil {
 				return out.fail(exitFailed, "the catalog at %s: %v", what, err)
 			}
-			base = overview(prev, f.jobs)
+			base = overview(res, f.jobs)
 		}
 	}
 	write := func(w io.Writer) error {

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/explain"
+	"github.com/toolc-dev/toolc/internal/explain"
 )
 
 func newRules(a *app) *cobra.Command {

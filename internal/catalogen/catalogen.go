@@ -16,7 +16,7 @@ import (
 	"slices"
 
 	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/validate"
+	"github.com/toolc-dev/toolc/internal/validate"
 )
 
 // Manifest builds the generated tools to three targets, ignoring losses, as

@@ -1,0 +1,140 @@
+package compiler
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/profile"
+)
+
+// The manifest as a value: what Build compiles. ReadManifest makes one from
+// toolc.toml; a program may build one in code as well. Every path in it is
+// relative to the manifest's folder (for a manifest built in code, the root
+// of the file system given to Build).
+type (
+	// Manifest is toolc.toml: the catalog, its sources and targets, and the
+	// policy.
+	Manifest = manifest.Manifest
+	// Catalog names and versions the catalog.
+	Catalog = manifest.Catalog
+	// Source is one [[sources]] entry: a set of files in one format, or a
+	// live server's pinned capture.
+	Source = manifest.Source
+	// Target is one [[targets]] entry: a bundle to write.
+	Target = manifest.Target
+	// LiveServer is a source's live MCP server (its capture).
+	LiveServer = manifest.Capture
+	// Select keeps some of the tools.
+	Select = manifest.Select
+	// Strict is a target's strict mode: true, false or "auto".
+	Strict = manifest.Strict
+	// Backend says where a source's tools run.
+	Backend = manifest.Backend
+	// Security is a source's data classification and PII handling.
+	Security = manifest.Security
+	// OpenAPIOptions curate an OpenAPI source ([sources.openapi]).
+	OpenAPIOptions = openapi.Options
+)
+
+// ManifestVersion is the manifest version this toolc reads and writes.
+const ManifestVersion = manifest.Version
+
+// ReadManifest reads and checks the manifest at name in fsys. Every problem
+// is located (file, line, column) in a *ConfigError. The manifest's paths
+// are relative to name's folder, which Build roots fsys at.
+func ReadManifest(fsys fs.FS, name string) (*Manifest, error) {
+	base := path.Base(name)
+	data, err := readRegular(fsys, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, configError(diag.New("manifest.missing", "there is no %s here", base).
+			At(base, "").WithFix("write one with toolc init, or point at it with -C DIR or --manifest FILE"))
+	}
+	if err != nil {
+		return nil, configError(diag.Diagnostic{Code: "manifest.syntax", Severity: diag.Error, File: base,
+			Message: fmt.Sprintf("cannot read the manifest: %v", unwrapPath(err))})
+	}
+	m, ds := manifest.Decode(data, name)
+	if m == nil {
+		return nil, configError(ds...)
+	}
+	if _, more := checkManifest(m, adapters.Default()); len(ds)+len(more) > 0 {
+		return nil, configError(append(ds, more...)...)
+	}
+	return m, nil
+}
+
+// checkManifest validates m, filling in its defaults, and makes each
+// target's profile with the manifest's overrides.
+func checkManifest(m *Manifest, reg *adapters.Registry) ([]*profile.Profile, []diag.Diagnostic) {
+	errs := m.Check(formatsOf(reg))
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	profiles := make([]*profile.Profile, len(m.Targets))
+	bad := func(key, format string, args ...any) {
+		line, col := m.Pos(key)
+		errs = append(errs, diag.Diagnostic{Code: "manifest.invalid", Severity: diag.Error, File: m.File(), Line: line, Column: col,
+			Message: key + ": " + fmt.Sprintf(format, args...)})
+	}
+	for i, t := range m.Targets {
+		key := fmt.Sprintf("targets[%d]", i)
+		a, _ := reg.Get(t.Format)
+		p := a.Profile
+		if t.Schema != "" && !slices.Contains(adapters.GeminiSchemas, t.Schema) {
+			bad(key+".schema", "schema %q is not one of %s", t.Schema, strings.Join(adapters.GeminiSchemas, ", "))
+		}
+		if t.Dialect != "" || t.Strict != nil {
+			var strict *bool
+			if t.Strict != nil {
+				strict = &t.Strict.On
+			}
+			if err := p.CheckDialect(profile.Options{Dialect: t.Dialect, Strict: strict}); err != nil {
+				bad(key+".dialect", "%v", err)
+			}
+		}
+		if err := p.CheckClients(profile.Options{Clients: t.Clients}); err != nil {
+			bad(key+".clients", "%v", err)
+		}
+		if t.Names != "" {
+			if err := profile.CheckNames(t.Names); err != nil {
+				bad(key+".names", "%v", err)
+			}
+		}
+		if t.Profile != nil || t.Limits != nil {
+			over, err := p.Override(t.Profile, t.Limits)
+			if err != nil {
+				bad(key+".profile", "%v", err)
+			} else {
+				p = over
+			}
+		}
+		profiles[i] = p
+	}
+	return profiles, diag.Sort(errs)
+}
+
+// formatsOf tells the manifest's check what the registry supports.
+func formatsOf(reg *adapters.Registry) manifest.Formats {
+	f := manifest.Formats{Targets: map[string][]string{}}
+	for _, a := range reg.List() {
+		if a.Decode != nil {
+			f.Sources = append(f.Sources, a.Name)
+		}
+		if a.Encode != nil && a.Profile != nil {
+			f.Targets[a.Name] = a.Profile.Options
+		}
+	}
+	return f
+}
+
+func configError(ds ...diag.Diagnostic) error {
+	return &ConfigError{Diagnostics: diag.Sort(ds)}
+}

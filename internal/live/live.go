@@ -1,0 +1,370 @@
+// Package live reads the tools that a live MCP server offers, as toolc
+// capture and toolc verify do: it starts the server's command (never
+// through a shell) or connects to its streamable HTTP endpoint with the MCP
+// Go SDK's client, initializes, reads every page of tools/list, and ends
+// the server's process group. The tools are kept as the server wrote them
+// (key order and fields the SDK does not know included), from the raw
+// JSON-RPC answers, and Encode writes them deterministically.
+//
+// Drift compares the tools of a pinned capture with the live ones.
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"net/http"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/manifest"
+)
+
+// Options tune List.
+type Options struct {
+	// Dir is the command's working directory: the manifest's folder.
+	Dir string
+	// Lookup reads the environment for ${env:NAME}; os.LookupEnv when nil.
+	Lookup func(string) (string, bool)
+	// MaxPages bounds the pages of tools/list (a server that hands back
+	// cursors forever); DefaultMaxPages when 0.
+	MaxPages int
+	// Version is toolc's, sent as the client's version.
+	Version string
+}
+
+// DefaultMaxPages is how many pages of tools/list List reads at most.
+const DefaultMaxPages = 1000
+
+// Listing is what a server offers.
+type Listing struct {
+	// Server is the name and version the server gave when initialized.
+	Server *mcp.Implementation
+	// Tools are the tool objects as the server sent them, in its order.
+	Tools []*canonical.Value
+	// Pages is how many pages of tools/list they came in.
+	Pages int
+}
+
+// Failure is why a server could not be read: the stage that failed, the
+// cause, and the last lines the server wrote to stderr.
+type Failure struct {
+	Stage  string // "config", "start", "initialize", "tools/list", "answer"
+	Err    error
+	Stderr string // its last lines, for a command
+}
+
+func (f *Failure) Error() string {
+	if f.Stage == "config" || f.Stage == "start" {
+		return f.Err.Error()
+	}
+	return "during " + f.Stage + ": " + f.Err.Error()
+}
+
+func (f *Failure) Unwrap() error { return f.Err }
+
+// ErrTimeout is wrapped by the Failure of a server that did not answer in
+// time.
+var ErrTimeout = errors.New("timed out")
+
+// List reads every tool the server of c offers.
+func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, error) {
+	if opts.Lookup == nil {
+		opts.Lookup = os.LookupEnv
+	}
+	if opts.MaxPages <= 0 {
+		opts.MaxPages = DefaultMaxPages
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.Deadline())
+	defer cancel()
+	var (
+		transport mcp.Transport
+		stderr    *tail
+		cmd       *exec.Cmd
+	)
+	if len(c.Command) > 0 {
+		env := os.Environ()
+		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
+			v, missing := manifest.Expand(c.Env[k], opts.Lookup)
+			if len(missing) > 0 {
+				return nil, &Failure{Stage: "config", Err: fmt.Errorf("env %s: the environment variable %s is not set", k, strings.Join(missing, ", "))}
+			}
+			env = append(env, k+"="+v)
+		}
+		// On timeout the context ends the whole process group, not the
+		// command alone: npx starts node, which would outlive it.
+		cmd = exec.CommandContext(ctx, c.Command[0], c.Command[1:]...)
+		cmd.Cancel = func() error { endGroup(cmd); return nil }
+		cmd.WaitDelay = 2 * time.Second
+		cmd.Dir, cmd.Env = opts.Dir, env
+		stderr = &tail{max: 16 << 10}
+		cmd.Stderr = stderr
+		ownGroup(cmd)
+		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+	} else {
+		headers := http.Header{}
+		for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
+			v, missing := manifest.Expand(c.Headers[k], opts.Lookup)
+			if len(missing) > 0 {
+				return nil, &Failure{Stage: "config", Err: fmt.Errorf("headers %s: the environment variable %s is not set", k, strings.Join(missing, ", "))}
+			}
+			headers.Set(k, v)
+		}
+		transport = &mcp.StreamableClientTransport{
+			Endpoint:             c.URL,
+			HTTPClient:           &http.Client{Transport: &withHeaders{headers: headers, base: http.DefaultTransport}},
+			MaxRetries:           -1,
+			DisableStandaloneSSE: true,
+		}
+	}
+	rec := &recorder{Transport: transport}
+	l, err := list(ctx, rec, opts)
+	if cmd != nil {
+		endGroup(cmd)
+	}
+	if err != nil {
+		f := &Failure{Err: err, Stage: rec.stage()}
+		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			f.Err = fmt.Errorf("%w after %s (timeout = %q on the capture changes it)", ErrTimeout, c.Deadline(), c.Deadline())
+		}
+		var ee *exec.Error
+		if errors.As(err, &ee) {
+			f.Stage = "start"
+			f.Err = fmt.Errorf("cannot start %s: %v", c.Command[0], ee.Err)
+		} else if f.Stage != "config" && !errors.Is(f.Err, ErrTimeout) {
+			f.Err = plain(err, cmd)
+		}
+		if stderr != nil {
+			f.Stderr = stderr.lines(12)
+		}
+		return nil, f
+	}
+	return l, nil
+}
+
+// plain says err in a person's words: what the server did, not which
+// layer of the client noticed.
+func plain(err error, cmd *exec.Cmd) error {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, "client is closing: "); i >= 0 {
+		msg = msg[i+len("client is closing: "):]
+	} else if i := strings.LastIndex(msg, `": `); strings.HasPrefix(msg, "calling \"") && i >= 0 {
+		msg = msg[i+3:]
+	}
+	switch {
+	case msg == "EOF" || strings.HasSuffix(msg, "EOF"):
+		msg = "the server closed the connection without an answer"
+	case strings.HasPrefix(msg, "invalid character"):
+		msg = "the server wrote something that is not JSON-RPC on stdout (" + msg + "); a stdio server may write only JSON-RPC there, and its logs to stderr"
+	}
+	if cmd != nil && cmd.ProcessState != nil && cmd.ProcessState.Exited() && cmd.ProcessState.ExitCode() != 0 {
+		msg += fmt.Sprintf(" (it exited with status %d)", cmd.ProcessState.ExitCode())
+	}
+	return errors.New(msg)
+}
+
+func list(ctx context.Context, rec *recorder, opts Options) (*Listing, error) {
+	var invalid []string
+	var mu sync.Mutex
+	logger := slog.New(&invalidTools{add: func(s string) { mu.Lock(); invalid = append(invalid, s); mu.Unlock() }})
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolc", Version: opts.Version}, &mcp.ClientOptions{Logger: logger})
+	session, err := client.Connect(ctx, rec, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer session.Close()
+	rec.setStage("tools/list")
+	l := &Listing{}
+	if r := session.InitializeResult(); r != nil {
+		l.Server = r.ServerInfo
+	}
+	params := &mcp.ListToolsParams{}
+	seen := map[string]bool{}
+	for {
+		if l.Pages == opts.MaxPages {
+			return nil, fmt.Errorf("more than %d pages of tools/list; the server's cursors do not end", opts.MaxPages)
+		}
+		res, err := session.ListTools(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		l.Pages++
+		if res.NextCursor == "" {
+			break
+		}
+		if seen[res.NextCursor] {
+			return nil, fmt.Errorf("the server gave the cursor %q twice; its pages do not end", res.NextCursor)
+		}
+		seen[res.NextCursor] = true
+		params.Cursor = res.NextCursor
+	}
+	if len(invalid) > 0 {
+		return nil, fmt.Errorf("the SDK refused tools the server sent: %s", strings.Join(invalid, "; "))
+	}
+	rec.setStage("answer")
+	for i, page := range rec.pages() {
+		v, err := canonical.ParseJSON(page)
+		if err != nil {
+			return nil, fmt.Errorf("page %d of tools/list: %v", i+1, err)
+		}
+		tools := v.Get("tools")
+		if tools == nil || tools.Kind != canonical.Array {
+			return nil, fmt.Errorf("page %d of tools/list has no tools array", i+1)
+		}
+		l.Tools = append(l.Tools, tools.Items...)
+	}
+	return l, nil
+}
+
+// Encode writes the tools of l as an MCP tools/list result, sorted by
+// name, indented by two spaces: the same server gives the same bytes.
+func Encode(l *Listing) []byte {
+	tools := slices.Clone(l.Tools)
+	slices.SortStableFunc(tools, func(a, b *canonical.Value) int {
+		an, _ := a.Get("name").StringValue()
+		bn, _ := b.Get("name").StringValue()
+		return strings.Compare(an, bn)
+	})
+	doc := canonical.NewObject()
+	doc.Set("tools", canonical.NewArray(tools...))
+	return append(doc.Indent(), '\n')
+}
+
+// recorder is a transport that keeps the raw results of tools/list, which
+// the SDK's client decodes into maps (losing the key order) and filters.
+type recorder struct {
+	mcp.Transport
+	mu      sync.Mutex
+	ids     map[string]bool
+	results [][]byte
+	at      string
+}
+
+func (r *recorder) Connect(ctx context.Context) (mcp.Connection, error) {
+	r.setStage("start")
+	c, err := r.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r.setStage("initialize")
+	return &recording{Connection: c, r: r}, nil
+}
+
+func (r *recorder) setStage(s string) { r.mu.Lock(); r.at = s; r.mu.Unlock() }
+func (r *recorder) stage() string     { r.mu.Lock(); defer r.mu.Unlock(); return r.at }
+func (r *recorder) pages() [][]byte   { r.mu.Lock(); defer r.mu.Unlock(); return r.results }
+
+type recording struct {
+	mcp.Connection
+	r *recorder
+}
+
+func (c *recording) Write(ctx context.Context, m jsonrpc.Message) error {
+	if req, ok := m.(*jsonrpc.Request); ok && req.Method == "tools/list" {
+		c.r.mu.Lock()
+		if c.r.ids == nil {
+			c.r.ids = map[string]bool{}
+		}
+		c.r.ids[fmt.Sprint(req.ID.Raw())] = true
+		c.r.mu.Unlock()
+	}
+	return c.Connection.Write(ctx, m)
+}
+
+func (c *recording) Read(ctx context.Context) (jsonrpc.Message, error) {
+	m, err := c.Connection.Read(ctx)
+	if res, ok := m.(*jsonrpc.Response); ok && res.Error == nil {
+		c.r.mu.Lock()
+		if c.r.ids[fmt.Sprint(res.ID.Raw())] {
+			c.r.results = append(c.r.results, bytes.Clone(res.Result))
+		}
+		c.r.mu.Unlock()
+	}
+	return m, err
+}
+
+// invalidTools is a log handler that keeps what the SDK says when it
+// leaves a tool out of tools/list, and drops the rest of its log.
+type invalidTools struct {
+	add   func(string)
+	attrs []slog.Attr // from WithAttrs, kept for the message
+}
+
+func (h *invalidTools) Enabled(context.Context, slog.Level) bool { return true }
+
+func (h *invalidTools) Handle(_ context.Context, r slog.Record) error {
+	if !strings.Contains(r.Message, "excluding") {
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(r.Message)
+	each := func(a slog.Attr) bool {
+		fmt.Fprintf(&b, " %s=%v", a.Key, a.Value)
+		return true
+	}
+	for _, a := range h.attrs {
+		each(a)
+	}
+	r.Attrs(each)
+	h.add(b.String())
+	return nil
+}
+
+func (h *invalidTools) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return &invalidTools{add: h.add, attrs: append(slices.Clone(h.attrs), attrs...)}
+}
+
+func (h *invalidTools) WithGroup(string) slog.Handler { return h }
+
+// withHeaders adds headers to every request.
+type withHeaders struct {
+	headers http.Header
+	base    http.RoundTripper
+}
+
+func (w *withHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range w.headers {
+		r.Header[k] = v
+	}
+	return w.base.RoundTrip(r)
+}
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if over := len(t.buf) - t.max; over > 0 {
+		t.buf = t.buf[over:]
+	}
+	return len(p), nil
+}
+
+// lines returns the last n lines written.
+func (t *tail) lines(n int) string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	ls := strings.Split(strings.TrimRight(string(t.buf), "\n"), "\n")
+	if len(ls) > n {
+		ls = ls[len(ls)-n:]
+	}
+	return strings.TrimSpace(strings.Join(ls, "\n"))
+}

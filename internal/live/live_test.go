@@ -1,0 +1,161 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/mcptest"
+)
+
+// TestMain runs this test binary as the test server when asked: the
+// capture's command is the binary itself.
+func TestMain(m *testing.M) {
+	if os.Getenv("TOOLC_MCPTEST") == "1" {
+		os.Exit(mcptest.Main())
+	}
+	// A binary built with -race sleeps a second when it exits, waiting
+	// for races to report; the servers these tests start are this binary.
+	os.Setenv("GORACE", "atexit_sleep_ms=0 "+os.Getenv("GORACE"))
+	os.Exit(m.Run())
+}
+
+const tools = `[
+ {"name": "search", "description": "Search.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}, "a": {"type": "integer"}}, "required": ["q"]}, "x-vendor": 1},
+ {"name": "alpha", "description": "Alpha.", "inputSchema": {"type": "object"}},
+ {"name": "zeta", "description": "Zeta.", "inputSchema": {"type": "object"}}
+]`
+
+func server(t *testing.T, config string) *manifest.Capture {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "server.json")
+	if err := os.WriteFile(file, []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &manifest.Capture{Command: []string{exe, file}, Env: map[string]string{"TOOLC_MCPTEST": "1"}, Timeout: "10s"}
+}
+
+// TestListStdio: every page, the tools as the server wrote them (key order,
+// unknown keys), written sorted by name.
+func TestListStdio(t *testing.T) {
+	c := server(t, `{"name": "demo", "pageSize": 2, "tools": `+tools+`}`)
+	l, err := List(context.Background(), c, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Pages != 2 || len(l.Tools) != 3 || l.Server.Name != "demo" {
+		t.Fatalf("List = %d pages, %d tools, server %+v; want 2 pages of 3 tools from demo", l.Pages, len(l.Tools), l.Server)
+	}
+	got := string(Encode(l))
+	if !strings.HasPrefix(got, "{\n  \"tools\": [\n    {\n") || strings.Index(got, `"alpha"`) > strings.Index(got, `"search"`) || strings.Index(got, `"search"`) > strings.Index(got, `"zeta"`) {
+		t.Errorf("Encode is not sorted by name, two-space indented:\n%s", got)
+	}
+	if !strings.Contains(got, `"q": {`) || strings.Index(got, `"q"`) > strings.Index(got, `"a": {`) {
+		t.Errorf("Encode lost the property order q, a:\n%s", got)
+	}
+	if again := string(Encode(l)); again != got {
+		t.Error("Encode is not deterministic")
+	}
+}
+
+func TestListHTTP(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "server.json")
+	os.WriteFile(file, []byte(`{"name": "private", "pageSize": 1, "tools": `+tools+`}`), 0o644)
+	srv := httptest.NewServer(mcptest.Handler(file))
+	defer srv.Close()
+	c := &manifest.Capture{URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer ${env:TOKEN}"}}
+	lookup := func(k string) (string, bool) {
+		if k == "TOKEN" {
+			return "token", true
+		}
+		return "", false
+	}
+	l, err := List(context.Background(), c, Options{Lookup: lookup})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Pages != 3 || len(l.Tools) != 3 {
+		t.Errorf("List over HTTP = %d pages, %d tools; want 3 and 3", l.Pages, len(l.Tools))
+	}
+	// Without the token: 401, a failure in seconds.
+	_, err = List(context.Background(), c, Options{Lookup: func(string) (string, bool) { return "wrong", true }})
+	var f *Failure
+	if !errors.As(err, &f) || !strings.Contains(err.Error(), "401") && !strings.Contains(strings.ToLower(err.Error()), "unauthorized") {
+		t.Errorf("List with a wrong token = %v, want a failure saying 401", err)
+	}
+	// An endpoint that is not there: 404, a failure in seconds.
+	nf := httptest.NewServer(http.NotFoundHandler())
+	defer nf.Close()
+	_, err = List(context.Background(), &manifest.Capture{URL: nf.URL + "/mcp"}, Options{})
+	if !errors.As(err, &f) || !strings.Contains(err.Error(), "404") && !strings.Contains(strings.ToLower(err.Error()), "not found") {
+		t.Errorf("List of a missing endpoint = %v, want a failure saying 404", err)
+	}
+	// Not set at all: a configuration failure naming the variable.
+	_, err = List(context.Background(), c, Options{Lookup: func(string) (string, bool) { return "", false }})
+	if !errors.As(err, &f) || f.Stage != "config" || !strings.Contains(err.Error(), "TOKEN is not set") {
+		t.Errorf("List without TOKEN = %v, want a config failure naming TOKEN", err)
+	}
+}
+
+// TestListFailures: each way a server fails is a Failure in seconds, with
+// the stage and the server's last stderr lines.
+func TestListFailures(t *testing.T) {
+	for _, tc := range []struct {
+		name, config string
+		capture      func(*manifest.Capture)
+		stage, want  string
+		stderr       string
+	}{
+		{"no such command", `{}`, func(c *manifest.Capture) { c.Command = []string{"toolc-no-such-server"} }, "start", "executable file not found", ""},
+		{"exits", `{"fail": "exit"}`, nil, "initialize", "", "GITHUB_TOKEN is not set"},
+		{"hangs", `{"fail": "hang"}`, func(c *manifest.Capture) { c.Timeout = "1s" }, "initialize", "timed out after 1s", "waiting for a lock"},
+		{"garbage", `{"fail": "garbage"}`, nil, "initialize", "", ""},
+		{"crash mid-list", `{"fail": "crash", "pageSize": 1, "tools": ` + tools + `}`, nil, "tools/list", "", "index out of range"},
+		{"tools/list error", `{"fail": "error", "tools": ` + tools + `}`, nil, "tools/list", "tool registry is not loaded", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := server(t, tc.config)
+			if tc.capture != nil {
+				tc.capture(c)
+			}
+			start := time.Now()
+			_, err := List(context.Background(), c, Options{})
+			var f *Failure
+			if !errors.As(err, &f) {
+				t.Fatalf("List = %v, want a Failure", err)
+			}
+			if f.Stage != tc.stage || !strings.Contains(f.Error(), tc.want) || !strings.Contains(f.Stderr, tc.stderr) {
+				t.Errorf("List = stage %q, %q, stderr %q; want stage %q, %q, stderr with %q", f.Stage, f.Error(), f.Stderr, tc.stage, tc.want, tc.stderr)
+			}
+			t.Logf("%s: %v (stderr %q)", f.Stage, f, f.Stderr)
+			if d := time.Since(start); d > 8*time.Second {
+				t.Errorf("the failure took %s", d)
+			}
+		})
+	}
+}
+
+// TestInvalidToolsLogger: what the SDK logs when it leaves a tool out is
+// kept, through loggers made With attributes too; the rest is dropped.
+func TestInvalidToolsLogger(t *testing.T) {
+	var got []string
+	logger := slog.New(&invalidTools{add: func(s string) { got = append(got, s) }})
+	logger.With("session", "s1").Error("excluding tool from tools/list", "tool", "x", "error", "bad header")
+	logger.Info("connected")
+	if len(got) != 1 || got[0] != "excluding tool from tools/list session=s1 tool=x error=bad header" {
+		t.Errorf("kept %q", got)
+	}
+}

@@ -1,0 +1,88 @@
+package profile
+
+import (
+	"fmt"
+
+	"slices"
+	"strings"
+
+	"github.com/toolc-dev/toolc/internal/lower"
+
+	"github.com/toolc-dev/toolc/internal/suggest"
+)
+
+// Dialect is a server that speaks a target's format but differs from the
+// provider in what it takes: one row per server, with its evidence, so
+// that a server is a line of this table rather than a branch in the code.
+type Dialect struct {
+	Name string
+	// Strict says whether the server takes the "strict" flag, and so strict
+	// mode; where it does not, the flag is never written.
+	Strict bool
+	// Rows are schema rules the server adds to the format's, in every
+	// mode; a manifest's profile override of the same feature wins.
+	Rows []lower.Row
+	// Acceptance names the acceptance table that checks what the server
+	// takes; "" is the format's.
+	Acceptance string
+	Source     string
+}
+
+// The servers' own rules (PROVIDERS.md, late 2026), each a row with its
+// evidence. compatible, for a server nobody has described, takes them all.
+var (
+	rowXAI      = lower.Row{Feature: "enum-null", Action: lower.Drop, Source: "xAI refuses null inside enum (\"Client specified an invalid argument\"; forgecode issue 2809): a nullable enum keeps null in type only"}
+	rowMistral  = lower.Row{Feature: "core", Action: lower.Drop, Source: "Mistral refuses $schema and $id in parameters (\"Grammar error … failed to compile JSON schema\"; litellm issue 13389)"}
+	rowDeepSeek = lower.Row{Feature: "pattern", Action: lower.Portable, Source: "DeepSeek compiles pattern with an engine of its own and refuses ECMA-262-only escapes such as \\0 (zed issue 64386)"}
+)
+
+// dialects lists, per target format, the servers that speak it; the first
+// is the default.
+var dialects = map[string][]Dialect{
+	"openai": {
+		{Name: "openai", Strict: true, Source: "OpenAI Chat Completions: FunctionDefinition.strict"},
+		{Name: "xai", Rows: []lower.Row{rowXAI}, Acceptance: "openai-xai", Source: "xAI rejects strict (PROVIDERS.md, corrections) and null inside enum (forgecode issue 2809)"},
+		{Name: "groq", Source: "Groq refuses required without properties (strix issue 1088, livekit agents issue 4610), as every OpenAI dialect now gets; 128 tools per request"},
+		{Name: "mistral", Rows: []lower.Row{rowMistral}, Acceptance: "openai-mistral", Source: "Mistral refuses $schema and $id in parameters (litellm issue 13389)"},
+		{Name: "deepseek", Rows: []lower.Row{rowDeepSeek}, Acceptance: "openai-deepseek", Source: "DeepSeek refuses ECMA-262-only pattern escapes (zed issue 64386)"},
+		{Name: "compatible", Rows: []lower.Row{rowXAI, rowMistral, rowDeepSeek}, Acceptance: "openai-compatible",
+			Source: "OpenAI-compatible servers differ; legacy functions reject strict (PROVIDERS.md, corrections): every dialect's rules at once"},
+	},
+}
+
+// Dialects returns the dialects of a target format, the default first; nil
+// for a format that has none.
+func Dialects(format string) []Dialect { return slices.Clone(dialects[format]) }
+
+// dialect returns the dialect opts name, the default when none.
+func (p *Profile) dialect(opts Options) (Dialect, bool) {
+	ds := dialects[p.Format]
+	if len(ds) == 0 {
+		return Dialect{Name: p.Format, Strict: slices.Contains(p.Options, "strict")}, opts.Dialect == ""
+	}
+	if opts.Dialect == "" {
+		return ds[0], true
+	}
+	i := slices.IndexFunc(ds, func(d Dialect) bool { return d.Name == opts.Dialect })
+	if i < 0 {
+		return Dialect{}, false
+	}
+	return ds[i], true
+}
+
+// CheckDialect says what is wrong with a target's dialect and strict
+// options together, or nil.
+func (p *Profile) CheckDialect(opts Options) error {
+	d, ok := p.dialect(opts)
+	if !ok {
+		var names []string
+		for _, d := range dialects[p.Format] {
+			names = append(names, d.Name)
+		}
+		return fmt.Errorf("unknown dialect %q of %s (one of %s)%s", opts.Dialect, p.Format, strings.Join(names, ", "), suggest.Hint(opts.Dialect, names))
+	}
+	if !d.Strict && opts.Strict != nil && *opts.Strict {
+		return fmt.Errorf("dialect %q takes no strict mode (%s)", d.Name, d.Source)
+	}
+	return nil
+}

@@ -1,0 +1,471 @@
+// Package security finds what tool poisoning uses in a catalog, by
+// deterministic rules (no model is asked): characters a reader does not see,
+// instructions aimed at the model, requests for secrets, annotations that
+// contradict the tool's name, tools a model cannot tell apart, and
+// descriptions that name another server's tools. Each finding names the
+// tool, the field and the matched text. The rules are data (rules.go), each
+// with the source of its pattern.
+//
+// The package does no I/O.
+package security
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/par"
+)
+
+// Check returns the findings of every rule on the tools of one catalog.
+func Check(tools []*canonical.Tool) []diag.Diagnostic {
+	per := make([][]diag.Diagnostic, len(tools)) // each tool's, in its slot: the order is the catalog's
+	par.For(len(tools), 256, func(i int) {
+		t := tools[i]
+		for _, f := range fields(t) {
+			if mayHide(f.text) {
+				per[i] = append(per[i], hidden(t, f)...)
+			}
+			if f.prose {
+				per[i] = append(per[i], phrases(t, f)...)
+			}
+		}
+		per[i] = append(per[i], annotations(t)...)
+	})
+	out := slices.Concat(per...)
+	out = append(out, confusable(tools)...)
+	out = append(out, crossReferences(tools)...)
+	return out
+}
+
+// field is one piece of a tool's text.
+type field struct {
+	at    canonical.Pointer // in the canonical form
+	text  string
+	key   bool // a property name, not a value
+	prose bool // text for the model to read (a description, a title), which the phrase rules read
+}
+
+// fields lists the text of a tool that a model reads, for the phrase
+// rules: its title and description, and the descriptions and titles in its
+// schemas; and any other string of it that holds an invisible character.
+func fields(t *canonical.Tool) []field {
+	var fs []field
+	add := func(at canonical.Pointer, text string, prose bool) {
+		if prose && text != "" || mayHide(text) {
+			fs = append(fs, field{at: at, text: text, prose: prose})
+		}
+	}
+	add("/name", t.Name, false)
+	add("/title", t.Title, true)
+	add("/description", t.Description, true)
+	if t.Annotations != nil {
+		add("/annotations/title", t.Annotations.Title, true)
+	}
+	for _, s := range []struct {
+		at  canonical.Pointer
+		sch *canonical.Schema
+	}{{"/input", t.Input}, {"/output", t.Output}} {
+		if s.sch != nil {
+			walkStrings(s.sch.JSON(), s.at, make([]string, 0, 16), &fs)
+		}
+	}
+	return fs
+}
+
+// walkStrings adds the strings of a schema that fields wants: values and
+// property names; path is where v is, its last element the key it is
+// under. Pointers are made only for what is added.
+func walkStrings(v *canonical.Value, base canonical.Pointer, path []string, out *[]field) {
+	switch v.Kind {
+	case canonical.String:
+		key := ""
+		if len(path) > 0 {
+			key = path[len(path)-1]
+		}
+		prose := key == "description" || key == "title"
+		if prose && v.Text != "" || mayHide(v.Text) {
+			*out = append(*out, field{at: base.Append(path...), text: v.Text, prose: prose})
+		}
+	case canonical.Array:
+		for i, it := range v.Items {
+			if it.Kind == canonical.Object || it.Kind == canonical.Array || it.Kind == canonical.String && mayHide(it.Text) {
+				walkStrings(it, base, append(path, strconv.Itoa(i)), out)
+			}
+		}
+	case canonical.Object:
+		for _, m := range v.Members {
+			if mayHide(m.Key) {
+				*out = append(*out, field{at: base.Append(append(path, m.Key)...), text: m.Key, key: true})
+			}
+			walkStrings(m.Value, base, append(path, m.Key), out)
+		}
+	}
+}
+
+// mayHide reports whether s may hold an invisible character: every one
+// is encoded in UTF-8 with one of these first bytes.
+func mayHide(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case 0xE1, 0xE2, 0xEF, 0xF3:
+			return true
+		}
+	}
+	return false
+}
+
+// label says where a field is, as a person reads it: a parameter's
+// description rather than a pointer.
+func (f field) label() string {
+	p := string(f.at)
+	schema := ""
+	switch {
+	case strings.HasPrefix(p, "/input"):
+		schema, p = "inputSchema", strings.TrimPrefix(p, "/input")
+	case strings.HasPrefix(p, "/output"):
+		schema, p = "outputSchema", strings.TrimPrefix(p, "/output")
+	default:
+		return strings.ReplaceAll(strings.TrimPrefix(p, "/"), "/", ".")
+	}
+	if f.key {
+		return schema + " key " + p
+	}
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	if n := len(parts); n >= 3 && parts[n-3] == "properties" {
+		return fmt.Sprintf("%s parameter %q %s", schema, parts[n-2], parts[n-1])
+	}
+	if p == "" {
+		return schema
+	}
+	return schema + " " + p
+}
+
+func report(t *canonical.Tool, code string, at canonical.Pointer, format string, args ...any) diag.Diagnostic {
+	return diag.New(code, format, args...).At(t.Source.Place(at)).About(t.ID())
+}
+
+// hidden finds characters a reader does not see.
+func hidden(t *canonical.Tool, f field) []diag.Diagnostic {
+	var counts []int
+	var runes []rune
+	var tags strings.Builder
+	rs := []rune(f.text)
+	for i, r := range rs {
+		if !invisible(r) {
+			continue
+		}
+		if r == 0x200D && i > 0 && i+1 < len(rs) && pictograph(rs[i-1]) && pictograph(rs[i+1]) {
+			continue // a joiner inside an emoji sequence (👨‍👩‍👧) is seen
+		}
+		if i := slices.Index(runes, r); i >= 0 {
+			counts[i]++
+		} else {
+			runes, counts = append(runes, r), append(counts, 1)
+		}
+		if r >= 0xE0020 && r <= 0xE007E {
+			tags.WriteRune(r - 0xE0000)
+		}
+	}
+	if len(runes) == 0 {
+		return nil
+	}
+	var parts []string
+	for i, r := range runes {
+		p := fmt.Sprintf("U+%04X %s", r, runeName(r))
+		if counts[i] > 1 {
+			p += fmt.Sprintf(" ×%d", counts[i])
+		}
+		parts = append(parts, p)
+	}
+	msg := fmt.Sprintf("%s holds characters a reader does not see and a model reads: %s", f.label(), strings.Join(parts, ", "))
+	if tags.Len() > 0 {
+		msg += fmt.Sprintf("; the tag characters spell %q", diagfmt.Elide(tags.String(), 80))
+	}
+	return []diag.Diagnostic{report(t, "security.hidden-characters", f.at, "%s", msg)}
+}
+
+// invisibles are the characters a reader does not see: zero-width, bidi
+// controls and tags, each range with its name.
+var invisibles = []struct {
+	lo, hi rune
+	name   string
+}{
+	{0x180E, 0x180E, "MONGOLIAN VOWEL SEPARATOR"},
+	{0x200B, 0x200B, "ZERO WIDTH SPACE"},
+	{0x200C, 0x200C, "ZERO WIDTH NON-JOINER"},
+	{0x200D, 0x200D, "ZERO WIDTH JOINER"},
+	{0x202A, 0x202E, "bidi control"},
+	{0x2060, 0x2060, "WORD JOINER"},
+	{0x2066, 0x2069, "bidi control"},
+	{0xFEFF, 0xFEFF, "ZERO WIDTH NO-BREAK SPACE"},
+	{0xE0000, 0xE007F, "TAG character"},
+}
+
+// invisible reports whether r is one of invisibles.
+func invisible(r rune) bool { return runeName(r) != "" }
+
+// runeName is the name of an invisible character, or "".
+func runeName(r rune) string {
+	for _, c := range invisibles {
+		if c.lo <= r && r <= c.hi {
+			return c.name
+		}
+	}
+	return ""
+}
+
+// pictograph reports whether r is an emoji a zero-width joiner may join.
+func pictograph(r rune) bool {
+	return r >= 0x1F000 && r <= 0x1FAFF || r >= 0x2600 && r <= 0x27BF || r == 0xFE0F
+}
+
+// phrases runs the text rules on one field.
+func phrases(t *canonical.Tool, f field) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	seen := map[string]bool{}
+	buf := lowerPool.Get().(*[]byte)
+	defer lowerPool.Put(buf)
+	*buf = lowerASCII((*buf)[:0], f.text)
+	lower := unsafeString(*buf)
+	for _, r := range textRules {
+		missing := slices.ContainsFunc(r.Needles, func(group []string) bool {
+			return !slices.ContainsFunc(group, func(n string) bool { return strings.Contains(lower, n) })
+		})
+		if missing {
+			continue
+		}
+		m := r.Pattern.FindString(f.text)
+		if m == "" || seen[r.Code+m] {
+			continue
+		}
+		seen[r.Code+m] = true
+		out = append(out, report(t, r.Code, f.at, "%s holds %s: %q", f.label(), r.Name, diagfmt.Elide(m, 80)))
+	}
+	return out
+}
+
+// annotations finds hints that contradict the tool's name: read-only or
+// not destructive, for a tool named to delete.
+func annotations(t *canonical.Tool) []diag.Diagnostic {
+	a := t.Annotations
+	if a == nil {
+		return nil
+	}
+	verb := ""
+	for _, w := range words(t.Name) {
+		if slices.Contains(destructiveVerbs, w) {
+			verb = w
+			break
+		}
+	}
+	if verb == "" {
+		return nil
+	}
+	var out []diag.Diagnostic
+	if a.ReadOnlyHint != nil && *a.ReadOnlyHint {
+		out = append(out, report(t, "security.annotation-mismatch", "/annotations/readOnlyHint", "readOnlyHint is true for a tool named to %s (%q): a client that trusts it runs the tool without asking", verb, t.Name))
+	} else if a.DestructiveHint != nil && !*a.DestructiveHint {
+		out = append(out, report(t, "security.annotation-mismatch", "/annotations/destructiveHint", "destructiveHint is false for a tool named to %s (%q): a client that trusts it does not warn before running it", verb, t.Name))
+	}
+	return out
+}
+
+// words splits a name at _, -, ., spaces and case changes, lower-cased.
+func words(name string) []string {
+	var out []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			out = append(out, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	prev := rune(0)
+	for _, r := range name {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+		prev = r
+	}
+	flush()
+	return out
+}
+
+// confusable finds tools a model cannot tell apart: names the same but for
+// case and separators, or one letter apart, with the same description or
+// the same required parameters.
+func confusable(tools []*canonical.Tool) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	norm := make([]string, len(tools))
+	for i, t := range tools {
+		norm[i] = fold(t.Name)
+	}
+	// pair reports b against a when a model cannot tell them apart.
+	pair := func(i, j int) bool {
+		a, b := tools[i], tools[j]
+		if a.ID() == b.ID() { // one ID twice is catalog.duplicate-id
+			return false
+		}
+		same := ""
+		switch {
+		case a.Description != "" && a.Description == b.Description:
+			same = "the same description"
+		case sameRequired(a, b):
+			same = "the same required parameters"
+		default:
+			return false
+		}
+		out = append(out, report(b, "security.tool-confusable", "/name", "%q and %s (%q) differ only in %s and have %s: a model cannot tell them apart, and one may shadow the other",
+			b.Name, a.ID(), a.Name, how(a.Name, b.Name), same))
+		return true
+	}
+	// Each tool is said once, against the first tool it cannot be told
+	// apart from: by name and description, or by name and parameters.
+	done := map[int]bool{}
+	first := map[string]int{}
+	for i, t := range tools {
+		keys := []string{norm[i] + "\x00d\x00" + t.Description}
+		if req, _ := t.Input.JSON().Get("required").Strings(); len(req) > 0 {
+			// pair compares the properties of the two.
+			keys = append(keys, norm[i]+"\x00p\x00"+strings.Join(slices.Sorted(slices.Values(req)), ","))
+		}
+		for _, k := range keys {
+			if j, ok := first[k]; ok && !done[i] {
+				done[i] = pair(j, i)
+			} else if !ok {
+				first[k] = i
+			}
+		}
+	}
+	// One letter apart: only names of 6 letters or more, compared with
+	// those of the same length ±1, sorted so the work stays near linear.
+	idx := make([]int, len(tools))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(norm[a], norm[b]) })
+	for k, i := range idx {
+		for _, j := range idx[k+1 : min(k+8, len(idx))] {
+			if !done[j] && len(norm[i]) >= 6 && norm[i] != norm[j] && oneEdit(norm[i], norm[j]) {
+				done[j] = pair(i, j)
+			}
+		}
+	}
+	return out
+}
+
+// fold is a name in lower case without separators: what words joins.
+func fold(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	for _, r := range name {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+func how(a, b string) string {
+	if fold(a) == fold(b) {
+		if a == b {
+			return "their namespace"
+		}
+		return "case or separators"
+	}
+	return "one letter"
+}
+
+func sameRequired(a, b *canonical.Tool) bool {
+	ra, _ := a.Input.JSON().Get("required").Strings()
+	rb, _ := b.Input.JSON().Get("required").Strings()
+	if len(ra) == 0 || len(ra) != len(rb) {
+		return false
+	}
+	ra, rb = slices.Sorted(slices.Values(ra)), slices.Sorted(slices.Values(rb))
+	return slices.Equal(ra, rb) && a.Input.JSON().Get("properties").Equal(b.Input.JSON().Get("properties"))
+}
+
+// oneEdit reports whether a and b are one insertion, deletion or
+// substitution apart.
+func oneEdit(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b)-len(a) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return a[i+1:] == b[i+1:]
+	}
+	return a[i:] == b[i+1:]
+}
+
+// crossReferences finds descriptions that name a tool of another
+// namespace (another server): a description that steers the model toward,
+// or away from, another server's tools. Only distinctive names count (with
+// a separator or a case change), so that "search" in a sentence is a word.
+func crossReferences(tools []*canonical.Tool) []diag.Diagnostic {
+	names := map[string][]*canonical.Tool{}
+	for _, t := range tools {
+		if len(words(t.Name)) > 1 && utf8.RuneCountInString(t.Name) >= 6 {
+			names[t.Name] = append(names[t.Name], t)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var out []diag.Diagnostic
+	for _, t := range tools {
+		for _, w := range strings.FieldsFunc(t.Description, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.'
+		}) {
+			w = strings.Trim(w, ".-")
+			others := names[w]
+			if len(others) == 0 || slices.ContainsFunc(others, func(o *canonical.Tool) bool { return o.Namespace == t.Namespace }) {
+				continue
+			}
+			out = append(out, report(t, "security.cross-reference", "/description", "description names %s, a tool of another server (namespace %q): a description that steers the model to or from another server's tools", others[0].ID(), others[0].Namespace))
+			break
+		}
+	}
+	return out
+}
+
+var lowerPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// lowerASCII appends s to dst with ASCII letters in lower case: the
+// needles are ASCII.
+func lowerASCII(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
+}
+
+// unsafeString is b as a string without a copy, for a search that ends
+// before b is reused.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
