@@ -240,6 +240,12 @@ var (
 	// ErrNotRegular wraps the error of a file toolc would read that is not
 	// a regular file (a named pipe, a device, a socket).
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrUnknownFormat is wrapped by Convert's error for a format toolc
+	// does not know.
+	ErrUnknownFormat = adapters.ErrUnknownFormat
+	// ErrNotSupported is wrapped by Convert's error for an option the
+	// target format does not take (strict mode, say).
+	ErrNotSupported = adapters.ErrNotSupported
 )
 
 // ConfigError is a manifest that cannot be used: the build did not start.

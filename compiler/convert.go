@@ -33,23 +33,23 @@ type ConvertOptions struct {
 // diagnostics call the file; its extension chooses YAML (.yaml, .yml) or
 // JSON, and any other name is read as JSON when data starts with '{' or
 // '[', else as YAML. An unknown format, or --strict for a target without
-// strict mode, is an error wrapping adapters.ErrUnknownFormat or
-// adapters.ErrNotSupported.
+// strict mode, is an error wrapping ErrUnknownFormat or
+// ErrNotSupported.
 func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions) (*Result, error) {
 	if opts.From == "" {
 		opts.From = "auto"
 	}
 	formats := formatsOf(adapters.Default())
 	if opts.From != "auto" && !slices.Contains(formats.Sources, opts.From) {
-		return nil, fmt.Errorf("%w %q as a source (want one of %s)%s", adapters.ErrUnknownFormat, opts.From, strings.Join(formats.Sources, ", "), suggest.Hint(opts.From, formats.Sources))
+		return nil, fmt.Errorf("%w %q as a source (want one of %s)%s", ErrUnknownFormat, opts.From, strings.Join(formats.Sources, ", "), suggest.Hint(opts.From, formats.Sources))
 	}
 	takes, ok := formats.Targets[opts.To]
 	if !ok {
 		names := slices.Sorted(maps.Keys(formats.Targets))
-		return nil, fmt.Errorf("%w %q as a target (want one of %s)%s", adapters.ErrUnknownFormat, opts.To, strings.Join(names, ", "), suggest.Hint(opts.To, names))
+		return nil, fmt.Errorf("%w %q as a target (want one of %s)%s", ErrUnknownFormat, opts.To, strings.Join(names, ", "), suggest.Hint(opts.To, names))
 	}
 	if opts.Strict && !slices.Contains(takes, "strict") {
-		return nil, fmt.Errorf("%w: format %s has no strict mode", adapters.ErrNotSupported, opts.To)
+		return nil, fmt.Errorf("%w: format %s has no strict mode", ErrNotSupported, opts.To)
 	}
 	// The other options are checked here, in convert's words, so that the
 	// manifest made from them is one the build takes.

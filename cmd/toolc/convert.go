@@ -45,7 +45,7 @@ It exits 1 and writes nothing on stdout when the file has an error.`,
 				return out.fail(exitFailed, "%v", err)
 			}
 			res, err := compiler.Convert(cmd.Context(), name, data, opts)
-			if errors.Is(err, adapters.ErrUnknownFormat) || errors.Is(err, adapters.ErrNotSupported) {
+			if errors.Is(err, compiler.ErrUnknownFormat) || errors.Is(err, compiler.ErrNotSupported) {
 				return out.fail(exitUsage, "%v", err)
 			}
 			var ce *compiler.ConfigError
