@@ -80,11 +80,11 @@ type Security struct {
 	PII            string // pii_handling: one of PIIHandlings
 }
 
-// The values Security takes.
-var (
-	Classifications = []string{"public", "internal", "confidential", "restricted"}
-	PIIHandlings    = []string{"none", "processes", "stores", "anonymizes"}
-)
+// Classifications returns the values of Security.Classification.
+func Classifications() []string { return []string{"public", "internal", "confidential", "restricted"} }
+
+// PIIHandlings returns the values of Security.PII.
+func PIIHandlings() []string { return []string{"none", "processes", "stores", "anonymizes"} }
 
 // The kinds of Backend.
 const (
@@ -93,8 +93,8 @@ const (
 	BackendMCP      = "mcp"      // a remote MCP server
 )
 
-// BackendKinds lists the kinds of Backend.
-var BackendKinds = []string{BackendLocal, BackendProvider, BackendMCP}
+// BackendKinds returns the kinds of Backend.
+func BackendKinds() []string { return []string{BackendLocal, BackendProvider, BackendMCP} }
 
 // Backend is where a tool runs, so that a caller can dispatch a call: an
 // in-process handler, an external provider (with its HTTP binding, for an

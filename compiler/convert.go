@@ -61,8 +61,8 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 	case opts.Schema == "":
 	case !slices.Contains(takes, "schema"):
 		flagError("manifest.unknown-key", "--schema: format %s has no option \"schema\"", opts.To)
-	case !slices.Contains(adapters.GeminiSchemas, opts.Schema):
-		flagError("manifest.invalid", "--schema: schema %q is not one of %s", opts.Schema, strings.Join(adapters.GeminiSchemas, ", "))
+	case !slices.Contains(adapters.GeminiSchemas(), opts.Schema):
+		flagError("manifest.invalid", "--schema: schema %q is not one of %s", opts.Schema, strings.Join(adapters.GeminiSchemas(), ", "))
 	}
 	for _, c := range opts.Ignore {
 		if !diag.Known(c) {

@@ -88,8 +88,8 @@ func checkManifest(m *Manifest, reg *adapters.Registry) ([]*profile.Profile, []d
 		key := fmt.Sprintf("targets[%d]", i)
 		a, _ := reg.Get(t.Format)
 		p := a.Profile
-		if t.Schema != "" && !slices.Contains(adapters.GeminiSchemas, t.Schema) {
-			bad(key+".schema", "schema %q is not one of %s", t.Schema, strings.Join(adapters.GeminiSchemas, ", "))
+		if t.Schema != "" && !slices.Contains(adapters.GeminiSchemas(), t.Schema) {
+			bad(key+".schema", "schema %q is not one of %s", t.Schema, strings.Join(adapters.GeminiSchemas(), ", "))
 		}
 		if t.Dialect != "" || t.Strict != nil {
 			var strict *bool

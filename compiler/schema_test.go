@@ -99,11 +99,11 @@ func manifestSchema() obj {
 			})
 		}
 	}
-	for _, l := range lower.Limits { // every budget, those that package accept checks too
+	for _, l := range lower.LimitChecks() { // every budget, those that package accept checks too
 		limits[l.Name] = true
 	}
 	var features obj
-	for _, f := range lower.Features {
+	for _, f := range lower.Features() {
 		var actions []string
 		for _, a := range f.Actions {
 			actions = append(actions, string(a))
@@ -179,8 +179,8 @@ func manifestSchema() obj {
 							{"additionalProperties", false},
 							{"description", "the default security metadata of the source's tools; what a tool says wins"},
 							{"properties", obj{
-								{"data_classification", obj{{"enum", canonical.Classifications}}},
-								{"pii_handling", obj{{"enum", canonical.PIIHandlings}}},
+								{"data_classification", obj{{"enum", canonical.Classifications()}}},
+								{"pii_handling", obj{{"enum", canonical.PIIHandlings()}}},
 							}},
 						}},
 						{"capture", obj{
@@ -215,7 +215,7 @@ func manifestSchema() obj {
 						{"policy", obj{{"$ref", "#/$defs/target-policy"}}},
 						{"dialect", obj{{"enum", dialectNames()}, {"description", "OpenAI: the server that speaks the format; only openai takes the strict flag"}}},
 						{"clients", obj{{"type", "array"}, {"items", obj{{"enum", profile.Clients()}}}, {"uniqueItems", true}, {"description", "MCP: the clients the bundle is made for, whose rules it meets; the others' refusals are warnings"}}},
-						{"schema", obj{{"enum", adapters.GeminiSchemas}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},
+						{"schema", obj{{"enum", adapters.GeminiSchemas()}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},
 						{"names", obj{{"type", "string"}, {"pattern", `\{name\}`}, {"description", "the template of emitted names, {namespace}__{name} by default"}}},
 						{"describe", obj{{"type", "boolean"}, {"description", "keep dropped constraints in the descriptions"}}},
 						{"profile", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", features}, {"description", "override rows of the target's profile: feature = action, or a list of the values kept"}}},
@@ -292,7 +292,7 @@ func manifestSchema() obj {
 				{"properties", obj{
 					{"tags", strs("operation tags")},
 					{"paths", strs("globs over path templates, such as /v1/customers/**")},
-					{"methods", obj{{"type", "array"}, {"items", obj{{"enum", openapi.Methods}}}, {"description", "HTTP methods, in lower case"}}},
+					{"methods", obj{{"type", "array"}, {"items", obj{{"enum", openapi.HTTPMethods()}}}, {"description", "HTTP methods, in lower case"}}},
 					{"operations", strs("operationId globs, or \"METHOD /path\"")},
 				}},
 			}},
@@ -460,7 +460,7 @@ func selectSchema(description string) obj {
 			{"namespaces", strs("tools in any of these namespaces")},
 			{"tools", strs("globs over tool IDs")},
 			{"exclude", strs("globs over tool IDs left out")},
-			{"classification", obj{{"type", "array"}, {"items", obj{{"enum", canonical.Classifications}}}, {"description", "tools whose data_classification is one of these (a tool that says none is left out)"}}},
+			{"classification", obj{{"type", "array"}, {"items", obj{{"enum", canonical.Classifications()}}}, {"description", "tools whose data_classification is one of these (a tool that says none is left out)"}}},
 		}},
 	}
 }

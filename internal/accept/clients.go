@@ -22,7 +22,7 @@ type Client struct {
 }
 
 // Clients are the MCP clients whose refusals are known, by name.
-var Clients = map[string]*Client{
+var clientTables = map[string]*Client{
 	"vscode": {Name: "vscode", Product: "VS Code",
 		Schema:  []Rule{{Kind: Items, Evidence: "VS Code drops a tool whose array parameter has no items: \"tool parameters array type must have items\"; vscode issue 284536"}},
 		Request: []Rule{{Kind: Tools, Max: 128, Evidence: "VS Code takes 128 tools"}},
@@ -47,7 +47,7 @@ func (t *Table) ForClients(names []string) *Table {
 	c := *t
 	c.Tool, c.Schema, c.Request = slices.Clone(t.Tool), slices.Clone(t.Schema), slices.Clone(t.Request)
 	for _, n := range names {
-		if cl := Clients[n]; cl != nil {
+		if cl := clientTables[n]; cl != nil {
 			c.Tool = append(c.Tool, cl.Tool...)
 			c.Schema = append(c.Schema, cl.Schema...)
 			c.Request = append(c.Request, cl.Request...)
@@ -62,8 +62,8 @@ func (t *Table) ForClients(names []string) *Table {
 // takes.
 func Advise(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target string, names []string, opts Options) []diag.Diagnostic {
 	var out []diag.Diagnostic
-	for _, n := range slices.Sorted(maps.Keys(Clients)) {
-		cl := Clients[n]
+	for _, n := range slices.Sorted(maps.Keys(clientTables)) {
+		cl := clientTables[n]
 		if slices.Contains(names, n) {
 			continue
 		}

@@ -140,10 +140,10 @@ var (
 	ruleDeepSeek = Rule{Kind: PortablePattern, Evidence: "DeepSeek compiles pattern with an engine of its own and refuses \\0; zed issue 64386"}
 )
 
-// Tables holds the acceptance table of every target and mode, by name:
+// acceptTables holds the acceptance table of every target and mode, by name:
 // the target format, then "-" and the mode where it has several. The
 // lowering profiles name the table that applies to them.
-var Tables = map[string]*Table{
+var acceptTables = map[string]*Table{
 	"mcp": {
 		Name: "mcp", Provider: "an MCP client",
 		Shape: Shape{List: "/tools", Name: "/name", Description: "/description", Input: "/inputSchema", Output: "/outputSchema"},
@@ -227,6 +227,6 @@ var Tables = map[string]*Table{
 
 // TableNamed returns the table name.
 func TableNamed(name string) (*Table, bool) {
-	t, ok := Tables[name]
+	t, ok := acceptTables[name]
 	return t, ok
 }

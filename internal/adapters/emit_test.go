@@ -199,7 +199,8 @@ func eachMode(t *testing.T, in string, targets []string, check func(to string, s
 					t.Errorf("%s strict=%v: %s", to, strict, d)
 				}
 			}
-			shape := accept.Tables[to].Shape
+			tab, _ := accept.TableNamed(to)
+			shape := tab.Shape
 			var inputs []*canonical.Value
 			for _, e := range res.Bundle.Resolve(shape.List).Items {
 				inputs = append(inputs, e.Resolve(shape.Input))

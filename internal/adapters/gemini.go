@@ -172,8 +172,8 @@ var geminiInt64 = map[string]bool{"minItems": true, "maxItems": true, "minLength
 
 var digits = regexp.MustCompile(`^(0|[1-9][0-9]*)$`)
 
-// GeminiSchemas are the values of the gemini target's schema option.
-var GeminiSchemas = []string{"json-schema", "openapi"}
+// GeminiSchemas returns the values of the gemini target's schema option.
+func GeminiSchemas() []string { return []string{"json-schema", "openapi"} }
 
 func encodeGemini(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 	in, out := "parametersJsonSchema", "responseJsonSchema"

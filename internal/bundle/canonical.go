@@ -119,9 +119,9 @@ func decodeSecurity(v *canonical.Value, bad func(key, format string, args ...any
 		var allowed []string
 		switch m.Key {
 		case "data_classification":
-			dst, allowed = &sec.Classification, canonical.Classifications
+			dst, allowed = &sec.Classification, canonical.Classifications()
 		case "pii_handling":
-			dst, allowed = &sec.PII, canonical.PIIHandlings
+			dst, allowed = &sec.PII, canonical.PIIHandlings()
 		default:
 			bad(m.Key, "unknown security field %q (data_classification, pii_handling; the permissions are the tool's scopes)", m.Key)
 			continue
@@ -140,8 +140,8 @@ func decodeSecurity(v *canonical.Value, bad func(key, format string, args ...any
 func decodeBackend(v *canonical.Value, bad func(key, format string, args ...any)) *canonical.Backend {
 	b := &canonical.Backend{}
 	b.Kind, _ = v.Get("kind").StringValue()
-	if !slices.Contains(canonical.BackendKinds, b.Kind) {
-		bad("kind", "backend kind is %s, not one of %s%s", v.Get("kind"), strings.Join(canonical.BackendKinds, ", "), suggest.Hint(b.Kind, canonical.BackendKinds))
+	if !slices.Contains(canonical.BackendKinds(), b.Kind) {
+		bad("kind", "backend kind is %s, not one of %s%s", v.Get("kind"), strings.Join(canonical.BackendKinds(), ", "), suggest.Hint(b.Kind, canonical.BackendKinds()))
 	}
 	for _, m := range v.Members {
 		switch m.Key {

@@ -24,7 +24,7 @@ type LimitCheck struct {
 }
 
 // Limits is the table of budgets.
-var Limits = []LimitCheck{
+var limitChecks = []LimitCheck{
 	{"inline-size", "limit.inline-size", "schema nodes (JSON values) that inlining $refs may grow a schema to", "schema", nil},
 	{"properties", "limit.strict-properties", "object properties (all objects, $defs included)", "schema", countOf("properties", canonical.Object)},
 	{"depth", "limit.strict-depth", "levels of nested objects", "schema", nestingDepth},
@@ -43,7 +43,7 @@ var Limits = []LimitCheck{
 
 // LimitNamed returns the check of the budget name.
 func LimitNamed(name string) (LimitCheck, bool) {
-	for _, c := range Limits {
+	for _, c := range limitChecks {
 		if c.Name == name {
 			return c, true
 		}

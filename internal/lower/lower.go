@@ -85,9 +85,9 @@ var describable = map[string]bool{
 	"minProperties": true, "maxProperties": true,
 }
 
-// Features is the table of schema features, in the order they are listed.
+// featureTable is the table of schema features, in the order they are listed.
 // A keyword in no row and not structural belongs to the "other" row.
-var Features = []Feature{
+var featureTable = []Feature{
 	{"$ref", []string{"$ref", "$dynamicRef", "$recursiveRef"}, "loss.ref", []Action{Keep, Inline, Acyclic}, "local references and the $defs/definitions they point into; where they are inlined, the dynamic ones are dropped"},
 	{"ref-targets", nil, "", []Action{Keep, Hoist}, "where a $ref points; with hoist, every target that is not the root or a top-level definition copied into $defs, and every reference written from the document root"},
 	{"anyOf", []string{"anyOf"}, "loss.any-of", []Action{Keep, Drop, Alone}, "anyOf; with alone, the only keyword of its schema (the others moved into its branches)"},
@@ -149,9 +149,9 @@ var structural = map[string]bool{
 
 var featureOf = func() map[string]*Feature {
 	m := map[string]*Feature{}
-	for i := range Features {
-		for _, k := range Features[i].Keywords {
-			m[k] = &Features[i]
+	for i := range featureTable {
+		for _, k := range featureTable[i].Keywords {
+			m[k] = &featureTable[i]
 		}
 	}
 	return m
@@ -159,9 +159,9 @@ var featureOf = func() map[string]*Feature {
 
 // FeatureNamed returns the row of the feature name.
 func FeatureNamed(name string) (*Feature, bool) {
-	for i := range Features {
-		if Features[i].Name == name {
-			return &Features[i], true
+	for i := range featureTable {
+		if featureTable[i].Name == name {
+			return &featureTable[i], true
 		}
 	}
 	return nil, false
@@ -277,9 +277,9 @@ func (r *Rules) Set(feature string, action Action, values []string, source strin
 
 // SetLimit replaces the budget name.
 func (r *Rules) SetLimit(name string, max int, source string) error {
-	if !slices.ContainsFunc(Limits, func(c LimitCheck) bool { return c.Name == name }) {
+	if !slices.ContainsFunc(limitChecks, func(c LimitCheck) bool { return c.Name == name }) {
 		var names []string
-		for _, c := range Limits {
+		for _, c := range limitChecks {
 			names = append(names, c.Name)
 		}
 		return fmt.Errorf("unknown limit %q (one of %s)", name, strings.Join(names, ", "))
@@ -299,7 +299,7 @@ func (r *Rules) SetLimit(name string, max int, source string) error {
 
 func featureNames() string {
 	var names []string
-	for _, f := range Features {
+	for _, f := range featureTable {
 		names = append(names, f.Name)
 	}
 	return strings.Join(names, ", ")
@@ -343,9 +343,9 @@ type Result struct {
 	Renamed map[canonical.Pointer]string
 }
 
-// Narrowing lists the codes of changes that make a schema accept less
+// narrowingCodes lists the codes of changes that make a schema accept less
 // than it did: what strict mode cannot say without narrowing a tool.
-var Narrowing = []string{"loss.additional-properties", "loss.untyped", "loss.ref"}
+var narrowingCodes = []string{"loss.additional-properties", "loss.untyped", "loss.ref"}
 
 // Narrowed returns the first change of r that narrows the schema, if any.
 func (r *Result) Narrowed() (Change, bool) {
@@ -353,7 +353,7 @@ func (r *Result) Narrowed() (Change, bool) {
 		return Change{}, false
 	}
 	for _, c := range r.Changes {
-		if slices.Contains(Narrowing, c.Code) {
+		if slices.Contains(narrowingCodes, c.Code) {
 			return c, true
 		}
 	}
@@ -557,3 +557,10 @@ func (p *Pass) String() string { return p.Name }
 func needs(feature string, actions ...Action) func(*Rules) bool {
 	return func(r *Rules) bool { return slices.Contains(actions, r.Action(feature)) }
 }
+
+// Features returns the table of schema features, in the order they are
+// listed (a copy: the table is lowering's own).
+func Features() []Feature { return slices.Clone(featureTable) }
+
+// LimitChecks returns the checks of a target's limits, in order (a copy).
+func LimitChecks() []LimitCheck { return slices.Clone(limitChecks) }

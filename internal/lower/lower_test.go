@@ -137,10 +137,10 @@ func TestPasses(t *testing.T) {
 // TestPassOrder checks that every pass runs after the passes it requires.
 func TestPassOrder(t *testing.T) {
 	index := map[*Pass]int{}
-	for i, p := range Passes {
+	for i, p := range passTable {
 		index[p] = i
 	}
-	for _, p := range Passes {
+	for _, p := range passTable {
 		for _, q := range p.Requires {
 			if index[q] >= index[p] {
 				t.Errorf("pass %s runs before %s, which it requires", p, q)
@@ -152,7 +152,7 @@ func TestPassOrder(t *testing.T) {
 // TestFeatureTable checks that the table of features is consistent.
 func TestFeatureTable(t *testing.T) {
 	seen := map[string]bool{}
-	for _, f := range Features {
+	for _, f := range featureTable {
 		if seen[f.Name] {
 			t.Errorf("feature %q listed twice", f.Name)
 		}
@@ -176,12 +176,12 @@ func TestFeatureTable(t *testing.T) {
 func TestCodesKnown(t *testing.T) {
 	codes := []string{"lower.ref-inlined", "lower.all-of-merged", "lower.one-of-as-any-of", "lower.const-as-enum",
 		"lower.type-as-nullable", "lower.strict-closed", "lower.strict-optional", "loss.type-union"}
-	for _, f := range Features {
+	for _, f := range featureTable {
 		if f.Loss != "" {
 			codes = append(codes, f.Loss)
 		}
 	}
-	for _, l := range Limits {
+	for _, l := range limitChecks {
 		codes = append(codes, l.Code)
 	}
 	for _, c := range codes {

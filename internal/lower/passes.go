@@ -9,7 +9,7 @@ import (
 
 // The passes, in the order they run.
 var (
-	InlineRefs = &Pass{
+	inlineRefsPass = &Pass{
 		Name: "refs",
 		Doc:  "inlines local $refs where the target has none (lower.ref-inlined), and cuts recursive ones that cannot be inlined or that the target forbids (loss.ref)",
 		When: func(r *Rules) bool {
@@ -33,45 +33,45 @@ var (
 			return found
 		},
 	}
-	Modernize = &Pass{
+	modernizePass = &Pass{
 		Name:  "2020-12",
 		Doc:   "writes a schema of an older dialect in the forms of 2020-12, which says the same: items as an array → prefixItems (additionalItems → items), dependencies → dependentRequired and dependentSchemas (replacing those keywords, which the older dialect ignores), draft-04's boolean exclusiveMinimum/exclusiveMaximum → the number of minimum/maximum, the older $schema dropped (lower.legacy-form)",
 		When:  needs("legacy-forms", Modern),
 		Run:   runModernize,
 		Check: func(_ *Rules, root *canonical.Value) bool { return olderDialect(root) },
 	}
-	MergeAllOf = &Pass{
+	mergeAllOfPass = &Pass{
 		Name: "all-of",
 		Doc:  "merges allOf members into their schema where the result accepts exactly the same values (lower.all-of-merged) and drops the members that cannot be merged (loss.all-of)",
 		When: needs("allOf", Merge),
 		Run:  runAllOf,
 	}
-	OneOfToAnyOf = &Pass{
+	oneOfToAnyOfPass = &Pass{
 		Name: "one-of",
 		Doc:  "writes oneOf as anyOf (lower.one-of-as-any-of): a value that matches two branches is then accepted too",
 		When: needs("oneOf", AnyOf),
 		Run:  runOneOf,
 	}
-	ConstToEnum = &Pass{
+	constToEnumPass = &Pass{
 		Name: "const",
 		Doc:  "writes const as a one-value enum (lower.const-as-enum)",
 		When: needs("const", Enum),
 		Run:  runConst,
 	}
-	NullableTypes = &Pass{
+	nullableTypesPass = &Pass{
 		Name:     "nullable",
 		Doc:      `writes type arrays and null branches of anyOf as one type with "nullable": true, and other type arrays as anyOf (lower.type-as-nullable)`,
-		Requires: []*Pass{OneOfToAnyOf},
+		Requires: []*Pass{oneOfToAnyOfPass},
 		When:     needs("type-array", Nullable),
 		Run:      runNullable,
 	}
-	TupleItems = &Pass{
+	tupleItemsPass = &Pass{
 		Name: "tuple",
 		Doc:  "writes prefixItems (and draft-07 array items) as items: {anyOf: [...]}, pinning maxItems when the tuple is closed (loss.prefix-items: positions are lost)",
 		When: needs("prefixItems", Tuple),
 		Run:  runTuple,
 	}
-	StrictMode = &Pass{
+	strictModePass = &Pass{
 		Name: "strict",
 		Doc:  "the strict-mode transform: additionalProperties: false on every object (lower.strict-closed), every property required and each optional one made nullable (lower.strict-optional), recording which were optional",
 		When: func(r *Rules) bool {
@@ -79,7 +79,7 @@ var (
 		},
 		Run: runStrict,
 	}
-	DropUnsupported = &Pass{
+	dropUnsupportedPass = &Pass{
 		Name: "drop",
 		Doc:  "drops every keyword the target cannot carry (loss.<feature>), or moves it into the description when the target's describe option is set",
 		When: func(r *Rules) bool {
@@ -98,17 +98,17 @@ var (
 		},
 		Run: runDrop,
 	}
-	PruneDefs = &Pass{
+	pruneDefsPass = &Pass{
 		Name:  "defs",
 		Doc:   "removes the entries of the root's $defs and definitions that nothing refers to, before every other pass, so none reports changes in them (lower.defs-pruned): they constrain nothing and are sent in every request",
 		When:  needs("unused-defs", Prune),
 		Run:   runPruneDefs,
 		Check: func(_ *Rules, root *canonical.Value) bool { return len(unusedDefs(root)) > 0 },
 	}
-	// PruneDefsAfter removes what the other passes left unused (a root
+	// pruneDefsAfterPass removes what the other passes left unused (a root
 	// $ref resolved in place, an anchor dropped), so lowering twice
 	// changes nothing the second time.
-	PruneDefsAfter = &Pass{
+	pruneDefsAfterPass = &Pass{
 		Name: "defs-after",
 		Doc:  "removes, after every other pass, the definitions those passes left unused (lower.defs-pruned)",
 		When: needs("unused-defs", Prune),
@@ -117,24 +117,24 @@ var (
 		// schema that no other pass applies to needs no lowering for it.
 		Check: func(*Rules, *canonical.Value) bool { return false },
 	}
-	UpperTypes = &Pass{
+	upperTypesPass = &Pass{
 		Name:     "upper",
 		Doc:      `spells type names in upper case ("STRING"), as Gemini's OpenAPI schema does; a spelling, not reported`,
-		Requires: []*Pass{DropUnsupported},
+		Requires: []*Pass{dropUnsupportedPass},
 		When:     needs("type", Upper),
 		Run:      runUpper,
 	}
 )
 
-// Passes lists every pass in the fixed order they run in.
-var Passes = []*Pass{PruneDefs, InlineRefs, Modernize, MergeAllOf, OneOfToAnyOf, ConstToEnum, TupleItems, ShapeNodes, NullableTypes, RenameKeys, StrictMode, DropUnsupported, AnyOfAlone, UpperTypes, PruneDefsAfter}
+// passTable lists every pass in the fixed order they run in.
+var passTable = []*Pass{pruneDefsPass, inlineRefsPass, modernizePass, mergeAllOfPass, oneOfToAnyOfPass, constToEnumPass, tupleItemsPass, shapeNodesPass, nullableTypesPass, renameKeysPass, strictModePass, dropUnsupportedPass, anyOfAlonePass, upperTypesPass, pruneDefsAfterPass}
 
 // plan returns the passes that rules need, in order. A pass's Requires
-// are passes whose output it expects when they run; Passes orders every
+// are passes whose output it expects when they run; passTable orders every
 // pass after them (TestPassOrder checks it).
 func plan(rules *Rules) []*Pass {
 	var out []*Pass
-	for _, p := range Passes {
+	for _, p := range passTable {
 		if p.When(rules) {
 			out = append(out, p)
 		}

@@ -19,7 +19,7 @@ import (
 // object, $ref without siblings, required naming only defined properties,
 // property keys in the target's alphabet, and anyOf alone on its node.
 var (
-	ShapeNodes = &Pass{
+	shapeNodesPass = &Pass{
 		Name: "shape",
 		Doc:  "rewrites the root's combinators the target refuses there (allOf merged, lower.all-of-merged or loss.all-of; anyOf and oneOf merged or dropped, loss.any-of; enum and not dropped, loss.enum and loss.not); types untyped schemas from their enum, const or keywords (lower.type-inferred) or widens them to the JSON scalar types (loss.untyped); adds items to arrays (lower.items-added) and properties to objects (lower.properties-added); wraps $ref that has siblings in anyOf (lower.ref-wrapped); drops required names that properties lacks (loss.required)",
 		When: func(r *Rules) bool {
@@ -30,17 +30,17 @@ var (
 		Run:   runShape,
 		Check: checkShape,
 	}
-	RenameKeys = &Pass{
+	renameKeysPass = &Pass{
 		Name:  "keys",
 		Doc:   "renames property keys outside the target's key rule, every illegal character made '_' (name.property-renamed), recording the old key; a new key that is taken is name.property-collision",
 		When:  func(r *Rules) bool { return r.Keys != nil },
 		Run:   runKeys,
 		Check: checkKeys,
 	}
-	AnyOfAlone = &Pass{
+	anyOfAlonePass = &Pass{
 		Name:     "alone",
 		Doc:      "makes anyOf the only keyword of its schema: each keyword beside it goes into the branches it applies to (lower.any-of-distributed)",
-		Requires: []*Pass{DropUnsupported},
+		Requires: []*Pass{dropUnsupportedPass},
 		When:     needs("anyOf", Alone),
 		Run:      runAlone,
 	}

@@ -527,10 +527,10 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		}
 		if sec := s.Security; sec != nil {
 			if sec.DataClassification != "" {
-				d.checkOneOf(key+".security.data_classification", "data_classification", sec.DataClassification, canonical.Classifications)
+				d.checkOneOf(key+".security.data_classification", "data_classification", sec.DataClassification, canonical.Classifications())
 			}
 			if sec.PIIHandling != "" {
-				d.checkOneOf(key+".security.pii_handling", "pii_handling", sec.PIIHandling, canonical.PIIHandlings)
+				d.checkOneOf(key+".security.pii_handling", "pii_handling", sec.PIIHandling, canonical.PIIHandlings())
 			}
 		}
 		d.checkPolicy(key+".policy", s.Policy)
@@ -655,7 +655,7 @@ func (d *decoder) checkSelect(key string, s *Select) {
 		return
 	}
 	for i, c := range s.Classification {
-		d.checkOneOf(fmt.Sprintf("%s.classification[%d]", key, i), "classification", c, canonical.Classifications)
+		d.checkOneOf(fmt.Sprintf("%s.classification[%d]", key, i), "classification", c, canonical.Classifications())
 	}
 	for _, g := range slices.Concat(s.Tools, s.Exclude) {
 		if !doublestar.ValidatePattern(g) {

@@ -71,7 +71,7 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 // TestProfileRows checks every row of every profile mode: a schema using the
 // feature, lowered with the mode's rules, shows the row's action.
 func TestProfileRows(t *testing.T) {
-	for _, f := range lower.Features {
+	for _, f := range lower.Features() {
 		if _, ok := featureSamples[f.Name]; !ok {
 			t.Errorf("feature %q has no sample", f.Name)
 		}

@@ -111,7 +111,7 @@ func TestReportInBrowser(t *testing.T) {
 	}
 	var want []int
 	for _, tg := range ov.Targets {
-		for _, s := range report.Statuses {
+		for _, s := range report.Statuses() {
 			if s == report.Refused && len(tg.Refusals) > 0 {
 				want = append(want, -1) // "the bundle"
 				continue
@@ -123,7 +123,7 @@ func TestReportInBrowser(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the targets' table counts %v, want %v", got, want)
 	}
-	for _, s := range report.Statuses {
+	for _, s := range report.Statuses() {
 		total := 0
 		for _, tg := range ov.Targets {
 			total += tg.Status[s]

@@ -58,7 +58,7 @@ var statusLetter = map[string]string{AsIs: "a", Lowered: "l", Lossy: "x", Refuse
 // WriteHTML writes ov as one self-contained HTML page: no network, no file
 // beside it.
 func WriteHTML(w io.Writer, ov *Overview) error {
-	d := pageData{Catalog: ov.Catalog, Version: ov.Version, Statuses: Statuses, Targets: ov.Targets}
+	d := pageData{Catalog: ov.Catalog, Version: ov.Version, Statuses: Statuses(), Targets: ov.Targets}
 	var summary bytes.Buffer
 	if err := WriteMarkdown(&summary, ov, nil, ""); err == nil {
 		d.Summary = firstLine(summary.String())

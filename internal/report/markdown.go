@@ -65,7 +65,7 @@ func WriteMarkdown(w io.Writer, ov, base *Overview, baseName string) error {
 			}
 			cells = append(cells, d)
 		}
-		for _, s := range Statuses {
+		for _, s := range Statuses() {
 			if s == Refused && len(t.Refusals) > 0 {
 				cells = append(cells, "**the bundle**") // said below the table
 				continue

@@ -27,8 +27,8 @@ const (
 	Absent  = ""        // the target's select leaves it out
 )
 
-// Statuses lists the statuses in order.
-var Statuses = []string{AsIs, Lowered, Lossy, Refused}
+// Statuses returns the statuses in order.
+func Statuses() []string { return []string{AsIs, Lowered, Lossy, Refused} }
 
 // Overview is one build, seen from above.
 type Overview struct {
@@ -242,7 +242,7 @@ func statusOf(d diag.Diagnostic) string {
 }
 
 func worst(a, b string) string {
-	if slices.Index(Statuses, b) > slices.Index(Statuses, a) {
+	if slices.Index(Statuses(), b) > slices.Index(Statuses(), a) {
 		return b
 	}
 	return a

@@ -47,8 +47,8 @@ type Method struct {
 // "Tool use with Claude", pricing: 346 tokens; 313 with any or tool).
 const anthropicToolPrompt = 346
 
-// Methods are the methods of the formats that cost tokens, by format name.
-var Methods = map[string]Method{
+// methodTable holds the methods of the formats that cost tokens, by format name.
+var methodTable = map[string]Method{
 	"openai":           {Exact: true, How: "o200k_base tokens of the harmony rendering (TypeScript types in a functions namespace)"},
 	"openai-responses": {Exact: true, How: "o200k_base tokens of the harmony rendering (TypeScript types in a functions namespace)"},
 	"anthropic": {How: "estimate: o200k_base tokens of each tool's JSON (Claude's tokenizer is not published)",
@@ -166,14 +166,14 @@ func chunks(s string) iter.Seq[string] {
 // Counts reports whether format's bundles cost tokens (canonical and
 // jsonschema bundles are never sent to a model).
 func Counts(format string) bool {
-	_, ok := Methods[format]
+	_, ok := methodTable[format]
 	return ok
 }
 
 // Bundle counts the tokens of bundle, a target's output in format, each
 // tool in parallel on up to jobs goroutines.
 func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
-	m, ok := Methods[format]
+	m, ok := methodTable[format]
 	if !ok {
 		return nil, fmt.Errorf("tokens: format %q is not sent to a model", format)
 	}

@@ -154,8 +154,8 @@ type Hints struct {
 	OpenWorld   *bool `toml:"openWorldHint"`
 }
 
-// Methods are the HTTP methods a selector may name.
-var Methods = httpMethods
+// HTTPMethods returns the HTTP methods a selector may name.
+func HTTPMethods() []string { return slices.Clone(httpMethods) }
 
 // Entry names one entry of Options: a selector list's entry
 // ("include.tags", "issues") or an override ("operations", "GetFoo").
