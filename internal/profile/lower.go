@@ -39,6 +39,8 @@ type Lowered struct {
 	// Aliases maps the ID of each tool renamed (renamed_from) to the old
 	// name the target also serves it under.
 	Aliases map[string]string
+	// Strict holds the ID of each tool lowered for strict mode.
+	Strict map[string]bool
 }
 
 // sourceOnlyExtensions are the formats whose extensions say how to call a
@@ -83,203 +85,317 @@ var toolFields = []toolField{
 // tools on one name are a name.collision error. Limits of a whole bundle
 // are reported without a file, for the caller to place.
 func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *Lowered {
-	var aliases []pendingAlias
-	out := &Lowered{Aliases: map[string]string{}, Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{}, Renamed: map[string]map[canonical.Pointer]string{}, RenamedOutput: map[string]map[canonical.Pointer]string{}}
-	byName := make(map[string]*canonical.Tool, len(tools))
-	tmpl := cmp.Or(opts.Names, p.Names, DefaultNames)
-	dialect, rulesOf := p.rulesFor(opts)
-	fingerprints := map[*lower.Rules]string{} // read by every worker: filled first
-	if opts.Memo != nil {
-		for _, mode := range []string{p.mode(opts), "strict"} {
-			r := rulesOf(mode)
-			fingerprints[r] = r.Fingerprint()
-		}
-	}
-	nameRule := p.nameRule(opts)
-	lowerOne := func(t *canonical.Tool) (o loweredTool) {
-		at := func(code string, field canonical.Pointer, format string, args ...any) {
-			d := diag.New(code, format, args...).At(t.Source.Place(field)).About(t.ID())
-			d.Target = target
-			o.diags = append(o.diags, d)
-		}
-		c := *t
-		c.Extensions = maps.Clone(t.Extensions)
-		id := t.ID()
-		if nameRule.Max > 0 {
-			want := render(tmpl, t)
-			name := nameRule.Legal(want, id)
-			if name != want {
-				at("name.rewritten", "/name", "name %q is not legal for %s (%s); emitted as %q", want, p.Format, nameRule.Pattern(), name)
-			}
-			if !nameRule.Match(name) {
-				at("name.invalid", "/name", "name %q is not legal for %s (want %s)", name, p.Format, nameRule.Pattern())
-			}
-			c.Namespace, c.Name = "", name
-		}
-		o.name = c.ID() // the emitted name; the ID itself where no rule renames
-		for _, f := range toolFields {
-			if f.has(&c) && !slices.Contains(p.Carries, f.name) {
-				at(f.code, canonical.Pointer("").Append(f.name), "the target has no place for its %s; dropped", f.label)
-				f.clear(&c)
-			}
-		}
-		if !slices.Contains(p.Carries, "backend") {
-			c.Backend = nil // how a caller runs the tool, not what the model reads: no loss
-		}
-		keepExt := p.extensionFormats()
-		// Another format's strict flag is carried as the target's own,
-		// where the target has a strict mode: not a loss.
-		_, strictFrom, _ := p.sourceStrict(t)
-		foreignStrict := strictFrom != "" && !slices.Contains(keepExt, strictFrom) && dialect.Strict
-		for _, format := range slices.Sorted(maps.Keys(c.Extensions)) {
-			if slices.Contains(keepExt, format) || slices.Contains(keepExt, "*") {
-				continue
-			}
-			if !slices.Contains(sourceOnlyExtensions, format) { // those are left out by design
-				for _, m := range c.Extensions[format].Members {
-					if foreignStrict && format == strictFrom && m.Key == "strict" {
-						continue
-					}
-					at("loss.extension", canonical.Pointer("").Append("extensions", format, m.Key),
-						"the %s field %q has no place in the target; dropped", format, m.Key)
-				}
-			}
-			delete(c.Extensions, format)
-		}
-		if !dialect.Strict {
-			if ext := c.Extensions[p.Format]; ext.Get("strict") != nil {
-				at("loss.extension", canonical.Pointer("").Append("extensions", p.Format, "strict"),
-					"the %s dialect takes no \"strict\" flag (%s); dropped", dialect.Name, dialect.Source)
-				e := canonical.NewObject()
-				e.Members = slices.DeleteFunc(slices.Clone(ext.Members), func(m canonical.Member) bool { return m.Key == "strict" })
-				c.Extensions[p.Format] = e
-			}
-		}
-		strict := dialect.Strict && slices.Contains(p.Options, "strict") && p.strictOf(t, opts)
-		mode := p.mode(opts)
-		lowerSchema := func(s **canonical.Schema, base canonical.Pointer, r *lower.Rules) *lower.Result {
-			if *s == nil || !lower.Applies(*s, r) {
-				return nil
-			}
-			return opts.Memo.Schema(*s, r, fingerprints[r], lower.Options{Describe: opts.Describe})
-		}
-		report := func(res *lower.Result, base canonical.Pointer) {
-			if res == nil {
-				return
-			}
-			for _, ch := range res.Changes {
-				msg := ch.Message
-				if ch.Pointer != ch.Origin {
-					msg += fmt.Sprintf(" (at %s of the emitted schema)", base.Join(ch.Pointer))
-				}
-				at(ch.Code, base.Join(ch.Origin), "%s", msg)
-			}
-		}
-		rules := rulesOf(mode)
-		res := (*lower.Result)(nil)
-		if strict {
-			res = lowerSchema(&c.Input, "/input", rulesOf("strict"))
-			if ch, narrowed := res.Narrowed(); narrowed && opts.Auto {
-				strict = false
-				at("lower.strict-fallback", canonical.Pointer("/input").Join(ch.Origin), "left non-strict, as strict mode would narrow it (%s at %s: %s)", ch.Code, "/input"+ch.Pointer, ch.Message)
-			} else {
-				rules = rulesOf("strict")
-			}
-		}
-		if !strict {
-			res = lowerSchema(&c.Input, "/input", rules)
-		}
-		if foreignStrict && opts.Strict == nil && strict { // false is every target's default
-			setExtension(&c, p.Format, "strict", canonical.NewBool(strict))
-		}
-		if dialect.Strict && slices.Contains(p.Options, "strict") && opts.Strict != nil {
-			if was, f, ok := p.sourceStrict(t); ok && was != strict && !opts.Auto {
-				at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
-					"its source says \"strict\": %v; the target's strict = %v wins", was, strict)
-			}
-			setExtension(&c, p.Format, "strict", canonical.NewBool(strict))
-		}
-		report(res, "/input")
-		if res != nil {
-			c.Input = res.Schema
-			o.optional, o.renamed = res.Optional, res.Renamed
-		}
-		if c.Output != nil {
-			if ores := lowerSchema(&c.Output, "/output", rulesOf(mode)); ores != nil {
-				if i := slices.IndexFunc(ores.Changes, func(ch lower.Change) bool { return ch.Code == "name.property-collision" }); i >= 0 {
-					// Two keys of the result on one name: the output
-					// schema cannot say the result, so it goes, and the
-					// tool with it does not fail the bundle.
-					ch := ores.Changes[i]
-					at("loss.output-schema", canonical.Pointer("/output").Join(ch.Origin), "output schema dropped: %s, so it cannot describe the result for %s", ch.Message, p.Format)
-					c.Output = nil
-				} else {
-					report(ores, "/output")
-					c.Output = ores.Schema
-					o.renamedOutput = ores.Renamed
-				}
-			}
-		}
-		if max, ok := rules.Limit("description"); ok && utf8.RuneCountInString(c.Description) > max {
-			short := shorten(c.Description, max)
-			at("loss.description", "/description", "the description has %d characters; %s takes at most %d, so it was cut to %d (the MCP and canonical bundles keep it whole)",
-				utf8.RuneCountInString(c.Description), p.Format, max, utf8.RuneCountInString(short))
-			c.Description = short
-		}
-		o.tool = &c
-		if t.RenamedFrom != "" && nameRule.Max > 0 {
-			ns, old, _ := canonical.ParseID(t.RenamedFrom)
-			o.alias = nameRule.Legal(render(tmpl, &canonical.Tool{Namespace: ns, Name: old}), t.RenamedFrom)
-		}
-		return o
-	}
+	l := p.lowering(target, opts)
 	// Each tool is lowered on its own, in parallel; then, in catalog
 	// order, names are checked against each other and the results joined,
 	// so the outcome does not depend on the schedule.
 	done := make([]loweredTool, len(tools))
-	par.For(len(tools), 64, func(i int) { done[i] = lowerOne(tools[i]) })
-	n := len(out.Diagnostics)
+	par.For(len(tools), 64, func(i int) { done[i] = l.tool(tools[i]) })
+	return l.join(tools, done)
+}
+
+// lowering is what every tool of one Lower call shares: read by the
+// workers, written by none.
+type lowering struct {
+	p            *Profile
+	target       string
+	opts         Options
+	tmpl         string
+	dialect      Dialect
+	rulesOf      func(mode string) *lower.Rules
+	fingerprints map[*lower.Rules]string
+	nameRule     NameRule
+	keepExt      []string // the extension formats the target writes
+	strictMode   bool     // the target has a strict mode in this dialect
+}
+
+func (p *Profile) lowering(target string, opts Options) *lowering {
+	l := &lowering{p: p, target: target, opts: opts, tmpl: cmp.Or(opts.Names, p.Names, DefaultNames),
+		fingerprints: map[*lower.Rules]string{}, nameRule: p.nameRule(opts), keepExt: p.extensionFormats()}
+	l.dialect, l.rulesOf = p.rulesFor(opts)
+	l.strictMode = l.dialect.Strict && slices.Contains(p.Options, "strict")
+	if opts.Memo != nil {
+		for _, mode := range []string{p.mode(opts), "strict"} {
+			r := l.rulesOf(mode)
+			l.fingerprints[r] = r.Fingerprint()
+		}
+	}
+	return l
+}
+
+// toolPass is one step of lowering a tool, as the schema passes of
+// package lower are: each reads and changes the tool being made and
+// reports what it changed.
+type toolPass struct {
+	name string
+	doc  string
+	run  func(*toolLowering)
+}
+
+// toolPasses are the steps of lowering a tool, in order.
+var toolPasses = []toolPass{
+	{"name", "gives the tool its emitted name by the target's name rule", (*toolLowering).rename},
+	{"fields", "drops the tool fields the target has no place for", (*toolLowering).dropFields},
+	{"extensions", "drops other formats' extensions; another format's strict flag is carried as the target's", (*toolLowering).dropExtensions},
+	{"input", "decides strict mode (auto falls back where it would narrow) and lowers the input schema", (*toolLowering).lowerInput},
+	{"strict", "writes the strict decision as the target's flag", (*toolLowering).writeStrict},
+	{"input-changes", "reports the input schema's changes and takes the lowered schema", (*toolLowering).takeInput},
+	{"output", "lowers the output schema, or drops it where two result keys would share a name", (*toolLowering).lowerOutput},
+	{"description", "cuts a description over the target's limit at a sentence", (*toolLowering).cutDescription},
+	{"alias", "names the old name a renamed tool is also served under", (*toolLowering).alias},
+}
+
+// toolLowering is one tool being lowered: its source, the copy being made
+// and what lowering it found.
+type toolLowering struct {
+	*lowering
+	src           *canonical.Tool
+	c             canonical.Tool
+	o             loweredTool
+	strictFrom    string       // the format of the source's strict flag, if any
+	foreignStrict bool         // that flag is another format's, carried as the target's
+	rules         *lower.Rules // the rules the input was lowered by
+	input         *lower.Result
+}
+
+// tool lowers one tool through every pass.
+func (l *lowering) tool(t *canonical.Tool) loweredTool {
+	tl := &toolLowering{lowering: l, src: t, c: *t}
+	tl.c.Extensions = maps.Clone(t.Extensions)
+	for _, pass := range toolPasses {
+		pass.run(tl)
+	}
+	tl.o.tool = &tl.c
+	return tl.o
+}
+
+// at reports a change to the tool at field of its canonical form.
+func (tl *toolLowering) at(code string, field canonical.Pointer, format string, args ...any) {
+	d := diag.New(code, format, args...).At(tl.src.Source.Place(field)).About(tl.src.ID())
+	d.Target = tl.target
+	tl.o.diags = append(tl.o.diags, d)
+}
+
+func (tl *toolLowering) rename() {
+	if rule := tl.nameRule; rule.Max > 0 {
+		want := render(tl.tmpl, tl.src)
+		name := rule.Legal(want, tl.src.ID())
+		if name != want {
+			tl.at("name.rewritten", "/name", "name %q is not legal for %s (%s); emitted as %q", want, tl.p.Format, rule.Pattern(), name)
+		}
+		if !rule.Match(name) {
+			tl.at("name.invalid", "/name", "name %q is not legal for %s (want %s)", name, tl.p.Format, rule.Pattern())
+		}
+		tl.c.Namespace, tl.c.Name = "", name
+	}
+	tl.o.name = tl.c.ID() // the emitted name; the ID itself where no rule renames
+}
+
+func (tl *toolLowering) dropFields() {
+	for _, f := range toolFields {
+		if f.has(&tl.c) && !slices.Contains(tl.p.Carries, f.name) {
+			tl.at(f.code, canonical.Pointer("").Append(f.name), "the target has no place for its %s; dropped", f.label)
+			f.clear(&tl.c)
+		}
+	}
+	if !slices.Contains(tl.p.Carries, "backend") {
+		tl.c.Backend = nil // how a caller runs the tool, not what the model reads: no loss
+	}
+}
+
+func (tl *toolLowering) dropExtensions() {
+	c, keepExt := &tl.c, tl.keepExt
+	_, tl.strictFrom, _ = tl.p.sourceStrict(tl.src)
+	tl.foreignStrict = tl.strictFrom != "" && !slices.Contains(keepExt, tl.strictFrom) && tl.dialect.Strict
+	for _, format := range slices.Sorted(maps.Keys(c.Extensions)) {
+		if slices.Contains(keepExt, format) || slices.Contains(keepExt, "*") {
+			continue
+		}
+		if !slices.Contains(sourceOnlyExtensions, format) { // those are left out by design
+			for _, m := range c.Extensions[format].Members {
+				if tl.foreignStrict && format == tl.strictFrom && m.Key == "strict" {
+					continue
+				}
+				tl.at("loss.extension", canonical.Pointer("").Append("extensions", format, m.Key),
+					"the %s field %q has no place in the target; dropped", format, m.Key)
+			}
+		}
+		delete(c.Extensions, format)
+	}
+	if ext := c.Extensions[tl.p.Format]; !tl.dialect.Strict && ext.Get("strict") != nil {
+		tl.at("loss.extension", canonical.Pointer("").Append("extensions", tl.p.Format, "strict"),
+			"the %s dialect takes no \"strict\" flag (%s); dropped", tl.dialect.Name, tl.dialect.Source)
+		e := canonical.NewObject()
+		e.Members = slices.DeleteFunc(slices.Clone(ext.Members), func(m canonical.Member) bool { return m.Key == "strict" })
+		c.Extensions[tl.p.Format] = e
+	}
+}
+
+// schema lowers the schema s by r, or returns nil when r changes nothing
+// of it.
+func (tl *toolLowering) schema(s *canonical.Schema, r *lower.Rules) *lower.Result {
+	if s == nil || !lower.Applies(s, r) {
+		return nil
+	}
+	return tl.opts.Memo.Schema(s, r, tl.fingerprints[r], lower.Options{Describe: tl.opts.Describe})
+}
+
+// report reports a lowered schema's changes, at base in the tool.
+func (tl *toolLowering) report(res *lower.Result, base canonical.Pointer) {
+	if res == nil {
+		return
+	}
+	for _, ch := range res.Changes {
+		msg := ch.Message
+		if ch.Pointer != ch.Origin {
+			msg += fmt.Sprintf(" (at %s of the emitted schema)", base.Join(ch.Pointer))
+		}
+		tl.at(ch.Code, base.Join(ch.Origin), "%s", msg)
+	}
+}
+
+func (tl *toolLowering) lowerInput() {
+	tl.o.strict = tl.strictMode && tl.p.strictOf(tl.src, tl.opts)
+	tl.rules = tl.rulesOf(tl.p.mode(tl.opts))
+	if tl.o.strict {
+		tl.input = tl.schema(tl.c.Input, tl.rulesOf("strict"))
+		if ch, narrowed := tl.input.Narrowed(); narrowed && tl.opts.Auto {
+			tl.o.strict = false
+			tl.at("lower.strict-fallback", canonical.Pointer("/input").Join(ch.Origin), "left non-strict, as strict mode would narrow it (%s at %s: %s)", ch.Code, "/input"+ch.Pointer, ch.Message)
+		} else {
+			tl.rules = tl.rulesOf("strict")
+		}
+	}
+	if !tl.o.strict {
+		tl.input = tl.schema(tl.c.Input, tl.rules)
+	}
+}
+
+func (tl *toolLowering) writeStrict() {
+	strict := tl.o.strict
+	if tl.foreignStrict && tl.opts.Strict == nil && strict { // false is every target's default
+		setExtension(&tl.c, tl.p.Format, "strict", canonical.NewBool(strict))
+	}
+	if tl.strictMode && tl.opts.Strict != nil {
+		if was, f, ok := tl.p.sourceStrict(tl.src); ok && was != strict && !tl.opts.Auto {
+			tl.at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
+				"its source says \"strict\": %v; the target's strict = %v wins", was, strict)
+		}
+		setExtension(&tl.c, tl.p.Format, "strict", canonical.NewBool(strict))
+	}
+}
+
+func (tl *toolLowering) takeInput() {
+	tl.report(tl.input, "/input")
+	if res := tl.input; res != nil {
+		tl.c.Input = res.Schema
+		tl.o.optional, tl.o.renamed = res.Optional, res.Renamed
+	}
+}
+
+func (tl *toolLowering) lowerOutput() {
+	res := tl.schema(tl.c.Output, tl.rulesOf(tl.p.mode(tl.opts)))
+	if res == nil {
+		return
+	}
+	if i := slices.IndexFunc(res.Changes, func(ch lower.Change) bool { return ch.Code == "name.property-collision" }); i >= 0 {
+		// Two keys of the result on one name: the output schema cannot
+		// say the result, so it goes, and the tool with it does not fail
+		// the bundle.
+		ch := res.Changes[i]
+		tl.at("loss.output-schema", canonical.Pointer("/output").Join(ch.Origin), "output schema dropped: %s, so it cannot describe the result for %s", ch.Message, tl.p.Format)
+		tl.c.Output = nil
+		return
+	}
+	tl.report(res, "/output")
+	tl.c.Output = res.Schema
+	tl.o.renamedOutput = res.Renamed
+}
+
+func (tl *toolLowering) cutDescription() {
+	d := tl.c.Description
+	if max, ok := tl.rules.Limit("description"); ok && utf8.RuneCountInString(d) > max {
+		short := shorten(d, max)
+		tl.at("loss.description", "/description", "the description has %d characters; %s takes at most %d, so it was cut to %d (the MCP and canonical bundles keep it whole)",
+			utf8.RuneCountInString(d), tl.p.Format, max, utf8.RuneCountInString(short))
+		tl.c.Description = short
+	}
+}
+
+func (tl *toolLowering) alias() {
+	if t := tl.src; t.RenamedFrom != "" && tl.nameRule.Max > 0 {
+		ns, old, _ := canonical.ParseID(t.RenamedFrom)
+		tl.o.alias = tl.nameRule.Legal(render(tl.tmpl, &canonical.Tool{Namespace: ns, Name: old}), t.RenamedFrom)
+	}
+}
+
+// join checks the lowered tools' names against each other, in catalog
+// order, and gathers them into the Lowered.
+func (l *lowering) join(tools []*canonical.Tool, done []loweredTool) *Lowered {
+	out := &Lowered{Aliases: map[string]string{}, Names: make(map[string]string, len(tools)), Optional: map[string][]canonical.Pointer{},
+		Renamed: map[string]map[canonical.Pointer]string{}, RenamedOutput: map[string]map[canonical.Pointer]string{}, Strict: map[string]bool{}}
+	byName := make(map[string]*canonical.Tool, len(tools))
+	var aliases []pendingAlias
+	n := 0
 	for _, o := range done {
 		n += len(o.diags)
 	}
-	out.Diagnostics = slices.Grow(out.Diagnostics, n-len(out.Diagnostics)) // once, not by doubling
+	out.Diagnostics = slices.Grow(out.Diagnostics, n) // once, not by doubling
 	for i, t := range tools {
 		o := done[i]
 		id := t.ID()
 		out.Diagnostics = append(out.Diagnostics, o.diags...)
 		out.Names[id] = o.name
 		if prev, ok := byName[o.name]; ok {
-			d := diag.New("name.collision", "its name %q in %s is also the name of %s (%s)",
-				o.name, target, prev.ID(), prev.Source.String()).At(t.Source.Place("/name")).About(id)
-			d.Target = target
-			out.Diagnostics = append(out.Diagnostics, d)
+			out.Diagnostics = append(out.Diagnostics, l.collision(t, "/name", "its name %q in %s is also the name of %s (%s)",
+				o.name, l.target, prev.ID(), prev.Source.String()))
 		} else {
 			byName[o.name] = t
 		}
-		if len(o.optional) > 0 {
-			out.Optional[id] = o.optional
-		}
-		if len(o.renamed) > 0 {
-			out.Renamed[id] = o.renamed
-		}
-		if len(o.renamedOutput) > 0 {
-			out.RenamedOutput[id] = o.renamedOutput
-		}
+		out.record(id, &o)
 		out.Tools = append(out.Tools, o.tool)
 		out.Sources = append(out.Sources, t)
 		if o.alias != "" {
 			aliases = append(aliases, pendingAlias{name: o.alias, tool: o.tool, src: t})
 		}
 	}
-	// A renamed tool is served under its old name too, while the catalog
-	// says renamed_from, so calls made to the old name keep working.
+	l.addAliases(out, aliases, byName)
+	if len(out.Aliases) > 0 {
+		out.sortAliases(len(tools))
+	}
+	return out
+}
+
+// record keeps what lowering tool id found that a caller turns back.
+func (out *Lowered) record(id string, o *loweredTool) {
+	if len(o.optional) > 0 {
+		out.Optional[id] = o.optional
+	}
+	if len(o.renamed) > 0 {
+		out.Renamed[id] = o.renamed
+	}
+	if len(o.renamedOutput) > 0 {
+		out.RenamedOutput[id] = o.renamedOutput
+	}
+	if o.strict {
+		out.Strict[id] = true
+	}
+}
+
+// collision is a name.collision error about t at field.
+func (l *lowering) collision(t *canonical.Tool, field canonical.Pointer, format string, args ...any) diag.Diagnostic {
+	d := diag.New("name.collision", format, args...).At(t.Source.Place(field)).About(t.ID())
+	d.Target = l.target
+	return d
+}
+
+// addAliases serves a renamed tool under its old name too, while the
+// catalog says renamed_from, so calls made to the old name keep working.
+func (l *lowering) addAliases(out *Lowered, aliases []pendingAlias, byName map[string]*canonical.Tool) {
 	for _, a := range aliases {
-		id := a.src.ID()
 		if prev, ok := byName[a.name]; ok {
-			d := diag.New("name.collision", "renamed from %s, it keeps the old name %q as an alias in %s, which is the name of %s (%s)",
-				a.src.RenamedFrom, a.name, target, prev.ID(), prev.Source.String()).At(a.src.Source.Place("/renamed_from")).About(id)
-			d.Target = target
-			out.Diagnostics = append(out.Diagnostics, d)
+			out.Diagnostics = append(out.Diagnostics, l.collision(a.src, "/renamed_from", "renamed from %s, it keeps the old name %q as an alias in %s, which is the name of %s (%s)",
+				a.src.RenamedFrom, a.name, l.target, prev.ID(), prev.Source.String()))
 			continue
 		}
 		byName[a.name] = a.src
@@ -288,26 +404,29 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 		c.Description = strings.TrimSpace(fmt.Sprintf("Deprecated: the old name of %s, kept while it was renamed; call %s instead. %s", a.tool.Name, a.tool.Name, a.tool.Description))
 		out.Tools = append(out.Tools, &c)
 		out.Sources = append(out.Sources, a.src)
-		out.Aliases[id] = a.name
+		out.Aliases[a.src.ID()] = a.name
 	}
-	if len(out.Aliases) > 0 { // bundles list tools by ID: an alias by the ID it stands for
-		sortKey := func(i int) string {
-			if i >= len(tools) {
-				return out.Sources[i].RenamedFrom
-			}
-			return out.Sources[i].ID()
+}
+
+// sortAliases puts each alias where its old ID sorts: bundles list tools
+// by ID, an alias by the ID it stands for. The first n tools are the
+// catalog's.
+func (out *Lowered) sortAliases(n int) {
+	sortKey := func(i int) string {
+		if i >= n {
+			return out.Sources[i].RenamedFrom
 		}
-		order := make([]int, len(out.Tools))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(sortKey(a), sortKey(b)) })
-		ts, ss := slices.Clone(out.Tools), slices.Clone(out.Sources)
-		for i, j := range order {
-			out.Tools[i], out.Sources[i] = ts[j], ss[j]
-		}
+		return out.Sources[i].ID()
 	}
-	return out
+	order := make([]int, len(out.Tools))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(sortKey(a), sortKey(b)) })
+	ts, ss := slices.Clone(out.Tools), slices.Clone(out.Sources)
+	for i, j := range order {
+		out.Tools[i], out.Sources[i] = ts[j], ss[j]
+	}
 }
 
 // loweredTool is what lowering one tool gives, before the tools' names
@@ -315,6 +434,7 @@ func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *L
 type loweredTool struct {
 	tool                   *canonical.Tool
 	name, alias            string
+	strict                 bool // lowered for strict mode, and flagged so
 	diags                  []diag.Diagnostic
 	optional               []canonical.Pointer
 	renamed, renamedOutput map[canonical.Pointer]string

@@ -511,3 +511,15 @@ func TestDialects(t *testing.T) {
 		}
 	}
 }
+
+// TestToolPassesNamed: every step of lowering a tool has a name of its own
+// and says what it does, as the schema passes do.
+func TestToolPassesNamed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range toolPasses {
+		if p.name == "" || p.doc == "" || p.run == nil || seen[p.name] {
+			t.Errorf("tool pass %q: want a unique name, a doc and a run", p.name)
+		}
+		seen[p.name] = true
+	}
+}
