@@ -18,79 +18,16 @@ import (
 // checks that no file belongs to two sources, that no output is a source,
 // and that no path leaves the manifest's folder through a symlink.
 func (b *build) expandSources() error {
-	var errs []diag.Diagnostic
-	cfgErr := func(code, key string, format string, args ...any) {
-		line, col := b.m.Pos(key)
-		errs = append(errs, diag.Diagnostic{Code: code, Severity: diag.Error, File: b.manifestFile, Line: line, Column: col, Message: fmt.Sprintf(format, args...)})
-	}
-	rl, canCheckLinks := b.fsys.(fs.ReadLinkFS)
-	owner := map[string]int{}
-	linked := map[string]string{} // a matched file's path with its links followed → the path read
+	e := &expansion{b: b, owner: map[string]int{}, linked: map[string]string{}}
+	e.rl, e.links = b.fsys.(fs.ReadLinkFS)
 	for i, src := range b.m.Sources {
 		key := fmt.Sprintf("sources[%d].include", i)
 		var matched []string
 		for _, pattern := range src.Include {
-			// Matches are not stat'ed by the glob: a symlink that leaves the
-			// folder must be reported as such, not as an I/O error.
-			files, err := doublestar.Glob(b.fsys, collapseStars(pattern))
-			if err != nil {
-				cfgErr("manifest.invalid", key, "%s: %q: %v", key, pattern, unwrapPath(err))
-				continue
-			}
-			n := 0
-			for _, f := range files {
-				if canCheckLinks {
-					if err := checkLinks(rl, f); err != nil {
-						cfgErr("manifest.path-escape", key, "%s: %v", f, err)
-						continue
-					}
-				}
-				if info, err := fs.Stat(b.fsys, f); err == nil && info.IsDir() {
-					continue
-				}
-				matched = append(matched, f)
-				n++
-			}
-			if n == 0 && !src.Optional {
-				d := diag.New("source.no-match", "%s: %q matches no file; a typo would ship empty bundles, so this fails the build (optional = true on the source lets it match nothing)", key, pattern)
-				if src.Capture != nil {
-					d = diag.New("source.no-match", "%s: %q has not been captured yet", key, pattern).WithFix("run toolc capture, which writes it from the source's live server")
-				}
-				d.File = b.manifestFile
-				d.Line, d.Column = b.m.Pos(key)
-				if near := nearPattern(b.fsys, pattern); near != "" {
-					d.Message += fmt.Sprintf("; did you mean %q?", near)
-				}
-				b.diags = append(b.diags, d)
-			}
+			matched = append(matched, e.glob(key, pattern, src)...)
 		}
 		for _, f := range matched {
-			if excluded(f, src.Exclude) || f == b.manifestFile || f == manifest.LockFile {
-				continue
-			}
-			if canCheckLinks {
-				// A symbolic link to a folder above (a loop under **) or
-				// beside it names a file again: it is read once, under
-				// the first path that names it.
-				if r, err := resolveLinks(rl, f); err == nil && r != "" {
-					if first, ok := linked[r]; ok && first != f {
-						d := diag.New("source.link-duplicate", "%s and %s are one file, %s, through a symbolic link; it is read once, as %s", f, first, r, first)
-						d.File = b.manifestFile
-						d.Line, d.Column = b.m.Pos(key)
-						b.diags = append(b.diags, d)
-						continue
-					}
-					linked[r] = f
-				}
-			}
-			if j, ok := owner[f]; ok {
-				if j != i {
-					cfgErr("manifest.invalid", key, "%s is matched by sources[%d] and sources[%d]; exclude it from one of them", f, j, i)
-				}
-				continue
-			}
-			owner[f] = i
-			b.inputs = append(b.inputs, input{path: f, source: i})
+			e.add(i, key, f, src)
 		}
 	}
 	slices.SortFunc(b.inputs, func(x, y input) int { return strings.Compare(x.path, y.path) })
@@ -102,58 +39,153 @@ func (b *build) expandSources() error {
 			b.sourcePolicy[in.path] = p
 		}
 	}
-	// What a build reads or keeps, by the path symlinks lead to: a target
-	// that writes one would overwrite an input, or the repository.
-	resolve := func(name string) string {
-		if !canCheckLinks {
-			return name
+	e.checkOutputs()
+	if len(e.errs) > 0 {
+		return b.configError(e.errs...)
+	}
+	return nil
+}
+
+// expansion is the state of expandSources.
+type expansion struct {
+	b      *build
+	rl     fs.ReadLinkFS
+	links  bool // whether the file system can say where links lead
+	owner  map[string]int
+	linked map[string]string // a matched file's path with its links followed → the path read
+	errs   []diag.Diagnostic
+}
+
+// fail adds a configuration error at key of the manifest.
+func (e *expansion) fail(code, key string, format string, args ...any) {
+	line, col := e.b.m.Pos(key)
+	e.errs = append(e.errs, diag.Diagnostic{Code: code, Severity: diag.Error, File: e.b.manifestFile, Line: line, Column: col, Message: fmt.Sprintf(format, args...)})
+}
+
+// warn adds a finding at key of the manifest that does not stop the build.
+func (e *expansion) warn(d diag.Diagnostic, key string) {
+	d.File = e.b.manifestFile
+	d.Line, d.Column = e.b.m.Pos(key)
+	e.b.diags = append(e.b.diags, d)
+}
+
+// glob returns the files pattern matches, reporting one that matches none.
+func (e *expansion) glob(key, pattern string, src manifest.Source) []string {
+	b := e.b
+	// Matches are not stat'ed by the glob: a symlink that leaves the folder
+	// must be reported as such, not as an I/O error.
+	files, err := doublestar.Glob(b.fsys, collapseStars(pattern))
+	if err != nil {
+		e.fail("manifest.invalid", key, "%s: %q: %v", key, pattern, unwrapPath(err))
+		return nil
+	}
+	var matched []string
+	for _, f := range files {
+		if e.links {
+			if err := checkLinks(e.rl, f); err != nil {
+				e.fail("manifest.path-escape", key, "%s: %v", f, err)
+				continue
+			}
 		}
-		if r, err := resolveLinks(rl, name); err == nil {
+		if info, err := fs.Stat(b.fsys, f); err == nil && info.IsDir() {
+			continue
+		}
+		matched = append(matched, f)
+	}
+	if len(matched) == 0 && !src.Optional {
+		d := diag.New("source.no-match", "%s: %q matches no file; a typo would ship empty bundles, so this fails the build (optional = true on the source lets it match nothing)", key, pattern)
+		if src.Capture != nil {
+			d = diag.New("source.no-match", "%s: %q has not been captured yet", key, pattern).WithFix("run toolc capture, which writes it from the source's live server")
+		}
+		if near := nearPattern(b.fsys, pattern); near != "" {
+			d.Message += fmt.Sprintf("; did you mean %q?", near)
+		}
+		e.warn(d, key)
+	}
+	return matched
+}
+
+// add makes f an input of source i, unless it is excluded, the manifest
+// or the lock, already read through a link, or another source's.
+func (e *expansion) add(i int, key, f string, src manifest.Source) {
+	if excluded(f, src.Exclude) || f == e.b.manifestFile || f == manifest.LockFile {
+		return
+	}
+	if e.links {
+		// A symbolic link to a folder above (a loop under **) or beside it
+		// names a file again: it is read once, under the first path that
+		// names it.
+		if r, err := resolveLinks(e.rl, f); err == nil && r != "" {
+			if first, ok := e.linked[r]; ok && first != f {
+				e.warn(diag.New("source.link-duplicate", "%s and %s are one file, %s, through a symbolic link; it is read once, as %s", f, first, r, first), key)
+				return
+			}
+			e.linked[r] = f
+		}
+	}
+	if j, ok := e.owner[f]; ok {
+		if j != i {
+			e.fail("manifest.invalid", key, "%s is matched by sources[%d] and sources[%d]; exclude it from one of them", f, j, i)
+		}
+		return
+	}
+	e.owner[f] = i
+	e.b.inputs = append(e.b.inputs, input{path: f, source: i})
+}
+
+// resolve is name with its symbolic links followed, where that can be told.
+func (e *expansion) resolve(name string) string {
+	if e.links {
+		if r, err := resolveLinks(e.rl, name); err == nil {
 			return r
 		}
-		return name
 	}
+	return name
+}
+
+// checkOutputs refuses a target whose file is something a build reads or
+// keeps, by the path symlinks lead to: writing it would overwrite an
+// input, or the repository.
+func (e *expansion) checkOutputs() {
+	b := e.b
 	inputs := map[string]string{} // resolved path → what it is
 	for _, in := range b.inputs {
-		if r := resolve(in.path); r != in.path {
+		if r := e.resolve(in.path); r != in.path {
 			inputs[r] = "the source file " + in.path + ", a symbolic link to it"
 		} else {
 			inputs[r] = "the source file " + in.path
 		}
 	}
-	inputs[resolve(b.manifestFile)] = "the manifest"
-	inputs[resolve(BaselineFile)] = "the baseline"
+	inputs[e.resolve(b.manifestFile)] = "the manifest"
+	inputs[e.resolve(BaselineFile)] = "the baseline"
 	if b.opts.Baseline != "" {
-		inputs[resolve(b.opts.Baseline)] = "the baseline"
+		inputs[e.resolve(b.opts.Baseline)] = "the baseline"
 	}
-	inputs[resolve(manifest.LockFile)] = "the lock, which the build writes itself"
+	inputs[e.resolve(manifest.LockFile)] = "the lock, which the build writes itself"
 	for i, t := range b.m.Targets {
 		key := fmt.Sprintf("targets[%d].out", i)
-		if j, ok := owner[t.Out]; ok {
-			cfgErr("manifest.invalid", key, "%s: %s is also a source file (matched by sources[%d]); exclude the output folder from the source", key, t.Out, j)
-		} else if what, ok := inputs[resolve(t.Out)]; ok {
+		r := e.resolve(t.Out)
+		if j, ok := e.owner[t.Out]; ok {
+			e.fail("manifest.invalid", key, "%s: %s is also a source file (matched by sources[%d]); exclude the output folder from the source", key, t.Out, j)
+		} else if what, ok := inputs[r]; ok {
 			via := ""
-			if r := resolve(t.Out); r != t.Out {
+			if r != t.Out {
 				via = " (through a symbolic link, " + r + ")"
 			}
-			cfgErr("manifest.invalid", key, "%s: %s is %s%s; a build would overwrite it: write the bundle elsewhere", key, t.Out, what, via)
+			e.fail("manifest.invalid", key, "%s: %s is %s%s; a build would overwrite it: write the bundle elsewhere", key, t.Out, what, via)
 		}
 		if info, err := fs.Stat(b.fsys, t.Out); err == nil && info.IsDir() {
-			cfgErr("manifest.invalid", key, "%s: %s is a folder; out names the bundle's file (%s/%s.json, say)", key, t.Out, t.Out, t.Name)
+			e.fail("manifest.invalid", key, "%s: %s is a folder; out names the bundle's file (%s/%s.json, say)", key, t.Out, t.Out, t.Name)
 		}
-		if r := resolve(t.Out); r == ".git" || strings.HasPrefix(r, ".git/") {
-			cfgErr("manifest.invalid", key, "%s: %s is inside .git, which belongs to git: write the bundle elsewhere", key, t.Out)
+		if r == ".git" || strings.HasPrefix(r, ".git/") {
+			e.fail("manifest.invalid", key, "%s: %s is inside .git, which belongs to git: write the bundle elsewhere", key, t.Out)
 		}
-		if canCheckLinks {
-			if err := checkLinks(rl, t.Out); err != nil {
-				cfgErr("manifest.path-escape", key, "%s: %s: %v", key, t.Out, err)
+		if e.links {
+			if err := checkLinks(e.rl, t.Out); err != nil {
+				e.fail("manifest.path-escape", key, "%s: %s: %v", key, t.Out, err)
 			}
 		}
 	}
-	if len(errs) > 0 {
-		return b.configError(errs...)
-	}
-	return nil
 }
 
 // nearPattern returns pattern with its first folder that is not there

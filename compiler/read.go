@@ -1,0 +1,438 @@
+package compiler
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/validate"
+	"golang.org/x/sync/errgroup"
+)
+
+type input struct {
+	path   string
+	source int // index in m.Sources
+}
+
+type fileResult struct {
+	format string
+	hash   string
+	doc    *canonical.Value
+	tools  []*canonical.Tool
+	// decoded is how many tools the file held before its source's select.
+	decoded int
+	hashes  []string // of each tool's canonical form, for the lock
+	diags   []diag.Diagnostic
+	// invalid are the tools with an error of their own (an invalid
+	// schema): the build fails, and what the acceptance check would say of
+	// their bundles adds nothing.
+	invalid []string
+	// openapi is what an OpenAPI description's curation selected and
+	// matched, for checkCuration.
+	openapi *openapi.Result
+	// refs are the other files the description read through its $refs.
+	refs []reference
+}
+
+// reference is a file that a source refers to, read as part of it.
+type reference struct {
+	path, hash string
+	doc        *canonical.Value // nil when it could not be read
+}
+
+// readReference reads and parses a file that a source's $ref names (a path
+// relative to the manifest's folder, already inside it), refusing one that
+// leaves the folder through a symlink.
+func (b *build) readReference(name string) (reference, *canonical.Value, []diag.Diagnostic) {
+	ref := reference{path: name}
+	fail := func(format string, args ...any) (reference, *canonical.Value, []diag.Diagnostic) {
+		return ref, nil, []diag.Diagnostic{diag.New("source.read", format, args...).At(name, "")}
+	}
+	if rl, ok := b.fsys.(fs.ReadLinkFS); ok {
+		if err := checkLinks(rl, name); err != nil {
+			return fail("%v", err)
+		}
+	}
+	data, err := readRegular(b.fsys, name)
+	if err != nil {
+		return fail("cannot read the file: %v", unwrapPath(err))
+	}
+	ref.hash = hashBytes(data)
+	doc, err := adapters.Parse(data, name)
+	if err != nil {
+		return ref, nil, []diag.Diagnostic{adapters.ParseDiagnostic(name, err)}
+	}
+	ref.doc = doc
+	return ref, doc, nil
+}
+
+// unwrapPath drops the *fs.PathError wrapper, whose path is already known.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func hashBytes(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hashText(sum[:])
+}
+
+// hashText is how the lock writes a SHA-256 sum.
+func hashText(sum []byte) string { return "sha256:" + hex.EncodeToString(sum) }
+
+// hashFile is hashBytes of the file at name, read in pieces: the fast path
+// and the comparison of a bundle with the disk hash files of tens of
+// megabytes that they never need whole.
+func hashFile(fsys fs.FS, name string) (string, error) {
+	if err := regular(fsys, name); err != nil {
+		return "", err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return hashReader(f)
+}
+
+// regular fails unless name in fsys is a regular file (symbolic links
+// followed). Opening a named pipe waits for a writer, forever; a device
+// never ends: toolc reads neither. It is checked before each open.
+func regular(fsys fs.FS, name string) error {
+	info, err := fs.Stat(fsys, name)
+	if err != nil {
+		return err
+	}
+	what := ""
+	switch m := info.Mode(); {
+	case m.IsRegular():
+		return nil
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe"
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		what = "a device"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m.IsDir():
+		what = "a folder"
+	default:
+		what = "not a regular file"
+	}
+	return fmt.Errorf("%s is %s: %w", name, what, ErrNotRegular)
+}
+
+// ReadFile reads a file the command line names (toolc convert, toolc
+// detect) as a build reads a source: only a regular file (a named pipe
+// would wait forever), its error without the path, which the caller says.
+func ReadFile(name string) ([]byte, error) {
+	data, err := readRegular(os.DirFS(filepath.Dir(name)), filepath.Base(name))
+	return data, unwrapPath(err)
+}
+
+// readRegular reads name in fsys if it is a regular file.
+func readRegular(fsys fs.FS, name string) ([]byte, error) {
+	if err := regular(fsys, name); err != nil {
+		return nil, err
+	}
+	return fs.ReadFile(fsys, name)
+}
+
+// hashEncoding is the hash of what write writes, and its size: a bundle
+// hashed as it is encoded, never whole in memory.
+func hashEncoding(write func(io.Writer) (int64, error)) (string, int64) {
+	h := sha256.New()
+	n, _ := write(h) // a hash.Hash never fails to write
+	return hashText(h.Sum(nil)), n
+}
+
+func hashReader(r io.Reader) (string, error) {
+	h := sha256.New()
+	if _, err := io.CopyBuffer(h, r, make([]byte, 64<<10)); err != nil {
+		return "", err
+	}
+	return hashText(h.Sum(nil)), nil
+}
+
+// readSources reads, parses, detects and decodes every input in parallel,
+// each into its own slot.
+func (b *build) readSources(ctx context.Context) error {
+	b.files = make([]fileResult, len(b.inputs))
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(b.opts.Jobs)
+	for i, in := range b.inputs {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			b.files[i] = b.readSource(in)
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+func (b *build) readSource(in input) fileResult {
+	src := b.m.Sources[in.source]
+	r := fileResult{}
+	data, err := readRegular(b.fsys, in.path)
+	if err != nil {
+		r.report(in, "source.read", canonical.Pos{}, "cannot read the file: %v", unwrapPath(err))
+		return r
+	}
+	r.hash = hashBytes(data)
+	doc, err := adapters.Parse(data, in.path)
+	if err != nil {
+		r.diags = append(r.diags, adapters.ParseDiagnostic(in.path, err))
+		return r
+	}
+	r.doc = doc
+	if !b.detect(in, &r) {
+		return r
+	}
+	tools, ds := b.decode(in, &r)
+	r.decoded = len(tools)
+	tools, ds = b.applySource(in, src, tools, ds)
+	for _, t := range tools {
+		td, invalid := b.checkTool(t, ds)
+		if invalid {
+			r.invalid = append(r.invalid, t.ID())
+		}
+		ds = append(ds, td...)
+	}
+	r.tools = tools
+	r.hashes = make([]string, len(tools)) // for the lock, here in parallel
+	for i, t := range tools {
+		r.hashes[i] = t.Hash()
+	}
+	r.diags = append(r.diags, ds...)
+	return r
+}
+
+// report adds a finding about the file in at pos.
+func (r *fileResult) report(in input, code string, pos canonical.Pos, format string, args ...any) {
+	d := diag.New(code, format, args...).At(in.path, "")
+	d.Line, d.Column = int(pos.Line), int(pos.Column)
+	r.diags = append(r.diags, d)
+}
+
+// detect sets the file's format: its source's, or the one detection finds
+// for auto. It reports whether the file can be decoded so: not when
+// nothing fits, or when the source names a format the file is surely not
+// (read as the wrong format, the file would become tools with empty
+// schemas and a warning about dropped fields).
+func (b *build) detect(in input, r *fileResult) bool {
+	doc := r.doc
+	r.format = b.m.Sources[in.source].Format
+	if r.format != "auto" {
+		d := b.reg.Detect(doc)
+		if d.Format != "" && d.Format != r.format && d.Scores[0].Confidence >= adapters.SureConfidence && d.Score(r.format) < adapters.MinConfidence {
+			r.report(in, "source.wrong-format", doc.Pos, "the file is %s (confidence %.2f), not %s (%.2f); %s",
+				d.Format, d.Scores[0].Confidence, r.format, d.Score(r.format), b.advise("format", strconv.Quote(d.Format), in.source))
+			return false
+		}
+		return true
+	}
+	d := b.reg.Detect(doc)
+	if d.Err != nil {
+		r.report(in, "source.unknown-format", doc.Pos, "%v; %s", d.Err, b.advise("format", `"..."`, in.source))
+		return false
+	}
+	r.format = d.Format
+	if c := d.Scores[0].Confidence; c < adapters.SureConfidence {
+		r.report(in, "source.guessed-format", doc.Pos, "read as %s, which it fits only with confidence %.2f: a file that is not a tool (a package.json) can look like one; %s if it is right, or exclude the file",
+			r.format, c, b.advise("format", strconv.Quote(r.format), in.source))
+	}
+	return true
+}
+
+// decode reads the file's tools in its format.
+func (b *build) decode(in input, r *fileResult) ([]*canonical.Tool, []diag.Diagnostic) {
+	if r.format != "openapi" {
+		a, _ := b.reg.Get(r.format)
+		return a.Decode(r.doc, in.path)
+	}
+	// The one format a source curates, and reads other files of.
+	read := openapi.Read(r.doc, in.path, b.m.Sources[in.source].OpenAPI, func(name string) (*canonical.Value, []diag.Diagnostic) {
+		ref, v, ds := b.readReference(name)
+		r.refs = append(r.refs, ref)
+		return v, ds
+	})
+	r.openapi = read
+	return read.Tools, read.Diags
+}
+
+// applySource gives the file's tools what their source sets (namespace,
+// tags, backend, security), repairs them where it says so, and keeps
+// those its select takes.
+func (b *build) applySource(in input, src manifest.Source, tools []*canonical.Tool, ds []diag.Diagnostic) ([]*canonical.Tool, []diag.Diagnostic) {
+	kept := tools[:0]
+	for _, t := range tools {
+		if src.Namespace != "" {
+			t.Namespace = src.Namespace
+		}
+		var cut []string
+		t.Tags, cut = canonical.CapTags(canonical.NormalizeTags(append(t.Tags, src.Tags...)))
+		setBackend(t, src)
+		if sec := src.Security; sec != nil {
+			if t.Security == nil {
+				t.Security = &canonical.Security{}
+			}
+			t.Security.Classification = cmp.Or(t.Security.Classification, sec.DataClassification)
+			t.Security.PII = cmp.Or(t.Security.PII, sec.PIIHandling)
+		}
+		if !src.Select.Match(t.ID(), t.Namespace, t.Tags, classification(t)) {
+			// Left out before validation: what is said of the tool's
+			// own part of the file goes with it.
+			ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool { return within(d, in.path, t.Source.Pointer) })
+			continue
+		}
+		kept = append(kept, t)
+		if len(cut) > 0 {
+			ds = append(ds, diag.New("catalog.tags-cut", "tags past %d, or longer than %d characters, were cut: %s",
+				canonical.MaxTags, canonical.MaxTagLen, strings.Join(cut, ", ")).At(in.path, string(t.Source.Locate("/tags"))).About(t.ID()))
+		}
+		if src.Repair {
+			ds = append(ds, validate.Repair(t)...)
+		}
+	}
+	clear(tools[len(kept):])
+	return kept, ds
+}
+
+// checkTool validates one tool's schemas (and runs the caller's
+// Validator), given what was said of its file so far, and reports whether
+// the tool has an error of its own.
+func (b *build) checkTool(t *canonical.Tool, ds []diag.Diagnostic) (td []diag.Diagnostic, invalid bool) {
+	td = adapters.CheckSchemas([]*canonical.Tool{t})
+	if hint, fix := b.validator.RootTypeHint(t.Input); hint != "" {
+		for i := range td {
+			if td[i].Pointer == string(t.Source.Locate("/input")) {
+				td[i].Message += "; " + hint
+				td[i].Fix = fix
+			}
+		}
+	}
+	td = append(td, b.validator.Tool(t)...)
+	if v := b.opts.Validator; v != nil {
+		for _, d := range v(t) {
+			td = append(td, d.At(t.Source.Place(canonical.Pointer(d.Pointer))).About(t.ID()))
+		}
+	}
+	// A $ref to a file that could not be read is one fault, said at the
+	// $ref by source.read: not also a schema.external-ref, nor the
+	// acceptance check's unresolved reference.
+	unread := false
+	td = slices.DeleteFunc(td, func(d diag.Diagnostic) bool {
+		if d.Code != "schema.external-ref" {
+			return false
+		}
+		gone := slices.ContainsFunc(ds, func(x diag.Diagnostic) bool {
+			return x.Code == "source.read" && x.File == d.File && x.Pointer == d.Pointer
+		})
+		unread = unread || gone
+		return gone
+	})
+	return td, unread || diag.HasErrors(td)
+}
+
+// classification is t's data classification, "" when it has none.
+func classification(t *canonical.Tool) string {
+	if t.Security == nil {
+		return ""
+	}
+	return t.Security.Classification
+}
+
+// setBackend gives t the backend its source says: the server of a capture
+// (its command, or its URL without credentials or query: secrets are
+// never written), or the source's backend kind.
+func setBackend(t *canonical.Tool, src manifest.Source) {
+	switch {
+	case src.Capture != nil:
+		b := &canonical.Backend{Kind: canonical.BackendMCP, Command: slices.Clone(src.Capture.Command)}
+		if u, err := url.Parse(src.Capture.URL); err == nil && src.Capture.URL != "" {
+			u.User, u.RawQuery, u.Fragment = nil, "", ""
+			b.URL = u.String()
+		}
+		t.Backend = b
+	case src.Backend != nil:
+		b := &canonical.Backend{Kind: src.Backend.Kind}
+		if t.Backend != nil && b.Kind == canonical.BackendProvider {
+			b.HTTP = t.Backend.HTTP // an operation's binding stays
+		}
+		t.Backend = b
+	}
+}
+
+// within reports whether d is located in file at pointer p or under it.
+func within(d diag.Diagnostic, file string, p canonical.Pointer) bool {
+	return d.File == file && (p == "" || d.Pointer == string(p) || strings.HasPrefix(d.Pointer, string(p)+"/"))
+}
+
+// collectTools joins the per-file tools in input order, rejects duplicate
+// IDs, and sorts the catalog by ID.
+func (b *build) collectTools() {
+	n := 0
+	for _, f := range b.files {
+		n += len(f.tools)
+	}
+	first := make(map[string]*canonical.Tool, n)
+	sourceOf := make(map[string]int, n)
+	b.toolHash = make(map[*canonical.Tool]string, n)
+	if n > 0 {
+		b.tools = make([]*canonical.Tool, 0, n)
+	}
+	for fi, f := range b.files {
+		src := b.inputs[fi].source
+		for i, t := range f.tools {
+			b.toolHash[t] = f.hashes[i]
+			id := t.ID()
+			if prev, ok := first[id]; ok {
+				d := diag.New("catalog.duplicate-id", "tool ID %q is defined twice: in %s and in %s", id, prev.Source.String(), t.Source.String()).
+					At(t.Source.Place("/name"))
+				fix := "give one source a namespace or rename one of the tools"
+				switch {
+				case prev.Source.File == t.Source.File:
+					fix = "rename one of the tools, or remove one"
+				case sourceOf[id] == src:
+					// A namespace of the source would not part them.
+					fix = fmt.Sprintf("both files are in sources[%d]: if they are different servers, give each a [[sources]] of its own with a namespace of its own (include = [\"%s\"]); else rename or remove one of the tools", src, t.Source.File)
+				}
+				b.diags = append(b.diags, d.WithFix(fix))
+				continue
+			}
+			first[id], sourceOf[id] = t, src
+			b.tools = append(b.tools, t)
+		}
+	}
+	if !b.opts.InputOrder {
+		slices.SortFunc(b.tools, func(x, y *canonical.Tool) int { return strings.Compare(x.ID(), y.ID()) })
+	}
+	for _, f := range b.files {
+		for _, id := range f.invalid {
+			if b.invalid == nil {
+				b.invalid = map[string]bool{}
+			}
+			b.invalid[id] = true
+		}
+	}
+}
