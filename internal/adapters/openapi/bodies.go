@@ -181,150 +181,186 @@ func flattenable(s *canonical.Value) bool {
 }
 
 func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value, opAt canonical.Pointer, http *canonical.Value) *canonical.Value {
-	root := canonical.NewObject()
-	root.Set("type", canonical.NewString("object"))
-	props := canonical.NewObject()
-	var required, refs []string
-	taken := map[string]bool{}
-
+	in := &inputMaker{o: o, t: t, root: canonical.NewObject(), props: canonical.NewObject(), taken: map[string]bool{}}
+	in.root.Set("type", canonical.NewString("object"))
 	// The body first: whether it is flattened decides which names it takes.
-	var body *oasSchema
-	var bodyInfo *canonical.Value
-	flat := false
-	bodyRequired := false
-	if rb, rbAt := op.Get("requestBody"), opAt.Append("requestBody"); rb != nil {
-		if v, at, _ := o.deref(rb, rbAt); v != nil {
-			bodyRequired, _ = v.Get("required").BoolValue()
-			content := v.Get("content")
-			mt := media(content, true)
-			switch {
-			case mt != "":
-				mAt := at.Append("content", mt)
-				sv, sAt := content.Get(mt).Get("schema"), mAt.Append("schema")
-				r := o.root(sv, sAt)
-				body = &r
-				bodyInfo = canonical.NewObject()
-				bodyInfo.Set("mediaType", canonical.NewString(mt))
-				bodyInfo.Set("required", canonical.NewBool(bodyRequired))
-				flat = flattenable(r.v) &&
-					!slices.ContainsFunc(params, func(p oasParam) bool { return r.v.Get("properties").Has(p.name) })
-			case len(decode.Members(content)) > 0:
-				// Text or bytes: the body is one string, its media type
-				// in the binding.
-				mt = content.Members[0].Key
-				mAt := at.Append("content", mt)
-				sv := content.Get(mt).Get("schema")
-				if !stringSchema(sv) {
-					o.d.Report("source.openapi-skipped", mAt.Append("schema"), "the %s request body of %q is taken as one string, so its schema, which describes more than a string, is left out", mt, t.Name)
-				}
-				r := oasSchema{v: stringBody(sv, v.Get("description"), mt), at: mAt}
-				body = &r
-				bodyInfo = canonical.NewObject()
-				bodyInfo.Set("mediaType", canonical.NewString(mt))
-				bodyInfo.Set("required", canonical.NewBool(bodyRequired))
-			}
-		}
-	}
+	body := o.requestBody(t, params, op, opAt)
 	if body != nil {
-		if flat {
+		if body.flat {
 			for _, m := range body.v.Get("properties").Members {
-				taken[m.Key] = true
+				in.taken[m.Key] = true
 			}
 		} else {
-			taken["body"] = true
+			in.taken["body"] = true
 		}
 	}
-
 	list := canonical.NewArray()
 	for _, p := range params {
-		name := p.name
-		if taken[name] {
-			name = p.in + "_" + p.name
-		}
-		if taken[name] {
-			o.d.Report("source.invalid", p.at, "parameter %q (in %s) has the name of another parameter, and so does %q", p.name, p.in, name)
+		entry := in.param(p)
+		if entry == nil {
 			return nil
 		}
-		taken[name] = true
-		sv, sAt := p.v.Get("schema"), p.at.Append("schema")
-		var mt string
-		if sv == nil {
-			if c := p.v.Get("content"); c != nil && len(decode.Members(c)) > 0 {
-				mt = c.Members[0].Key
-				sv, sAt = c.Members[0].Value.Get("schema"), p.at.Append("content", mt, "schema")
-			}
-		}
-		s := o.schema(sv, sAt)
-		left := annotateParam(s.v, p.v)
-		props.Set(name, s.v)
-		t.Source.Fields[canonical.Pointer("/input/properties").Append(name)] = sAt
-		refs = append(refs, s.refs...)
-		if req, _ := p.v.Get("required").BoolValue(); req || p.in == "path" {
-			required = append(required, name)
-		}
-		entry := canonical.NewObject()
-		entry.Set("name", canonical.NewString(p.name))
-		entry.Set("in", canonical.NewString(p.in))
-		entry.Set("property", canonical.NewString(name))
-		for _, k := range []string{"style", "explode", "allowReserved", "allowEmptyValue"} {
-			if v := p.v.Get(k); v != nil {
-				entry.Set(k, v)
-			}
-		}
-		if mt != "" {
-			entry.Set("mediaType", canonical.NewString(mt))
-		}
-		entry.Members = append(entry.Members, left...)
 		list.Items = append(list.Items, entry)
 	}
 	if len(list.Items) > 0 {
 		http.Set("parameters", list)
 	}
+	closed := in.body(body)
+	if body != nil {
+		http.Set("body", body.info)
+	}
+	in.root.Set("properties", in.props)
+	if len(in.required) > 0 {
+		in.root.Set("required", canonical.NewStrings(in.required))
+	}
+	if closed != nil {
+		in.root.Set("additionalProperties", closed)
+	}
+	attachDefs(t, in.root, o.reach(in.refs), "/input")
+	return in.root
+}
 
-	var closed *canonical.Value
+// inputMaker is the input schema of an operation being made.
+type inputMaker struct {
+	o        *oasDoc
+	t        *canonical.Tool
+	root     *canonical.Value
+	props    *canonical.Value
+	required []string
+	refs     []string
+	taken    map[string]bool // property names in use
+}
+
+// requestBody is an operation's request body as the input takes it.
+type requestBody struct {
+	oasSchema
+	info     *canonical.Value // the binding's body: media type, required, where it went
+	flat     bool             // its properties become the input's
+	required bool
+}
+
+// requestBody reads the operation's request body: a schema of a JSON-like
+// media type, flattened into the input where nothing collides, or any
+// other media type as one string; nil without one.
+func (o *oasDoc) requestBody(t *canonical.Tool, params []oasParam, op *canonical.Value, opAt canonical.Pointer) *requestBody {
+	rb, rbAt := op.Get("requestBody"), opAt.Append("requestBody")
+	if rb == nil {
+		return nil
+	}
+	v, at, _ := o.deref(rb, rbAt)
+	if v == nil {
+		return nil
+	}
+	body := &requestBody{}
+	body.required, _ = v.Get("required").BoolValue()
+	content := v.Get("content")
+	mt := media(content, true)
+	switch {
+	case mt != "":
+		mAt := at.Append("content", mt)
+		body.oasSchema = o.root(content.Get(mt).Get("schema"), mAt.Append("schema"))
+		body.flat = flattenable(body.v) &&
+			!slices.ContainsFunc(params, func(p oasParam) bool { return body.v.Get("properties").Has(p.name) })
+	case len(decode.Members(content)) > 0:
+		// Text or bytes: the body is one string, its media type in the
+		// binding.
+		mt = content.Members[0].Key
+		mAt := at.Append("content", mt)
+		sv := content.Get(mt).Get("schema")
+		if !stringSchema(sv) {
+			o.d.Report("source.openapi-skipped", mAt.Append("schema"), "the %s request body of %q is taken as one string, so its schema, which describes more than a string, is left out", mt, t.Name)
+		}
+		body.oasSchema = oasSchema{v: stringBody(sv, v.Get("description"), mt), at: mAt}
+	default:
+		return nil
+	}
+	body.info = canonical.NewObject()
+	body.info.Set("mediaType", canonical.NewString(mt))
+	body.info.Set("required", canonical.NewBool(body.required))
+	return body
+}
+
+// param adds parameter p to the input, under its name or, where that is
+// taken, "in_name", and returns its entry in the binding; nil when both
+// names are taken.
+func (in *inputMaker) param(p oasParam) *canonical.Value {
+	name := p.name
+	if in.taken[name] {
+		name = p.in + "_" + p.name
+	}
+	if in.taken[name] {
+		in.o.d.Report("source.invalid", p.at, "parameter %q (in %s) has the name of another parameter, and so does %q", p.name, p.in, name)
+		return nil
+	}
+	in.taken[name] = true
+	sv, sAt := p.v.Get("schema"), p.at.Append("schema")
+	var mt string
+	if sv == nil {
+		if c := p.v.Get("content"); c != nil && len(decode.Members(c)) > 0 {
+			mt = c.Members[0].Key
+			sv, sAt = c.Members[0].Value.Get("schema"), p.at.Append("content", mt, "schema")
+		}
+	}
+	s := in.o.schema(sv, sAt)
+	left := annotateParam(s.v, p.v)
+	in.props.Set(name, s.v)
+	in.t.Source.Fields[canonical.Pointer("/input/properties").Append(name)] = sAt
+	in.refs = append(in.refs, s.refs...)
+	if req, _ := p.v.Get("required").BoolValue(); req || p.in == "path" {
+		in.required = append(in.required, name)
+	}
+	entry := canonical.NewObject()
+	entry.Set("name", canonical.NewString(p.name))
+	entry.Set("in", canonical.NewString(p.in))
+	entry.Set("property", canonical.NewString(name))
+	for _, k := range []string{"style", "explode", "allowReserved", "allowEmptyValue"} {
+		if v := p.v.Get(k); v != nil {
+			entry.Set(k, v)
+		}
+	}
+	if mt != "" {
+		entry.Set("mediaType", canonical.NewString(mt))
+	}
+	entry.Members = append(entry.Members, left...)
+	return entry
+}
+
+// body puts the request body into the input: its properties and keywords
+// when flat, else as the property "body". It returns the flattened body's
+// additionalProperties, which closes the input.
+func (in *inputMaker) body(body *requestBody) (closed *canonical.Value) {
 	switch {
 	case body == nil:
-	case flat:
+	case body.flat:
 		for _, m := range body.v.Members {
 			switch m.Key {
 			case "type", "properties", "required":
 			case "additionalProperties":
 				closed = m.Value
 			default:
-				root.Set(m.Key, m.Value)
-				t.Source.Fields[canonical.Pointer("/input").Append(m.Key)] = body.at.Append(m.Key)
+				in.root.Set(m.Key, m.Value)
+				in.t.Source.Fields[canonical.Pointer("/input").Append(m.Key)] = body.at.Append(m.Key)
 			}
 		}
 		for _, m := range body.v.Get("properties").Members {
-			props.Set(m.Key, m.Value)
-			t.Source.Fields[canonical.Pointer("/input/properties").Append(m.Key)] = body.at.Append("properties", m.Key)
+			in.props.Set(m.Key, m.Value)
+			in.t.Source.Fields[canonical.Pointer("/input/properties").Append(m.Key)] = body.at.Append("properties", m.Key)
 		}
 		if req, ok := body.v.Get("required").Strings(); ok {
-			required = append(required, req...)
+			in.required = append(in.required, req...)
 		}
-		refs = append(refs, body.refs...)
-		bodyInfo.Set("flattened", canonical.NewBool(true))
+		in.refs = append(in.refs, body.refs...)
+		body.info.Set("flattened", canonical.NewBool(true))
 	default:
-		props.Set("body", body.v)
-		t.Source.Fields["/input/properties/body"] = body.at
-		refs = append(refs, body.refs...)
-		if bodyRequired {
-			required = append(required, "body")
+		in.props.Set("body", body.v)
+		in.t.Source.Fields["/input/properties/body"] = body.at
+		in.refs = append(in.refs, body.refs...)
+		if body.required {
+			in.required = append(in.required, "body")
 		}
-		bodyInfo.Set("property", canonical.NewString("body"))
+		body.info.Set("property", canonical.NewString("body"))
 	}
-	if bodyInfo != nil {
-		http.Set("body", bodyInfo)
-	}
-	root.Set("properties", props)
-	if len(required) > 0 {
-		root.Set("required", canonical.NewStrings(required))
-	}
-	if closed != nil {
-		root.Set("additionalProperties", closed)
-	}
-	attachDefs(t, root, o.reach(refs), "/input")
-	return root
+	return closed
 }
 
 // annotateParam moves what a parameter says about its value (description,
