@@ -435,13 +435,7 @@ version = 1
 name = %q
 version = "0.1.0"               # semantic; toolc breaking checks each release's bump
 `, name)
-	live := 0
-	for _, g := range groups {
-		if len(g.files) > 0 {
-			live++
-		}
-	}
-	if live == 0 {
+	if !slices.ContainsFunc(groups, func(g *found) bool { return len(g.files) > 0 }) {
 		b.WriteString(`
 # No tool files were found. Put tool definitions (MCP, OpenAI, Anthropic,
 # Gemini, Bedrock, LangChain, OpenAPI …) under tools/ or change the glob.
@@ -458,77 +452,91 @@ optional = true                 # tools/ is empty so far: remove this once it ho
 	}
 	namespaced := false
 	for _, g := range groups {
-		for _, f := range slices.Sorted(maps.Keys(g.left)) {
-			b.WriteString("\n" + comment(fmt.Sprintf("Left out: %s does not build: %s", path.Join(g.dir, f), g.left[f])))
-		}
-		if len(g.files) == 0 {
-			if len(g.left) > 0 {
-				b.WriteString("\n")
-			}
-			continue
-		}
-		if len(g.left) > 0 {
-			b.WriteString("\n")
-		}
-		if g.server != "" {
-			fmt.Fprintf(&b, "\n# %s: the %s server (%s), a source of its own\n[[sources]]\n", path.Join(g.dir, g.files[0]), g.server, diagfmt.Plural(sum(maps.Values(g.tools)), "tool"))
-		} else {
-			fmt.Fprintf(&b, "\n# %s in %s (%s)\n[[sources]]\n", diagfmt.Plural(len(g.files), "file"), g.dir, diagfmt.Plural(sum(maps.Values(g.tools)), "tool"))
-		}
-		include, exclude := globs(g)
-		fmt.Fprintf(&b, "include = [%s]\n", strings.Join(include, ", "))
-		if len(exclude) > 0 {
-			fmt.Fprintf(&b, "exclude = [%s]\n", strings.Join(exclude, ", "))
-		}
-		fmt.Fprintf(&b, "format = %q\n", g.format)
-		if g.namespace != "" {
-			fmt.Fprintf(&b, "namespace = %q  # tool IDs become %s:name\n", g.namespace, g.namespace)
-			namespaced = true
-		}
-		if slices.ContainsFunc(g.files, func(f string) bool { return g.repairs[f] }) {
-			b.WriteString("repair = true                   # its schemas use non-standard types (dict, float …) or keywords: rewritten as JSON Schema, each a repair.* warning\n")
-		}
-		if n, max := sum(maps.Values(g.tools)), openAIMaxTools(); g.format == "openapi" && max > 0 && n > max {
-			fmt.Fprintf(&b, "# %d operations: more than the %d tools OpenAI takes in a request. Choose\n"+
-				"# some (README: Importing an HTTP API), for example:\n"+
-				"# [sources.openapi]\n# include = { tags = [\"...\"], methods = [\"get\"] }\n", n, max)
-		}
+		namespaced = writeSource(&b, g) || namespaced
 	}
 	b.WriteString("\n# One bundle per provider, in the shape its API takes.\n")
 	if namespaced {
 		b.WriteString("# Namespaces rename the emitted tools: a model sees namespace__name (the\n# names template), and toolc.lock maps each name back to its tool ID.\n")
 	}
+	writeTargets(&b, groups)
+	return b.String()
+}
+
+// writeSource writes one group's [[sources]] entry, after what was left
+// out of it and why, and reports whether it sets a namespace.
+func writeSource(b *strings.Builder, g *found) (namespaced bool) {
+	for _, f := range slices.Sorted(maps.Keys(g.left)) {
+		b.WriteString("\n" + comment(fmt.Sprintf("Left out: %s does not build: %s", path.Join(g.dir, f), g.left[f])))
+	}
+	if len(g.left) > 0 {
+		b.WriteString("\n")
+	}
+	if len(g.files) == 0 {
+		return false
+	}
+	if g.server != "" {
+		fmt.Fprintf(b, "\n# %s: the %s server (%s), a source of its own\n[[sources]]\n", path.Join(g.dir, g.files[0]), g.server, diagfmt.Plural(sum(maps.Values(g.tools)), "tool"))
+	} else {
+		fmt.Fprintf(b, "\n# %s in %s (%s)\n[[sources]]\n", diagfmt.Plural(len(g.files), "file"), g.dir, diagfmt.Plural(sum(maps.Values(g.tools)), "tool"))
+	}
+	include, exclude := globs(g)
+	fmt.Fprintf(b, "include = [%s]\n", strings.Join(include, ", "))
+	if len(exclude) > 0 {
+		fmt.Fprintf(b, "exclude = [%s]\n", strings.Join(exclude, ", "))
+	}
+	fmt.Fprintf(b, "format = %q\n", g.format)
+	if g.namespace != "" {
+		fmt.Fprintf(b, "namespace = %q  # tool IDs become %s:name\n", g.namespace, g.namespace)
+	}
+	if slices.ContainsFunc(g.files, func(f string) bool { return g.repairs[f] }) {
+		b.WriteString("repair = true                   # its schemas use non-standard types (dict, float …) or keywords: rewritten as JSON Schema, each a repair.* warning\n")
+	}
+	if n, max := sum(maps.Values(g.tools)), openAIMaxTools(); g.format == "openapi" && max > 0 && n > max {
+		fmt.Fprintf(b, "# %d operations: more than the %d tools OpenAI takes in a request. Choose\n"+
+			"# some (README: Importing an HTTP API), for example:\n"+
+			"# [sources.openapi]\n# include = { tags = [\"...\"], methods = [\"get\"] }\n", n, max)
+	}
+	return g.namespace != ""
+}
+
+// openAIPreset is the comment that shows a select preset for a catalog of
+// more tools than OpenAI takes in one request, "" for one that fits: a
+// preset per agent is the user's choice to make, so it is shown, not
+// made. The example takes namespaces while they fit.
+func openAIPreset(groups []*found, total int) string {
+	max := openAIMaxTools()
+	if max <= 0 || total <= max {
+		return ""
+	}
+	perNS := map[string]int{}
+	var order []string
+	for _, g := range groups {
+		if g.namespace != "" && len(g.files) > 0 {
+			if _, ok := perNS[g.namespace]; !ok {
+				order = append(order, g.namespace)
+			}
+			perNS[g.namespace] += sum(maps.Values(g.tools))
+		}
+	}
+	var ns []string
+	n := 0
+	for _, name := range order {
+		if n+perNS[name] <= max {
+			ns, n = append(ns, strconv.Quote(name)), n+perNS[name]
+		}
+	}
+	example := `select = { tags = ["..."] }`
+	if len(ns) > 0 && n < total {
+		example = "select = { namespaces = [" + strings.Join(ns, ", ") + "] }  # " + diagfmt.Plural(n, "tool")
+	}
+	return comment(fmt.Sprintf("OpenAI takes at most %d tools in one request and this catalog has %d (accept.tools): give each agent a target with part of it (README: Presets), for example", max, total)) + "\n# " + example + "\n"
+}
+
+// writeTargets writes the targets and the policy.
+func writeTargets(b *strings.Builder, groups []*found) {
 	total := 0
 	for _, g := range groups {
 		total += sum(maps.Values(g.tools))
-	}
-	openAITools := ""
-	if max := openAIMaxTools(); max > 0 && total > max {
-		// More tools than one request takes: a preset per agent is the
-		// user's choice to make, so it is shown, not made.
-		// The example takes namespaces while they fit.
-		perNS := map[string]int{}
-		var order []string
-		for _, g := range groups {
-			if g.namespace != "" && len(g.files) > 0 {
-				if _, ok := perNS[g.namespace]; !ok {
-					order = append(order, g.namespace)
-				}
-				perNS[g.namespace] += sum(maps.Values(g.tools))
-			}
-		}
-		var ns []string
-		n := 0
-		for _, name := range order {
-			if n+perNS[name] <= max {
-				ns, n = append(ns, strconv.Quote(name)), n+perNS[name]
-			}
-		}
-		example := `select = { tags = ["..."] }`
-		if len(ns) > 0 && n < total {
-			example = "select = { namespaces = [" + strings.Join(ns, ", ") + "] }  # " + diagfmt.Plural(n, "tool")
-		}
-		openAITools = comment(fmt.Sprintf("OpenAI takes at most %d tools in one request and this catalog has %d (accept.tools): give each agent a target with part of it (README: Presets), for example", max, total)) + "\n# " + example + "\n"
 	}
 	anthropicStrict := "strict = \"auto\"\n"
 	if max := anthropicMaxStrict(); max > 0 && total > max {
@@ -544,7 +552,7 @@ out = "dist/mcp.json"
 format = "openai"
 out = "dist/openai.json"
 strict = "auto"                 # strict where it narrows nothing; true forces it, false turns it off
-` + openAITools + `
+` + openAIPreset(groups, total) + `
 [[targets]]
 format = "anthropic"
 out = "dist/anthropic.json"
@@ -566,7 +574,6 @@ warn = ["loss"]                 # a target drops something it cannot carry
 ignore = ["loss.annotations", "loss.title", "loss.icons", "loss.metadata"]
 # deny = ["loss.ref", "lint"]   # fail on recursive refs a target cannot take, and on lint
 `)
-	return b.String()
 }
 
 // comment writes text as comment lines of at most 78 characters, broken
