@@ -1,0 +1,212 @@
+package accept
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/namematch"
+)
+
+// nodeAt is one rule's check of one subschema: where it is, to report a
+// finding.
+type nodeAt struct {
+	c   *checker
+	r   Rule
+	st  *step
+	pos canonical.Pos
+}
+
+// reportKey reports a finding at member m of the subschema.
+func (n *nodeAt) reportKey(m canonical.Member, format string, args ...any) {
+	n.c.report(n.r, n.c.field, n.st.pointer(), keyPos(m, n.pos), format, args...)
+}
+
+// nodeChecks are the checks of a subschema, by the kind of rule: one small
+// function each, as buf's rules are.
+var nodeChecks = map[Kind]func(n *nodeAt, v *canonical.Value){
+	Keywords:        func(n *nodeAt, v *canonical.Value) { n.keywords(v, true) },
+	NoKeywords:      func(n *nodeAt, v *canonical.Value) { n.keywords(v, false) },
+	RefTargets:      checkRefTarget,
+	EnumNoNull:      checkEnumNoNull,
+	RequiredProps:   checkRequiredProps,
+	PortablePattern: checkPortablePattern,
+	Draft2020:       checkDraft2020,
+	Formats:         checkFormat,
+	Typed:           checkTyped,
+	TypeNames:       checkTypeNames,
+	Properties:      checkProperties,
+	Closed:          checkClosed,
+	AllRequired:     checkRequired,
+	RequiredDefined: checkRequired,
+	RefSiblings:     func(n *nodeAt, v *canonical.Value) { n.alone(v, "$ref") },
+	AnyOfAlone:      func(n *nodeAt, v *canonical.Value) { n.alone(v, "anyOf") },
+	Items:           checkItems,
+	PropertyKeys:    checkPropertyKeys,
+	EnumTypes:       checkEnumTypes,
+	MinItems:        checkMinItems,
+	NoLookaround:    checkLookaround,
+}
+
+// keywords reports each keyword that is not in the rule's values (only),
+// or that is (not only).
+func (n *nodeAt) keywords(v *canonical.Value, only bool) {
+	for _, m := range v.Members {
+		if slices.Contains(n.r.Values, m.Key) != only && !n.c.accepted(m.Key) {
+			n.reportKey(m, "the keyword %q", m.Key)
+		}
+	}
+}
+
+// alone reports each sibling of key that the rule does not allow.
+func (n *nodeAt) alone(v *canonical.Value, key string) {
+	if !v.Has(key) {
+		return
+	}
+	for _, m := range v.Members {
+		if m.Key != key && !slices.Contains(n.r.Values, m.Key) {
+			n.reportKey(m, "%s has the sibling %q", key, m.Key)
+		}
+	}
+}
+
+func checkRefTarget(n *nodeAt, v *canonical.Value) {
+	if ref, ok := v.Get("$ref").StringValue(); ok && !topLevelRef(ref) {
+		n.report("$ref %q", ref)
+	}
+}
+
+func checkEnumNoNull(n *nodeAt, v *canonical.Value) {
+	if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items, func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
+		n.report("null in enum")
+	}
+}
+
+func checkRequiredProps(n *nodeAt, v *canonical.Value) {
+	if v.Has("required") && !v.Has("properties") {
+		n.report("required without properties")
+	}
+}
+
+func checkPortablePattern(n *nodeAt, v *canonical.Value) {
+	if p, ok := v.Get("pattern").StringValue(); ok && ecmaOnly.MatchString(strings.ReplaceAll(p, `\\`, "")) {
+		n.report("pattern %q", p)
+	}
+}
+
+func checkDraft2020(n *nodeAt, v *canonical.Value) {
+	for _, m := range v.Members {
+		switch {
+		case m.Key == "items" && m.Value.Kind == canonical.Array:
+			n.reportKey(m, "the draft-07 tuple form items: [...]")
+		case m.Key == "additionalItems" || m.Key == "dependencies":
+			n.reportKey(m, "the draft-07 keyword %q", m.Key)
+		case m.Key == "$schema" && m.Value.Kind == canonical.String && strings.TrimSuffix(m.Value.Text, "#") != "https://json-schema.org/draft/2020-12/schema":
+			n.reportKey(m, "$schema %q", m.Value.Text)
+		}
+	}
+}
+
+func checkFormat(n *nodeAt, v *canonical.Value) {
+	if f, ok := v.Get("format").StringValue(); ok && !slices.Contains(n.r.Values, f) && !n.c.accepted("format") {
+		n.report("format %q", f)
+	}
+}
+
+func checkTyped(n *nodeAt, v *canonical.Value) {
+	if !slices.ContainsFunc(n.r.Values, v.Has) {
+		n.report("the schema has no type")
+	}
+}
+
+func checkTypeNames(n *nodeAt, v *canonical.Value) {
+	t := v.Get("type")
+	if t == nil {
+		return
+	}
+	if s, ok := t.StringValue(); !ok || !slices.Contains(n.r.Values, s) {
+		n.report("type %s", t.String())
+	}
+}
+
+func checkProperties(n *nodeAt, v *canonical.Value) {
+	if isObject(v) && !v.Has("properties") {
+		n.report("an object schema without properties")
+	}
+}
+
+func checkClosed(n *nodeAt, v *canonical.Value) {
+	if isObject(v) && !n.c.accepted("additionalProperties") {
+		if ap := v.Get("additionalProperties"); ap == nil || ap.Kind != canonical.Bool || ap.Bool {
+			n.report("an object schema that is not closed")
+		}
+	}
+}
+
+// checkRequired checks that required names only defined properties and,
+// for AllRequired, that it names every one.
+func checkRequired(n *nodeAt, v *canonical.Value) {
+	if !isObject(v) {
+		return
+	}
+	props := v.Get("properties").Keys()
+	req, _ := v.Get("required").Strings()
+	for _, k := range req {
+		if !slices.Contains(props, k) {
+			n.report("required names %q, which properties does not define", k)
+		}
+	}
+	if n.r.Kind == AllRequired {
+		for _, k := range props {
+			if !slices.Contains(req, k) {
+				n.report("property %q is not in required", k)
+			}
+		}
+	}
+}
+
+func checkItems(n *nodeAt, v *canonical.Value) {
+	if isArray(v) {
+		if it := v.Get("items"); it == nil || it.Kind != canonical.Object && it.Kind != canonical.Bool {
+			n.report("an array schema without items")
+		}
+	}
+}
+
+func checkPropertyKeys(n *nodeAt, v *canonical.Value) {
+	if p := v.Get("properties"); p != nil && p.Kind == canonical.Object {
+		for _, m := range p.Members {
+			if !namematch.Compile(n.r.Values[0]).MatchString(m.Key) {
+				n.c.report(n.r, n.c.field, n.st.pointer().Append("properties", m.Key), keyPos(m, n.pos), "the property key %q", m.Key)
+			}
+		}
+	}
+}
+
+func checkEnumTypes(n *nodeAt, v *canonical.Value) {
+	if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !n.c.accepted("enum") {
+		for _, x := range e.Items {
+			if t := jsonType(x); !slices.Contains(n.r.Values, t) && !(t == "integer" && slices.Contains(n.r.Values, "number")) {
+				n.report("the enum value %s", x.String())
+				break
+			}
+		}
+	}
+}
+
+func checkMinItems(n *nodeAt, v *canonical.Value) {
+	if m := v.Get("minItems"); m != nil && !slices.Contains(n.r.Values, m.Text) && !n.c.accepted("minItems") {
+		n.report("minItems %s", m.Text)
+	}
+}
+
+func checkLookaround(n *nodeAt, v *canonical.Value) {
+	if p, ok := v.Get("pattern").StringValue(); ok && hasLookaround(p) && !n.c.accepted("pattern") {
+		n.report("the pattern %q", p)
+	}
+}
+
+// report reports a finding at the subschema.
+func (n *nodeAt) report(format string, args ...any) {
+	n.c.report(n.r, n.c.field, n.st.pointer(), n.pos, format, args...)
+}
