@@ -493,108 +493,120 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		d.errorAt("manifest.invalid", "", "the manifest has no [[sources]]")
 	}
 	for i := range m.Sources {
-		s := &m.Sources[i]
-		key := fmt.Sprintf("sources[%d]", i)
-		if s.Format == "" {
-			s.Format = "auto"
-		}
-		if s.Format != "auto" && !slices.Contains(formats.Sources, s.Format) {
-			d.errorAt("manifest.invalid", key+".format", "unknown source format %q (want auto or one of %s)%s", s.Format, strings.Join(formats.Sources, ", "), suggest.Hint(s.Format, formats.Sources))
-		}
-		if len(s.Include) == 0 && !d.misspelt(key, "include") {
-			d.errorAt("manifest.invalid", key, "a source needs include = [...] with at least one glob")
-		}
-		for _, g := range s.Include {
-			d.checkGlob(key+".include", g)
-		}
-		for _, g := range s.Exclude {
-			d.checkGlob(key+".exclude", g)
-		}
-		if s.Namespace != "" && !namespaceRE.MatchString(s.Namespace) {
-			d.errorAt("manifest.invalid", key+".namespace", "namespace %q must start with a letter or digit and hold only letters, digits, '_', '.' and '-'", s.Namespace)
-		}
-		d.checkSelect(key+".select", s.Select)
-		d.checkCapture(key, s)
-		if b := s.Backend; b != nil {
-			switch {
-			case s.Capture != nil:
-				d.errorAt("manifest.invalid", key+".backend", "a source with a capture runs at its MCP server (kind mcp); it takes no backend")
-			case b.Kind == canonical.BackendMCP:
-				d.errorAt("manifest.invalid", key+".backend.kind", "kind \"mcp\" comes from a capture = { ... } on the source, which says which server")
-			default:
-				d.checkOneOf(key+".backend.kind", "kind", b.Kind, []string{canonical.BackendLocal, canonical.BackendProvider})
-			}
-		}
-		if sec := s.Security; sec != nil {
-			if sec.DataClassification != "" {
-				d.checkOneOf(key+".security.data_classification", "data_classification", sec.DataClassification, canonical.Classifications())
-			}
-			if sec.PIIHandling != "" {
-				d.checkOneOf(key+".security.pii_handling", "pii_handling", sec.PIIHandling, canonical.PIIHandlings())
-			}
-		}
-		d.checkPolicy(key+".policy", s.Policy)
-		if s.OpenAPI != nil {
-			if s.Format != "openapi" {
-				d.errorAt("manifest.invalid", key+".openapi", "[sources.openapi] curates OpenAPI descriptions; set format = \"openapi\" on this source")
-			}
-			for _, p := range s.OpenAPI.Check() {
-				d.errorAt("manifest.invalid", key+".openapi."+KeyPath(p.Key...), "%s", p.Message)
-			}
-		}
+		d.checkSource(fmt.Sprintf("sources[%d]", i), &m.Sources[i], formats)
 	}
 	if len(m.Targets) == 0 {
 		d.errorAt("manifest.invalid", "", "the manifest has no [[targets]]")
 	}
-	names := map[string]int{}
-	outs := map[string]int{}
+	seen := &targetsSeen{names: map[string]int{}, outs: map[string]int{}}
 	for i := range m.Targets {
-		t := &m.Targets[i]
-		key := fmt.Sprintf("targets[%d]", i)
-		opts, ok := formats.Targets[t.Format]
-		switch {
-		case t.Format == "":
-			d.errorAt("manifest.invalid", key, "a target needs format = \"...\"")
-		case !ok:
-			d.errorAt("manifest.invalid", key+".format", "unknown target format %q (want one of %s)%s", t.Format, strings.Join(slices.Sorted(maps.Keys(formats.Targets)), ", "), suggest.Hint(t.Format, slices.Sorted(maps.Keys(formats.Targets))))
-		default:
-			for _, o := range []struct {
-				name string
-				set  bool
-			}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"clients", t.Clients != nil}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
-				if o.set && !slices.Contains(opts, o.name) {
-					d.errorAt("manifest.unknown-key", key+"."+o.name, "format %s has no option %q", t.Format, o.name)
-				}
-			}
-		}
-		d.checkSelect(key+".select", t.Select)
-		if t.Name == "" {
-			t.Name = t.Format
-		} else if !targetRE.MatchString(t.Name) {
-			d.errorAt("manifest.invalid", key+".name", "target name %q must be lower-case letters, digits, '_' and '-'", t.Name)
-		}
-		if j, dup := names[t.Name]; dup {
-			d.errorAt("manifest.invalid", key, "targets[%d] and targets[%d] are both named %q; give one a name = \"...\"", j, i, t.Name)
-		}
-		names[t.Name] = i
-		switch {
-		case t.Out == "":
-			d.errorAt("manifest.invalid", key, "a target needs out = \"...\"")
-		case !d.checkPath(key+".out", t.Out):
-		default:
-			t.Out = path.Clean(t.Out)
-			if j, dup := outs[t.Out]; dup {
-				d.errorAt("manifest.invalid", key+".out", "targets[%d] and targets[%d] both write %q", j, i, t.Out)
-			}
-			outs[t.Out] = i
-			if t.Out == LockFile {
-				d.errorAt("manifest.invalid", key+".out", "%q is the lock file", t.Out)
-			}
-		}
-		d.checkPolicy(key+".policy", t.Policy)
-		d.checkTargetPolicy(key+".policy", t.Policy)
+		d.checkTarget(i, &m.Targets[i], formats, seen)
 	}
 	d.checkPolicy("policy", &m.Policy)
+}
+
+// checkSource checks one [[sources]] entry, at key, filling in its format.
+func (d *decoder) checkSource(key string, s *Source, formats Formats) {
+	if s.Format == "" {
+		s.Format = "auto"
+	}
+	if s.Format != "auto" && !slices.Contains(formats.Sources, s.Format) {
+		d.errorAt("manifest.invalid", key+".format", "unknown source format %q (want auto or one of %s)%s", s.Format, strings.Join(formats.Sources, ", "), suggest.Hint(s.Format, formats.Sources))
+	}
+	if len(s.Include) == 0 && !d.misspelt(key, "include") {
+		d.errorAt("manifest.invalid", key, "a source needs include = [...] with at least one glob")
+	}
+	for _, g := range s.Include {
+		d.checkGlob(key+".include", g)
+	}
+	for _, g := range s.Exclude {
+		d.checkGlob(key+".exclude", g)
+	}
+	if s.Namespace != "" && !namespaceRE.MatchString(s.Namespace) {
+		d.errorAt("manifest.invalid", key+".namespace", "namespace %q must start with a letter or digit and hold only letters, digits, '_', '.' and '-'", s.Namespace)
+	}
+	d.checkSelect(key+".select", s.Select)
+	d.checkCapture(key, s)
+	if b := s.Backend; b != nil {
+		switch {
+		case s.Capture != nil:
+			d.errorAt("manifest.invalid", key+".backend", "a source with a capture runs at its MCP server (kind mcp); it takes no backend")
+		case b.Kind == canonical.BackendMCP:
+			d.errorAt("manifest.invalid", key+".backend.kind", "kind \"mcp\" comes from a capture = { ... } on the source, which says which server")
+		default:
+			d.checkOneOf(key+".backend.kind", "kind", b.Kind, []string{canonical.BackendLocal, canonical.BackendProvider})
+		}
+	}
+	if sec := s.Security; sec != nil {
+		if sec.DataClassification != "" {
+			d.checkOneOf(key+".security.data_classification", "data_classification", sec.DataClassification, canonical.Classifications())
+		}
+		if sec.PIIHandling != "" {
+			d.checkOneOf(key+".security.pii_handling", "pii_handling", sec.PIIHandling, canonical.PIIHandlings())
+		}
+	}
+	d.checkPolicy(key+".policy", s.Policy)
+	if s.OpenAPI != nil {
+		if s.Format != "openapi" {
+			d.errorAt("manifest.invalid", key+".openapi", "[sources.openapi] curates OpenAPI descriptions; set format = \"openapi\" on this source")
+		}
+		for _, p := range s.OpenAPI.Check() {
+			d.errorAt("manifest.invalid", key+".openapi."+KeyPath(p.Key...), "%s", p.Message)
+		}
+	}
+}
+
+// targetsSeen are the names and files of the targets checked so far.
+type targetsSeen struct {
+	names, outs map[string]int
+}
+
+// checkTarget checks the i-th [[targets]] entry, filling in its name and
+// cleaning its path.
+func (d *decoder) checkTarget(i int, t *Target, formats Formats, seen *targetsSeen) {
+	key := fmt.Sprintf("targets[%d]", i)
+	opts, ok := formats.Targets[t.Format]
+	switch {
+	case t.Format == "":
+		d.errorAt("manifest.invalid", key, "a target needs format = \"...\"")
+	case !ok:
+		d.errorAt("manifest.invalid", key+".format", "unknown target format %q (want one of %s)%s", t.Format, strings.Join(slices.Sorted(maps.Keys(formats.Targets)), ", "), suggest.Hint(t.Format, slices.Sorted(maps.Keys(formats.Targets))))
+	default:
+		for _, o := range []struct {
+			name string
+			set  bool
+		}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"clients", t.Clients != nil}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
+			if o.set && !slices.Contains(opts, o.name) {
+				d.errorAt("manifest.unknown-key", key+"."+o.name, "format %s has no option %q", t.Format, o.name)
+			}
+		}
+	}
+	d.checkSelect(key+".select", t.Select)
+	if t.Name == "" {
+		t.Name = t.Format
+	} else if !targetRE.MatchString(t.Name) {
+		d.errorAt("manifest.invalid", key+".name", "target name %q must be lower-case letters, digits, '_' and '-'", t.Name)
+	}
+	if j, dup := seen.names[t.Name]; dup {
+		d.errorAt("manifest.invalid", key, "targets[%d] and targets[%d] are both named %q; give one a name = \"...\"", j, i, t.Name)
+	}
+	seen.names[t.Name] = i
+	switch {
+	case t.Out == "":
+		d.errorAt("manifest.invalid", key, "a target needs out = \"...\"")
+	case !d.checkPath(key+".out", t.Out):
+	default:
+		t.Out = path.Clean(t.Out)
+		if j, dup := seen.outs[t.Out]; dup {
+			d.errorAt("manifest.invalid", key+".out", "targets[%d] and targets[%d] both write %q", j, i, t.Out)
+		}
+		seen.outs[t.Out] = i
+		if t.Out == LockFile {
+			d.errorAt("manifest.invalid", key+".out", "%q is the lock file", t.Out)
+		}
+	}
+	d.checkPolicy(key+".policy", t.Policy)
+	d.checkTargetPolicy(key+".policy", t.Policy)
 }
 
 // checkCapture checks a source's capture: a command or a URL, a timeout
