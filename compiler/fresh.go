@@ -64,45 +64,63 @@ func Fresh(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (ok bool,
 	if _, ds := checkManifest(b.m, b.reg); len(ds) > 0 {
 		return false, "the manifest has errors", nil
 	}
-	m = b.m
 	if err := b.expandSources(); err != nil || len(b.diags) > 0 { // a glob matching nothing, say
 		return false, "a source glob needs a build to report on it", nil
 	}
-	if len(b.inputs) != len(l.Sources) {
-		return false, "the set of source files changed", nil
+	files, why := lockedFiles(b.inputs, l, b.m.Targets)
+	if why != "" {
+		return false, why, nil
 	}
-	// Every file to hash: the sources, and the outputs but the lock.
-	type file struct{ path, hash string }
-	var files []file
-	for i, in := range b.inputs {
+	changed, err := firstChanged(ctx, fsys, files, max(opts.Jobs, runtime.GOMAXPROCS(0)))
+	if err != nil || changed != "" {
+		return false, changed + " changed since " + manifest.LockFile + " recorded it", err
+	}
+	return true, "", nil
+}
+
+// lockedFile is a file and the hash the lock recorded of it.
+type lockedFile struct{ path, hash string }
+
+// lockedFiles are the files whose hashes say whether a build would write
+// what is there: the sources, the files their $refs named (if the sources
+// are unchanged, they name the same ones), and the outputs but the lock.
+// why says what differs already when the set of files does.
+func lockedFiles(inputs []input, l *lock.Lock, targets []manifest.Target) (files []lockedFile, why string) {
+	if len(inputs) != len(l.Sources) {
+		return nil, "the set of source files changed"
+	}
+	for i, in := range inputs {
 		if in.path != l.Sources[i].Path {
-			return false, "the set of source files changed", nil
+			return nil, "the set of source files changed"
 		}
-		files = append(files, file{in.path, l.Sources[i].Hash})
+		files = append(files, lockedFile{in.path, l.Sources[i].Hash})
 	}
-	// The files the sources' $refs named: if the sources are unchanged,
-	// they name the same files.
 	for _, r := range l.References {
-		files = append(files, file{r.Path, r.Hash})
+		files = append(files, lockedFile{r.Path, r.Hash})
 	}
 	var outs []string // the lock lists the bundles, not itself
-	for _, t := range m.Targets {
+	for _, t := range targets {
 		outs = append(outs, t.Out)
 	}
 	slices.Sort(outs)
 	var lockOuts []string
 	for _, o := range l.Outputs {
 		lockOuts = append(lockOuts, o.Path)
-		files = append(files, file{o.Path, o.Hash})
+		files = append(files, lockedFile{o.Path, o.Hash})
 	}
 	if !slices.Equal(outs, lockOuts) {
-		return false, "the outputs the manifest names changed", nil
+		return nil, "the outputs the manifest names changed"
 	}
-	// Hash in parallel; the first difference stops the others.
+	return files, ""
+}
+
+// firstChanged hashes files in parallel and returns the first, in order,
+// whose hash differs from the lock's ("" when none does); the first
+// difference stops the others.
+func firstChanged(ctx context.Context, fsys fs.FS, files []lockedFile, jobs int) (string, error) {
 	errDiffers := errors.New("differs")
-	var first string
 	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(opts.Jobs, runtime.GOMAXPROCS(0)))
+	g.SetLimit(jobs)
 	found := make([]bool, len(files))
 	for i, f := range files {
 		g.Go(func() error {
@@ -116,19 +134,19 @@ func Fresh(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (ok bool,
 			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
-		if !errors.Is(err, errDiffers) && !errors.Is(err, context.Canceled) {
-			return false, "", err
-		}
-		for i, f := range found {
-			if f {
-				first = files[i].path
-				break
-			}
-		}
-		return false, first + " changed since " + manifest.LockFile + " recorded it", nil
+	err := g.Wait()
+	if err == nil {
+		return "", nil
 	}
-	return true, "", nil
+	if !errors.Is(err, errDiffers) && !errors.Is(err, context.Canceled) {
+		return "", err
+	}
+	for i, f := range found {
+		if f {
+			return files[i].path, nil
+		}
+	}
+	return "", err // cancelled before anything was found to differ
 }
 
 // readLockHead reads toolc.lock in fsys without its tools: what the fast
