@@ -58,48 +58,7 @@ var statusLetter = map[string]string{AsIs: "a", Lowered: "l", Lossy: "x", Refuse
 // WriteHTML writes ov as one self-contained HTML page: no network, no file
 // beside it.
 func WriteHTML(w io.Writer, ov *Overview) error {
-	d := pageData{Catalog: ov.Catalog, Version: ov.Version, Statuses: Statuses(), Targets: ov.Targets}
-	var summary bytes.Buffer
-	if err := WriteMarkdown(&summary, ov, nil, ""); err == nil {
-		d.Summary = firstLine(summary.String())
-	}
-	codeIndex := map[string]int{}
-	ns := map[string]bool{}
-	for _, t := range ov.Tools {
-		ns[t.Namespace] = true
-		for _, f := range allFindings(t) {
-			codeIndex[f.Code] = 0
-		}
-	}
-	d.Codes = slices.Sorted(maps.Keys(codeIndex))
-	for i, c := range d.Codes {
-		codeIndex[c] = i
-	}
-	d.Namespaces = slices.Sorted(maps.Keys(ns))
-	details := make([]pageDetail, len(ov.Tools))
-	for i, t := range ov.Tools {
-		status := make([]byte, 0, len(t.Cells))
-		tokens := make([]int, len(t.Cells))
-		for j, c := range t.Cells {
-			status = append(status, statusLetter[c.Status][0])
-			tokens[j] = c.Tokens
-		}
-		var codes []int
-		seen := map[int]bool{}
-		for _, f := range allFindings(t) {
-			if k := codeIndex[f.Code]; !seen[k] {
-				seen[k] = true
-				codes = append(codes, k)
-			}
-		}
-		slices.Sort(codes)
-		d.Tools = append(d.Tools, []any{t.ID, t.Namespace, string(status), tokens, codes})
-		det := pageDetail{Source: t.Source, Description: t.Description, Input: t.Input, Findings: t.Findings, Cells: make([]pageCell, len(t.Cells))}
-		for j, c := range t.Cells {
-			det.Cells[j] = pageCell{Name: c.Name, Schema: c.Schema, Findings: c.Findings}
-		}
-		details[i] = det
-	}
+	d, details := pageOf(ov)
 	data, err := json.Marshal(d)
 	if err != nil {
 		return err
@@ -132,6 +91,73 @@ func WriteHTML(w io.Writer, ov *Overview) error {
 	if _, err := w.Write(head); err != nil {
 		return err
 	}
+	if err := writeDetails(w, details); err != nil {
+		return err
+	}
+	_, err = w.Write(tail)
+	return err
+}
+
+// pageOf is the page's data: the overview of every tool in the table, the
+// codes and namespaces it filters by, and each tool's details.
+func pageOf(ov *Overview) (pageData, []pageDetail) {
+	d := pageData{Catalog: ov.Catalog, Version: ov.Version, Statuses: Statuses(), Targets: ov.Targets}
+	var summary bytes.Buffer
+	if err := WriteMarkdown(&summary, ov, nil, ""); err == nil {
+		d.Summary = firstLine(summary.String())
+	}
+	codeIndex := map[string]int{}
+	ns := map[string]bool{}
+	for _, t := range ov.Tools {
+		ns[t.Namespace] = true
+		for _, f := range allFindings(t) {
+			codeIndex[f.Code] = 0
+		}
+	}
+	d.Codes = slices.Sorted(maps.Keys(codeIndex))
+	for i, c := range d.Codes {
+		codeIndex[c] = i
+	}
+	d.Namespaces = slices.Sorted(maps.Keys(ns))
+	details := make([]pageDetail, len(ov.Tools))
+	for i, t := range ov.Tools {
+		d.Tools = append(d.Tools, pageRow(t, codeIndex))
+		det := pageDetail{Source: t.Source, Description: t.Description, Input: t.Input, Findings: t.Findings, Cells: make([]pageCell, len(t.Cells))}
+		for j, c := range t.Cells {
+			det.Cells[j] = pageCell{Name: c.Name, Schema: c.Schema, Findings: c.Findings}
+		}
+		details[i] = det
+	}
+	return d, details
+}
+
+// pageRow is a tool's row of the table: ID, namespace, a status letter
+// per target, tokens per target, and the indexes of its codes.
+func pageRow(t Tool, codeIndex map[string]int) []any {
+	status := make([]byte, 0, len(t.Cells))
+	tokens := make([]int, len(t.Cells))
+	for j, c := range t.Cells {
+		status = append(status, statusLetter[c.Status][0])
+		tokens[j] = c.Tokens
+	}
+	var codes []int
+	seen := map[int]bool{}
+	for _, f := range allFindings(t) {
+		if k := codeIndex[f.Code]; !seen[k] {
+			seen[k] = true
+			codes = append(codes, k)
+		}
+	}
+	slices.Sort(codes)
+	return []any{t.ID, t.Namespace, string(status), tokens, codes}
+}
+
+// writeDetails writes the details as a JSON array, a tool at a time.
+func writeDetails(w io.Writer, details []pageDetail) error {
+	if len(details) == 0 {
+		_, err := io.WriteString(w, "[]")
+		return err
+	}
 	for i := range details {
 		sep := ","
 		if i == 0 {
@@ -148,14 +174,7 @@ func WriteHTML(w io.Writer, ov *Overview) error {
 			return err
 		}
 	}
-	if len(details) == 0 {
-		if _, err := io.WriteString(w, "[]"); err != nil {
-			return err
-		}
-	} else if _, err := io.WriteString(w, "]"); err != nil {
-		return err
-	}
-	_, err = w.Write(tail)
+	_, err := io.WriteString(w, "]")
 	return err
 }
 
