@@ -35,23 +35,7 @@ func (o *oasDoc) operation(r operationRef, item *canonical.Value, itemAt canonic
 		return nil
 	}
 	o.names[t.Name] = opAt
-	summary := f.String("summary", "")
-	description := f.String("description", "")
-	t.Description = joinDescription(summary, description)
-	switch {
-	case ov.Description != "":
-		t.Description = ov.Description
-	case stringAt(sp, "description") != "":
-		t.Description = stringAt(sp, "description")
-		t.Source.Fields["/description"] = opAt.Append("x-speakeasy-mcp", "description")
-	case summary != "":
-		t.Source.Fields["/description"] = opAt.Append("summary")
-	case description != "":
-		t.Source.Fields["/description"] = opAt.Append("description")
-	default:
-		t.Description = strings.ToUpper(method) + " " + path
-		o.notes.add("described", opAt)
-	}
+	o.describe(t, f, r, op, opAt, sp, ov.Description)
 	t.Title = cmp.Or(ov.Title, stringAt(sp, "title"))
 	t.Tags = f.Strings("tags", "/tags")
 	if scopes, ok := sp.Get("scopes").Strings(); ok {
@@ -81,6 +65,40 @@ func (o *oasDoc) operation(r operationRef, item *canonical.Value, itemAt canonic
 	t.Source.Fields["/input"] = opAt
 	t.Output = o.output(t, op, opAt)
 
+	o.bind(t, f, http, item, op, opAt)
+	// The operation runs at an HTTP API: a provider backend, with the
+	// binding a caller turns a call into a request with.
+	t.Backend = &canonical.Backend{Kind: canonical.BackendProvider, HTTP: http}
+	t.Source.Fields["/backend/http"] = opAt
+	return f.Done()
+}
+
+// describe sets the tool's description: the override's, Speakeasy's, the
+// summary and description joined, or, without any, the method and path.
+func (o *oasDoc) describe(t *canonical.Tool, f *decode.Fields, r operationRef, op *canonical.Value, opAt canonical.Pointer, sp *canonical.Value, override string) {
+	method, path := r.method, r.path
+	summary := f.String("summary", "")
+	description := f.String("description", "")
+	t.Description = joinDescription(summary, description)
+	switch {
+	case override != "":
+		t.Description = override
+	case stringAt(sp, "description") != "":
+		t.Description = stringAt(sp, "description")
+		t.Source.Fields["/description"] = opAt.Append("x-speakeasy-mcp", "description")
+	case summary != "":
+		t.Source.Fields["/description"] = opAt.Append("summary")
+	case description != "":
+		t.Source.Fields["/description"] = opAt.Append("description")
+	default:
+		t.Description = strings.ToUpper(method) + " " + path
+		o.notes.add("described", opAt)
+	}
+}
+
+// bind fills in the HTTP binding: the scopes and security the operation
+// needs, its servers, and the fields of the operation a caller keeps.
+func (o *oasDoc) bind(t *canonical.Tool, f *decode.Fields, http, item, op *canonical.Value, opAt canonical.Pointer) {
 	security := op.Get("security")
 	if security == nil {
 		security = o.doc.Get("security")
@@ -107,11 +125,6 @@ func (o *oasDoc) operation(r operationRef, item *canonical.Value, itemAt canonic
 			o.d.Report("source.ignored-field", opAt.Append(m.Key), "%q is not a field of an OpenAPI operation and is not carried into bundles", m.Key)
 		}
 	}
-	// The operation runs at an HTTP API: a provider backend, with the
-	// binding a caller turns a call into a request with.
-	t.Backend = &canonical.Backend{Kind: canonical.BackendProvider, HTTP: http}
-	t.Source.Fields["/backend/http"] = opAt
-	return f.Done()
 }
 
 var illegalNameChars = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
