@@ -93,17 +93,8 @@ func (c *incl) includes(a, b *canonical.Value) verdict {
 	}
 	c.depth++
 	defer func() { c.depth-- }()
-	switch {
-	case isAny(a):
-		return yes
-	case b != nil && b.Kind == canonical.Bool && !b.Bool:
-		return yes
-	case b == nil || isAny(b):
-		return no // a asserts something; b accepts anything
-	case a.Kind == canonical.Bool: // false
-		return no
-	case a.Equal(b):
-		return yes
+	if v, ok := obvious(a, b); ok {
+		return v
 	}
 	// b's union: every branch must be in a.
 	if bs := union(b); bs != nil {
@@ -117,15 +108,7 @@ func (c *incl) includes(a, b *canonical.Value) verdict {
 		return v
 	}
 	if all := b.Get("allOf"); all != nil && all.Kind == canonical.Array {
-		for _, m := range all.Items { // b is in each member: one in a is enough
-			if c.includes(a, m) == yes {
-				return yes
-			}
-		}
-		if c.includes(a, without(b, "allOf")) == yes {
-			return yes
-		}
-		return unknown
+		return c.allIn(a, b, all.Items)
 	}
 	if all := a.Get("allOf"); all != nil && all.Kind == canonical.Array {
 		v := c.includes(without(a, "allOf"), b)
@@ -142,43 +125,86 @@ func (c *incl) includes(a, b *canonical.Value) verdict {
 		return v
 	}
 	if as := union(a); as != nil {
-		rest := c.includes(without(a, "anyOf", "oneOf"), b)
-		if rest == no {
-			return no
-		}
-		best := no
-		for _, br := range as {
-			switch c.includes(br, b) {
-			case yes:
-				return and(rest, yes)
-			case unknown:
-				best = unknown
-			}
-		}
-		if ts := typesOf(b); len(ts) > 1 { // split b by type: each part may fit another branch
-			v := yes
-			for _, t := range ts {
-				part := without(b, "type")
-				part.Members = append(part.Members, canonical.Member{Key: "type", Value: canonical.NewString(t)})
-				pv := no
-				for _, br := range as {
-					if x := c.includes(br, part); x == yes {
-						pv = yes
-						break
-					} else if x == unknown {
-						pv = unknown
-					}
-				}
-				v = and(v, pv)
-			}
-			return and(rest, v)
-		}
-		if best == no && (b.Has("not") || b.Has("if")) {
-			best = unknown // b's values may be spread over the branches
-		}
-		return and(rest, best)
+		return c.inUnion(a, as, b)
 	}
 	return c.plain(a, b)
+}
+
+// obvious decides inclusion where one side accepts anything or nothing,
+// or the two are equal; ok is false elsewhere.
+func obvious(a, b *canonical.Value) (v verdict, ok bool) {
+	switch {
+	case isAny(a):
+		return yes, true
+	case b != nil && b.Kind == canonical.Bool && !b.Bool:
+		return yes, true
+	case b == nil || isAny(b):
+		return no, true // a asserts something; b accepts anything
+	case a.Kind == canonical.Bool: // false
+		return no, true
+	case a.Equal(b):
+		return yes, true
+	}
+	return unknown, false
+}
+
+// allIn decides whether b, which is in each of its allOf members, is in
+// a: it is where one member, or the rest of b, is.
+func (c *incl) allIn(a, b *canonical.Value, members []*canonical.Value) verdict {
+	for _, m := range members {
+		if c.includes(a, m) == yes {
+			return yes
+		}
+	}
+	if c.includes(a, without(b, "allOf")) == yes {
+		return yes
+	}
+	return unknown
+}
+
+// inUnion decides whether b is in a, whose branches are as: in a's other
+// keywords and in one branch, or, split by type, each part in one.
+func (c *incl) inUnion(a *canonical.Value, as []*canonical.Value, b *canonical.Value) verdict {
+	rest := c.includes(without(a, "anyOf", "oneOf"), b)
+	if rest == no {
+		return no
+	}
+	best := no
+	for _, br := range as {
+		switch c.includes(br, b) {
+		case yes:
+			return and(rest, yes)
+		case unknown:
+			best = unknown
+		}
+	}
+	if ts := typesOf(b); len(ts) > 1 { // split b by type: each part may fit another branch
+		v := yes
+		for _, t := range ts {
+			part := without(b, "type")
+			part.Members = append(part.Members, canonical.Member{Key: "type", Value: canonical.NewString(t)})
+			v = and(v, c.inAny(as, part))
+		}
+		return and(rest, v)
+	}
+	if best == no && (b.Has("not") || b.Has("if")) {
+		best = unknown // b's values may be spread over the branches
+	}
+	return and(rest, best)
+}
+
+// inAny is whether b is in one of the branches: yes if in one, unknown if
+// maybe in one.
+func (c *incl) inAny(as []*canonical.Value, b *canonical.Value) verdict {
+	v := no
+	for _, br := range as {
+		if x := c.includes(br, b); x == yes {
+			return yes
+		} else if x == unknown {
+			v = unknown
+		}
+	}
+	return v
 }
 
 // plain decides inclusion of two schemas without combinators in a.
