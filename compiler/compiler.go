@@ -414,24 +414,47 @@ func (b *build) buildTargets(ctx context.Context) error {
 	b.targets = make([]targetResult, len(b.m.Targets))
 	options := make([]profile.Options, len(b.m.Targets))
 	for i, t := range b.m.Targets {
-		var strict *bool
-		if t.Strict != nil {
-			strict = &t.Strict.On
-		}
-		options[i] = profile.Options{
-			Strict:    strict,
-			Auto:      t.Strict != nil && t.Strict.Auto,
-			Dialect:   t.Dialect,
-			Clients:   t.Clients,
-			Schema:    t.Schema,
-			Names:     t.Names,
-			Describe:  t.Describe != nil && *t.Describe,
-			Catalog:   profile.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
-			Unchecked: b.invalid,
-		}
+		options[i] = b.targetOptions(t)
 	}
-	// Targets under the same rules (OpenAI's Chat and Responses, say)
-	// lower each schema once between them.
+	memo := b.memo(options)
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(b.opts.Jobs)
+	for i := range b.m.Targets {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			opts := options[i]
+			opts.Memo = memo
+			return b.buildTarget(i, opts)
+		})
+	}
+	return g.Wait()
+}
+
+// targetOptions are the options a target's manifest entry sets.
+func (b *build) targetOptions(t manifest.Target) profile.Options {
+	var strict *bool
+	if t.Strict != nil {
+		strict = &t.Strict.On
+	}
+	return profile.Options{
+		Strict:    strict,
+		Auto:      t.Strict != nil && t.Strict.Auto,
+		Dialect:   t.Dialect,
+		Clients:   t.Clients,
+		Schema:    t.Schema,
+		Names:     t.Names,
+		Describe:  t.Describe != nil && *t.Describe,
+		Catalog:   profile.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
+		Unchecked: b.invalid,
+	}
+}
+
+// memo is where targets under the same rules (OpenAI's Chat and
+// Responses, say) lower each schema once between them: it keeps only the
+// fingerprints two or more targets share.
+func (b *build) memo(options []profile.Options) *lower.Memo {
 	users := map[string]int{}
 	for i := range b.m.Targets {
 		for _, f := range b.profiles[i].Fingerprints(options[i]) {
@@ -440,52 +463,42 @@ func (b *build) buildTargets(ctx context.Context) error {
 	}
 	var shared []string
 	for f, n := range users {
-		if n > 1 {
+		if n > 1 && !b.opts.lowerAlone {
 			shared = append(shared, f)
 		}
 	}
-	if b.opts.lowerAlone {
-		shared = nil
+	return lower.NewMemo(shared)
+}
+
+// buildTarget lowers, encodes, checks and counts the i-th target's bundle.
+func (b *build) buildTarget(i int, opts profile.Options) error {
+	t := b.m.Targets[i]
+	a, _ := b.reg.Get(t.Format)
+	emit := *a
+	emit.Profile = b.profiles[i]
+	low := emit.Emit(b.chosen[i], t.Name, opts)
+	ds := low.Diagnostics
+	for j := range ds {
+		if ds[j].File == "" { // a limit of the whole bundle: at the target
+			ds[j].File = b.manifestFile
+			ds[j].Line, ds[j].Column = b.m.Pos(fmt.Sprintf("targets[%d]", i))
+		}
 	}
-	memo := lower.NewMemo(shared)
-	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(b.opts.Jobs)
-	for i, t := range b.m.Targets {
-		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			a, _ := b.reg.Get(t.Format)
-			opts := options[i]
-			opts.Memo = memo
-			emit := *a
-			emit.Profile = b.profiles[i]
-			low := emit.Emit(b.chosen[i], t.Name, opts)
-			ds := low.Diagnostics
-			for j := range ds {
-				if ds[j].File == "" { // a limit of the whole bundle: at the target
-					ds[j].File = b.manifestFile
-					ds[j].Line, ds[j].Column = b.m.Pos(fmt.Sprintf("targets[%d]", i))
-				}
-			}
-			var count *tokens.Count
-			_, bundleBudget := t.Limits["tokens"]
-			_, toolBudget := t.Limits["tool-tokens"]
-			if tokens.Counts(t.Format) && (b.opts.Tokens || bundleBudget || toolBudget) {
-				c, err := tokens.Bundle(t.Format, low.Bundle, b.opts.Jobs)
-				if err != nil {
-					return err
-				}
-				count = c
-				ds = append(ds, b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
-			}
-			hash, size := hashEncoding(low.Bundle.WriteIndent)
-			b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
-				bundle: low.Bundle, size: size, hash: hash, diags: b.apply(ds, t.Policy), tokens: count}
-			return nil
-		})
+	var count *tokens.Count
+	_, bundleBudget := t.Limits["tokens"]
+	_, toolBudget := t.Limits["tool-tokens"]
+	if tokens.Counts(t.Format) && (b.opts.Tokens || bundleBudget || toolBudget) {
+		c, err := tokens.Bundle(t.Format, low.Bundle, b.opts.Jobs)
+		if err != nil {
+			return err
+		}
+		count = c
+		ds = append(ds, b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
 	}
-	return g.Wait()
+	hash, size := hashEncoding(low.Bundle.WriteIndent)
+	b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
+		bundle: low.Bundle, size: size, hash: hash, diags: b.apply(ds, t.Policy), tokens: count}
+	return nil
 }
 
 // selectTools sets the tools of the catalog that each target takes (all

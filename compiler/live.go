@@ -143,6 +143,25 @@ func Verify(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*Li
 	if err != nil {
 		return nil, err
 	}
+	ds := r.drift(fsys, pinned, now, unpinned)
+	pinned.Locate(ds)
+	ds = pinned.Apply(ds)
+	if opts.Baseline != "" {
+		known, bds := readBaseline(fsys, opts.Baseline)
+		if bds != nil {
+			return nil, &ConfigError{Diagnostics: bds}
+		}
+		ds, r.Hidden, r.Gone = hideKnown(ds, known)
+	}
+	r.Diagnostics = diag.Sort(append(r.Diagnostics, ds...))
+	r.Failed = diag.HasErrors(r.Diagnostics)
+	return r, nil
+}
+
+// drift compares what each live server offers (now) with its pinned file
+// (pinned), and that file with toolc.lock: the verify.* findings, and
+// what the build would say of the live tools and not of the pinned ones.
+func (r *LiveResult) drift(fsys fs.FS, pinned, now *Result, unpinned map[int]bool) []diag.Diagnostic {
 	// A finding is the same in both builds when its code, tool, target
 	// and message are: its pointer moves when a tool is added before it.
 	same := func(d diag.Diagnostic) string {
@@ -165,8 +184,6 @@ func Verify(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*Li
 		drift, bump := live.Drift(of(pinned.Catalog), of(now.Catalog))
 		ds = append(ds, drift...)
 		r.Bumps[i] = bump
-		// What the build would say of the live tools and not of the
-		// pinned ones: an error, or a security finding.
 		for _, d := range now.Diagnostics {
 			if d.File == s.File && !before[same(d)] && (d.Severity == diag.Error || strings.HasPrefix(d.Code, "security.")) {
 				// In the live answer, not the file: a pointer into it
@@ -184,18 +201,7 @@ func Verify(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*Li
 			}
 		}
 	}
-	pinned.Locate(ds)
-	ds = pinned.Apply(ds)
-	if opts.Baseline != "" {
-		known, bds := readBaseline(fsys, opts.Baseline)
-		if bds != nil {
-			return nil, &ConfigError{Diagnostics: bds}
-		}
-		ds, r.Hidden, r.Gone = hideKnown(ds, known)
-	}
-	r.Diagnostics = diag.Sort(append(r.Diagnostics, ds...))
-	r.Failed = diag.HasErrors(r.Diagnostics)
-	return r, nil
+	return ds
 }
 
 // toolAt names the tool of a capture at the pointer ptr (/tools/3/…).
@@ -229,6 +235,20 @@ func listLive(ctx context.Context, fsys fs.FS, m *Manifest, opts *LiveOptions) (
 		return nil, nil, configError(ds...)
 	}
 	r := &LiveResult{Manifest: m, manifestFile: m.File(), root: m.AtRoot()}
+	sources, err := chooseLive(m, opts.Names)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.Sources = sources
+	r.list(ctx, opts.Live)
+	r.Failed = len(r.Diagnostics) > 0
+	r.Diagnostics = diag.Sort(r.Diagnostics)
+	return r, fsys, nil
+}
+
+// chooseLive returns the capture sources named (by namespace or file),
+// all of them when none is.
+func chooseLive(m *Manifest, names []string) ([]LiveSource, error) {
 	var all []LiveSource
 	for i, s := range m.Sources {
 		if s.Capture == nil {
@@ -243,12 +263,13 @@ func listLive(ctx context.Context, fsys fs.FS, m *Manifest, opts *LiveOptions) (
 	if len(all) == 0 {
 		d := diag.New("manifest.invalid", "no source has a capture: add capture = { command = [...] } or { url = \"...\" } to the [[sources]] of a live server")
 		d.File = m.File()
-		return nil, nil, &ConfigError{Diagnostics: []diag.Diagnostic{d.WithFix("README: Pinning live servers")}}
+		return nil, &ConfigError{Diagnostics: []diag.Diagnostic{d.WithFix("README: Pinning live servers")}}
 	}
-	if len(opts.Names) == 0 {
-		r.Sources = all
+	if len(names) == 0 {
+		return all, nil
 	}
-	for _, n := range opts.Names {
+	var chosen []LiveSource
+	for _, n := range names {
 		i := slices.IndexFunc(all, func(s LiveSource) bool { return s.Name == n || s.File == n })
 		if i < 0 {
 			var names []string
@@ -257,18 +278,24 @@ func listLive(ctx context.Context, fsys fs.FS, m *Manifest, opts *LiveOptions) (
 			}
 			d := diag.New("manifest.invalid", "no capture source is named %q (the manifest has %s)%s", n, strings.Join(names, ", "), suggest.Hint(n, names))
 			d.File = m.File()
-			return nil, nil, &ConfigError{Diagnostics: []diag.Diagnostic{d}}
+			return nil, &ConfigError{Diagnostics: []diag.Diagnostic{d}}
 		}
-		if !slices.ContainsFunc(r.Sources, func(s LiveSource) bool { return s.Index == all[i].Index }) {
-			r.Sources = append(r.Sources, all[i])
+		if !slices.ContainsFunc(chosen, func(s LiveSource) bool { return s.Index == all[i].Index }) {
+			chosen = append(chosen, all[i])
 		}
 	}
+	return chosen, nil
+}
+
+// list reads the chosen sources' servers in parallel; each one that fails
+// is a capture.failed with the last lines of its stderr.
+func (r *LiveResult) list(ctx context.Context, opts live.Options) {
 	r.Listings = make([]*live.Listing, len(r.Sources))
 	fails := make([]*live.Failure, len(r.Sources))
 	var g errgroup.Group
 	for i, s := range r.Sources {
 		g.Go(func() error {
-			l, err := live.List(ctx, s.Capture, opts.Live)
+			l, err := live.List(ctx, s.Capture, opts)
 			var f *live.Failure
 			switch {
 			case errors.As(err, &f):
@@ -291,9 +318,6 @@ func listLive(ctx context.Context, fsys fs.FS, m *Manifest, opts *LiveOptions) (
 		}
 		r.Diagnostics = append(r.Diagnostics, r.at(i, "capture.failed", "%s: %s", r.Sources[i].Name, msg))
 	}
-	r.Failed = len(r.Diagnostics) > 0
-	r.Diagnostics = diag.Sort(r.Diagnostics)
-	return r, fsys, nil
 }
 
 // at is a diagnostic at the capture of the i-th chosen source.

@@ -5,21 +5,60 @@ package corpus
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 )
 
+// RequireEnv is the environment variable that makes the corpus required:
+// with TOOLC_REQUIRE_CORPUS=1 (as CI sets it) a test that needs the corpus
+// fails where it is absent instead of skipping.
+const RequireEnv = "TOOLC_REQUIRE_CORPUS"
+
+// skipped counts the tests of this process that skipped for want of the
+// corpus, for Main to say so.
+var skipped atomic.Int64
+
 // Dir returns the corpus folder: $TOOLC_CORPUS if set, else ../shared/corpus
-// next to the module root. When it does not exist, the test is skipped with a
-// message saying where it was looked for.
+// next to the module root. When it does not exist, the test fails with
+// TOOLC_REQUIRE_CORPUS=1, and is otherwise skipped with a message saying
+// where it was looked for.
 func Dir(tb testing.TB) string {
 	tb.Helper()
 	dir, err := find()
 	if err != nil {
-		tb.Skipf("shared corpus not found (%v): set TOOLC_CORPUS or place ../shared/corpus beside the repository", err)
+		msg := fmt.Sprintf("shared corpus not found (%v): set TOOLC_CORPUS or place ../shared/corpus beside the repository", err)
+		if os.Getenv(RequireEnv) == "1" {
+			tb.Fatalf("%s; %s=1 requires it", msg, RequireEnv)
+		}
+		skipped.Add(1)
+		tb.Skip(msg)
 	}
 	return dir
+}
+
+// Heavy skips a test that reads the whole corpus under -short, as Go's
+// own race builders run: CI runs every test without -race and the light
+// ones with it.
+func Heavy(tb testing.TB) {
+	tb.Helper()
+	if testing.Short() {
+		tb.Skip("reads the whole corpus: skipped under -short (go test ./... runs it)")
+	}
+}
+
+// Main runs a package's tests, and says how many skipped for want of the
+// corpus. go test shows it with -v or -json (it prints no output of a
+// passing package otherwise), and CI sets TOOLC_REQUIRE_CORPUS=1, under
+// which no such test skips.
+func Main(m *testing.M) int {
+	code := m.Run()
+	if n := skipped.Load(); n > 0 {
+		fmt.Fprintf(os.Stderr, "corpus: %d tests skipped: the shared corpus was not found (set %s=1 to fail instead)\n", n, RequireEnv)
+	}
+	return code
 }
 
 // Path returns the corpus path joined with elem, skipping the test as Dir does.
