@@ -73,6 +73,7 @@ func targetConfigs() []targetConfig {
 // does, Anthropic's examples, LangChain's tools) to every target and mode:
 // no bundle has an acceptance error.
 func TestCorpusDocsAccepted(t *testing.T) {
+	corpus.Heavy(t)
 	reg := Default()
 	docs, tools := 0, 0
 	all := corpusDocs(t)
@@ -166,6 +167,7 @@ func mcpCorpus(t *testing.T) map[string][]*canonical.Tool {
 // OpenAPI output without what that schema lacks, idempotence, and no
 // change to the input.
 func TestLowerCorpusToEveryTarget(t *testing.T) {
+	corpus.Heavy(t)
 	docs := mcpCorpus(t)
 	if len(docs) == 0 {
 		t.Fatal("no MCP documents in the corpus")
@@ -377,6 +379,7 @@ func TestMCPBundleListedByClient(t *testing.T) {
 // corpus is one schema that a validator compiles, with every tool's entry
 // usable by reference.
 func TestJSONSchemaBundleCompiles(t *testing.T) {
+	corpus.Heavy(t)
 	for f, tools := range mcpCorpus(t) {
 		if !strings.Contains(f, "current") {
 			continue
@@ -417,6 +420,7 @@ func TestCorpusCheckersCatch(t *testing.T) {
 // input must not change, lowering must be idempotent, a target without $ref
 // must get none, and what a 2020-12 target gets must still compile.
 func TestLowerTestSuiteSchemas(t *testing.T) {
+	corpus.Heavy(t)
 	files := corpus.Glob(t, "jsonschema-test-suite/draft2020-12/*.json")
 	files = append(files, corpus.Glob(t, "jsonschema-test-suite/draft7/*.json")...)
 	n := 0

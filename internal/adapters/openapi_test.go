@@ -150,6 +150,7 @@ func TestOpenAPINotionSnapshot(t *testing.T) {
 // 3.0, form bodies) and checks every tool: valid schemas, a flattened
 // body, and an output only where the response is small enough.
 func TestOpenAPIStripe(t *testing.T) {
+	corpus.Heavy(t)
 	start := time.Now()
 	tools, ds, _ := decodeOpenAPIFile(t, "openapi/stripe/spec3.2023-09-12.json")
 	t.Logf("decoded %d Stripe operations in %v", len(tools), time.Since(start))

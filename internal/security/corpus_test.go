@@ -23,6 +23,7 @@ import (
 // Anthropic's examples and BFCL's functions. At most 1 % of the tools may
 // get a finding, and none an error. It logs the figures per rule.
 func TestPrecisionOnCorpus(t *testing.T) {
+	corpus.Heavy(t)
 	dir := corpus.Dir(t)
 	reg := adapters.Default()
 	read := func(files ...string) []*canonical.Tool {

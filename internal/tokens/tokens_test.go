@@ -135,6 +135,7 @@ func FuzzRender(f *testing.F) {
 // the corpus's MCP servers and BFCL in every counted format, and on texts
 // made to sit on the cuts (contractions, numbers, marks, comments).
 func TestChunksCountAsTheWhole(t *testing.T) {
+	corpus.Heavy(t)
 	if _, err := Tokens(""); err != nil {
 		t.Fatal(err)
 	}

@@ -29,6 +29,7 @@ func proves(v *Validator, s *canonical.Schema) (proven bool, full []finding) {
 // included: what it proves, the full check finds nothing in. It also
 // checks that quick proves most real tool schemas, or it would save nothing.
 func TestQuickAgreesOnCorpus(t *testing.T) {
+	corpus.Heavy(t)
 	schemas := corpusSchemas(t)
 	for i, l := range corpus.Lines(t, "rejections/cases.jsonl") {
 		var c struct {

@@ -93,6 +93,7 @@ func TestInvalidWithoutRepairSuggestsIt(t *testing.T) {
 // OpenAI legacy function, repairs it, and validates it: no schema error may
 // remain (lint warnings, such as defaults BFCL writes as strings, may).
 func TestBFCLImportsWithRepair(t *testing.T) {
+	corpus.Heavy(t)
 	openai, _ := adapters.Default().Get("openai")
 	v := New()
 	var tools, repaired int
