@@ -20,14 +20,8 @@ func newBaseline(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "baseline [-C DIR] [--manifest FILE]",
 		Short: "Write toolc.baseline: the findings known now, which build then hides",
-		Long: `Baseline builds the catalog, writing no bundle, and writes toolc.baseline beside the
-manifest: every warning and info it finds (denied ones too), each keyed by its
-fingerprint, which ignores lines and columns. toolc build then reports only findings
-that are not in it, and says how many it hid; --no-baseline shows them all.
-
-Errors are never recorded: a build with errors writes no baseline. Commit the file;
-run toolc baseline again when findings are fixed, to drop their entries.`,
-		Args: cobra.NoArgs,
+		Long:  help("baseline"),
+		Args:  cobra.NoArgs,
 		RunE: a.withOutput(func(ctx context.Context, out *output) error {
 			m, res, err := out.built(ctx, f.dir, f.manifest, compiler.Options{})
 			if err != nil {

@@ -4,9 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -14,7 +11,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/breaking"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
-	"github.com/toolc-dev/toolc/internal/gitfs"
+	"github.com/toolc-dev/toolc/internal/earlier"
 )
 
 type breakingFlags struct {
@@ -28,28 +25,9 @@ func newBreaking(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "breaking --against REF [-C DIR] [--manifest FILE]",
 		Short: "Say what breaks callers since an earlier catalog, and which semver bump it needs",
-		Long: `Breaking builds the catalog and an earlier one to canonical form, in memory, and
-compares them tool by tool (matched by ID), walking each pair of schemas together.
-A change is breaking when the new input schema rejects arguments the old one
-accepted, or the new output schema allows results the old one did not promise.
-
-REF is a canonical bundle (a file), a folder holding the earlier catalog (its
-manifest has the same name), or else a git revision: the manifest and sources as
-they were at REF, read with git (no clone, no checkout).
-
-It prints the semantic-version bump the changes need (major, minor, patch or
-none) with the reasons, and compares it with [catalog] version: a breaking change
-without a major bump is breaking.version (exit 1). A release whose version bump
-is at least what the changes need passes: its breaking changes are printed as
-warnings, what the release contains. With --strict every breaking change fails,
-whatever the version, for teams that want each one acknowledged in the
-manifest's policy. It exits 1 when an error remains after the manifest's policy,
-which may ignore any breaking code.
-
-Against a revision or folder without the manifest (the first release after
-adopting toolc), every tool is added.`,
-		Args: cobra.NoArgs,
-		RunE: a.withOutput(func(ctx context.Context, out *output) error { return runBreaking(ctx, f, out) }),
+		Long:  help("breaking"),
+		Args:  cobra.NoArgs,
+		RunE:  a.withOutput(func(ctx context.Context, out *output) error { return runBreaking(ctx, f, out) }),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.against, "against", "", "the earlier catalog: a git `REF`, a folder or a canonical bundle")
@@ -59,56 +37,6 @@ adopting toolc), every tool is added.`,
 	fl.BoolVar(&f.strict, "strict", false, "fail on every breaking change, even in a release whose version says it breaks")
 	_ = cmd.MarkFlagRequired("against")
 	return cmd
-}
-
-// loadEarlier builds the catalog that ref names: a canonical bundle, a
-// folder, or a git revision of the manifest's folder.
-func loadEarlier(ctx context.Context, ref string, m *manifestRoot) (*compiler.Earlier, error) {
-	fsys, file, what, err := earlierFS(ctx, ref, m)
-	switch {
-	case err != nil:
-		return nil, err
-	case file != "":
-		return loadBundle(file, ref)
-	}
-	return compiler.BuildEarlier(ctx, fsys, m.file, what)
-}
-
-// earlierFS resolves --against REF: a file (returned as its path), a folder,
-// or a git revision of the manifest's folder (returned as a file system),
-// with how to name it.
-func earlierFS(ctx context.Context, ref string, m *manifestRoot) (fsys fs.FS, file, what string, err error) {
-	path := ref
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(m.cwd, path)
-	}
-	if info, err := os.Stat(path); err == nil && !info.IsDir() {
-		return nil, path, "the file " + ref, nil
-	} else if err == nil {
-		return os.DirFS(path), "", "the folder " + ref, nil
-	}
-	g, err := gitfs.Open(ctx, m.root.Name(), ref)
-	if err != nil {
-		hint := ""
-		if gitfs.Shallow(ctx, m.root.Name()) {
-			hint = "; this is a shallow clone, which lacks the history: fetch it (git fetch --unshallow, or fetch-depth: 0 in actions/checkout)"
-		}
-		return nil, "", "", fmt.Errorf("--against %s: not a file, a folder or a git revision of %s (%v)%s", ref, m.root.Name(), err, hint)
-	}
-	return g, "", fmt.Sprintf("%s (%s)", ref, g.Rev[:min(12, len(g.Rev))]), nil
-}
-
-func loadBundle(path, ref string) (*compiler.Earlier, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	old, err := compiler.ReadEarlier(data, ref)
-	if err != nil {
-		return nil, fmt.Errorf("--against %s: %w", ref, err)
-	}
-	old.What = "the bundle " + ref
-	return old, nil
 }
 
 func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
@@ -124,7 +52,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 		out.diagnostics(res.Diagnostics, false)
 		return out.fail(exitFailed, "the catalog does not build; fix it before comparing")
 	}
-	old, err := loadEarlier(ctx, f.against, m)
+	old, err := earlier.Load(ctx, f.against, m.cwd, m.root.Name(), m.file)
 	if err != nil {
 		var ce *compiler.ConfigError
 		if errors.As(err, &ce) { // each diagnostic once, then what it is about

@@ -34,13 +34,8 @@ func newBuild(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "build [-C DIR] [--manifest FILE] [--jobs N] [--check [--diff]] [--error-format F]",
 		Short: "Build every target of toolc.toml and write toolc.lock",
-		Long: `Build reads toolc.toml, decodes every source file it names, and writes one bundle per
-target and toolc.lock, atomically: a failed build writes nothing.
-
-With --check it writes nothing, compares what it would write with what is on disk,
-and exits 1 listing each output or lock file that is missing or differs
-(check.missing, check.out-of-date); --diff also prints a unified diff of each.`,
-		Args: cobra.NoArgs,
+		Long:  help("build"),
+		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			out, err := a.output()
 			if err != nil {

@@ -20,16 +20,8 @@ func newConvert(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "convert --to FORMAT [--from FORMAT] [--strict] [--schema MODE] [--repair] [--ignore CODES] FILE|-",
 		Short: "Convert one file of tools to another format, on stdout",
-		Long: `Convert reads one file (or stdin, given as -) and writes its tools in the format
---to names on stdout, with the same decoding, validation and lowering as build:
-the file is compiled as a catalog of its own with one target. Diagnostics go to
-stderr, in any --error-format.
-
-The tools keep the file's order. The file's format is detected unless --from names it. A file ending in .yaml or
-.yml, or input that does not start with { or [, is read as YAML.
-
-It exits 1 and writes nothing on stdout when the file has an error.`,
-		Args: cobra.ExactArgs(1),
+		Long:  help("convert"),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, err := a.output()
 			if err != nil {

@@ -20,17 +20,8 @@ func newDecode(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "decode --target T --name N [-C DIR] [--manifest FILE] ARGS.json|-",
 		Short: "Turn a model's tool call back into the catalog's terms",
-		Long: `Decode reads the arguments of one tool call as a model sent it for a target
-(a file, or stdin given as -) and prints the tool's ID and the arguments as its
-source schema expects them: the nulls that strict mode made stand for a property
-left out are dropped, and property keys the target renamed are restored, both
-only where toolc.lock recorded them. It reads the built catalog beside the
-manifest: toolc.lock, the canonical bundle and the target's bundle.
-
-The arguments are validated against the tool's source schema: when they are not
-valid it exits 1 with each problem (call.invalid-arguments) at its JSON Pointer,
-and its line and column when the arguments needed no change.`,
-		Args: cobra.ExactArgs(1),
+		Long:  help("decode"),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			out, err := a.output()
 			if err != nil {

@@ -18,12 +18,8 @@ func newDetect(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "detect [--verbose] FILE...",
 		Short: "Say which tool format each file is in, and how sure toolc is",
-		Long: `Detect reads each file (YAML when it ends in .yaml or .yml, JSON otherwise) and prints
-the format that format = "auto" would read it as, with its confidence from 0 to 1.
-With --verbose it prints every format's score and what decoding the file gives.
-
-It exits 1 when a file cannot be read or parsed, or fits no format clearly.`,
-		Args: cobra.MinimumNArgs(1),
+		Long:  help("detect"),
+		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, files []string) error {
 			out, err := a.output()
 			if err != nil {

@@ -17,14 +17,8 @@ func newInit(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "init [DIR]",
 		Short: "Write a starter toolc.toml for the tool files in a folder",
-		Long: `Init scans DIR (default: the working directory) for tool files (.json, .yaml, .yml),
-detects their formats, and writes a commented toolc.toml beside them: one source per
-folder and format, the common targets, and a sample policy. It builds the new
-manifest in memory first and prints what toolc build would say.
-
-Hidden folders, node_modules, vendor and dist are not scanned. It never overwrites
-a manifest: an existing toolc.toml makes it exit 1.`,
-		Args: cobra.MaximumNArgs(1),
+		Long:  help("init"),
+		Args:  cobra.MaximumNArgs(1),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return nil, cobra.ShellCompDirectiveFilterDirs
 		},

@@ -30,19 +30,7 @@ func newCapture(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "capture [NAME...] [-C DIR] [--manifest FILE]",
 		Short: "Pin the tools that live MCP servers offer, in their sources' files",
-		Long: `Capture reads the tools of each source with a capture (all of them, or those NAME
-says: a source's namespace or its file). It starts the source's command, never
-through a shell, or connects to its url over streamable HTTP, initializes, reads
-every page of tools/list and writes the tools to the source's one file, sorted by
-name and indented, so the same server gives the same bytes; toolc build then reads
-that file and pins it in toolc.lock. Servers are read in parallel; a command's
-process group is ended when it is done or its timeout passes.
-
-${env:NAME} in a capture's env and headers is read from the environment now, and
-written nowhere. A server that fails (it does not start, exits, times out,
-writes something that is not JSON-RPC, crashes in the middle of tools/list,
-answers 401) or offers tools that would not build is an error at its source, with
-the last lines of its stderr, and then no file is written.`,
+		Long:  help("capture"),
 		RunE: f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
 			man, err := m.read(out)
 			if err != nil {
@@ -82,18 +70,7 @@ func newVerify(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "verify [NAME...] [-C DIR] [--manifest FILE] [--no-baseline]",
 		Short: "Compare what live MCP servers offer with their pinned captures, writing nothing",
-		Long: `Verify reads each capture source's server as toolc capture does, writes nothing,
-and compares every live tool with the pinned file: a tool added, removed or renamed
-(found by its content), and each changed field of a tool (description, title,
-annotations, the input and output schemas through the breaking rules, icons,
-_meta) is a verify.* finding naming the tool and the field, with the semantic-
-version bump the drift calls for. A changed description is an error by default: a
-model does what it says. The security lint runs on the live tools, and the
-pinned file is checked against toolc.lock (verify.unbuilt).
-
-It exits 0 when nothing drifted, or the policy allows what did (warn =
-["verify.tool-added"] lets a server grow), 1 on drift, and 2 for configuration
-errors; --error-format sarif writes every finding for code scanning.`,
+		Long:  help("verify"),
 		RunE: f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
 			opts := liveOptions(m, args)
 			if !f.noBaseline {

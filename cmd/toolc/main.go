@@ -11,6 +11,7 @@ package main
 
 import (
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
@@ -117,15 +118,9 @@ func strictCompletion(c *cobra.Command) {
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	a := &app{stdout: stdout, stderr: stderr}
 	root := &cobra.Command{
-		Use:   "toolc",
-		Short: "Compile AI tool definitions for every model provider",
-		Long: `toolc reads toolc.toml, converts every tool it names to one canonical form, and writes a
-bundle per target (MCP, OpenAI, Anthropic, Gemini, Bedrock …) and toolc.lock, reporting
-every change a target forces.
-
-Exit codes, for every command: 0 success (warnings allowed); 1 the build failed (an
-error, a denied diagnostic, a difference found by --check, a breaking change);
-2 a usage or configuration error.`,
+		Use:           "toolc",
+		Short:         "Compile AI tool definitions for every model provider",
+		Long:          help("toolc"),
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -155,4 +150,16 @@ error, a denied diagnostic, a difference found by --check, a breaking change);
 		}
 	}
 	return root
+}
+
+//go:embed help/*.txt
+var helpTexts embed.FS
+
+// help is the long help of a command, from help/NAME.txt.
+func help(name string) string {
+	data, err := helpTexts.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("toolc: no help text for " + name) // a command without its file
+	}
+	return string(data)
 }

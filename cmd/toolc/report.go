@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/earlier"
 	"github.com/toolc-dev/toolc/internal/report"
 )
 
@@ -26,31 +27,9 @@ func newReport(a *app) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report [--format markdown|html|json] [-o FILE] [--against REF] [-C DIR] [--manifest FILE]",
 		Short: "Say what the catalog costs in tokens and where each tool stands in each target",
-		Long: `Report builds the catalog in memory, writing no bundle, counts the tokens of every
-target's bundle, and writes what a person looks at.
-
---format markdown (the default) writes, for a pull request or $GITHUB_STEP_SUMMARY,
-a table of the targets (tools, tokens, how many tools each takes as is, lowered,
-lossy or refused, errors, warnings and the most frequent codes), how tokens were
-counted, and the biggest tools. With --against REF (a git revision or a folder,
-as toolc breaking takes) every figure has its delta and a section says what the
-change costs.
-
---format html writes one self-contained page (no network, no file beside it): the
-targets' table, and a matrix of tools by targets, coloured by status, sortable by
-tokens, filtered by namespace, target, status and code, that stays fast with
-tens of thousands of tools; a tool's page shows its catalog input schema beside
-each emitted one, with what changed and where each finding is.
-
---format json writes all of it for programs: per target the totals, per tool its
-catalog input schema and, per target, its status, emitted name, tokens, emitted
-schema (when it differs) and findings.
-
-Token counts: OpenAI formats in o200k_base over the rendering OpenAI publishes
-(exact for that rendering); other formats are estimates, marked ≈. The report
-exits 0 whatever the build finds: toolc build is the gate.`,
-		Args: cobra.NoArgs,
-		RunE: a.withOutput(func(ctx context.Context, out *output) error { return runReport(ctx, f, out) }),
+		Long:  help("report"),
+		Args:  cobra.NoArgs,
+		RunE:  a.withOutput(func(ctx context.Context, out *output) error { return runReport(ctx, f, out) }),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.format, "format", "markdown", "`markdown`, html or json")
@@ -84,7 +63,8 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 	var base *report.Overview
 	var baseName string
 	if f.against != "" {
-		fsys, file, what, err := earlierFS(ctx, f.against, m)
+		rel, err := earlier.Find(ctx, f.against, m.cwd, m.root.Name())
+		fsys, file, what := rel.FS, rel.File, rel.What
 		switch {
 		case err != nil:
 			return out.fail(exitUsage, "%v", err)

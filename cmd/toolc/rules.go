@@ -16,8 +16,7 @@ func newRules(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "rules [CATEGORY...]",
 		Short: "List every diagnostic code: its default severity and what it means",
-		Long: `Rules lists every code toolc reports, or those of the categories named, with its
-default severity (before the policy) and a summary. toolc explain CODE says more.`,
+		Long:  help("rules"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return diag.Categories(), cobra.ShellCompDirectiveNoFileComp
 		},
@@ -44,10 +43,8 @@ func newExplain(a *app) *cobra.Command {
 	return &cobra.Command{
 		Use:   "explain CODE",
 		Short: "Say what a diagnostic code means, show an example, and how to fix or silence it",
-		Long: `Explain prints what a code means and why it matters, then a small catalog that
-gives it and what toolc says about that catalog (built as you read it, so the
-example is always true), and how to fix or silence it. An unknown code exits 2.`,
-		Args: cobra.ExactArgs(1),
+		Long:  help("explain"),
+		Args:  cobra.ExactArgs(1),
 		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
