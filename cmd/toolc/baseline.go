@@ -5,9 +5,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 type baselineFlags struct {
@@ -23,14 +23,14 @@ func newBaseline(a *app) *cobra.Command {
 		Long:  help("baseline"),
 		Args:  cobra.NoArgs,
 		RunE: a.withOutput(func(ctx context.Context, out *output) error {
-			m, res, err := out.built(ctx, f.dir, f.manifest, compiler.Options{})
+			m, res, err := out.built(ctx, f.dir, f.manifest, pipeline.Options{})
 			if err != nil {
 				return err
 			}
 			defer m.root.Close()
 			var errs []diag.Diagnostic // what no baseline hides; denied warnings it does
 			for _, d := range res.Diagnostics {
-				if d.Severity == diag.Error && !compiler.Baselined(d) {
+				if d.Severity == diag.Error && !pipeline.Baselined(d) {
 					errs = append(errs, d)
 				}
 			}
@@ -40,22 +40,22 @@ func newBaseline(a *app) *cobra.Command {
 			}
 			var known []diag.Diagnostic
 			for _, d := range res.Diagnostics {
-				if compiler.Baselined(d) {
+				if pipeline.Baselined(d) {
 					known = append(known, d)
 				}
 			}
-			data, n := compiler.EncodeBaseline(known)
-			if err := compiler.Write(m.root, []compiler.Output{compiler.NewOutput(compiler.BaselineFile, data)}); err != nil {
+			data, n := pipeline.EncodeBaseline(known)
+			if err := pipeline.Write(m.root, []pipeline.Output{pipeline.NewOutput(pipeline.BaselineFile, data)}); err != nil {
 				return out.fail(exitFailed, "%v", err)
 			}
 			out.status("wrote %s with %s; toolc build now reports only new ones",
-				out.path(compiler.BaselineFile), diagfmt.Plural(n, "known finding"))
+				out.path(pipeline.BaselineFile), diagfmt.Plural(n, "known finding"))
 			return nil
 		}),
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
 	_ = cmd.MarkFlagDirname("directory")
 	_ = cmd.MarkFlagFilename("manifest", "toml")
 	return cmd

@@ -7,11 +7,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/breaking"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/earlier"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 type breakingFlags struct {
@@ -32,7 +32,7 @@ func newBreaking(a *app) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&f.against, "against", "", "the earlier catalog: a git `REF`, a folder or a canonical bundle")
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
 	fl.StringVar(&f.format, "format", "text", "the verdict as `text`, or as markdown release notes (added, changed, breaking, removed tools) for a changelog or $GITHUB_STEP_SUMMARY")
 	fl.BoolVar(&f.strict, "strict", false, "fail on every breaking change, even in a release whose version says it breaks")
 	_ = cmd.MarkFlagRequired("against")
@@ -43,7 +43,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	if f.format != "text" && f.format != "markdown" {
 		return out.fail(exitUsage, "--format %q: want text or markdown", f.format)
 	}
-	m, res, err := out.built(ctx, f.dir, f.manifest, compiler.Options{})
+	m, res, err := out.built(ctx, f.dir, f.manifest, pipeline.Options{})
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	}
 	old, err := earlier.Load(ctx, f.against, m.cwd, m.root.Name(), m.file)
 	if err != nil {
-		var ce *compiler.ConfigError
+		var ce *pipeline.ConfigError
 		if errors.As(err, &ce) { // each diagnostic once, then what it is about
 			out.diagnostics(ce.Diagnostics, false)
 			return out.fail(exitUsage, "--against %s: the earlier catalog's manifest cannot be used", f.against)

@@ -14,9 +14,9 @@ import (
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 type buildFlags struct {
@@ -46,7 +46,7 @@ func newBuild(a *app) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
 	fl.IntVar(&f.jobs, "jobs", 0, "work on at most `N` processors: files, tools and targets at once (default: every CPU)")
 	fl.BoolVar(&f.check, "check", false, "write nothing; exit 1 if an output or the lock is missing or out of date")
 	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
@@ -74,7 +74,7 @@ func findUpward(manifest string) string {
 		return manifest
 	}
 	for dir := filepath.Dir(filepath.Dir(manifest)); ; dir = filepath.Dir(dir) {
-		cand := filepath.Join(dir, compiler.DefaultManifest)
+		cand := filepath.Join(dir, pipeline.DefaultManifest)
 		if info, err := os.Stat(cand); err == nil && info.Mode().IsRegular() {
 			return cand
 		}
@@ -98,7 +98,7 @@ func openManifest(dir, manifest string) (*manifestRoot, error) {
 	if !filepath.IsAbs(manifest) {
 		manifest = filepath.Join(cwd, manifest)
 	}
-	if filepath.Base(manifest) == compiler.DefaultManifest {
+	if filepath.Base(manifest) == pipeline.DefaultManifest {
 		manifest = findUpward(manifest)
 	}
 	root, err := os.OpenRoot(filepath.Dir(manifest))
@@ -124,7 +124,7 @@ func (o *output) open(dir, manifest string) (*manifestRoot, error) {
 
 // built opens the manifest as open does and builds it in memory with
 // opts; the caller closes m.root.
-func (o *output) built(ctx context.Context, dir, manifest string, opts compiler.Options) (*manifestRoot, *compiler.Result, error) {
+func (o *output) built(ctx context.Context, dir, manifest string, opts pipeline.Options) (*manifestRoot, *pipeline.Result, error) {
 	m, err := o.open(dir, manifest)
 	if err != nil {
 		return nil, nil, err
@@ -137,12 +137,12 @@ func (o *output) built(ctx context.Context, dir, manifest string, opts compiler.
 	return m, res, nil
 }
 
-func (m *manifestRoot) build(ctx context.Context, opts compiler.Options, out *output) (*compiler.Result, error) {
+func (m *manifestRoot) build(ctx context.Context, opts pipeline.Options, out *output) (*pipeline.Result, error) {
 	man, err := m.read(out)
 	if err != nil {
 		return nil, err
 	}
-	res, err := compiler.Build(ctx, m.root.FS(), man, opts)
+	res, err := pipeline.Build(ctx, m.root.FS(), man, opts)
 	if err := m.failure(err, out); err != nil {
 		return nil, err
 	}
@@ -150,8 +150,8 @@ func (m *manifestRoot) build(ctx context.Context, opts compiler.Options, out *ou
 }
 
 // read reads and checks the manifest, reporting what is wrong with it.
-func (m *manifestRoot) read(out *output) (*compiler.Manifest, error) {
-	man, err := compiler.ReadManifest(m.root.FS(), m.file)
+func (m *manifestRoot) read(out *output) (*pipeline.Manifest, error) {
+	man, err := pipeline.ReadManifest(m.root.FS(), m.file)
 	if err := m.failure(err, out); err != nil {
 		return nil, err
 	}
@@ -162,7 +162,7 @@ func (m *manifestRoot) read(out *output) (*compiler.Manifest, error) {
 // configuration error (exit 2) with its diagnostics, named by the file it
 // is about, or another failure (exit 1); nil for nil.
 func (m *manifestRoot) failure(err error, out *output) error {
-	var ce *compiler.ConfigError
+	var ce *pipeline.ConfigError
 	switch {
 	case errors.As(err, &ce):
 		out.diagnostics(ce.Diagnostics, false)
@@ -196,7 +196,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	}
 	defer m.root.Close()
 
-	opts := compiler.Options{Jobs: f.jobs, Baseline: compiler.BaselineFile, Version: version()}
+	opts := pipeline.Options{Jobs: f.jobs, Baseline: pipeline.BaselineFile, Version: version()}
 	if f.all {
 		opts.Baseline = ""
 	}
@@ -209,7 +209,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		if err != nil {
 			return err
 		}
-		fresh, why, err := compiler.Fresh(cmd.Context(), m.root.FS(), man, compiler.Options{Jobs: f.jobs, Version: opts.Version})
+		fresh, why, err := pipeline.Fresh(cmd.Context(), m.root.FS(), man, pipeline.Options{Jobs: f.jobs, Version: opts.Version})
 		if err != nil {
 			return out.fail(exitFailed, "%v", err)
 		}
@@ -239,10 +239,10 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	out.digest(res.Diagnostics)
 	baselineStatus(res, out)
 	orphans := res.Orphans(m.root.FS())
-	if err := compiler.Write(m.root, res.Outputs); err != nil {
+	if err := pipeline.Write(m.root, res.Outputs); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
-	if err := compiler.RemoveOrphans(m.root, orphans); err != nil {
+	if err := pipeline.RemoveOrphans(m.root, orphans); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
 	for _, p := range orphans.Remove {
@@ -257,7 +257,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 
 // check reports each output that differs from the disk as a diagnostic,
 // with a unified diff of each when asked.
-func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summary string) error {
+func check(m *manifestRoot, res *pipeline.Result, diff bool, out *output, summary string) error {
 	stale, err := res.Stale(m.root.FS())
 	if err != nil {
 		return out.fail(exitFailed, "%v", err)
@@ -287,11 +287,11 @@ func check(m *manifestRoot, res *compiler.Result, diff bool, out *output, summar
 }
 
 // baselineStatus says, last, what the baseline hid.
-func baselineStatus(res *compiler.Result, out *output) {
+func baselineStatus(res *pipeline.Result, out *output) {
 	if res.Hidden == 0 && res.Gone == 0 {
 		return
 	}
-	msg := fmt.Sprintf("%s hid %s it knows (--no-baseline shows them)", compiler.BaselineFile, diagfmt.Plural(res.Hidden, "finding"))
+	msg := fmt.Sprintf("%s hid %s it knows (--no-baseline shows them)", pipeline.BaselineFile, diagfmt.Plural(res.Hidden, "finding"))
 	switch {
 	case res.Gone == 1:
 		msg += "; 1 of its entries no longer occurs: toolc baseline rewrites it"
@@ -303,7 +303,7 @@ func baselineStatus(res *compiler.Result, out *output) {
 
 // writeDiff writes a git-style unified diff from what is on disk to what the
 // build would write.
-func writeDiff(w io.Writer, name string, d compiler.Difference) {
+func writeDiff(w io.Writer, name string, d pipeline.Difference) {
 	from := "a/" + name
 	if d.Missing {
 		from = "/dev/null"

@@ -10,13 +10,13 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 func newConvert(a *app) *cobra.Command {
-	var opts compiler.ConvertOptions
+	var opts pipeline.ConvertOptions
 	cmd := &cobra.Command{
 		Use:   "convert --to FORMAT [--from FORMAT] [--strict] [--schema MODE] [--repair] [--ignore CODES] FILE|-",
 		Short: "Convert one file of tools to another format, on stdout",
@@ -36,11 +36,11 @@ func newConvert(a *app) *cobra.Command {
 			if err != nil {
 				return out.fail(exitFailed, "%v", err)
 			}
-			res, err := compiler.Convert(cmd.Context(), name, data, opts)
-			if errors.Is(err, compiler.ErrUnknownFormat) || errors.Is(err, compiler.ErrNotSupported) {
+			res, err := pipeline.Convert(cmd.Context(), name, data, opts)
+			if errors.Is(err, pipeline.ErrUnknownFormat) || errors.Is(err, pipeline.ErrNotSupported) {
 				return out.fail(exitUsage, "%v", err)
 			}
-			var ce *compiler.ConfigError
+			var ce *pipeline.ConfigError
 			if errors.As(err, &ce) { // an option the target does not take, say
 				out.diagnostics(ce.Diagnostics, true)
 				return out.fail(exitUsage, "cannot convert %s to %s with these options", name, opts.To)
@@ -94,7 +94,7 @@ func readInput(stdin io.Reader, arg string) (string, []byte, error) {
 		data, err := io.ReadAll(stdin)
 		return "<stdin>", data, err
 	}
-	data, err := compiler.ReadFile(arg)
+	data, err := pipeline.ReadFile(arg)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: %w", arg, err)
 	}

@@ -8,10 +8,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/toolcall"
 )
 
@@ -66,7 +66,7 @@ func newDecode(a *app) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&manifestFile, "manifest", compiler.DefaultManifest, "the manifest `FILE`; toolc.lock and the bundles are beside it")
+	fl.StringVar(&manifestFile, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; toolc.lock and the bundles are beside it")
 	fl.StringVar(&target, "target", "", "the `TARGET` the call was made for (a target's name in the manifest)")
 	fl.StringVar(&name, "name", "", "the tool `NAME` as the model called it (the emitted name)")
 	_ = cmd.MarkFlagRequired("target")

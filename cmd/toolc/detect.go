@@ -7,10 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 func newDetect(a *app) *cobra.Command {
@@ -45,7 +45,7 @@ func newDetect(a *app) *cobra.Command {
 // it from having one.
 func detectFile(stdout io.Writer, reg *adapters.Registry, file string, verbose bool) []diag.Diagnostic {
 	name := filepath.ToSlash(file)
-	data, err := compiler.ReadFile(file)
+	data, err := pipeline.ReadFile(file)
 	if err != nil {
 		return []diag.Diagnostic{diag.New("source.read", "%v", err).At(name, "")}
 	}

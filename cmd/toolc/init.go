@@ -7,9 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/scaffold"
 )
 
@@ -44,7 +44,7 @@ func runInit(cmd *cobra.Command, dir string, out *output) error {
 	if !info.IsDir() {
 		return out.fail(exitUsage, "%s is not a folder", dir)
 	}
-	manifestPath := filepath.Join(dir, compiler.DefaultManifest)
+	manifestPath := filepath.Join(dir, pipeline.DefaultManifest)
 	if _, err := os.Stat(manifestPath); err == nil {
 		return out.fail(exitFailed, "%s exists; not overwriting it", manifestPath)
 	}
@@ -77,7 +77,7 @@ func runInit(cmd *cobra.Command, dir string, out *output) error {
 	out.diagnostics(errs, false)
 	_, warns, _ := diagfmt.Count(res.Diagnostics)
 	msg := fmt.Sprintf("wrote %s: %s in %s, %s; toolc build now gives %s and %s",
-		out.path(compiler.DefaultManifest), diagfmt.Plural(plan.Files, "tool file"), diagfmt.Plural(plan.Sources, "source"), diagfmt.Plural(res.Tools, "tool"), diagfmt.Plural(warns, "warning"), diagfmt.Plural(len(errs), "error"))
+		out.path(pipeline.DefaultManifest), diagfmt.Plural(plan.Files, "tool file"), diagfmt.Plural(plan.Sources, "source"), diagfmt.Plural(res.Tools, "tool"), diagfmt.Plural(warns, "warning"), diagfmt.Plural(len(errs), "error"))
 	if plan.LeftOut > 0 {
 		msg += fmt.Sprintf(" (%s that would not build left out; the manifest says why)", diagfmt.Plural(plan.LeftOut, "file"))
 	}

@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/internal/breaking"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/live"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 type liveFlags struct {
@@ -20,7 +20,7 @@ type liveFlags struct {
 func (f *liveFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
 	_ = cmd.MarkFlagDirname("directory")
 	_ = cmd.MarkFlagFilename("manifest", "toml")
 }
@@ -36,7 +36,7 @@ func newCapture(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r, err := compiler.Capture(cmd.Context(), m.root.FS(), man, liveOptions(m, args))
+			r, err := pipeline.Capture(cmd.Context(), m.root.FS(), man, liveOptions(m, args))
 			if err := m.failure(err, out); err != nil {
 				return err
 			}
@@ -44,7 +44,7 @@ func newCapture(a *app) *cobra.Command {
 			if r.Failed {
 				return out.fail(exitFailed, "capture failed: nothing written (%s)", servers(r))
 			}
-			if err := compiler.Write(m.root, r.Outputs); err != nil {
+			if err := pipeline.Write(m.root, r.Outputs); err != nil {
 				return out.fail(exitFailed, "%v", err)
 			}
 			for i, s := range r.Sources {
@@ -74,19 +74,19 @@ func newVerify(a *app) *cobra.Command {
 		RunE: f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
 			opts := liveOptions(m, args)
 			if !f.noBaseline {
-				opts.Baseline = compiler.BaselineFile
+				opts.Baseline = pipeline.BaselineFile
 			}
 			man, err := m.read(out)
 			if err != nil {
 				return err
 			}
-			r, err := compiler.Verify(cmd.Context(), m.root.FS(), man, opts)
+			r, err := pipeline.Verify(cmd.Context(), m.root.FS(), man, opts)
 			if err := m.failure(err, out); err != nil {
 				return err
 			}
 			out.diagnostics(r.Diagnostics, false)
 			if r.Hidden > 0 {
-				out.status("%s hid %s it knows (--no-baseline shows them)", compiler.BaselineFile, diagfmt.Plural(r.Hidden, "finding"))
+				out.status("%s hid %s it knows (--no-baseline shows them)", pipeline.BaselineFile, diagfmt.Plural(r.Hidden, "finding"))
 			}
 			var drifted []string
 			bump := breaking.None
@@ -133,16 +133,16 @@ func (f *liveFlags) run(a *app, fn func(*cobra.Command, []string, *manifestRoot,
 
 // liveOptions are the options of capture and verify for the manifest m
 // and the sources named in args.
-func liveOptions(m *manifestRoot, args []string) compiler.LiveOptions {
-	return compiler.LiveOptions{
-		Options: compiler.Options{Version: version()},
+func liveOptions(m *manifestRoot, args []string) pipeline.LiveOptions {
+	return pipeline.LiveOptions{
+		Options: pipeline.Options{Version: version()},
 		Live:    live.Options{Dir: m.root.Name(), Version: version()},
 		Names:   args,
 	}
 }
 
 // servers says how many servers were read, and how many tools they offer.
-func servers(r *compiler.LiveResult) string {
+func servers(r *pipeline.LiveResult) string {
 	n, tools := 0, 0
 	for _, l := range r.Listings {
 		if l != nil {

@@ -11,9 +11,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/earlier"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/report"
 )
 
@@ -36,7 +36,7 @@ func newReport(a *app) *cobra.Command {
 	fl.StringVarP(&f.out, "output", "o", "", "write to `FILE` instead of standard output")
 	fl.StringVar(&f.against, "against", "", "an earlier catalog to compare with: a git `REF` or a folder (markdown only)")
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&f.manifest, "manifest", compiler.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "how many files, targets and tools are worked on at once (default: the CPUs)")
 	_ = cmd.MarkFlagDirname("directory")
 	_ = cmd.MarkFlagFilename("manifest", "toml")
@@ -50,7 +50,7 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 	if f.against != "" && f.format != "markdown" {
 		return out.fail(exitUsage, "--against compares in the markdown report only")
 	}
-	m, res, err := out.built(ctx, f.dir, f.manifest, compiler.Options{Tokens: true, Jobs: f.jobs})
+	m, res, err := out.built(ctx, f.dir, f.manifest, pipeline.Options{Tokens: true, Jobs: f.jobs})
 	if err != nil {
 		return err
 	}
@@ -75,10 +75,10 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		if _, err := fs.Stat(fsys, m.file); errors.Is(err, fs.ErrNotExist) {
 			base = &report.Overview{} // the first report: everything is new
 		} else {
-			prev, err := compiler.ReadManifest(fsys, m.file)
-			var res *compiler.Result
+			prev, err := pipeline.ReadManifest(fsys, m.file)
+			var res *pipeline.Result
 			if err == nil {
-				res, err = compiler.Build(ctx, fsys, prev, compiler.Options{Tokens: true, Jobs: f.jobs})
+				res, err = pipeline.Build(ctx, fsys, prev, pipeline.Options{Tokens: true, Jobs: f.jobs})
 			}
 			if err != nil {
 				return out.fail(exitFailed, "the catalog at %s: %v", what, err)
@@ -113,7 +113,7 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		return out.fail(exitFailed, "writing %s: %v", f.out, err)
 	}
 	defer root.Close()
-	if err := compiler.Write(root, []compiler.Output{compiler.StreamOutput(filepath.Base(path), write)}); err != nil {
+	if err := pipeline.Write(root, []pipeline.Output{pipeline.StreamOutput(filepath.Base(path), write)}); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
 	out.status("wrote %s: %s, %s; %s, %s in the build", f.out, diagfmt.Plural(len(ov.Tools), "tool"), diagfmt.Plural(len(ov.Targets), "target"),

@@ -26,6 +26,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/namematch"
 	"github.com/toolc-dev/toolc/internal/par"
+	"github.com/toolc-dev/toolc/internal/refs"
 )
 
 // Kind is what one rule checks.
@@ -383,7 +384,7 @@ func (c *checker) accepted(k string) bool { return slices.Contains(c.opts.Accept
 
 // schema checks one emitted schema.
 func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
-	var refs []ref // collected on the walk, for the reference rules
+	var found []ref // collected on the walk, for the reference rules
 	var visit func(v *canonical.Value, at *step, key string, pos canonical.Pos)
 	visit = func(v *canonical.Value, at *step, key string, pos canonical.Pos) {
 		if v.Pos.IsValid() {
@@ -396,7 +397,7 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 			return
 		}
 		if r, ok := v.Get("$ref").StringValue(); ok {
-			refs = append(refs, ref{at: at.pointer(), value: r, pos: pos})
+			found = append(found, ref{at: at.pointer(), value: r, pos: pos})
 		}
 		for _, m := range v.Members {
 			if !canonical.IsApplicator(m.Key) {
@@ -422,13 +423,13 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 		}
 	}
 	visit(root, nil, "", root.Pos)
-	if len(refs) > 0 {
+	if len(found) > 0 {
 		// Resolved as validation and lowering resolve them: against the
 		// base URI in force, through $id, $anchor and JSON Pointers.
-		x := canonical.IndexRefs(root)
-		for i := range refs {
-			res := x.Resolve(refs[i].at, refs[i].value)
-			refs[i].target, refs[i].ok = res.Target, res.Local
+		x := refs.IndexOf(root)
+		for i := range found {
+			res := x.Resolve(found[i].at, found[i].value)
+			found[i].target, found[i].ok = res.Target, res.Local
 		}
 	}
 	for _, r := range rules {
@@ -444,7 +445,7 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 				}
 			}
 		case RefsResolve, Acyclic:
-			c.refs(root, refs, r)
+			c.refs(root, found, r)
 		}
 	}
 }
@@ -566,7 +567,7 @@ type ref struct {
 // resolve resolves a local reference by JSON Pointer, for the counts of
 // Anthropic's strict budgets, which follow references through schemas
 // that strict lowering has written with pointers only (it drops $id and
-// $anchor). The rules about references ask canonical.Refs.
+// $anchor). The rules about references ask refs.Index.
 func resolve(root *canonical.Value, r string) (canonical.Pointer, bool) {
 	p, ok := canonical.RefPointer(r)
 	if !ok {

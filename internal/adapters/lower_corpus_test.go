@@ -21,6 +21,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/lower"
 	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/internal/profile"
+	"github.com/toolc-dev/toolc/internal/refs"
 	"github.com/toolc-dev/toolc/internal/validate"
 )
 
@@ -514,7 +515,7 @@ func TestTestSuiteRefsAccepted(t *testing.T) {
 		if typ := s.Types(); typ != nil && !slices.Equal(typ, []string{"object"}) {
 			continue
 		}
-		if len(v.Schema(s)) > 0 || slices.ContainsFunc(canonical.IndexRefs(root).All(), func(r canonical.Ref) bool { return !r.Result.Local }) {
+		if len(v.Schema(s)) > 0 || slices.ContainsFunc(refs.IndexOf(root).All(), func(r refs.Ref) bool { return !r.Result.Local }) {
 			continue // a reference outside (a meta-schema's), dangling, or another error: not this test's
 		}
 		if !root.Has("type") {

@@ -10,8 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/internal/gitfs"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 // Release is where an earlier release is: a bundle's File, or a file
@@ -47,19 +47,19 @@ func Find(ctx context.Context, ref, cwd, repo string) (Release, error) {
 
 // Load builds the catalog that ref names (Find), whose manifest is at
 // manifest in a folder or revision.
-func Load(ctx context.Context, ref, cwd, repo, manifest string) (*compiler.Earlier, error) {
+func Load(ctx context.Context, ref, cwd, repo, manifest string) (*pipeline.Earlier, error) {
 	r, err := Find(ctx, ref, cwd, repo)
 	if err != nil {
 		return nil, err
 	}
 	if r.File == "" {
-		return compiler.BuildEarlier(ctx, r.FS, manifest, r.What)
+		return pipeline.BuildEarlier(ctx, r.FS, manifest, r.What)
 	}
 	data, err := os.ReadFile(r.File)
 	if err != nil {
 		return nil, err
 	}
-	old, err := compiler.ReadEarlier(data, ref)
+	old, err := pipeline.ReadEarlier(data, ref)
 	if err != nil {
 		return nil, fmt.Errorf("--against %s: %w", ref, err)
 	}

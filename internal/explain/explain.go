@@ -19,9 +19,9 @@ import (
 	"testing/fstest"
 
 	"github.com/rogpeppe/go-internal/txtar"
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 // explanations holds one example catalog per code, as a txtar archive whose
@@ -81,12 +81,12 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 			}
 		}
 	}
-	m, err := compiler.ReadManifest(build, compiler.DefaultManifest)
-	var res *compiler.Result
+	m, err := pipeline.ReadManifest(build, pipeline.DefaultManifest)
+	var res *pipeline.Result
 	if err == nil {
-		res, err = compiler.Build(ctx, build, m, compiler.Options{Baseline: compiler.BaselineFile})
+		res, err = pipeline.Build(ctx, build, m, pipeline.Options{Baseline: pipeline.BaselineFile})
 	}
-	var ce *compiler.ConfigError
+	var ce *pipeline.ConfigError
 	switch {
 	case errors.As(err, &ce):
 		return ce.Diagnostics, nil
@@ -101,11 +101,11 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 		if err != nil {
 			return nil, err
 		}
-		old, err := compiler.BuildEarlier(ctx, sub, compiler.DefaultManifest, "old")
+		old, err := pipeline.BuildEarlier(ctx, sub, pipeline.DefaultManifest, "old")
 		if err != nil {
 			return nil, err
 		}
-		ds = append(ds, res.Compare(old, compiler.DefaultManifest).Findings...)
+		ds = append(ds, res.Compare(old, pipeline.DefaultManifest).Findings...)
 	case "toolc build --check":
 		stale, err := res.Stale(fsys)
 		if err != nil {

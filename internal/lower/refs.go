@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/refs"
 )
 
 // DefaultInlineSize is the most schema nodes (JSON values) that inlining
@@ -28,8 +29,8 @@ var identifiers = []string{"$id", "$anchor", "$dynamicAnchor"}
 // resolver finds and copies the targets of local references.
 type resolver struct {
 	u      *Unit
-	refs   *canonical.Refs // the original schema's identifiers and references
-	size   int             // nodes in the schema, as it grows
+	refs   *refs.Index // the original schema's identifiers and references
+	size   int         // nodes in the schema, as it grows
 	max    int
 	capped bool // limit.inline-size was reported
 	kepts  map[canonical.Pointer]bool
@@ -45,7 +46,7 @@ func newResolver(u *Unit) *resolver {
 }
 
 // resolve returns the pointer, in the original schema, of what the
-// reference ref of node names, resolved as canonical.Refs says (the base
+// reference ref of node names, resolved as refs.Index says (the base
 // URI in force where node came from: $id, $anchor, JSON Pointers), and
 // whether it names a schema there; external says it names another
 // document.
@@ -56,9 +57,9 @@ func (r *resolver) resolve(node *canonical.Value, ref string) (target canonical.
 
 // index returns the original schema's identifiers and references, indexed
 // on the first question: most schemas have no reference to ask about.
-func (r *resolver) index() *canonical.Refs {
+func (r *resolver) index() *refs.Index {
 	if r.refs == nil {
-		r.refs = canonical.IndexRefs(r.u.orig)
+		r.refs = refs.IndexOf(r.u.orig)
 	}
 	return r.refs
 }
@@ -565,13 +566,13 @@ func quote(v *canonical.Value) string {
 var defsKeywords = []string{"$defs", "definitions"}
 
 // unusedDefs lists the entries of root's $defs and definitions that
-// nothing refers to (canonical.UsedDefs, the one answer lint gives too),
+// nothing refers to (refs.UsedDefs, the one answer lint gives too),
 // as keyword and name.
 func unusedDefs(root *canonical.Value) [][2]string {
 	if !root.Has("$defs") && !root.Has("definitions") {
 		return nil
 	}
-	used := canonical.UsedDefs(canonical.AsSchema(root))
+	used := refs.UsedDefs(canonical.AsSchema(root))
 	var out [][2]string
 	for _, kw := range defsKeywords {
 		if defs := root.Get(kw); defs != nil && defs.Kind == canonical.Object {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/report"
 )
 
@@ -37,7 +37,7 @@ func browser(t *testing.T) string {
 // counts.
 func exampleOverview(t *testing.T) *report.Overview {
 	t.Helper()
-	res, err := buildText(context.Background(), os.DirFS(".."), compiler.Options{Tokens: true})
+	res, err := buildText(context.Background(), os.DirFS(".."), pipeline.Options{Tokens: true})
 	if err != nil {
 		t.Fatal(err)
 	}

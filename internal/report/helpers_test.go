@@ -4,15 +4,15 @@ import (
 	"context"
 	"io/fs"
 
-	"github.com/toolc-dev/toolc/compiler"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 // buildText reads the manifest toolc.toml in fsys, as the command does,
 // and builds it.
-func buildText(ctx context.Context, fsys fs.FS, opts compiler.Options) (*compiler.Result, error) {
-	m, err := compiler.ReadManifest(fsys, compiler.DefaultManifest)
+func buildText(ctx context.Context, fsys fs.FS, opts pipeline.Options) (*pipeline.Result, error) {
+	m, err := pipeline.ReadManifest(fsys, pipeline.DefaultManifest)
 	if err != nil {
 		return nil, err
 	}
-	return compiler.Build(ctx, fsys, m, opts)
+	return pipeline.Build(ctx, fsys, m, opts)
 }

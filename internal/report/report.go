@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/par"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/tokens"
 )
 
@@ -113,17 +113,17 @@ type Finding struct {
 }
 
 // Make makes the overview of res, a build with token counts
-// (compiler.Options.Tokens), with up to jobs goroutines: everything, the
+// (pipeline.Options.Tokens), with up to jobs goroutines: everything, the
 // schemas' texts included, for the page and JSON.
-func Make(res *compiler.Result, jobs int) *Overview { return makeOverview(res, jobs, true) }
+func Make(res *pipeline.Result, jobs int) *Overview { return makeOverview(res, jobs, true) }
 
 // Summary makes the overview of res without the schemas' texts (Tool.Input
 // and Cell.Schema are empty; every status is as Make says): what the
 // Markdown report reads. Indenting every schema of every target was most
 // of what a Markdown report allocated beyond its build.
-func Summary(res *compiler.Result, jobs int) *Overview { return makeOverview(res, jobs, false) }
+func Summary(res *pipeline.Result, jobs int) *Overview { return makeOverview(res, jobs, false) }
 
-func makeOverview(res *compiler.Result, jobs int, schemas bool) *Overview {
+func makeOverview(res *pipeline.Result, jobs int, schemas bool) *Overview {
 	ov := &Overview{Files: res.Files}
 	if m := res.Manifest; m != nil {
 		ov.Catalog, ov.Version = m.Catalog.Name, m.Catalog.Version
@@ -177,7 +177,7 @@ func makeOverview(res *compiler.Result, jobs int, schemas bool) *Overview {
 	return ov
 }
 
-func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []compiler.Bundle, out []map[string]emitted, byTarget map[string]int, schemas bool) Tool {
+func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []pipeline.Bundle, out []map[string]emitted, byTarget map[string]int, schemas bool) Tool {
 	t := Tool{ID: ct.ID(), Namespace: ct.Namespace, Description: ct.Description, Source: ct.Source.File, Cells: make([]Cell, len(bundles))}
 	if ct.RenamedFrom != "" {
 		old := *ct
@@ -279,7 +279,7 @@ type emitted struct {
 
 // emittedTools maps each tool of a bundle, by emitted name, to its input
 // schema and tokens.
-func emittedTools(b compiler.Bundle) map[string]emitted {
+func emittedTools(b pipeline.Bundle) map[string]emitted {
 	out := map[string]emitted{}
 	for _, f := range tokens.Functions(b.Format, b.Value) {
 		out[f.Name] = emitted{input: f.Parameters}

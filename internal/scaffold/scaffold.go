@@ -21,12 +21,12 @@ import (
 	"strings"
 	"testing/fstest"
 
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/accept"
 	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/validate"
 )
 
@@ -74,7 +74,7 @@ type Plan struct {
 	// Manifest is the manifest's text, comments and all.
 	Manifest string
 	// Result is the build of the manifest, made in memory.
-	Result *compiler.Result
+	Result *pipeline.Result
 	// Files counts the tool files the manifest includes, in Sources
 	// sources; LeftOut the files left out because they would not build
 	// (the manifest says why).
@@ -96,14 +96,14 @@ func New(ctx context.Context, fsys fs.FS, name string) (*Plan, error) {
 	p := &Plan{}
 	for range maxInitRounds {
 		p.Manifest = starter(name, sc.groups, sc.maybe)
-		sc.files[compiler.DefaultManifest] = &fstest.MapFile{Data: []byte(p.Manifest)}
+		sc.files[pipeline.DefaultManifest] = &fstest.MapFile{Data: []byte(p.Manifest)}
 		// The check reads the text init writes, comments and all: that
 		// text, not a value beside it, is what has to build.
-		m, err := compiler.ReadManifest(sc.files, compiler.DefaultManifest)
+		m, err := pipeline.ReadManifest(sc.files, pipeline.DefaultManifest)
 		if err == nil {
-			p.Result, err = compiler.Build(ctx, sc.files, m, compiler.Options{})
+			p.Result, err = pipeline.Build(ctx, sc.files, m, pipeline.Options{})
 		}
-		var ce *compiler.ConfigError
+		var ce *pipeline.ConfigError
 		if errors.As(err, &ce) {
 			return nil, fmt.Errorf("internal error: the starter manifest is invalid: %v", ce)
 		} else if err != nil {
@@ -155,7 +155,7 @@ func scan(fsys fs.FS) (*scanned, error) {
 			return nil
 		}
 		ext := path.Ext(name)
-		if (ext != ".json" && ext != ".yaml" && ext != ".yml") || p == compiler.DefaultManifest {
+		if (ext != ".json" && ext != ".yaml" && ext != ".yml") || p == pipeline.DefaultManifest {
 			return nil
 		}
 		dir := path.Dir(p)

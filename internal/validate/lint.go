@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/refs"
 )
 
 // MaxDescription is the tool description length past which
@@ -146,7 +147,7 @@ func lintSchema(root *canonical.Schema, input bool) []finding {
 	var used map[canonical.Pointer]bool
 	usedAt := func(p canonical.Pointer) bool {
 		if used == nil {
-			used = canonical.UsedDefs(root)
+			used = refs.UsedDefs(root)
 		}
 		return used[p]
 	}

@@ -30,6 +30,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/refs"
 )
 
 // baseURL is the invented absolute URL given to every schema that has no $id
@@ -457,7 +458,7 @@ func ToAny(v *canonical.Value) any {
 // the schema (schema.external-ref) or to nothing inside it
 // (schema.dangling-ref).
 func checkRefs(root *canonical.Schema) (fs []finding, external []string) {
-	x := canonical.IndexRefs(root.JSON())
+	x := refs.IndexOf(root.JSON())
 	refs := x.All()
 	var local [][2]canonical.Pointer
 	for _, r := range refs {

@@ -1,4 +1,4 @@
-package compiler
+package pipeline
 
 import (
 	"encoding/json"
@@ -19,7 +19,7 @@ func TestStripeCurated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	manifest, err := os.ReadFile("../examples/stripe/toolc.toml")
+	manifest, err := os.ReadFile("../../examples/stripe/toolc.toml")
 	if err != nil {
 		t.Fatal(err)
 	}

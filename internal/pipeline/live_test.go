@@ -1,4 +1,4 @@
-package compiler
+package pipeline
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package compiler_test
+package pipeline_test
 
 import (
 	"encoding/json"
@@ -28,7 +28,7 @@ var update = flag.Bool("update", false, "rewrite toolc.schema.json")
 
 // schemaFile is the JSON Schema of toolc.toml, for editors (Taplo, Even
 // Better TOML, tombi) at the repository's root.
-const schemaFile = "../toolc.schema.json"
+const schemaFile = "../../toolc.schema.json"
 
 // obj is a JSON object that keeps its keys in the order written.
 type obj []member
@@ -409,7 +409,7 @@ func TestManifestSchemaValidates(t *testing.T) {
 			t.Errorf("%s: the schema accepts it", file)
 		}
 	}
-	root, err := os.ReadFile("../toolc.toml")
+	root, err := os.ReadFile("../../toolc.toml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -420,7 +420,7 @@ func TestManifestSchemaValidates(t *testing.T) {
 	check("an unknown feature", []byte(base+"format = \"mcp\"\nout = \"x.json\"\nprofile = { nope = \"drop\" }\n"), false)
 	check("an unknown action", []byte(base+"format = \"mcp\"\nout = \"x.json\"\nprofile = { oneOf = \"inline\" }\n"), false)
 	check("an out of the folder", []byte(base+"format = \"mcp\"\nout = \"../x.json\"\n"), false)
-	examples, _ := filepath.Glob("../internal/explain/examples/*.txtar")
+	examples, _ := filepath.Glob("../explain/examples/*.txtar")
 	if len(examples) < 100 {
 		t.Fatalf("found %d examples", len(examples))
 	}

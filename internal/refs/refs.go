@@ -1,8 +1,10 @@
-package canonical
+package refs
 
 import (
 	"net/url"
 	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
 )
 
 // DocumentURI is the base URI of a schema document that has no $id of its
@@ -10,7 +12,7 @@ import (
 // way JSON Schema says without naming a path of this machine.
 const DocumentURI = "toolc:///schema.json"
 
-// Refs answers "does this reference resolve, and to what?" for one schema
+// Index answers "does this reference resolve, and to what?" for one schema
 // document, as JSON Schema 2020-12 and draft-07 say: a $ref, $dynamicRef
 // (statically) or $recursiveRef is resolved against the base URI in force
 // where it is written ($id, itself resolved against its parent's), to the
@@ -20,26 +22,26 @@ const DocumentURI = "toolc:///schema.json"
 //
 // Validation, lowering, the acceptance check and lint all ask it, so
 // "resolves" means one thing everywhere.
-type Refs struct {
-	root      *Value
-	bases     map[Pointer]*url.URL // each schema with an $id → its base URI
-	resources map[string]Pointer   // a resource's URI, without fragment → its root
-	anchors   map[string]Pointer   // a resource's URI + "#" + anchor → the schema
+type Index struct {
+	root      *canonical.Value
+	bases     map[canonical.Pointer]*url.URL // each schema with an $id → its base URI
+	resources map[string]canonical.Pointer   // a resource's URI, without fragment → its root
+	anchors   map[string]canonical.Pointer   // a resource's URI + "#" + anchor → the schema
 	list      []Ref
 }
 
 // Ref is one reference of a document, resolved.
 type Ref struct {
-	At      Pointer // the schema that holds the keyword
-	Keyword string  // "$ref", "$dynamicRef" or "$recursiveRef"
+	At      canonical.Pointer // the schema that holds the keyword
+	Keyword string            // "$ref", "$dynamicRef" or "$recursiveRef"
 	Value   string
-	Result  RefResult
+	Result  Result
 }
 
-// RefResult is where one reference leads.
-type RefResult struct {
-	Target Pointer // the schema it names, in the document, when Local
-	Local  bool    // it names a schema of this document
+// Result is where one reference leads.
+type Result struct {
+	Target canonical.Pointer // the schema it names, in the document, when Local
+	Local  bool              // it names a schema of this document
 	// External is the URI of another document it names (without
 	// fragment); "" for a local or dangling reference.
 	External string
@@ -50,28 +52,28 @@ type RefResult struct {
 // refKeywords are the keywords whose value is a reference.
 var refKeywords = []string{"$ref", "$dynamicRef", "$recursiveRef"}
 
-// IndexRefs indexes the identifiers and references of the schema
+// IndexOf indexes the identifiers and references of the schema
 // document root, walking it once.
-func IndexRefs(root *Value) *Refs {
-	x := &Refs{root: root, bases: map[Pointer]*url.URL{}, resources: map[string]Pointer{}, anchors: map[string]Pointer{}}
+func IndexOf(root *canonical.Value) *Index {
+	x := &Index{root: root, bases: map[canonical.Pointer]*url.URL{}, resources: map[string]canonical.Pointer{}, anchors: map[string]canonical.Pointer{}}
 	base, _ := url.Parse(DocumentURI)
 	x.resources[DocumentURI] = ""
 	x.bases[""] = base
 	type pending struct {
-		at      Pointer
+		at      canonical.Pointer
 		keyword string
 		value   string
 	}
 	var refs []pending
-	var path Path
-	var walk func(s *Schema, base *url.URL)
-	walk = func(s *Schema, base *url.URL) {
+	var path canonical.Path
+	var walk func(s *canonical.Schema, base *url.URL)
+	walk = func(s *canonical.Schema, base *url.URL) {
 		if !s.IsObject() {
 			return
 		}
-		var at Pointer
+		var at canonical.Pointer
 		built := false
-		here := func() Pointer { // built only for a schema with an identifier or a reference
+		here := func() canonical.Pointer { // built only for a schema with an identifier or a reference
 			if !built {
 				at, built = path.Pointer(), true
 			}
@@ -99,14 +101,14 @@ func IndexRefs(root *Value) *Refs {
 				refs = append(refs, pending{here(), k, r})
 			}
 		}
-		s.EachSubschema(func(st Step, sub *Schema) bool {
+		s.EachSubschema(func(st canonical.Step, sub *canonical.Schema) bool {
 			path = append(path, st)
 			walk(sub, base)
 			path = path[:len(path)-1]
 			return true
 		})
 	}
-	walk(AsSchema(root), base)
+	walk(canonical.AsSchema(root), base)
 	x.list = make([]Ref, len(refs))
 	for i, r := range refs {
 		x.list[i] = Ref{At: r.at, Keyword: r.keyword, Value: r.value, Result: x.Resolve(r.at, r.value)}
@@ -115,11 +117,11 @@ func IndexRefs(root *Value) *Refs {
 }
 
 // All returns every reference of the document, in walk order, resolved.
-func (x *Refs) All() []Ref { return x.list }
+func (x *Index) All() []Ref { return x.list }
 
 // Base returns the base URI in force at the schema at: the $id of the
 // nearest schema at or above it that has one, else DocumentURI.
-func (x *Refs) Base(at Pointer) *url.URL {
+func (x *Index) Base(at canonical.Pointer) *url.URL {
 	for p := at; ; {
 		if b, ok := x.bases[p]; ok {
 			return b
@@ -133,38 +135,38 @@ func (x *Refs) Base(at Pointer) *url.URL {
 }
 
 // Resolve resolves ref as written in the schema at.
-func (x *Refs) Resolve(at Pointer, ref string) RefResult {
+func (x *Index) Resolve(at canonical.Pointer, ref string) Result {
 	u, err := x.Base(at).Parse(ref)
 	if err != nil {
-		return RefResult{Invalid: true}
+		return Result{Invalid: true}
 	}
 	doc := withoutFragment(u)
 	res, ok := x.resources[doc]
 	if !ok {
-		return RefResult{External: doc}
+		return Result{External: doc}
 	}
 	frag := u.Fragment
-	var target Pointer
+	var target canonical.Pointer
 	switch {
 	case frag == "":
 		target = res
 	case strings.HasPrefix(frag, "/"):
-		target = res.Join(Pointer(frag))
+		target = res.Join(canonical.Pointer(frag))
 	default:
 		if target, ok = x.anchors[doc+"#"+frag]; !ok {
-			return RefResult{}
+			return Result{}
 		}
 	}
-	if v := x.root.Resolve(target); v == nil || v.Kind != Object && v.Kind != Bool {
-		return RefResult{}
+	if v := x.root.Resolve(target); v == nil || v.Kind != canonical.Object && v.Kind != canonical.Bool {
+		return Result{}
 	}
-	return RefResult{Target: target, Local: true}
+	return Result{Target: target, Local: true}
 }
 
 // InResource reports whether the schema at lies in an embedded resource
 // (it or a schema above it, below the root, has an $id): a "#/…" written
 // there names a place in that resource, not in the document.
-func (x *Refs) InResource(at Pointer) bool { return x.Base(at) != x.Base("") }
+func (x *Index) InResource(at canonical.Pointer) bool { return x.Base(at) != x.Base("") }
 
 // withoutFragment returns u's text without its fragment.
 func withoutFragment(u *url.URL) string {
@@ -174,18 +176,18 @@ func withoutFragment(u *url.URL) string {
 }
 
 // UsedDefs returns the pointers of the $defs and definitions entries (and
-// every pointer above them) that a local $ref points into, as IndexRefs
+// every pointer above them) that a local $ref points into, as IndexOf
 // resolves it (through $id and relative URIs too), or that hold an anchor
 // or $id, which a reference may use by name.
-func UsedDefs(root *Schema) map[Pointer]bool {
-	used := map[Pointer]bool{}
-	WalkPath(root, func(path Path, s *Schema) bool {
+func UsedDefs(root *canonical.Schema) map[canonical.Pointer]bool {
+	used := map[canonical.Pointer]bool{}
+	canonical.WalkPath(root, func(path canonical.Path, s *canonical.Schema) bool {
 		if s.IsObject() && (s.JSON().Has("$anchor") || s.JSON().Has("$dynamicAnchor") || s.JSON().Has("$id")) {
 			markPrefixes(used, path.Pointer())
 		}
 		return true
 	})
-	for _, r := range IndexRefs(root.JSON()).All() {
+	for _, r := range IndexOf(root.JSON()).All() {
 		if r.Result.Local {
 			markPrefixes(used, r.Result.Target)
 		}
@@ -193,7 +195,7 @@ func UsedDefs(root *Schema) map[Pointer]bool {
 	return used
 }
 
-func markPrefixes(used map[Pointer]bool, p Pointer) {
+func markPrefixes(used map[canonical.Pointer]bool, p canonical.Pointer) {
 	for q := p; q != ""; {
 		used[q] = true
 		i := strings.LastIndexByte(string(q), '/')

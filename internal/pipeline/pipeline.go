@@ -1,0 +1,596 @@
+// Package pipeline is toolc's compiler behind package compiler, the
+// library's door: it reads a manifest, reads and decodes the source files
+// it names in parallel, validates every schema, checks the catalog, lowers
+// and encodes every tool for each target, and returns the bundles, the
+// lock file and every diagnostic. Build writes nothing; Write and Check
+// are separate steps, so a failed build never touches the disk. The
+// command's other capabilities (--check's fast path, capture and verify,
+// the baseline, comparing with an earlier release) are here too.
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/lower"
+	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/par"
+	"github.com/toolc-dev/toolc/internal/profile"
+	"github.com/toolc-dev/toolc/internal/security"
+	"github.com/toolc-dev/toolc/internal/tokens"
+	"github.com/toolc-dev/toolc/internal/validate"
+)
+
+// DefaultManifest is the manifest's file name.
+const DefaultManifest = manifest.DefaultFile
+
+// Options configure Build.
+type Options struct {
+	// Jobs limits how many files are read and decoded at once (default: the
+	// number of CPUs). Outputs do not depend on it.
+	Jobs int
+	// CatalogOnly stops after the catalog is read and checked: nothing is
+	// lowered or encoded, and Result.Outputs is empty. toolc breaking builds
+	// the earlier catalog so.
+	CatalogOnly bool
+	// Baseline is the baseline file's name beside the manifest
+	// (BaselineFile), or "" to use none. When the file exists, the
+	// diagnostics it knows are left out of Result.Diagnostics.
+	Baseline string
+	// Flags, when set, says that the sources' settings come from a
+	// command's flags, not the manifest: source key → flag ("format" →
+	// "--from"), and advice names the flag ("pass --from mcp") instead of
+	// the key ("set format = \"mcp\" on sources[0] in toolc.toml").
+	Flags map[string]string
+	// Version is toolc's version, recorded in the lock: a build --check
+	// answers from the lock only for the version that wrote it.
+	Version string
+	// InputOrder keeps the tools in the order of their files and, inside
+	// a file, of the file, instead of sorting them by ID: what convert,
+	// which reads one file, owes its reader.
+	InputOrder bool
+	// Tokens counts every target's tokens, not only those of targets with
+	// a token budget, for reports.
+	Tokens bool
+	// Validator, when set, checks every tool after toolc's own validation:
+	// another dialect, format checks, a house rule. It is called from
+	// several goroutines at once. Its findings take the tool's file, ID and
+	// position; each one's Pointer is into the tool's canonical form
+	// ("/input/properties/q"). Use the codes schema.custom (an error, which
+	// fails the build and leaves the tool out of acceptance checks) and
+	// lint.custom (a warning), or any of diag's codes.
+	Validator func(t *canonical.Tool) []diag.Diagnostic
+
+	// registry holds the formats (adapters.Default(), or a test's).
+	registry *adapters.Registry
+	// lowerAlone has every target lower every schema itself: the test that
+	// compares builds with and without a shared lower.Memo.
+	lowerAlone bool
+}
+
+// Output is one file that a build writes: a bundle, kept as its value and
+// encoded as it is written (20,000 tools make 100 MB of bundles, which
+// held in memory until the lock was written were a third of a build's
+// live heap), or bytes (the lock).
+type Output struct {
+	Target string // the target's name; "" for the lock file
+	Path   string // relative to the manifest's folder, '/'-separated
+	value  *canonical.Value
+	data   []byte
+	stream func(io.Writer) error // StreamOutput's
+	size   int64                 // of the file; -1 when not known before writing
+	hash   string                // of the file, "sha256:…" (a bundle's computed by its target's worker)
+}
+
+// NewOutput returns the output of data at path, for Write.
+func NewOutput(path string, data []byte) Output {
+	return Output{Path: path, data: data, size: int64(len(data)), hash: hashBytes(data)}
+}
+
+// StreamOutput returns the output at path of what write writes, made as
+// it is written (a report): its size and hash are not known before, so
+// Write writes it whatever is on disk, and never holds it whole.
+func StreamOutput(path string, write func(io.Writer) error) Output {
+	return Output{Path: path, stream: write, size: -1}
+}
+
+// WriteTo writes the output's bytes to w.
+func (o Output) WriteTo(w io.Writer) (int64, error) {
+	switch {
+	case o.value != nil:
+		return o.value.WriteIndent(w)
+	case o.stream != nil:
+		c := &countingWriter{w: w}
+		err := o.stream(c)
+		return c.n, err
+	}
+	n, err := w.Write(o.data)
+	return int64(n), err
+}
+
+// countingWriter counts what it passes on.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Bytes returns the output's bytes, encoding a bundle whole: for what
+// needs them at once (a diff, a test).
+func (o Output) Bytes() []byte {
+	switch {
+	case o.value != nil:
+		return o.value.Indent()
+	case o.stream != nil:
+		var b bytes.Buffer
+		o.WriteTo(&b)
+		return b.Bytes()
+	}
+	return o.data
+}
+
+// Result is what Build produces.
+type Result struct {
+	// Outputs are the bundles in target order and then toolc.lock: the order
+	// to write them in. Empty when the build failed.
+	Outputs []Output
+	// Diagnostics are sorted, de-duplicated, located and filtered by the
+	// policy.
+	Diagnostics []diag.Diagnostic
+	// Failed is true when a diagnostic is an error.
+	Failed bool
+	// Tools, Files and Targets count the catalog's tools, its source files
+	// and the targets.
+	Tools, Files, Targets int
+	// Catalog is the catalog's canonical tools, sorted by ID: what toolc
+	// breaking compares. Lowering never changes them.
+	Catalog []*canonical.Tool
+	// Manifest is the manifest the build read.
+	Manifest *manifest.Manifest
+	// Bundles are what each target emitted, in the manifest's order, also
+	// when the build failed (Outputs then is empty): for reports.
+	Bundles []Bundle
+	// Hidden counts the diagnostics the baseline knew and left out, and
+	// Gone the baseline's entries that no longer occur.
+	Hidden, Gone int
+
+	docs         map[string]*canonical.Value // the parsed source files, for Locate
+	grafts       map[string][]openapi.Graft  // source file → the files its $refs read into it
+	sourcePolicy map[string]*diag.Policy     // source file → its source's policy
+	sources      map[string]bool             // the source files, which Orphans never names
+	manifestFile string
+}
+
+// Bundle is one target's emitted bundle.
+type Bundle struct {
+	Target, Format string
+	// Value is the bundle, which its output file holds indented.
+	Value *canonical.Value
+	// Names maps each tool ID the target took to its emitted name.
+	Names map[string]string
+	// Tokens is what the bundle costs, when it was counted (Options.Tokens,
+	// or a token budget on the target); nil otherwise.
+	Tokens *tokens.Count
+}
+
+// Apply applies the manifest's policies to diagnostics found after the
+// build (toolc breaking's): the policy of the source whose file each is in,
+// then [policy].
+func (r *Result) Apply(ds []diag.Diagnostic) []diag.Diagnostic {
+	return applyPolicies(ds, r.sourcePolicy, nil, &r.Manifest.Policy)
+}
+
+// Locate fills in the line and column of each diagnostic that has a file
+// of this build and a JSON Pointer into it but no position yet.
+func (r *Result) Locate(ds []diag.Diagnostic) {
+	r.remap(ds)
+	var loc canonical.Locator           // one index of each big object, for all the findings in it
+	par.For(len(ds), 512, func(i int) { // each in its slot: the documents are only read
+		d := &ds[i]
+		if d.Line == 0 && d.Pointer != "" {
+			if doc := r.docs[d.File]; doc != nil {
+				pos := loc.PosOf(doc, canonical.Pointer(d.Pointer))
+				d.Line, d.Column = int(pos.Line), int(pos.Column)
+			}
+		}
+	})
+}
+
+// remap moves each diagnostic located in a part of a source that another
+// file supplied (an OpenAPI description's $ref to common.yaml) to that
+// file, at its own pointer.
+func (r *Result) remap(ds []diag.Diagnostic) {
+	for i := range ds {
+		d := &ds[i]
+		if gs := r.grafts[d.File]; gs != nil && d.Line == 0 {
+			if file, at := openapi.Remap(gs, canonical.Pointer(d.Pointer)); file != "" {
+				d.File, d.Pointer = file, string(at)
+			}
+		}
+	}
+}
+
+// Sentinel errors.
+var (
+	// ErrConfig is wrapped by a *ConfigError.
+	ErrConfig = errors.New("configuration error")
+	// ErrNotRegular wraps the error of a file toolc would read that is not
+	// a regular file (a named pipe, a device, a socket).
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrUnknownFormat is wrapped by Convert's error for a format toolc
+	// does not know.
+	ErrUnknownFormat = adapters.ErrUnknownFormat
+	// ErrNotSupported is wrapped by Convert's error for an option the
+	// target format does not take (strict mode, say).
+	ErrNotSupported = adapters.ErrNotSupported
+)
+
+// ConfigError is a manifest that cannot be used: the build did not start.
+type ConfigError struct {
+	Diagnostics []diag.Diagnostic
+}
+
+// Error lists the diagnostics, one a line.
+func (e *ConfigError) Error() string {
+	var b strings.Builder
+	b.WriteString("configuration error")
+	for _, d := range e.Diagnostics {
+		b.WriteString("\n")
+		b.WriteString(d.String())
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrConfig.
+func (e *ConfigError) Unwrap() error { return ErrConfig }
+
+// Build compiles the manifest m over fsys, in which every path of m is
+// read: m's folder, when m was read by ReadManifest (fsys is rooted there),
+// or fsys's root for a manifest built in code. It checks m as ReadManifest
+// does and returns a *ConfigError when m cannot be used; otherwise a Result
+// whose Failed field says whether the catalog built. It writes nothing,
+// reads only the files m names, and does not change m.
+func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result, error) {
+	b, err := newBuild(fsys, m, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Baseline != "" {
+		known, ds := readBaseline(b.fsys, opts.Baseline)
+		if ds != nil {
+			return nil, b.configError(ds...)
+		}
+		b.known = known
+	}
+	if err := b.expandSources(); err != nil {
+		return nil, err
+	}
+	if err := b.readSources(ctx); err != nil {
+		return nil, err
+	}
+	b.collectTools()
+	b.diags = append(b.diags, security.Check(b.tools)...)
+	b.checkCuration()
+	b.selectTools()
+	if !opts.CatalogOnly {
+		if err := b.buildTargets(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return b.finish(), nil
+}
+
+// newBuild checks a copy of m, roots fsys at its folder and gives opts
+// their defaults.
+func newBuild(fsys fs.FS, m *Manifest, opts Options) (*build, error) {
+	if m == nil {
+		return nil, errors.New("compiler: Build needs a manifest")
+	}
+	if opts.Jobs <= 0 {
+		opts.Jobs = runtime.GOMAXPROCS(0)
+	}
+	if opts.registry == nil {
+		opts.registry = adapters.Default()
+	}
+	if dir := m.Dir(); dir != "." {
+		sub, err := fs.Sub(fsys, dir)
+		if err != nil {
+			return nil, err
+		}
+		fsys = sub
+	}
+	m = m.Clone()
+	profiles, ds := checkManifest(m, opts.registry)
+	if len(ds) > 0 {
+		return nil, configError(ds...)
+	}
+	b := &build{fsys: fsys, opts: opts, reg: opts.registry, m: m, profiles: profiles, manifestFile: m.File(),
+		manifestHash: m.Hash(), validator: validate.New()}
+	if bl, err := readRegular(fsys, BaselineFile); err == nil {
+		b.baselineHash = hashBytes(bl)
+	}
+	b.validator.Repair = b.setting("repair", "true", -1)
+	b.validator.RepairFix = b.advise("repair", "true", -1)
+	return b, nil
+}
+
+// build is the state of one Build call.
+type build struct {
+	fsys         fs.FS
+	opts         Options
+	reg          *adapters.Registry
+	manifestFile string
+	m            *manifest.Manifest
+	profiles     []*profile.Profile  // per target, with the manifest's overrides
+	validator    *validate.Validator // shared by the workers; caches by content
+
+	inputs  []input             // source files, sorted by path
+	files   []fileResult        // per input, same index
+	tools   []*canonical.Tool   // the catalog, sorted by ID
+	chosen  [][]*canonical.Tool // per manifest target, the tools it takes (selectTools)
+	targets []targetResult      // per manifest target
+	invalid map[string]bool     // IDs of tools with an error of their own
+	diags   []diag.Diagnostic   // not tied to a target
+
+	sourcePolicy map[string]*diag.Policy    // source file → its [[sources]] policy, where one is set
+	known        baseline                   // what the baseline knows; nil without one
+	toolHash     map[*canonical.Tool]string // each tool's hash, made by the file's worker
+	manifestHash string                     // of the manifest's bytes, for the lock
+	baselineHash string                     // of toolc.baseline's, when there is one
+}
+
+// setting names a source's setting of key to value (a TOML value) where
+// the settings come from: "format = \"mcp\" on sources[0] in toolc.toml",
+// or a flag ("--from mcp"; a flag for true alone). source is -1 for
+// whichever source a file is in.
+func (b *build) setting(key, value string, source int) string {
+	if flag, ok := b.opts.Flags[key]; ok {
+		if value == "true" {
+			return flag
+		}
+		if v, err := strconv.Unquote(value); err == nil {
+			value = v
+		}
+		return flag + " " + value
+	}
+	if source < 0 {
+		return fmt.Sprintf("%s = %s on the source", key, value)
+	}
+	return fmt.Sprintf("%s = %s on sources[%d] in %s", key, value, source, b.manifestFile)
+}
+
+// advise is the advice to make that setting: "set …" or "pass --flag …".
+func (b *build) advise(key, value string, source int) string {
+	if _, ok := b.opts.Flags[key]; ok {
+		return "pass " + b.setting(key, value, source)
+	}
+	return "set " + b.setting(key, value, source)
+}
+
+// apply applies the policies to ds: for each diagnostic, the policy of the
+// source whose file it is in, then the target's (target, when not nil),
+// then the manifest's.
+func (b *build) apply(ds []diag.Diagnostic, target *diag.Policy) []diag.Diagnostic {
+	return applyPolicies(ds, b.sourcePolicy, target, &b.m.Policy)
+}
+
+func applyPolicies(ds []diag.Diagnostic, bySource map[string]*diag.Policy, target, all *diag.Policy) []diag.Diagnostic {
+	return diag.ApplyFirst(ds, func(d diag.Diagnostic) *diag.Policy { return bySource[d.File] }, target, all)
+}
+
+type targetResult struct {
+	names    map[string]string
+	optional map[string][]canonical.Pointer
+	renamed  map[string]map[canonical.Pointer]string
+	renamedO map[string]map[canonical.Pointer]string // of output schemas
+	aliases  map[string]string                       // renamed tool's ID → its old name
+	bundle   *canonical.Value
+	size     int64  // of the bundle's file
+	hash     string // of the bundle's file, computed by the target's worker
+	diags    []diag.Diagnostic
+	tokens   *tokens.Count // nil when not counted
+}
+
+func (b *build) configError(ds ...diag.Diagnostic) error { return configError(ds...) }
+
+// buildTargets lowers and encodes the catalog for every target in parallel.
+func (b *build) buildTargets(ctx context.Context) error {
+	b.targets = make([]targetResult, len(b.m.Targets))
+	options := make([]profile.Options, len(b.m.Targets))
+	for i, t := range b.m.Targets {
+		options[i] = b.targetOptions(t)
+	}
+	memo := b.memo(options)
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(b.opts.Jobs)
+	for i := range b.m.Targets {
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			opts := options[i]
+			opts.Memo = memo
+			return b.buildTarget(i, opts)
+		})
+	}
+	return g.Wait()
+}
+
+// targetOptions are the options a target's manifest entry sets.
+func (b *build) targetOptions(t manifest.Target) profile.Options {
+	var strict *bool
+	if t.Strict != nil {
+		strict = &t.Strict.On
+	}
+	return profile.Options{
+		Strict:    strict,
+		Auto:      t.Strict != nil && t.Strict.Auto,
+		Dialect:   t.Dialect,
+		Clients:   t.Clients,
+		Schema:    t.Schema,
+		Names:     t.Names,
+		Describe:  t.Describe != nil && *t.Describe,
+		Catalog:   profile.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
+		Unchecked: b.invalid,
+	}
+}
+
+// memo is where targets under the same rules (OpenAI's Chat and
+// Responses, say) lower each schema once between them: it keeps only the
+// fingerprints two or more targets share.
+func (b *build) memo(options []profile.Options) *lower.Memo {
+	users := map[string]int{}
+	for i := range b.m.Targets {
+		for _, f := range b.profiles[i].Fingerprints(options[i]) {
+			users[f]++
+		}
+	}
+	var shared []string
+	for f, n := range users {
+		if n > 1 && !b.opts.lowerAlone {
+			shared = append(shared, f)
+		}
+	}
+	return lower.NewMemo(shared)
+}
+
+// buildTarget lowers, encodes, checks and counts the i-th target's bundle.
+func (b *build) buildTarget(i int, opts profile.Options) error {
+	t := b.m.Targets[i]
+	a, _ := b.reg.Get(t.Format)
+	emit := *a
+	emit.Profile = b.profiles[i]
+	low := emit.Emit(b.chosen[i], t.Name, opts)
+	ds := low.Diagnostics
+	for j := range ds {
+		if ds[j].File == "" { // a limit of the whole bundle: at the target
+			ds[j].File = b.manifestFile
+			ds[j].Line, ds[j].Column = b.m.Pos(fmt.Sprintf("targets[%d]", i))
+		}
+	}
+	var count *tokens.Count
+	_, bundleBudget := t.Limits["tokens"]
+	_, toolBudget := t.Limits["tool-tokens"]
+	if tokens.Counts(t.Format) && (b.opts.Tokens || bundleBudget || toolBudget) {
+		c, err := tokens.Bundle(t.Format, low.Bundle, b.opts.Jobs)
+		if err != nil {
+			return err
+		}
+		count = c
+		ds = append(ds, b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
+	}
+	hash, size := hashEncoding(low.Bundle.WriteIndent)
+	b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
+		bundle: low.Bundle, size: size, hash: hash, diags: b.apply(ds, t.Policy), tokens: count}
+	return nil
+}
+
+// selectTools sets the tools of the catalog that each target takes (all
+// of them, or those its select chooses), and reports a source or target
+// whose select chooses none of the tools it has: a preset that builds an
+// empty bundle is a typo.
+func (b *build) selectTools() {
+	decoded := make([]int, len(b.m.Sources))
+	kept := make([]int, len(b.m.Sources))
+	for i, f := range b.files {
+		decoded[b.inputs[i].source] += f.decoded
+		kept[b.inputs[i].source] += len(f.tools)
+	}
+	for i, src := range b.m.Sources {
+		if !src.Select.Empty() && decoded[i] > 0 && kept[i] == 0 {
+			d := diag.New("catalog.select-empty", "sources[%d].select chooses none of the source's %d tools", i, decoded[i])
+			d.File = b.manifestFile
+			d.Line, d.Column = b.m.Pos(fmt.Sprintf("sources[%d].select", i))
+			b.diags = append(b.diags, d.WithFix("check its tags, namespaces and tool ID globs against the source's tools (IDs are namespace:name)"))
+		}
+	}
+	b.chosen = make([][]*canonical.Tool, len(b.m.Targets))
+	for i, t := range b.m.Targets {
+		if t.Select.Empty() {
+			b.chosen[i] = b.tools
+			continue
+		}
+		for _, tool := range b.tools {
+			if t.Select.Match(tool.ID(), tool.Namespace, tool.Tags, classification(tool)) {
+				b.chosen[i] = append(b.chosen[i], tool)
+			}
+		}
+		if len(b.tools) > 0 && len(b.chosen[i]) == 0 {
+			d := diag.New("catalog.select-empty", "targets[%d].select chooses none of the %d tools", i, len(b.tools))
+			d.File = b.manifestFile
+			d.Line, d.Column = b.m.Pos(fmt.Sprintf("targets[%d].select", i))
+			b.diags = append(b.diags, d.WithFix("check its tags, namespaces and tool ID globs against the catalog's tools"))
+		}
+	}
+}
+
+// finish gathers, locates, filters and sorts the diagnostics, and produces
+// the outputs and lock when nothing failed.
+func (b *build) finish() *Result {
+	ds := b.apply(b.diags, nil)
+	docs := map[string]*canonical.Value{}
+	grafts := map[string][]openapi.Graft{}
+	for i, f := range b.files {
+		ds = append(ds, b.apply(f.diags, nil)...)
+		docs[b.inputs[i].path] = f.doc
+		for _, ref := range f.refs {
+			if ref.doc != nil {
+				docs[ref.path] = ref.doc
+			}
+		}
+		if f.openapi != nil && len(f.openapi.Grafts) > 0 {
+			grafts[b.inputs[i].path] = f.openapi.Grafts
+		}
+	}
+	for _, t := range b.targets {
+		ds = append(ds, t.diags...)
+	}
+	if len(b.tools) == 0 && !diag.HasErrors(ds) { // an error says more than "empty"
+		d := diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")
+		d.Line, d.Column = b.m.Pos("sources[0]") // where the sources are
+		ds = append(ds, diag.Apply([]diag.Diagnostic{d}, &b.m.Policy)...)
+	}
+	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs, grafts: grafts, sourcePolicy: b.sourcePolicy, manifestFile: b.manifestFile}
+	res.sources = make(map[string]bool, len(b.inputs))
+	for i, in := range b.inputs {
+		res.sources[in.path] = true
+		for _, ref := range b.files[i].refs {
+			res.sources[ref.path] = true
+		}
+	}
+	for i, t := range b.targets {
+		tgt := b.m.Targets[i]
+		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Value: t.bundle, Names: t.names, Tokens: t.tokens})
+	}
+	res.remap(ds)
+	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)
+	res.Locate(ds)
+	res.Diagnostics = diag.Sort(ds)
+	res.Failed = diag.HasErrors(res.Diagnostics)
+	if res.Failed || b.opts.CatalogOnly {
+		return res
+	}
+	for i, t := range b.m.Targets {
+		res.Outputs = append(res.Outputs, Output{Target: t.Name, Path: t.Out, value: b.targets[i].bundle, size: b.targets[i].size, hash: b.targets[i].hash})
+	}
+	res.Outputs = append(res.Outputs, NewOutput(manifest.LockFile, b.lock(res.Outputs)))
+	return res
+}
