@@ -17,6 +17,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/validate"
 )
 
@@ -56,7 +57,7 @@ out = "dist/mcp.json"
 // build compiles a catalog and returns the file system it would write.
 func build(t testing.TB, fsys fstest.MapFS) fstest.MapFS {
 	t.Helper()
-	res, err := buildText(context.Background(), fsys, compiler.Options{})
+	res, err := pipeline.BuildFile(context.Background(), fsys, pipeline.DefaultManifest, compiler.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

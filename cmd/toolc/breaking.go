@@ -22,13 +22,9 @@ type breakingFlags struct {
 
 func newBreaking(a *app) *cobra.Command {
 	var f breakingFlags
-	cmd := &cobra.Command{
-		Use:   "breaking --against REF [-C DIR] [--manifest FILE]",
-		Short: "Say what breaks callers since an earlier catalog, and which semver bump it needs",
-		Long:  help("breaking"),
-		Args:  cobra.NoArgs,
-		RunE:  a.withOutput(func(ctx context.Context, out *output) error { return runBreaking(ctx, f, out) }),
-	}
+	cmd := command("breaking --against REF [-C DIR] [--manifest FILE]", "Say what breaks callers since an earlier catalog, and which semver bump it needs")
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = a.withOutput(func(ctx context.Context, out *output) error { return runBreaking(ctx, f, out) })
 	fl := cmd.Flags()
 	fl.StringVar(&f.against, "against", "", "the earlier catalog: a git `REF`, a folder or a canonical bundle")
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")

@@ -31,18 +31,14 @@ type buildFlags struct {
 
 func newBuild(a *app) *cobra.Command {
 	var f buildFlags
-	cmd := &cobra.Command{
-		Use:   "build [-C DIR] [--manifest FILE] [--jobs N] [--check [--diff]] [--error-format F]",
-		Short: "Build every target of toolc.toml and write toolc.lock",
-		Long:  help("build"),
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			out, err := a.output()
-			if err != nil {
-				return err
-			}
-			return runBuild(cmd, f, out)
-		},
+	cmd := command("build [-C DIR] [--manifest FILE] [--jobs N] [--check [--diff]] [--error-format F]", "Build every target of toolc.toml and write toolc.lock")
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		out, err := a.output()
+		if err != nil {
+			return err
+		}
+		return runBuild(cmd, f, out)
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")

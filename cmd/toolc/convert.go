@@ -17,45 +17,41 @@ import (
 
 func newConvert(a *app) *cobra.Command {
 	var opts pipeline.ConvertOptions
-	cmd := &cobra.Command{
-		Use:   "convert --to FORMAT [--from FORMAT] [--strict] [--schema MODE] [--repair] [--ignore CODES] FILE|-",
-		Short: "Convert one file of tools to another format, on stdout",
-		Long:  help("convert"),
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := a.output()
-			if err != nil {
-				return err
-			}
-			for _, c := range opts.Ignore {
-				if !diag.Known(c) {
-					return out.fail(exitUsage, "--ignore %s: unknown code or category (toolc rules lists them)", c)
-				}
-			}
-			name, data, err := readInput(cmd.InOrStdin(), args[0])
-			if err != nil {
-				return out.fail(exitFailed, "%v", err)
-			}
-			res, err := pipeline.Convert(cmd.Context(), name, data, opts)
-			if errors.Is(err, pipeline.ErrUnknownFormat) || errors.Is(err, pipeline.ErrNotSupported) {
-				return out.fail(exitUsage, "%v", err)
-			}
-			var ce *pipeline.ConfigError
-			if errors.As(err, &ce) { // an option the target does not take, say
-				out.diagnostics(ce.Diagnostics, true)
-				return out.fail(exitUsage, "cannot convert %s to %s with these options", name, opts.To)
-			} else if err != nil {
-				return out.fail(exitFailed, "%v", err)
-			}
-			// A digest, as build prints: one line per warning code,
-			// errors in full; --verbose shows each.
-			out.digestOf(res.Diagnostics, true, true)
-			if res.Failed {
-				return out.fail(exitFailed, "cannot convert %s to %s", name, opts.To)
-			}
-			_, err = res.Outputs[0].WriteTo(a.stdout)
+	cmd := command("convert --to FORMAT [--from FORMAT] [--strict] [--schema MODE] [--repair] [--ignore CODES] FILE|-", "Convert one file of tools to another format, on stdout")
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		out, err := a.output()
+		if err != nil {
 			return err
-		},
+		}
+		for _, c := range opts.Ignore {
+			if !diag.Known(c) {
+				return out.fail(exitUsage, "--ignore %s: unknown code or category (toolc rules lists them)", c)
+			}
+		}
+		name, data, err := readInput(cmd.InOrStdin(), args[0])
+		if err != nil {
+			return out.fail(exitFailed, "%v", err)
+		}
+		res, err := pipeline.Convert(cmd.Context(), name, data, opts)
+		if errors.Is(err, pipeline.ErrUnknownFormat) || errors.Is(err, pipeline.ErrNotSupported) {
+			return out.fail(exitUsage, "%v", err)
+		}
+		var ce *pipeline.ConfigError
+		if errors.As(err, &ce) { // an option the target does not take, say
+			out.diagnostics(ce.Diagnostics, true)
+			return out.fail(exitUsage, "cannot convert %s to %s with these options", name, opts.To)
+		} else if err != nil {
+			return out.fail(exitFailed, "%v", err)
+		}
+		// A digest, as build prints: one line per warning code,
+		// errors in full; --verbose shows each.
+		out.digestOf(res.Diagnostics, true, true)
+		if res.Failed {
+			return out.fail(exitFailed, "cannot convert %s to %s", name, opts.To)
+		}
+		_, err = res.Outputs[0].WriteTo(a.stdout)
+		return err
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.To, "to", "", "the `FORMAT` to write (a target format)")

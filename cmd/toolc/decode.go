@@ -17,52 +17,48 @@ import (
 
 func newDecode(a *app) *cobra.Command {
 	var dir, manifestFile, target, name string
-	cmd := &cobra.Command{
-		Use:   "decode --target T --name N [-C DIR] [--manifest FILE] ARGS.json|-",
-		Short: "Turn a model's tool call back into the catalog's terms",
-		Long:  help("decode"),
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := a.output()
-			if err != nil {
-				return err
-			}
-			m, err := openManifest(dir, manifestFile)
-			if err != nil {
-				return out.fail(exitUsage, "%v", err)
-			}
-			defer m.root.Close()
-			cat, err := toolcall.Load(m.root.FS(), manifest.LockFile)
-			if err != nil {
-				return out.fail(exitFailed, "%v", err)
-			}
-			file, data, err := readInput(cmd.InOrStdin(), args[0])
-			if err != nil {
-				return out.fail(exitFailed, "%v", err)
-			}
-			call, err := cat.Decode(target, name, data)
-			var ae *toolcall.ArgumentsError
-			switch {
-			case errors.As(err, &ae):
-				out.diagnostics(problems(file, data, ae), true)
-				return out.fail(exitFailed, "the arguments of %s are not valid against its schema", ae.ID)
-			case errors.Is(err, toolcall.ErrUnknownTarget):
-				return out.fail(exitUsage, "%v", err)
-			case err != nil:
-				return out.fail(exitFailed, "%v", err)
-			}
-			decoded, err := canonical.ParseJSON(call.Arguments)
-			if err != nil {
-				return out.fail(exitFailed, "internal error: %v", err)
-			}
-			if out.format == diagfmt.JSON || out.format == diagfmt.SARIF {
-				id, _ := json.Marshal(call.ID)
-				fmt.Fprintf(a.stdout, "{\"id\":%s,\"arguments\":%s}\n", id, decoded.AppendJSON(nil, ""))
-				return nil
-			}
-			fmt.Fprintf(a.stdout, "%s\n%s\n", call.ID, decoded.AppendJSON(nil, "  "))
+	cmd := command("decode --target T --name N [-C DIR] [--manifest FILE] ARGS.json|-", "Turn a model's tool call back into the catalog's terms")
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		out, err := a.output()
+		if err != nil {
+			return err
+		}
+		m, err := openManifest(dir, manifestFile)
+		if err != nil {
+			return out.fail(exitUsage, "%v", err)
+		}
+		defer m.root.Close()
+		cat, err := toolcall.Load(m.root.FS(), manifest.LockFile)
+		if err != nil {
+			return out.fail(exitFailed, "%v", err)
+		}
+		file, data, err := readInput(cmd.InOrStdin(), args[0])
+		if err != nil {
+			return out.fail(exitFailed, "%v", err)
+		}
+		call, err := cat.Decode(target, name, data)
+		var ae *toolcall.ArgumentsError
+		switch {
+		case errors.As(err, &ae):
+			out.diagnostics(problems(file, data, ae), true)
+			return out.fail(exitFailed, "the arguments of %s are not valid against its schema", ae.ID)
+		case errors.Is(err, toolcall.ErrUnknownTarget):
+			return out.fail(exitUsage, "%v", err)
+		case err != nil:
+			return out.fail(exitFailed, "%v", err)
+		}
+		decoded, err := canonical.ParseJSON(call.Arguments)
+		if err != nil {
+			return out.fail(exitFailed, "internal error: %v", err)
+		}
+		if out.format == diagfmt.JSON || out.format == diagfmt.SARIF {
+			id, _ := json.Marshal(call.ID)
+			fmt.Fprintf(a.stdout, "{\"id\":%s,\"arguments\":%s}\n", id, decoded.AppendJSON(nil, ""))
 			return nil
-		},
+		}
+		fmt.Fprintf(a.stdout, "%s\n%s\n", call.ID, decoded.AppendJSON(nil, "  "))
+		return nil
 	}
 	fl := cmd.Flags()
 	fl.StringVarP(&dir, "directory", "C", "", "change to `DIR` before doing anything")

@@ -15,27 +15,23 @@ import (
 
 func newDetect(a *app) *cobra.Command {
 	var verbose bool
-	cmd := &cobra.Command{
-		Use:   "detect [--verbose] FILE...",
-		Short: "Say which tool format each file is in, and how sure toolc is",
-		Long:  help("detect"),
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, files []string) error {
-			out, err := a.output()
-			if err != nil {
-				return err
-			}
-			reg := adapters.Default()
-			var ds []diag.Diagnostic
-			for _, file := range files {
-				ds = append(ds, detectFile(a.stdout, reg, file, verbose)...)
-			}
-			out.diagnostics(ds, true)
-			if diag.HasErrors(ds) {
-				return &exitError{exitFailed}
-			}
-			return nil
-		},
+	cmd := command("detect [--verbose] FILE...", "Say which tool format each file is in, and how sure toolc is")
+	cmd.Args = cobra.MinimumNArgs(1)
+	cmd.RunE = func(cmd *cobra.Command, files []string) error {
+		out, err := a.output()
+		if err != nil {
+			return err
+		}
+		reg := adapters.Default()
+		var ds []diag.Diagnostic
+		for _, file := range files {
+			ds = append(ds, detectFile(a.stdout, reg, file, verbose)...)
+		}
+		out.diagnostics(ds, true)
+		if diag.HasErrors(ds) {
+			return &exitError{exitFailed}
+		}
+		return nil
 	}
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every format's score and what the file decodes to")
 	return cmd

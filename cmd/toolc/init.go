@@ -14,26 +14,23 @@ import (
 )
 
 func newInit(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "init [DIR]",
-		Short: "Write a starter toolc.toml for the tool files in a folder",
-		Long:  help("init"),
-		Args:  cobra.MaximumNArgs(1),
-		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			return nil, cobra.ShellCompDirectiveFilterDirs
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			out, err := a.output()
-			if err != nil {
-				return err
-			}
-			dir := "."
-			if len(args) == 1 {
-				dir = args[0]
-			}
-			return runInit(cmd, dir, out)
-		},
+	cmd := command("init [DIR]", "Write a starter toolc.toml for the tool files in a folder")
+	cmd.Args = cobra.MaximumNArgs(1)
+	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return nil, cobra.ShellCompDirectiveFilterDirs
 	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		out, err := a.output()
+		if err != nil {
+			return err
+		}
+		dir := "."
+		if len(args) == 1 {
+			dir = args[0]
+		}
+		return runInit(cmd, dir, out)
+	}
+	return cmd
 }
 
 func runInit(cmd *cobra.Command, dir string, out *output) error {

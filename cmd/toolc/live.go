@@ -27,88 +27,80 @@ func (f *liveFlags) add(cmd *cobra.Command) {
 
 func newCapture(a *app) *cobra.Command {
 	var f liveFlags
-	cmd := &cobra.Command{
-		Use:   "capture [NAME...] [-C DIR] [--manifest FILE]",
-		Short: "Pin the tools that live MCP servers offer, in their sources' files",
-		Long:  help("capture"),
-		RunE: f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
-			man, err := m.read(out)
-			if err != nil {
-				return err
-			}
-			r, err := pipeline.Capture(cmd.Context(), m.root.FS(), man, liveOptions(m, args))
-			if err := m.failure(err, out); err != nil {
-				return err
-			}
-			out.diagnostics(r.Diagnostics, false)
-			if r.Failed {
-				return out.fail(exitFailed, "capture failed: nothing written (%s)", servers(r))
-			}
-			if err := pipeline.Write(m.root, r.Outputs); err != nil {
-				return out.fail(exitFailed, "%v", err)
-			}
-			for i, s := range r.Sources {
-				l := r.Listings[i]
-				name := "the server"
-				if l.Server != nil && l.Server.Name != "" {
-					name = l.Server.Name
-					if l.Server.Version != "" {
-						name += " " + l.Server.Version
-					}
+	cmd := command("capture [NAME...] [-C DIR] [--manifest FILE]", "Pin the tools that live MCP servers offer, in their sources' files")
+	cmd.RunE = f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
+		man, err := m.read(out)
+		if err != nil {
+			return err
+		}
+		r, err := pipeline.Capture(cmd.Context(), m.root.FS(), man, liveOptions(m, args))
+		if err := m.failure(err, out); err != nil {
+			return err
+		}
+		out.diagnostics(r.Diagnostics, false)
+		if r.Failed {
+			return out.fail(exitFailed, "capture failed: nothing written (%s)", servers(r))
+		}
+		if err := pipeline.Write(m.root, r.Outputs); err != nil {
+			return out.fail(exitFailed, "%v", err)
+		}
+		for i, s := range r.Sources {
+			l := r.Listings[i]
+			name := "the server"
+			if l.Server != nil && l.Server.Name != "" {
+				name = l.Server.Name
+				if l.Server.Version != "" {
+					name += " " + l.Server.Version
 				}
-				out.status("captured %s: %s from %s in %s; toolc build pins it", out.path(s.File), diagfmt.Plural(len(l.Tools), "tool"), name, diagfmt.Plural(l.Pages, "page"))
 			}
-			return nil
-		}),
-	}
+			out.status("captured %s: %s from %s in %s; toolc build pins it", out.path(s.File), diagfmt.Plural(len(l.Tools), "tool"), name, diagfmt.Plural(l.Pages, "page"))
+		}
+		return nil
+	})
 	f.add(cmd)
 	return cmd
 }
 
 func newVerify(a *app) *cobra.Command {
 	var f liveFlags
-	cmd := &cobra.Command{
-		Use:   "verify [NAME...] [-C DIR] [--manifest FILE] [--no-baseline]",
-		Short: "Compare what live MCP servers offer with their pinned captures, writing nothing",
-		Long:  help("verify"),
-		RunE: f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
-			opts := liveOptions(m, args)
-			if !f.noBaseline {
-				opts.Baseline = pipeline.BaselineFile
+	cmd := command("verify [NAME...] [-C DIR] [--manifest FILE] [--no-baseline]", "Compare what live MCP servers offer with their pinned captures, writing nothing")
+	cmd.RunE = f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
+		opts := liveOptions(m, args)
+		if !f.noBaseline {
+			opts.Baseline = pipeline.BaselineFile
+		}
+		man, err := m.read(out)
+		if err != nil {
+			return err
+		}
+		r, err := pipeline.Verify(cmd.Context(), m.root.FS(), man, opts)
+		if err := m.failure(err, out); err != nil {
+			return err
+		}
+		out.diagnostics(r.Diagnostics, false)
+		if r.Hidden > 0 {
+			out.status("%s hid %s it knows (--no-baseline shows them)", pipeline.BaselineFile, diagfmt.Plural(r.Hidden, "finding"))
+		}
+		var drifted []string
+		bump := breaking.None
+		for i, s := range r.Sources {
+			if r.Listings[i] != nil && r.Bumps[i] > breaking.None {
+				drifted = append(drifted, fmt.Sprintf("%s (%s)", s.Name, r.Bumps[i]))
+				bump = max(bump, r.Bumps[i])
 			}
-			man, err := m.read(out)
-			if err != nil {
-				return err
-			}
-			r, err := pipeline.Verify(cmd.Context(), m.root.FS(), man, opts)
-			if err := m.failure(err, out); err != nil {
-				return err
-			}
-			out.diagnostics(r.Diagnostics, false)
-			if r.Hidden > 0 {
-				out.status("%s hid %s it knows (--no-baseline shows them)", pipeline.BaselineFile, diagfmt.Plural(r.Hidden, "finding"))
-			}
-			var drifted []string
-			bump := breaking.None
-			for i, s := range r.Sources {
-				if r.Listings[i] != nil && r.Bumps[i] > breaking.None {
-					drifted = append(drifted, fmt.Sprintf("%s (%s)", s.Name, r.Bumps[i]))
-					bump = max(bump, r.Bumps[i])
-				}
-			}
-			switch {
-			case r.Failed && len(drifted) > 0:
-				return out.fail(exitFailed, "drift: %s; the catalog's release would be %s (toolc capture pins what is live)", strings.Join(drifted, ", "), bump)
-			case r.Failed:
-				return out.fail(exitFailed, "verify failed (%s)", servers(r))
-			case len(drifted) > 0:
-				out.status("drift the policy allows: %s", strings.Join(drifted, ", "))
-			default:
-				out.status("no drift: %s as pinned", servers(r))
-			}
-			return nil
-		}),
-	}
+		}
+		switch {
+		case r.Failed && len(drifted) > 0:
+			return out.fail(exitFailed, "drift: %s; the catalog's release would be %s (toolc capture pins what is live)", strings.Join(drifted, ", "), bump)
+		case r.Failed:
+			return out.fail(exitFailed, "verify failed (%s)", servers(r))
+		case len(drifted) > 0:
+			out.status("drift the policy allows: %s", strings.Join(drifted, ", "))
+		default:
+			out.status("no drift: %s as pinned", servers(r))
+		}
+		return nil
+	})
 	f.add(cmd)
 	cmd.Flags().BoolVar(&f.noBaseline, "no-baseline", false, "report every finding, even those toolc.baseline knows")
 	return cmd

@@ -163,3 +163,10 @@ func help(name string) string {
 	}
 	return string(data)
 }
+
+// command is a subcommand with its long help from help/NAME.txt, NAME the
+// first word of use.
+func command(use, short string) *cobra.Command {
+	name, _, _ := strings.Cut(use, " ")
+	return &cobra.Command{Use: use, Short: short, Long: help(name)}
+}

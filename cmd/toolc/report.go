@@ -24,13 +24,9 @@ type reportFlags struct {
 
 func newReport(a *app) *cobra.Command {
 	var f reportFlags
-	cmd := &cobra.Command{
-		Use:   "report [--format markdown|html|json] [-o FILE] [--against REF] [-C DIR] [--manifest FILE]",
-		Short: "Say what the catalog costs in tokens and where each tool stands in each target",
-		Long:  help("report"),
-		Args:  cobra.NoArgs,
-		RunE:  a.withOutput(func(ctx context.Context, out *output) error { return runReport(ctx, f, out) }),
-	}
+	cmd := command("report [--format markdown|html|json] [-o FILE] [--against REF] [-C DIR] [--manifest FILE]", "Say what the catalog costs in tokens and where each tool stands in each target")
+	cmd.Args = cobra.NoArgs
+	cmd.RunE = a.withOutput(func(ctx context.Context, out *output) error { return runReport(ctx, f, out) })
 	fl := cmd.Flags()
 	fl.StringVar(&f.format, "format", "markdown", "`markdown`, html or json")
 	fl.StringVarP(&f.out, "output", "o", "", "write to `FILE` instead of standard output")

@@ -13,55 +13,49 @@ import (
 )
 
 func newRules(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "rules [CATEGORY...]",
-		Short: "List every diagnostic code: its default severity and what it means",
-		Long:  help("rules"),
-		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-			return diag.Categories(), cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: func(_ *cobra.Command, cats []string) error {
-			for _, c := range cats {
-				if !diag.IsCategory(c) {
-					fmt.Fprintf(a.stderr, "toolc: unknown category %q (want one of %s)\n", c, strings.Join(diag.Categories(), ", "))
-					return &exitError{exitUsage}
-				}
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "CODE\tSEVERITY\tSUMMARY")
-			for _, c := range diag.Codes() {
-				if len(cats) == 0 || slices.Contains(cats, c.Category()) {
-					fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Code, c.Severity, c.Summary)
-				}
-			}
-			return tw.Flush()
-		},
+	cmd := command("rules [CATEGORY...]", "List every diagnostic code: its default severity and what it means")
+	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return diag.Categories(), cobra.ShellCompDirectiveNoFileComp
 	}
+	cmd.RunE = func(_ *cobra.Command, cats []string) error {
+		for _, c := range cats {
+			if !diag.IsCategory(c) {
+				fmt.Fprintf(a.stderr, "toolc: unknown category %q (want one of %s)\n", c, strings.Join(diag.Categories(), ", "))
+				return &exitError{exitUsage}
+			}
+		}
+		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "CODE\tSEVERITY\tSUMMARY")
+		for _, c := range diag.Codes() {
+			if len(cats) == 0 || slices.Contains(cats, c.Category()) {
+				fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Code, c.Severity, c.Summary)
+			}
+		}
+		return tw.Flush()
+	}
+	return cmd
 }
 
 func newExplain(a *app) *cobra.Command {
-	return &cobra.Command{
-		Use:   "explain CODE",
-		Short: "Say what a diagnostic code means, show an example, and how to fix or silence it",
-		Long:  help("explain"),
-		Args:  cobra.ExactArgs(1),
-		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
-			if len(args) > 0 {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			var codes []string
-			for _, c := range diag.Codes() {
-				codes = append(codes, c.Code+"\t"+c.Summary)
-			}
-			return codes, cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			c, ok := diag.Lookup(args[0])
-			if !ok {
-				fmt.Fprintf(a.stderr, "toolc: unknown code %q; toolc rules lists them all\n", args[0])
-				return &exitError{exitUsage}
-			}
-			return explain.Write(cmd.Context(), a.stdout, c)
-		},
+	cmd := command("explain CODE", "Say what a diagnostic code means, show an example, and how to fix or silence it")
+	cmd.Args = cobra.ExactArgs(1)
+	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		var codes []string
+		for _, c := range diag.Codes() {
+			codes = append(codes, c.Code+"\t"+c.Summary)
+		}
+		return codes, cobra.ShellCompDirectiveNoFileComp
 	}
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		c, ok := diag.Lookup(args[0])
+		if !ok {
+			fmt.Fprintf(a.stderr, "toolc: unknown code %q; toolc rules lists them all\n", args[0])
+			return &exitError{exitUsage}
+		}
+		return explain.Write(cmd.Context(), a.stdout, c)
+	}
+	return cmd
 }

@@ -102,7 +102,7 @@ func TestRejectionCases(t *testing.T) {
 				providers = append(providers, "anthropic", "gemini") // clients that do not resolve $ref
 			}
 			manifest := fmt.Sprintf("version = 1\n\n[[sources]]\ninclude = [%q]\nformat = %q\n%s", file, format, targets(providers...))
-			res, err := buildText(context.Background(), fstest.MapFS{"toolc.toml": {Data: []byte(manifest)}, file: {Data: []byte(tool)}}, Options{})
+			res, err := BuildFile(context.Background(), fstest.MapFS{"toolc.toml": {Data: []byte(manifest)}, file: {Data: []byte(tool)}}, DefaultManifest, Options{})
 			if err != nil {
 				t.Fatalf("Build: %v", err)
 			}
@@ -193,7 +193,7 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 	}
 	add("bfcl", "openai", true, bfcl)
 	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + targets(slices.Sorted(maps.Keys(modes))...))}
-	res, err := buildText(context.Background(), fsys, Options{})
+	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

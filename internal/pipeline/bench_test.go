@@ -57,7 +57,7 @@ func BenchmarkBuild(b *testing.B) {
 			b.SetBytes(int64(size))
 			b.ResetTimer()
 			for b.Loop() {
-				res, err := buildText(context.Background(), fsys, Options{})
+				res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
 				if err != nil || res.Failed || res.Tools != n {
 					b.Fatalf("Build: %v, failed %v, %d tools: %v", err, res != nil && res.Failed, res.Tools, res.Diagnostics[:min(3, len(res.Diagnostics))])
 				}
@@ -129,7 +129,7 @@ func BenchmarkBuildAllTargets(b *testing.B) {
 	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte(allTargets)}
 	b.ResetTimer()
 	for b.Loop() {
-		res, err := buildText(context.Background(), fsys, Options{})
+		res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
 		if err != nil || res.Failed || res.Targets != 11 {
 			b.Fatalf("Build: %v, failed %v", err, res != nil && res.Failed)
 		}
@@ -165,7 +165,7 @@ repair = true
 ` + threeTargets)}}
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				res, err := buildText(context.Background(), fsys, Options{})
+				res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
 				if err != nil || res.Tools == 0 {
 					b.Fatalf("Build: %v, %d tools", err, res.Tools)
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/manifest"
 
 	"github.com/toolc-dev/toolc/internal/suggest"
 )
@@ -76,12 +77,12 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 	input := "input" + inputExt(name, data)
 	m := &Manifest{
 		Version: ManifestVersion,
-		Sources: []Source{{Include: []string{input}, Format: opts.From, Repair: opts.Repair}},
-		Targets: []Target{{Format: opts.To, Out: "out.json", Schema: opts.Schema}},
+		Sources: []manifest.Source{{Include: []string{input}, Format: opts.From, Repair: opts.Repair}},
+		Targets: []manifest.Target{{Format: opts.To, Out: "out.json", Schema: opts.Schema}},
 		Policy:  diag.Policy{Ignore: opts.Ignore},
 	}
 	if opts.Strict {
-		m.Targets[0].Strict = &Strict{On: true}
+		m.Targets[0].Strict = &manifest.Strict{On: true}
 	}
 	fsys := fstest.MapFS{input: {Data: data}}
 	// Advice names convert's flags, not the keys of a manifest the user

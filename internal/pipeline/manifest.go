@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,39 +11,13 @@ import (
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/adapters"
-	"github.com/toolc-dev/toolc/internal/adapters/openapi"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/profile"
 )
 
-// The manifest as a value: what Build compiles. ReadManifest makes one from
-// toolc.toml; a program may build one in code as well. Every path in it is
-// relative to the manifest's folder (for a manifest built in code, the root
-// of the file system given to Build).
-type (
-	// Manifest is toolc.toml: the catalog, its sources and targets, and the
-	// policy.
-	Manifest = manifest.Manifest
-	// Catalog names and versions the catalog.
-	Catalog = manifest.Catalog
-	// Source is one [[sources]] entry: a set of files in one format, or a
-	// live server's pinned capture.
-	Source = manifest.Source
-	// Target is one [[targets]] entry: a bundle to write.
-	Target = manifest.Target
-	// LiveServer is a source's live MCP server (its capture).
-	LiveServer = manifest.Capture
-	// Select keeps some of the tools.
-	Select = manifest.Select
-	// Strict is a target's strict mode: true, false or "auto".
-	Strict = manifest.Strict
-	// Backend says where a source's tools run.
-	Backend = manifest.Backend
-	// Security is a source's data classification and PII handling.
-	Security = manifest.Security
-	// OpenAPIOptions curate an OpenAPI source ([sources.openapi]).
-	OpenAPIOptions = openapi.Options
-)
+// Manifest is toolc.toml as a value (package manifest's): what Build
+// compiles.
+type Manifest = manifest.Manifest
 
 // ManifestVersion is the manifest version this toolc reads and writes.
 const ManifestVersion = manifest.Version
@@ -137,4 +112,14 @@ func formatsOf(reg *adapters.Registry) manifest.Formats {
 
 func configError(ds ...diag.Diagnostic) error {
 	return &ConfigError{Diagnostics: diag.Sort(ds)}
+}
+
+// BuildFile reads the manifest at name in fsys and builds it: what the
+// command does.
+func BuildFile(ctx context.Context, fsys fs.FS, name string, opts Options) (*Result, error) {
+	m, err := ReadManifest(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	return Build(ctx, fsys, m, opts)
 }

@@ -34,7 +34,7 @@ func TestSharedLoweringIsByteIdentical(t *testing.T) {
 	}
 	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte(manifest + targets("openai", "openai-dialects", "anthropic"))}
 	build := func(alone bool) *Result {
-		res, err := buildText(context.Background(), fsys, Options{lowerAlone: alone})
+		res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{lowerAlone: alone})
 		if err != nil {
 			t.Fatal(err)
 		}

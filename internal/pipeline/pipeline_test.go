@@ -68,7 +68,7 @@ out = "dist/anthropic.json"
 
 func mustBuild(t *testing.T, fsys fstest.MapFS, jobs int) *Result {
 	t.Helper()
-	res, err := buildText(context.Background(), fsys, Options{Jobs: jobs})
+	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{Jobs: jobs})
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
@@ -262,7 +262,7 @@ func TestConfigErrors(t *testing.T) {
 		{"output in .git", strings.Replace(baseManifest, `out = "dist/mcp.json"`, `out = ".git/hooks/mcp.json"`, 1), "manifest.invalid toolc.toml:16"},
 		{"output is a folder", strings.Replace(baseManifest, `out = "dist/mcp.json"`, `out = "tools"`, 1), "manifest.invalid toolc.toml:16"},
 	} {
-		_, err := buildText(context.Background(), baseFS(tc.manifest), Options{})
+		_, err := BuildFile(context.Background(), baseFS(tc.manifest), DefaultManifest, Options{})
 		var ce *ConfigError
 		if !errors.As(err, &ce) || !errors.Is(err, ErrConfig) {
 			t.Errorf("%s: Build = %v, want a ConfigError", tc.name, err)
@@ -276,7 +276,7 @@ func TestConfigErrors(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	if _, err := buildText(context.Background(), fstest.MapFS{}, Options{}); !errors.Is(err, ErrConfig) {
+	if _, err := BuildFile(context.Background(), fstest.MapFS{}, DefaultManifest, Options{}); !errors.Is(err, ErrConfig) {
 		t.Errorf("Build without a manifest = %v", err)
 	}
 }
@@ -297,7 +297,7 @@ func TestSymlinkEscapeAndWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	_, err = buildText(context.Background(), root.FS(), Options{})
+	_, err = BuildFile(context.Background(), root.FS(), DefaultManifest, Options{})
 	var ce *ConfigError
 	if !errors.As(err, &ce) || ce.Diagnostics[0].Code != "manifest.path-escape" {
 		t.Fatalf("Build with an escaping symlink = %v", err)
@@ -308,7 +308,7 @@ func TestSymlinkEscapeAndWrite(t *testing.T) {
 	// and a second Write of the same outputs leaves the files untouched.
 	os.Remove(filepath.Join(dir, "tools/b/link.json"))
 	os.WriteFile(filepath.Join(dir, "tools/b/openai.json"), []byte(openaiTools), 0o644)
-	res, err := buildText(context.Background(), root.FS(), Options{})
+	res, err := BuildFile(context.Background(), root.FS(), DefaultManifest, Options{})
 	if err != nil || res.Failed {
 		t.Fatalf("Build = %v, %+v", err, res)
 	}
@@ -344,14 +344,14 @@ func TestSymlinkEscapeAndWrite(t *testing.T) {
 func TestBuildCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := buildText(ctx, baseFS(baseManifest), Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := BuildFile(ctx, baseFS(baseManifest), DefaultManifest, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Build with a cancelled context = %v", err)
 	}
 }
 
 // TestCatalogOnly: the catalog is read and checked, nothing is lowered.
 func TestCatalogOnly(t *testing.T) {
-	res, err := buildText(context.Background(), baseFS(baseManifest), Options{CatalogOnly: true})
+	res, err := BuildFile(context.Background(), baseFS(baseManifest), DefaultManifest, Options{CatalogOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -534,7 +534,7 @@ func TestOutputThroughSymlinkIsAnInput(t *testing.T) {
 			fsys["dist/openai.json"] = &fstest.MapFile{Data: []byte(openaiTools)}
 		}
 		maps.Copy(fsys, links)
-		_, err := buildText(context.Background(), fsys, Options{})
+		_, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
 		var ce *ConfigError
 		if !errors.As(err, &ce) || !slices.ContainsFunc(ce.Diagnostics, func(d diag.Diagnostic) bool {
 			return strings.Contains(d.Message, "a build would overwrite it") && strings.Contains(d.Message, "symbolic link")
@@ -583,7 +583,7 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 // tool entries, and every such edit takes the slow path.
 func TestFreshSeesLockToolEdits(t *testing.T) {
 	opts := Options{Version: "v1.2.3"}
-	res, err := buildText(context.Background(), baseFS(baseManifest), opts)
+	res, err := BuildFile(context.Background(), baseFS(baseManifest), DefaultManifest, opts)
 	if err != nil || res.Failed {
 		t.Fatalf("Build = %v, %v", res, err)
 	}
@@ -629,7 +629,7 @@ func TestNamedPipeUnderAGlob(t *testing.T) {
 	}
 	done := make(chan *Result, 1)
 	go func() {
-		res, err := buildText(context.Background(), os.DirFS(dir), Options{})
+		res, err := BuildFile(context.Background(), os.DirFS(dir), DefaultManifest, Options{})
 		if err != nil {
 			t.Errorf("Build: %v", err)
 		}
@@ -661,7 +661,7 @@ func TestSymlinkLoopReadOnce(t *testing.T) {
 	if err := os.Symlink(".", filepath.Join(dir, "tools/loop")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
-	res, err := buildText(context.Background(), os.DirFS(dir), Options{})
+	res, err := BuildFile(context.Background(), os.DirFS(dir), DefaultManifest, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -747,7 +747,7 @@ paths:
         "200": {description: ok}
 `), 0o644)
 	os.WriteFile(filepath.Join(dir, "toolc.toml"), []byte("version = 1\n[[sources]]\ninclude = [\"api/openapi.yaml\"]\n[[targets]]\nformat = \"mcp\"\nout = \"dist/mcp.json\"\n"), 0o644)
-	res, err := buildText(context.Background(), os.DirFS(dir), Options{})
+	res, err := BuildFile(context.Background(), os.DirFS(dir), DefaultManifest, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -781,4 +781,14 @@ func TestWriteErrorsNameRelativePaths(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), dir) || !strings.HasPrefix(err.Error(), "writing dist/mcp.json: ") {
 		t.Errorf("Write on a full disk = %v; want the output's relative path and the cause, not %s", err, dir)
 	}
+}
+
+// readText reads toolc.toml in fsys, failing the test when it cannot.
+func readText(t *testing.T, fsys fs.FS) *Manifest {
+	t.Helper()
+	m, err := ReadManifest(fsys, DefaultManifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

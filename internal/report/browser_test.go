@@ -37,7 +37,7 @@ func browser(t *testing.T) string {
 // counts.
 func exampleOverview(t *testing.T) *report.Overview {
 	t.Helper()
-	res, err := buildText(context.Background(), os.DirFS("../.."), pipeline.Options{Tokens: true})
+	res, err := pipeline.BuildFile(context.Background(), os.DirFS("../.."), pipeline.DefaultManifest, pipeline.Options{Tokens: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ import (
 // TestSummaryIsMakeWithoutSchemas: the Markdown report's overview is the
 // whole one less the schemas' texts, every status and count the same.
 func TestSummaryIsMakeWithoutSchemas(t *testing.T) {
-	res, err := buildText(context.Background(), os.DirFS("../.."), pipeline.Options{Tokens: true})
+	res, err := pipeline.BuildFile(context.Background(), os.DirFS("../.."), pipeline.DefaultManifest, pipeline.Options{Tokens: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestSummaryIsMakeWithoutSchemas(t *testing.T) {
 // TestWriteJSONIsTheEncoders: the streamed JSON report is byte for byte
 // what encoding/json's Encoder writes, with tools, with none and with nil.
 func TestWriteJSONIsTheEncoders(t *testing.T) {
-	res, err := buildText(context.Background(), os.DirFS("../.."), pipeline.Options{Tokens: true})
+	res, err := pipeline.BuildFile(context.Background(), os.DirFS("../.."), pipeline.DefaultManifest, pipeline.Options{Tokens: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func firstDifference(a, b []byte) int {
 // TestHTMLDetailsIsland: the details written a tool at a time make one
 // JSON array in their script element, a detail per tool; none make "[]".
 func TestHTMLDetailsIsland(t *testing.T) {
-	res, err := buildText(context.Background(), os.DirFS("../.."), pipeline.Options{Tokens: true})
+	res, err := pipeline.BuildFile(context.Background(), os.DirFS("../.."), pipeline.DefaultManifest, pipeline.Options{Tokens: true})
 	if err != nil {
 		t.Fatal(err)
 	}
