@@ -37,9 +37,7 @@ type (
 	Select = manifest.Select
 	// Strict is a target's strict mode: true, false or "auto".
 	Strict = manifest.Strict
-)
 
-type (
 	// Options configure Build.
 	Options = pipeline.Options
 	// Result is what Build returns: the outputs, the diagnostics and the

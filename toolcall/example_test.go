@@ -14,23 +14,17 @@ import (
 // the model sent it, and get the catalog's tool and its arguments back.
 func ExampleCatalog_Decode() {
 	src := fstest.MapFS{
-		"toolc.toml": {Data: []byte(`version = 1
-[[sources]]
-include = ["tools.json"]
-namespace = "store"
-[[targets]]
-format = "canonical"
-out = "dist/canonical.json"
-[[targets]]
-name = "openai-strict"
-format = "openai"
-strict = true
-out = "dist/openai.json"
-`)},
 		"tools.json": {Data: []byte(`[{"name": "search", "description": "Search the store.", "inputSchema": {"type": "object",
   "properties": {"query": {"type": "string", "minLength": 1}, "limit": {"type": "integer", "minimum": 1}}, "required": ["query"]}}]`)},
 	}
-	m, _ := compiler.ReadManifest(src, "toolc.toml")
+	m := &compiler.Manifest{
+		Version: compiler.ManifestVersion,
+		Sources: []compiler.Source{{Include: []string{"tools.json"}, Namespace: "store"}},
+		Targets: []compiler.Target{
+			{Format: "canonical", Out: "dist/canonical.json"},
+			{Name: "openai-strict", Format: "openai", Strict: &compiler.Strict{On: true}, Out: "dist/openai.json"},
+		},
+	}
 	res, _ := compiler.Build(context.Background(), src, m, compiler.Options{})
 	built := fstest.MapFS{}
 	for _, o := range res.Outputs {

@@ -33,13 +33,9 @@ func newBuild(a *app) *cobra.Command {
 	var f buildFlags
 	cmd := command("build [-C DIR] [--manifest FILE] [--jobs N] [--check [--diff]] [--error-format F]", "Build every target of toolc.toml and write toolc.lock")
 	cmd.Args = cobra.NoArgs
-	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		out, err := a.output()
-		if err != nil {
-			return err
-		}
+	cmd.RunE = a.runs(func(cmd *cobra.Command, _ []string, out *output) error {
 		return runBuild(cmd, f, out)
-	}
+	})
 	fl := cmd.Flags()
 	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
 	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")

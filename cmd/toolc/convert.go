@@ -19,11 +19,7 @@ func newConvert(a *app) *cobra.Command {
 	var opts pipeline.ConvertOptions
 	cmd := command("convert --to FORMAT [--from FORMAT] [--strict] [--schema MODE] [--repair] [--ignore CODES] FILE|-", "Convert one file of tools to another format, on stdout")
 	cmd.Args = cobra.ExactArgs(1)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		out, err := a.output()
-		if err != nil {
-			return err
-		}
+	cmd.RunE = a.runs(func(cmd *cobra.Command, args []string, out *output) error {
 		for _, c := range opts.Ignore {
 			if !diag.Known(c) {
 				return out.fail(exitUsage, "--ignore %s: unknown code or category (toolc rules lists them)", c)
@@ -52,7 +48,7 @@ func newConvert(a *app) *cobra.Command {
 		}
 		_, err = res.Outputs[0].WriteTo(a.stdout)
 		return err
-	}
+	})
 	fl := cmd.Flags()
 	fl.StringVar(&opts.To, "to", "", "the `FORMAT` to write (a target format)")
 	fl.StringVar(&opts.From, "from", "auto", "the `FORMAT` of the file; auto detects it")

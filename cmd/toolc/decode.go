@@ -19,11 +19,7 @@ func newDecode(a *app) *cobra.Command {
 	var dir, manifestFile, target, name string
 	cmd := command("decode --target T --name N [-C DIR] [--manifest FILE] ARGS.json|-", "Turn a model's tool call back into the catalog's terms")
 	cmd.Args = cobra.ExactArgs(1)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		out, err := a.output()
-		if err != nil {
-			return err
-		}
+	cmd.RunE = a.runs(func(cmd *cobra.Command, args []string, out *output) error {
 		m, err := openManifest(dir, manifestFile)
 		if err != nil {
 			return out.fail(exitUsage, "%v", err)
@@ -59,7 +55,7 @@ func newDecode(a *app) *cobra.Command {
 		}
 		fmt.Fprintf(a.stdout, "%s\n%s\n", call.ID, decoded.AppendJSON(nil, "  "))
 		return nil
-	}
+	})
 	fl := cmd.Flags()
 	fl.StringVarP(&dir, "directory", "C", "", "change to `DIR` before doing anything")
 	fl.StringVar(&manifestFile, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; toolc.lock and the bundles are beside it")

@@ -17,11 +17,7 @@ func newDetect(a *app) *cobra.Command {
 	var verbose bool
 	cmd := command("detect [--verbose] FILE...", "Say which tool format each file is in, and how sure toolc is")
 	cmd.Args = cobra.MinimumNArgs(1)
-	cmd.RunE = func(cmd *cobra.Command, files []string) error {
-		out, err := a.output()
-		if err != nil {
-			return err
-		}
+	cmd.RunE = a.runs(func(cmd *cobra.Command, files []string, out *output) error {
 		reg := adapters.Default()
 		var ds []diag.Diagnostic
 		for _, file := range files {
@@ -32,7 +28,7 @@ func newDetect(a *app) *cobra.Command {
 			return &exitError{exitFailed}
 		}
 		return nil
-	}
+	})
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every format's score and what the file decodes to")
 	return cmd
 }

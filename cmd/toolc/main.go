@@ -69,13 +69,7 @@ type app struct {
 // withOutput is the RunE of a command that takes no arguments: it makes
 // the output the global flags ask for, then runs fn.
 func (a *app) withOutput(fn func(context.Context, *output) error) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, _ []string) error {
-		out, err := a.output()
-		if err != nil {
-			return err
-		}
-		return fn(cmd.Context(), out)
-	}
+	return a.runs(func(cmd *cobra.Command, _ []string, out *output) error { return fn(cmd.Context(), out) })
 }
 
 func (a *app) output() (*output, error) {
@@ -169,4 +163,15 @@ func help(name string) string {
 func command(use, short string) *cobra.Command {
 	name, _, _ := strings.Cut(use, " ")
 	return &cobra.Command{Use: use, Short: short, Long: help(name)}
+}
+
+// runs is a command's RunE that opens the output first.
+func (a *app) runs(fn func(*cobra.Command, []string, *output) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		out, err := a.output()
+		if err != nil {
+			return err
+		}
+		return fn(cmd, args, out)
+	}
 }
