@@ -130,22 +130,7 @@ func Load(fsys fs.FS, lockPath string) (*Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", lockPath, err)
 	}
-	dir := path.Dir(lockPath)
-	read := func(o lock.Output) (*canonical.Value, string, error) {
-		if o.Format == "" {
-			return nil, "", fmt.Errorf("%s names no format for %s: it was written by an older toolc; run toolc build", lockPath, o.Path)
-		}
-		p := path.Join(dir, o.Path)
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil, "", err
-		}
-		doc, err := canonical.ParseJSON(data)
-		if err != nil {
-			return nil, "", fmt.Errorf("%s: %w", p, err)
-		}
-		return doc, p, nil
-	}
+	read := func(o lock.Output) (*canonical.Value, string, error) { return readOutput(fsys, lockPath, o) }
 	c := &Catalog{tools: map[string]*canonical.Tool{}, targets: map[string]*target{}, v: validate.New(), compiled: map[string]*compiled{}}
 	if len(l.Outputs) > 0 && !slices.ContainsFunc(l.Outputs, func(o lock.Output) bool { return o.Format != "" }) {
 		return nil, fmt.Errorf("%w: %s names no format for its outputs: it was written by an older toolc; run toolc build", ErrNoCatalog, lockPath)
@@ -179,33 +164,57 @@ func Load(fsys fs.FS, lockPath string) (*Catalog, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", p, err)
 		}
-		tg := &target{name: o.Target, format: o.Format, byName: map[string]*entry{}}
-		for _, lt := range l.Tools {
-			name, ok := lt.Names[o.Target]
-			if !ok {
-				continue
-			}
-			e := &entry{id: lt.ID, optional: map[canonical.Pointer]bool{}, renamed: map[canonical.Pointer]string{}, renamedOut: map[canonical.Pointer]string{}}
-			if t, ok := byEmitted[name]; ok && t.Input != nil {
-				e.input, e.output = t.Input, t.Output
-			}
-			for p, old := range lt.RenamedOutput[o.Target] {
-				e.renamedOut[canonical.Pointer(p)] = old
-			}
-			for _, p := range lt.Optional[o.Target] {
-				e.optional[canonical.Pointer(p)] = true
-			}
-			for p, old := range lt.Renamed[o.Target] {
-				e.renamed[canonical.Pointer(p)] = old
-			}
-			tg.byName[name] = e
-			if alias, ok := lt.Aliases[o.Target]; ok {
-				tg.byName[alias] = e // the old name of a renamed tool
-			}
-		}
-		c.targets[o.Target] = tg
+		c.targets[o.Target] = newTarget(o, l.Tools, byEmitted)
 	}
 	return c, nil
+}
+
+// readOutput parses the bundle o of the lock at lockPath, and returns it
+// with its path.
+func readOutput(fsys fs.FS, lockPath string, o lock.Output) (*canonical.Value, string, error) {
+	if o.Format == "" {
+		return nil, "", fmt.Errorf("%s names no format for %s: it was written by an older toolc; run toolc build", lockPath, o.Path)
+	}
+	p := path.Join(path.Dir(lockPath), o.Path)
+	data, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return nil, "", err
+	}
+	doc, err := canonical.ParseJSON(data)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", p, err)
+	}
+	return doc, p, nil
+}
+
+// newTarget is what decoding a call for target o needs of each tool the
+// lock lists: its emitted schemas, and what lowering changed in them.
+func newTarget(o lock.Output, tools []lock.Tool, byEmitted map[string]bundle.Emitted) *target {
+	tg := &target{name: o.Target, format: o.Format, byName: map[string]*entry{}}
+	for _, lt := range tools {
+		name, ok := lt.Names[o.Target]
+		if !ok {
+			continue
+		}
+		e := &entry{id: lt.ID, optional: map[canonical.Pointer]bool{}, renamed: map[canonical.Pointer]string{}, renamedOut: map[canonical.Pointer]string{}}
+		if t, ok := byEmitted[name]; ok && t.Input != nil {
+			e.input, e.output = t.Input, t.Output
+		}
+		for p, old := range lt.RenamedOutput[o.Target] {
+			e.renamedOut[canonical.Pointer(p)] = old
+		}
+		for _, p := range lt.Optional[o.Target] {
+			e.optional[canonical.Pointer(p)] = true
+		}
+		for p, old := range lt.Renamed[o.Target] {
+			e.renamed[canonical.Pointer(p)] = old
+		}
+		tg.byName[name] = e
+		if alias, ok := lt.Aliases[o.Target]; ok {
+			tg.byName[alias] = e // the old name of a renamed tool
+		}
+	}
+	return tg
 }
 
 // Tool returns the catalog's tool with the ID id ("namespace:name", or
