@@ -193,24 +193,8 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		opts.Baseline = ""
 	}
 	if f.check && !f.full && !f.all {
-		// The fast path: toolc.lock holds the hash of everything that
-		// decides the outputs; when all of them match, a build would write
-		// what is there. It never says "up to date" falsely: any doubt
-		// builds.
-		man, err := m.read(out)
-		if err != nil {
+		if fresh, err := upToDate(cmd.Context(), m, f.jobs, out, start); fresh || err != nil {
 			return err
-		}
-		fresh, why, err := pipeline.Fresh(cmd.Context(), m.root.FS(), man, pipeline.Options{Jobs: f.jobs, Version: opts.Version})
-		if err != nil {
-			return out.fail(exitFailed, "%v", err)
-		}
-		if fresh {
-			out.status("up to date: every hash in toolc.lock matches, so nothing was built (%s; --full builds to check)", time.Since(start).Round(time.Millisecond))
-			return nil
-		}
-		if out.verbose {
-			out.status("building to check: %s", why)
 		}
 	}
 	res, err := m.build(cmd.Context(), opts, out)
@@ -230,6 +214,37 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	}
 	out.digest(res.Diagnostics)
 	baselineStatus(res, out)
+	if err := write(m, res, out); err != nil {
+		return err
+	}
+	out.status("built %s", summary)
+	return nil
+}
+
+// upToDate is --check's fast path: toolc.lock holds the hash of
+// everything that decides the outputs; when all of them match, a build
+// would write what is there. It never says "up to date" falsely: any doubt
+// builds.
+func upToDate(ctx context.Context, m *manifestRoot, jobs int, out *output, start time.Time) (bool, error) {
+	man, err := m.read(out)
+	if err != nil {
+		return false, err
+	}
+	fresh, why, err := pipeline.Fresh(ctx, m.root.FS(), man, pipeline.Options{Jobs: jobs, Version: version()})
+	switch {
+	case err != nil:
+		return false, out.fail(exitFailed, "%v", err)
+	case fresh:
+		out.status("up to date: every hash in toolc.lock matches, so nothing was built (%s; --full builds to check)", time.Since(start).Round(time.Millisecond))
+	case out.verbose:
+		out.status("building to check: %s", why)
+	}
+	return fresh, nil
+}
+
+// write writes the build's outputs and removes the bundles of targets no
+// longer in the manifest (but one edited since toolc wrote it).
+func write(m *manifestRoot, res *pipeline.Result, out *output) error {
 	orphans := res.Orphans(m.root.FS())
 	if err := pipeline.Write(m.root, res.Outputs); err != nil {
 		return out.fail(exitFailed, "%v", err)
@@ -243,7 +258,6 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	for _, p := range orphans.Edited {
 		out.status("left %s in place: its target is no longer in the manifest, but it was edited since toolc wrote it", out.path(p))
 	}
-	out.status("built %s", summary)
 	return nil
 }
 

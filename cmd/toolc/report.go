@@ -59,27 +59,8 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 	var base *report.Overview
 	var baseName string
 	if f.against != "" {
-		rel, err := earlier.Find(ctx, f.against, m.cwd, m.root.Name())
-		fsys, file, what := rel.FS, rel.File, rel.What
-		switch {
-		case err != nil:
-			return out.fail(exitUsage, "%v", err)
-		case file != "":
-			return out.fail(exitUsage, "--against %s: the report compares with a git revision or a folder, not a file", f.against)
-		}
-		baseName = what
-		if _, err := fs.Stat(fsys, m.file); errors.Is(err, fs.ErrNotExist) {
-			base = &report.Overview{} // the first report: everything is new
-		} else {
-			prev, err := pipeline.ReadManifest(fsys, m.file)
-			var res *pipeline.Result
-			if err == nil {
-				res, err = pipeline.Build(ctx, fsys, prev, pipeline.Options{Tokens: true, Jobs: f.jobs})
-			}
-			if err != nil {
-				return out.fail(exitFailed, "the catalog at %s: %v", what, err)
-			}
-			base = overview(res, f.jobs)
+		if base, baseName, err = againstOverview(ctx, f, m, overview, out); err != nil {
+			return err
 		}
 	}
 	write := func(w io.Writer) error {
@@ -115,4 +96,25 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 	out.status("wrote %s: %s, %s; %s, %s in the build", f.out, diagfmt.Plural(len(ov.Tools), "tool"), diagfmt.Plural(len(ov.Targets), "target"),
 		diagfmt.Plural(ov.Errors, "error"), diagfmt.Plural(ov.Warnings, "warning"))
 	return nil
+}
+
+// againstOverview is the overview of the earlier release --against names
+// (a git revision or a folder), and its name; an empty one where it has no
+// manifest yet: the first report, where everything is new.
+func againstOverview(ctx context.Context, f reportFlags, m *manifestRoot, overview func(*pipeline.Result, int) *report.Overview, out *output) (*report.Overview, string, error) {
+	rel, err := earlier.Find(ctx, f.against, m.cwd, m.root.Name())
+	switch {
+	case err != nil:
+		return nil, "", out.fail(exitUsage, "%v", err)
+	case rel.File != "":
+		return nil, "", out.fail(exitUsage, "--against %s: the report compares with a git revision or a folder, not a file", f.against)
+	}
+	if _, err := fs.Stat(rel.FS, m.file); errors.Is(err, fs.ErrNotExist) {
+		return &report.Overview{}, rel.What, nil
+	}
+	res, err := pipeline.BuildFile(ctx, rel.FS, m.file, pipeline.Options{Tokens: true, Jobs: f.jobs})
+	if err != nil {
+		return nil, "", out.fail(exitFailed, "the catalog at %s: %v", rel.What, err)
+	}
+	return overview(res, f.jobs), rel.What, nil
 }
