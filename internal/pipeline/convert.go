@@ -40,40 +40,9 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 	if opts.From == "" {
 		opts.From = "auto"
 	}
-	formats := formatsOf(adapters.Default())
-	if opts.From != "auto" && !slices.Contains(formats.Sources, opts.From) {
-		return nil, fmt.Errorf("%w %q as a source (want one of %s)%s", ErrUnknownFormat, opts.From, strings.Join(formats.Sources, ", "), suggest.Hint(opts.From, formats.Sources))
+	if err := checkConvert(opts); err != nil {
+		return nil, err
 	}
-	takes, ok := formats.Targets[opts.To]
-	if !ok {
-		names := slices.Sorted(maps.Keys(formats.Targets))
-		return nil, fmt.Errorf("%w %q as a target (want one of %s)%s", ErrUnknownFormat, opts.To, strings.Join(names, ", "), suggest.Hint(opts.To, names))
-	}
-	if opts.Strict && !slices.Contains(takes, "strict") {
-		return nil, fmt.Errorf("%w: format %s has no strict mode", ErrNotSupported, opts.To)
-	}
-	// The other options are checked here, in convert's words, so that the
-	// manifest made from them is one the build takes.
-	var bad []diag.Diagnostic
-	flagError := func(code, format string, args ...any) {
-		bad = append(bad, diag.Diagnostic{Code: code, Severity: diag.Error, Message: fmt.Sprintf(format, args...)})
-	}
-	switch {
-	case opts.Schema == "":
-	case !slices.Contains(takes, "schema"):
-		flagError("manifest.unknown-key", "--schema: format %s has no option \"schema\"", opts.To)
-	case !slices.Contains(adapters.GeminiSchemas(), opts.Schema):
-		flagError("manifest.invalid", "--schema: schema %q is not one of %s", opts.Schema, strings.Join(adapters.GeminiSchemas(), ", "))
-	}
-	for _, c := range opts.Ignore {
-		if !diag.Known(c) {
-			flagError("manifest.unknown-code", "--ignore: unknown code or category %q", c)
-		}
-	}
-	if len(bad) > 0 {
-		return nil, &ConfigError{Diagnostics: bad}
-	}
-
 	input := "input" + inputExt(name, data)
 	m := &Manifest{
 		Version: ManifestVersion,
@@ -103,6 +72,44 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 	}
 	res.Diagnostics = diag.Sort(res.Diagnostics)
 	return res, nil
+}
+
+// checkConvert checks convert's options in its own words (flags, not
+// keys), so that the manifest made from them is one the build takes.
+func checkConvert(opts ConvertOptions) error {
+	formats := formatsOf(adapters.Default())
+	if opts.From != "auto" && !slices.Contains(formats.Sources, opts.From) {
+		return fmt.Errorf("%w %q as a source (want one of %s)%s", ErrUnknownFormat, opts.From, strings.Join(formats.Sources, ", "), suggest.Hint(opts.From, formats.Sources))
+	}
+	takes, ok := formats.Targets[opts.To]
+	if !ok {
+		names := slices.Sorted(maps.Keys(formats.Targets))
+		return fmt.Errorf("%w %q as a target (want one of %s)%s", ErrUnknownFormat, opts.To, strings.Join(names, ", "), suggest.Hint(opts.To, names))
+	}
+	if opts.Strict && !slices.Contains(takes, "strict") {
+		return fmt.Errorf("%w: format %s has no strict mode", ErrNotSupported, opts.To)
+	}
+	var bad []diag.Diagnostic
+	flagError := func(code, format string, args ...any) {
+		bad = append(bad, diag.Diagnostic{Code: code, Severity: diag.Error, Message: fmt.Sprintf(format, args...)})
+	}
+	switch {
+	case opts.Schema == "":
+	case !slices.Contains(takes, "schema"):
+		flagError("manifest.unknown-key", "--schema: format %s has no option \"schema\"", opts.To)
+	case !slices.Contains(adapters.GeminiSchemas(), opts.Schema):
+		flagError("manifest.invalid", "--schema: schema %q is not one of %s", opts.Schema, strings.Join(adapters.GeminiSchemas(), ", "))
+	}
+	for _, c := range opts.Ignore {
+		if !diag.Known(c) {
+			flagError("manifest.unknown-code", "--ignore: unknown code or category %q", c)
+		}
+	}
+	if len(bad) > 0 {
+		return &ConfigError{Diagnostics: bad}
+	}
+
+	return nil
 }
 
 // inputExt chooses how Convert parses data.
