@@ -31,53 +31,7 @@ type Digest struct {
 // last, where the eye lands. Infos are counted, not written. A finding is
 // what differs from the other diagnostics in more than its target.
 func WriteDigest(w io.Writer, ds []diag.Diagnostic, opts DigestOptions) (Digest, error) {
-	type codeGroup struct {
-		code           string
-		n              int
-		targets, files []string
-	}
-	var groups []*codeGroup
-	byCode := map[string]*codeGroup{}
-	var errs []finding
-	var out Digest
-	for _, f := range group(ds) {
-		switch f.Severity {
-		case diag.Error:
-			errs = append(errs, f)
-			continue
-		case diag.Info:
-			out.Infos++
-			continue
-		}
-		g := byCode[f.Code]
-		if g == nil {
-			g = &codeGroup{code: f.Code}
-			byCode[f.Code] = g
-			groups = append(groups, g)
-		}
-		g.n++
-		for _, t := range f.targets {
-			if !slices.Contains(g.targets, t) {
-				g.targets = append(g.targets, t)
-			}
-		}
-		if f.File != "" && !slices.Contains(g.files, f.File) {
-			g.files = append(g.files, f.File)
-		}
-	}
-	// What a provider refuses and what the manifest got wrong come first,
-	// whatever their count: 184 tools over OpenAI's 128 must not hide
-	// behind 656 parameters without a description.
-	slices.SortStableFunc(groups, func(a, b *codeGroup) int {
-		ua, ub := urgent(a.code), urgent(b.code)
-		switch {
-		case ua && !ub:
-			return -1
-		case ub && !ua:
-			return 1
-		}
-		return cmp.Or(b.n-a.n, strings.Compare(a.code, b.code))
-	})
+	groups, errs, out := groupCodes(ds)
 	var b strings.Builder
 	sev := "warning"
 	if opts.Color {
@@ -111,6 +65,62 @@ func WriteDigest(w io.Writer, ds []diag.Diagnostic, opts DigestOptions) (Digest,
 	n, err := writeText(w, errs, opts.Color, opts.MaxErrors)
 	out.Errors = n
 	return out, err
+}
+
+// codeGroup is the warnings of one code: how many, in which targets and
+// files.
+type codeGroup struct {
+	code           string
+	n              int
+	targets, files []string
+}
+
+// groupCodes groups the warnings of ds by code, what a provider refuses and
+// what the manifest got wrong first, whatever their count (184 tools over
+// OpenAI's 128 must not hide behind 656 parameters without a
+// description), then by count; it returns the errors apart, and counts
+// the infos.
+func groupCodes(ds []diag.Diagnostic) ([]*codeGroup, []finding, Digest) {
+	var groups []*codeGroup
+	byCode := map[string]*codeGroup{}
+	var errs []finding
+	var out Digest
+	for _, f := range group(ds) {
+		switch f.Severity {
+		case diag.Error:
+			errs = append(errs, f)
+			continue
+		case diag.Info:
+			out.Infos++
+			continue
+		}
+		g := byCode[f.Code]
+		if g == nil {
+			g = &codeGroup{code: f.Code}
+			byCode[f.Code] = g
+			groups = append(groups, g)
+		}
+		g.n++
+		for _, t := range f.targets {
+			if !slices.Contains(g.targets, t) {
+				g.targets = append(g.targets, t)
+			}
+		}
+		if f.File != "" && !slices.Contains(g.files, f.File) {
+			g.files = append(g.files, f.File)
+		}
+	}
+	slices.SortStableFunc(groups, func(a, b *codeGroup) int {
+		ua, ub := urgent(a.code), urgent(b.code)
+		switch {
+		case ua && !ub:
+			return -1
+		case ub && !ua:
+			return 1
+		}
+		return cmp.Or(b.n-a.n, strings.Compare(a.code, b.code))
+	})
+	return groups, errs, out
 }
 
 // urgent reports whether warnings of code are always listed first in the
