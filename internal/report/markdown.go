@@ -34,55 +34,7 @@ func WriteMarkdown(w io.Writer, ov, base *Overview, baseName string) error {
 	}
 	b.WriteString("\n\n")
 
-	var prev map[string]Target
-	if base != nil {
-		prev = map[string]Target{}
-		for _, t := range base.Targets {
-			prev[t.Name] = t
-		}
-	}
-	if base != nil {
-		b.WriteString("| target | format | tools | tokens | Δ tokens | as is | lowered | lossy | refused | errors | warnings | Δ warnings | most frequent |\n")
-		b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
-	} else {
-		b.WriteString("| target | format | tools | tokens | as is | lowered | lossy | refused | errors | warnings | most frequent |\n")
-		b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
-	}
-	for _, t := range ov.Targets {
-		tokens := "–"
-		if t.Counted {
-			tokens = thousands(t.Tokens)
-			if !t.Exact {
-				tokens = "≈ " + tokens
-			}
-		}
-		cells := []string{t.Name, t.Format, thousands(t.Tools), tokens}
-		p, had := prev[t.Name]
-		if base != nil {
-			d := "new"
-			if had {
-				d = delta(t.Tokens - p.Tokens)
-			}
-			cells = append(cells, d)
-		}
-		for _, s := range Statuses() {
-			if s == Refused && len(t.Refusals) > 0 {
-				cells = append(cells, "**the bundle**") // said below the table
-				continue
-			}
-			cells = append(cells, thousands(t.Status[s]))
-		}
-		cells = append(cells, thousands(t.Errors), thousands(t.Warnings))
-		if base != nil {
-			d := "new"
-			if had {
-				d = delta(t.Warnings - p.Warnings)
-			}
-			cells = append(cells, d)
-		}
-		cells = append(cells, topCodes(t.Codes))
-		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
-	}
+	writeTargetTable(&b, ov, base)
 	b.WriteString("\n")
 	for _, t := range ov.Targets {
 		for _, r := range t.Refusals {
@@ -98,6 +50,63 @@ func WriteMarkdown(w io.Writer, ov, base *Overview, baseName string) error {
 	writeBiggest(&b, ov)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeTargetTable writes the table of targets, with the changes since
+// base where there is one.
+func writeTargetTable(b *strings.Builder, ov, base *Overview) {
+	var prev map[string]Target
+	if base != nil {
+		prev = map[string]Target{}
+		for _, t := range base.Targets {
+			prev[t.Name] = t
+		}
+	}
+	if base != nil {
+		b.WriteString("| target | format | tools | tokens | Δ tokens | as is | lowered | lossy | refused | errors | warnings | Δ warnings | most frequent |\n")
+		b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	} else {
+		b.WriteString("| target | format | tools | tokens | as is | lowered | lossy | refused | errors | warnings | most frequent |\n")
+		b.WriteString("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	}
+	for _, t := range ov.Targets {
+		p, had := prev[t.Name]
+		b.WriteString("| " + strings.Join(targetRow(t, p, had, base != nil), " | ") + " |\n")
+	}
+}
+
+// targetRow is one target's cells: the counts, the statuses, and the
+// change since its earlier figures p (had: the target was there).
+func targetRow(t Target, p Target, had, compare bool) []string {
+	tokens := "–"
+	if t.Counted {
+		tokens = thousands(t.Tokens)
+		if !t.Exact {
+			tokens = "≈ " + tokens
+		}
+	}
+	change := func(now, then int) string {
+		if !had {
+			return "new"
+		}
+		return delta(now - then)
+	}
+	cells := []string{t.Name, t.Format, thousands(t.Tools), tokens}
+	if compare {
+		cells = append(cells, change(t.Tokens, p.Tokens))
+	}
+	for _, s := range Statuses() {
+		if s == Refused && len(t.Refusals) > 0 {
+			cells = append(cells, "**the bundle**") // said below the table
+			continue
+		}
+		cells = append(cells, thousands(t.Status[s]))
+	}
+	cells = append(cells, thousands(t.Errors), thousands(t.Warnings))
+	if compare {
+		cells = append(cells, change(t.Warnings, p.Warnings))
+	}
+	return append(cells, topCodes(t.Codes))
 }
 
 // methods says how each target's tokens were counted, once per method.
