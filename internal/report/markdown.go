@@ -136,61 +136,23 @@ func methods(ov *Overview) string {
 // writeChanges says what changed against base: tools added and removed,
 // the tools whose tokens changed most, and the codes that appeared or went.
 func writeChanges(b *strings.Builder, ov, base *Overview) {
-	old := map[string]Tool{}
-	for _, t := range base.Tools {
-		old[t.ID] = t
-	}
-	now := map[string]bool{}
-	var added, changed []string
-	type change struct {
-		id    string
-		delta int
-	}
-	var moves []change
-	var renamed []string
-	for _, t := range ov.Tools {
-		now[t.ID] = true
-		o, ok := old[t.ID]
-		if !ok && t.RenamedFrom != "" {
-			// A rename its source declares is the same tool, as
-			// toolc breaking says: not one added and one removed.
-			if o, ok = old[t.RenamedFrom]; ok {
-				now[t.RenamedFrom] = true
-				renamed = append(renamed, fmt.Sprintf("`%s` is `%s` renamed", t.ID, t.RenamedFrom))
-			}
-		}
-		if !ok {
-			added = append(added, t.ID)
-			continue
-		}
-		d := tokensOf(t) - tokensOf(o)
-		if d != 0 {
-			moves = append(moves, change{t.ID, d})
-			changed = append(changed, t.ID)
-		}
-	}
-	var removed []string
-	for _, t := range base.Tools {
-		if !now[t.ID] {
-			removed = append(removed, t.ID)
-		}
-	}
+	c := compareTools(ov, base)
 	b.WriteString("### What this change costs\n\n")
-	summary := fmt.Sprintf("%s added, %s removed", plural(len(added), "tool"), plural(len(removed), "tool"))
-	if len(renamed) > 0 {
-		summary += ", " + plural(len(renamed), "tool") + " renamed"
+	summary := fmt.Sprintf("%s added, %s removed", plural(len(c.added), "tool"), plural(len(c.removed), "tool"))
+	if len(c.renamed) > 0 {
+		summary += ", " + plural(len(c.renamed), "tool") + " renamed"
 	}
-	fmt.Fprintf(b, "- %s, %s with other token counts.\n", summary, plural(len(changed), "tool"))
-	for _, r := range renamed[:min(5, len(renamed))] {
+	fmt.Fprintf(b, "- %s, %s with other token counts.\n", summary, plural(len(c.moves), "tool"))
+	for _, r := range c.renamed[:min(5, len(c.renamed))] {
 		fmt.Fprintf(b, "- %s\n", r)
 	}
-	slices.SortFunc(moves, func(x, y change) int {
+	slices.SortFunc(c.moves, func(x, y tokenMove) int {
 		return cmp.Or(cmp.Compare(abs(y.delta), abs(x.delta)), strings.Compare(x.id, y.id))
 	})
-	for _, m := range moves[:min(5, len(moves))] {
+	for _, m := range c.moves[:min(5, len(c.moves))] {
 		fmt.Fprintf(b, "- `%s`: %s tokens (summed over the targets)\n", m.id, delta(m.delta))
 	}
-	for _, id := range added[:min(5, len(added))] {
+	for _, id := range c.added[:min(5, len(c.added))] {
 		fmt.Fprintf(b, "- `%s` is new\n", id)
 	}
 	oldCodes, newCodes := codes(base), codes(ov)
@@ -205,6 +167,53 @@ func writeChanges(b *strings.Builder, ov, base *Overview) {
 		}
 	}
 	b.WriteString("\n")
+}
+
+// tokenMove is a tool whose tokens changed, summed over the targets.
+type tokenMove struct {
+	id    string
+	delta int
+}
+
+// toolChanges are the tools added, removed, renamed and costing other
+// tokens since an earlier overview.
+type toolChanges struct {
+	added, removed, renamed []string
+	moves                   []tokenMove
+}
+
+func compareTools(ov, base *Overview) toolChanges {
+	old := map[string]Tool{}
+	for _, t := range base.Tools {
+		old[t.ID] = t
+	}
+	now := map[string]bool{}
+	var c toolChanges
+	for _, t := range ov.Tools {
+		now[t.ID] = true
+		o, ok := old[t.ID]
+		if !ok && t.RenamedFrom != "" {
+			// A rename its source declares is the same tool, as toolc
+			// breaking says: not one added and one removed.
+			if o, ok = old[t.RenamedFrom]; ok {
+				now[t.RenamedFrom] = true
+				c.renamed = append(c.renamed, fmt.Sprintf("`%s` is `%s` renamed", t.ID, t.RenamedFrom))
+			}
+		}
+		if !ok {
+			c.added = append(c.added, t.ID)
+			continue
+		}
+		if d := tokensOf(t) - tokensOf(o); d != 0 {
+			c.moves = append(c.moves, tokenMove{t.ID, d})
+		}
+	}
+	for _, t := range base.Tools {
+		if !now[t.ID] {
+			c.removed = append(c.removed, t.ID)
+		}
+	}
+	return c
 }
 
 // writeBiggest lists the tools that cost the most tokens.
