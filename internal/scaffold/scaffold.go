@@ -166,45 +166,7 @@ func scan(fsys fs.FS) (*scanned, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return nil // not ours to judge: build will report it if it is named
-		}
-		sc.files[p] = &fstest.MapFile{Data: data}
-		doc, err := adapters.Parse(data, p)
-		if err != nil {
-			return nil
-		}
-		det := reg.Detect(doc)
-		if det.Err != nil {
-			return nil
-		}
-		a, _ := reg.Get(det.Format)
-		tools, ds := a.Decode(doc, p)
-		if len(tools) == 0 || diag.HasErrors(ds) {
-			return nil
-		}
-		if c := det.Scores[0].Confidence; c < initConfidence {
-			sc.maybe = append(sc.maybe, fmt.Sprintf("%s (%s, %.2f)", p, det.Format, c))
-			return nil
-		}
-		key := [2]string{dir, det.Format}
-		g := byKey[key]
-		if g == nil {
-			g = newFound(dir, det.Format)
-			byKey[key] = g
-			sc.groups = append(sc.groups, g)
-		}
-		g.files = append(g.files, name)
-		g.tools[name] = len(tools)
-		g.captures[name] = det.Format == "mcp" && (captureName.MatchString(name) || doc.Has("jsonrpc") || doc.Has("serverInfo"))
-		g.hashes[name] = map[string]string{}
-		for _, t := range tools {
-			g.hashes[name][t.Name] = t.Hash()
-			if len(validate.Repair(t)) > 0 {
-				g.repairs[name] = true
-			}
-		}
+		sc.read(fsys, reg, p, byKey)
 		return nil
 	})
 	for _, g := range sc.groups {
@@ -215,6 +177,52 @@ func scan(fsys fs.FS) (*scanned, error) {
 		}
 	}
 	return sc, err
+}
+
+// read reads the file at p: one that decodes to tools is added to the
+// group of its folder and format, one that only might be a tool file is
+// listed as maybe.
+func (sc *scanned) read(fsys fs.FS, reg *adapters.Registry, p string, byKey map[[2]string]*found) {
+	dir, name := path.Dir(p), path.Base(p)
+	data, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return // not ours to judge: build will report it if it is named
+	}
+	sc.files[p] = &fstest.MapFile{Data: data}
+	doc, err := adapters.Parse(data, p)
+	if err != nil {
+		return
+	}
+	det := reg.Detect(doc)
+	if det.Err != nil {
+		return
+	}
+	a, _ := reg.Get(det.Format)
+	tools, ds := a.Decode(doc, p)
+	if len(tools) == 0 || diag.HasErrors(ds) {
+		return
+	}
+	if c := det.Scores[0].Confidence; c < initConfidence {
+		sc.maybe = append(sc.maybe, fmt.Sprintf("%s (%s, %.2f)", p, det.Format, c))
+		return
+	}
+	key := [2]string{dir, det.Format}
+	g := byKey[key]
+	if g == nil {
+		g = newFound(dir, det.Format)
+		byKey[key] = g
+		sc.groups = append(sc.groups, g)
+	}
+	g.files = append(g.files, name)
+	g.tools[name] = len(tools)
+	g.captures[name] = det.Format == "mcp" && (captureName.MatchString(name) || doc.Has("jsonrpc") || doc.Has("serverInfo"))
+	g.hashes[name] = map[string]string{}
+	for _, t := range tools {
+		g.hashes[name][t.Name] = t.Hash()
+		if len(validate.Repair(t)) > 0 {
+			g.repairs[name] = true
+		}
+	}
 }
 
 // captureName matches the name of a file that holds one server's
