@@ -392,8 +392,12 @@ func assignNamespaces(groups []*found) {
 			g.namespace = ns(g.dir)
 		}
 	}
-	// A server's capture is named for its server; where two folders hold
-	// a server of one name, or a folder has that name, with its folder's.
+	nameServers(groups)
+}
+
+// nameServers names a server's capture for its server; where two folders
+// hold a server of one name, or a folder has that name, with its folder's.
+func nameServers(groups []*found) {
 	count := map[string]int{}
 	for _, g := range groups {
 		if g.server != "" {
