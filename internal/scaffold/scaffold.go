@@ -239,30 +239,7 @@ var captureName = regexp.MustCompile(`(?i)tools?[-_.]?list`)
 func splitServers(groups []*found) []*found {
 	var out []*found
 	for _, g := range groups {
-		var caps []string
-		for _, f := range g.files {
-			if g.captures[f] {
-				caps = append(caps, f)
-			}
-		}
-		if len(caps) < 2 {
-			caps = nil
-		}
-		// Two files that define one tool name differently are two
-		// servers (a copy of a tool is left out instead, by the build).
-		for i, f := range g.files {
-			for _, o := range g.files[i+1:] {
-				for name, h := range g.hashes[f] {
-					if oh, ok := g.hashes[o][name]; ok && oh != h {
-						for _, x := range []string{f, o} {
-							if !slices.Contains(caps, x) {
-								caps = append(caps, x)
-							}
-						}
-					}
-				}
-			}
-		}
+		caps := serverFiles(g)
 		slices.SortFunc(caps, func(a, b string) int { return slices.Index(g.files, a) - slices.Index(g.files, b) })
 		if len(caps) < 2 {
 			out = append(out, g)
@@ -292,6 +269,36 @@ func splitServers(groups []*found) []*found {
 		}
 	}
 	return out
+}
+
+// serverFiles are the files of g that are servers of their own: its
+// captures where it has two or more, and any two files that define one
+// tool name differently (a copy of a tool is left out instead, by the
+// build).
+func serverFiles(g *found) []string {
+	var caps []string
+	for _, f := range g.files {
+		if g.captures[f] {
+			caps = append(caps, f)
+		}
+	}
+	if len(caps) < 2 {
+		caps = nil
+	}
+	for i, f := range g.files {
+		for _, o := range g.files[i+1:] {
+			for name, h := range g.hashes[f] {
+				if oh, ok := g.hashes[o][name]; ok && oh != h {
+					for _, x := range []string{f, o} {
+						if !slices.Contains(caps, x) {
+							caps = append(caps, x)
+						}
+					}
+				}
+			}
+		}
+	}
+	return caps
 }
 
 // serverNames names the server of each capture file: its name without
