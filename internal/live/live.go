@@ -92,41 +92,15 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 		transport mcp.Transport
 		stderr    *tail
 		cmd       *exec.Cmd
+		err       error
 	)
 	if len(c.Command) > 0 {
-		env := os.Environ()
-		for _, k := range slices.Sorted(maps.Keys(c.Env)) {
-			v, missing := manifest.Expand(c.Env[k], opts.Lookup)
-			if len(missing) > 0 {
-				return nil, &Failure{Stage: "config", Err: fmt.Errorf("env %s: the environment variable %s is not set", k, strings.Join(missing, ", "))}
-			}
-			env = append(env, k+"="+v)
-		}
-		// On timeout the context ends the whole process group, not the
-		// command alone: npx starts node, which would outlive it.
-		cmd = exec.CommandContext(ctx, c.Command[0], c.Command[1:]...)
-		cmd.Cancel = func() error { endGroup(cmd); return nil }
-		cmd.WaitDelay = 2 * time.Second
-		cmd.Dir, cmd.Env = opts.Dir, env
-		stderr = &tail{max: 16 << 10}
-		cmd.Stderr = stderr
-		ownGroup(cmd)
-		transport = &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}
+		transport, cmd, stderr, err = stdio(ctx, c, opts)
 	} else {
-		headers := http.Header{}
-		for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
-			v, missing := manifest.Expand(c.Headers[k], opts.Lookup)
-			if len(missing) > 0 {
-				return nil, &Failure{Stage: "config", Err: fmt.Errorf("headers %s: the environment variable %s is not set", k, strings.Join(missing, ", "))}
-			}
-			headers.Set(k, v)
-		}
-		transport = &mcp.StreamableClientTransport{
-			Endpoint:             c.URL,
-			HTTPClient:           &http.Client{Transport: &withHeaders{headers: headers, base: http.DefaultTransport}},
-			MaxRetries:           -1,
-			DisableStandaloneSSE: true,
-		}
+		transport, err = streamable(c, opts)
+	}
+	if err != nil {
+		return nil, err
 	}
 	rec := &recorder{Transport: transport}
 	l, err := list(ctx, rec, opts)
@@ -134,23 +108,71 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 		endGroup(cmd)
 	}
 	if err != nil {
-		f := &Failure{Err: err, Stage: rec.stage()}
-		if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			f.Err = fmt.Errorf("%w after %s (timeout = %q on the capture changes it)", ErrTimeout, c.Deadline(), c.Deadline())
-		}
-		var ee *exec.Error
-		if errors.As(err, &ee) {
-			f.Stage = "start"
-			f.Err = fmt.Errorf("cannot start %s: %v", c.Command[0], ee.Err)
-		} else if f.Stage != "config" && !errors.Is(f.Err, ErrTimeout) {
-			f.Err = plain(err, cmd)
-		}
-		if stderr != nil {
-			f.Stderr = stderr.lines(12)
-		}
-		return nil, f
+		return nil, failure(ctx, err, rec, c, cmd, stderr)
 	}
 	return l, nil
+}
+
+// stdio is the transport to the server c starts, in a process group of its
+// own, with its stderr kept for the message.
+func stdio(ctx context.Context, c *manifest.Capture, opts Options) (mcp.Transport, *exec.Cmd, *tail, error) {
+	env := os.Environ()
+	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
+		v, missing := manifest.Expand(c.Env[k], opts.Lookup)
+		if len(missing) > 0 {
+			return nil, nil, nil, &Failure{Stage: "config", Err: fmt.Errorf("env %s: the environment variable %s is not set", k, strings.Join(missing, ", "))}
+		}
+		env = append(env, k+"="+v)
+	}
+	// On timeout the context ends the whole process group, not the command
+	// alone: npx starts node, which would outlive it.
+	cmd := exec.CommandContext(ctx, c.Command[0], c.Command[1:]...)
+	cmd.Cancel = func() error { endGroup(cmd); return nil }
+	cmd.WaitDelay = 2 * time.Second
+	cmd.Dir, cmd.Env = opts.Dir, env
+	stderr := &tail{max: 16 << 10}
+	cmd.Stderr = stderr
+	ownGroup(cmd)
+	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, cmd, stderr, nil
+}
+
+// streamable is the transport to the streamable HTTP server at c's URL,
+// with c's headers.
+func streamable(c *manifest.Capture, opts Options) (mcp.Transport, error) {
+	headers := http.Header{}
+	for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
+		v, missing := manifest.Expand(c.Headers[k], opts.Lookup)
+		if len(missing) > 0 {
+			return nil, &Failure{Stage: "config", Err: fmt.Errorf("headers %s: the environment variable %s is not set", k, strings.Join(missing, ", "))}
+		}
+		headers.Set(k, v)
+	}
+	return &mcp.StreamableClientTransport{
+		Endpoint:             c.URL,
+		HTTPClient:           &http.Client{Transport: &withHeaders{headers: headers, base: http.DefaultTransport}},
+		MaxRetries:           -1,
+		DisableStandaloneSSE: true,
+	}, nil
+}
+
+// failure says why listing failed: at which stage, in a person's words,
+// with the last lines of a stdio server's stderr.
+func failure(ctx context.Context, err error, rec *recorder, c *manifest.Capture, cmd *exec.Cmd, stderr *tail) *Failure {
+	f := &Failure{Err: err, Stage: rec.stage()}
+	if ctx.Err() != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		f.Err = fmt.Errorf("%w after %s (timeout = %q on the capture changes it)", ErrTimeout, c.Deadline(), c.Deadline())
+	}
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		f.Stage = "start"
+		f.Err = fmt.Errorf("cannot start %s: %v", c.Command[0], ee.Err)
+	} else if f.Stage != "config" && !errors.Is(f.Err, ErrTimeout) {
+		f.Err = plain(err, cmd)
+	}
+	if stderr != nil {
+		f.Stderr = stderr.lines(12)
+	}
+	return f
 }
 
 // plain says err in a person's words: what the server did, not which
