@@ -32,31 +32,10 @@ func Drift(pinned, live []*canonical.Tool) ([]diag.Diagnostic, breaking.Bump) {
 		return m
 	}
 	old, now := byName(pinned), byName(live)
-	var removed, added []*canonical.Tool
-	for _, p := range pinned {
-		if now[p.ID()] == nil {
-			removed = append(removed, p)
-		}
-	}
-	for _, l := range live {
-		if old[l.ID()] == nil {
-			added = append(added, l)
-		}
-	}
-	// A removed tool and an added one that are the same but for the name
-	// are a rename.
-	for i := 0; i < len(removed); i++ {
-		r := removed[i]
-		j := slices.IndexFunc(added, func(a *canonical.Tool) bool { return sameButName(r, a) })
-		if j < 0 {
-			continue
-		}
-		a := added[j]
-		out = append(out, at(r, "verify.tool-renamed", "", "renamed to %s on the live server, otherwise the same: a call to %s fails", a.ID(), r.ID()))
+	removed, added, renames := compareIDs(pinned, live, old, now)
+	out = append(out, renames...)
+	if len(renames) > 0 {
 		bump = breaking.Major
-		removed = slices.Delete(removed, i, i+1)
-		added = slices.Delete(added, j, j+1)
-		i--
 	}
 	for _, r := range removed {
 		out = append(out, at(r, "verify.tool-removed", "", "the live server no longer offers it: a call to it fails"))
@@ -80,6 +59,35 @@ func Drift(pinned, live []*canonical.Tool) ([]diag.Diagnostic, breaking.Bump) {
 	return diag.Sort(out), bump
 }
 
+// compareIDs returns the tools removed and added between the pinned and
+// live lists, and a verify.tool-renamed for each removed tool and added one
+// that are the same but for the name, which are a rename.
+func compareIDs(pinned, live []*canonical.Tool, old, now map[string]*canonical.Tool) (removed, added []*canonical.Tool, renames []diag.Diagnostic) {
+	for _, p := range pinned {
+		if now[p.ID()] == nil {
+			removed = append(removed, p)
+		}
+	}
+	for _, l := range live {
+		if old[l.ID()] == nil {
+			added = append(added, l)
+		}
+	}
+	for i := 0; i < len(removed); i++ {
+		r := removed[i]
+		j := slices.IndexFunc(added, func(a *canonical.Tool) bool { return sameButName(r, a) })
+		if j < 0 {
+			continue
+		}
+		a := added[j]
+		renames = append(renames, at(r, "verify.tool-renamed", "", "renamed to %s on the live server, otherwise the same: a call to %s fails", a.ID(), r.ID()))
+		removed = slices.Delete(removed, i, i+1)
+		added = slices.Delete(added, j, j+1)
+		i--
+	}
+	return removed, added, renames
+}
+
 // changed compares one tool's pinned and live forms.
 func changed(p, l *canonical.Tool) ([]diag.Diagnostic, breaking.Bump) {
 	pv, lv := p.ToValue(), l.ToValue()
@@ -93,30 +101,8 @@ func changed(p, l *canonical.Tool) ([]diag.Diagnostic, breaking.Bump) {
 		}
 	}
 	for _, k := range keys {
-		a, b := pv.Get(k), lv.Get(k)
-		if a != nil && b != nil && a.Equal(b) {
-			continue
-		}
-		name := k
-		if n, ok := fieldNames[k]; ok {
-			name = n
-		}
-		switch k {
-		case "description":
-			was, now := excerpts(p.Description, l.Description)
-			out = append(out, at(p, "verify.description-changed", "/description", "the description changed, and a model does what it says: was %s, now %s", was, now))
-			bump = max(bump, breaking.Patch)
-		case "annotations":
-			for _, h := range hintChanges(a, b) {
-				fields = append(fields, "annotations."+h)
-			}
-			bump = max(bump, breaking.Patch)
-		case "input", "output":
-			fields = append(fields, name)
-		default:
-			fields = append(fields, fmt.Sprintf("%s (was %s, now %s)", name, diagfmt.Elide(text(a), 60), diagfmt.Elide(text(b), 60)))
-			bump = max(bump, breaking.Patch)
-		}
+		fs, ds, b := fieldChange(p, l, k, pv.Get(k), lv.Get(k))
+		fields, out, bump = append(fields, fs...), append(out, ds...), max(bump, b)
 	}
 	// The schemas, through the breaking rules: what each change does to
 	// callers.
@@ -134,6 +120,36 @@ func changed(p, l *canonical.Tool) ([]diag.Diagnostic, breaking.Bump) {
 		out = append(out, at(p, "verify.tool-changed", "", "%s", msg))
 	}
 	return out, bump
+}
+
+// fieldChange is what a change to the tool field k (a pinned, b live)
+// says: the field names it adds to verify.tool-changed, a finding of its
+// own (a changed description), and the bump it needs.
+func fieldChange(p, l *canonical.Tool, k string, a, b *canonical.Value) (fields []string, out []diag.Diagnostic, bump breaking.Bump) {
+	if a != nil && b != nil && a.Equal(b) {
+		return nil, nil, breaking.None
+	}
+	name := k
+	if n, ok := fieldNames[k]; ok {
+		name = n
+	}
+	switch k {
+	case "description":
+		was, now := excerpts(p.Description, l.Description)
+		out = append(out, at(p, "verify.description-changed", "/description", "the description changed, and a model does what it says: was %s, now %s", was, now))
+		bump = max(bump, breaking.Patch)
+	case "annotations":
+		for _, h := range hintChanges(a, b) {
+			fields = append(fields, "annotations."+h)
+		}
+		bump = max(bump, breaking.Patch)
+	case "input", "output":
+		fields = append(fields, name)
+	default:
+		fields = append(fields, fmt.Sprintf("%s (was %s, now %s)", name, diagfmt.Elide(text(a), 60), diagfmt.Elide(text(b), 60)))
+		bump = max(bump, breaking.Patch)
+	}
+	return fields, out, bump
 }
 
 // hintChanges names each annotation that differs, with both values.
