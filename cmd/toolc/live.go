@@ -28,11 +28,7 @@ func (f *liveFlags) add(cmd *cobra.Command) {
 func newCapture(a *app) *cobra.Command {
 	var f liveFlags
 	cmd := command("capture [NAME...] [-C DIR] [--manifest FILE]", "Pin the tools that live MCP servers offer, in their sources' files")
-	cmd.RunE = f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
-		man, err := m.read(out)
-		if err != nil {
-			return err
-		}
+	cmd.RunE = f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, man *pipeline.Manifest, out *output) error {
 		r, err := pipeline.Capture(cmd.Context(), m.root.FS(), man, liveOptions(m, args))
 		if err := m.failure(err, out); err != nil {
 			return err
@@ -44,17 +40,7 @@ func newCapture(a *app) *cobra.Command {
 		if err := pipeline.Write(m.root, r.Outputs); err != nil {
 			return out.fail(exitFailed, "%v", err)
 		}
-		for i, s := range r.Sources {
-			l := r.Listings[i]
-			name := "the server"
-			if l.Server != nil && l.Server.Name != "" {
-				name = l.Server.Name
-				if l.Server.Version != "" {
-					name += " " + l.Server.Version
-				}
-			}
-			out.status("captured %s: %s from %s in %s; toolc build pins it", out.path(s.File), diagfmt.Plural(len(l.Tools), "tool"), name, diagfmt.Plural(l.Pages, "page"))
-		}
+		captured(r, out)
 		return nil
 	})
 	f.add(cmd)
@@ -64,14 +50,10 @@ func newCapture(a *app) *cobra.Command {
 func newVerify(a *app) *cobra.Command {
 	var f liveFlags
 	cmd := command("verify [NAME...] [-C DIR] [--manifest FILE] [--no-baseline]", "Compare what live MCP servers offer with their pinned captures, writing nothing")
-	cmd.RunE = f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, out *output) error {
+	cmd.RunE = f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, man *pipeline.Manifest, out *output) error {
 		opts := liveOptions(m, args)
 		if !f.noBaseline {
 			opts.Baseline = pipeline.BaselineFile
-		}
-		man, err := m.read(out)
-		if err != nil {
-			return err
 		}
 		r, err := pipeline.Verify(cmd.Context(), m.root.FS(), man, opts)
 		if err := m.failure(err, out); err != nil {
@@ -81,25 +63,7 @@ func newVerify(a *app) *cobra.Command {
 		if r.Hidden > 0 {
 			out.status("%s hid %s it knows (--no-baseline shows them)", pipeline.BaselineFile, diagfmt.Plural(r.Hidden, "finding"))
 		}
-		var drifted []string
-		bump := breaking.None
-		for i, s := range r.Sources {
-			if r.Listings[i] != nil && r.Bumps[i] > breaking.None {
-				drifted = append(drifted, fmt.Sprintf("%s (%s)", s.Name, r.Bumps[i]))
-				bump = max(bump, r.Bumps[i])
-			}
-		}
-		switch {
-		case r.Failed && len(drifted) > 0:
-			return out.fail(exitFailed, "drift: %s; the catalog's release would be %s (toolc capture pins what is live)", strings.Join(drifted, ", "), bump)
-		case r.Failed:
-			return out.fail(exitFailed, "verify failed (%s)", servers(r))
-		case len(drifted) > 0:
-			out.status("drift the policy allows: %s", strings.Join(drifted, ", "))
-		default:
-			out.status("no drift: %s as pinned", servers(r))
-		}
-		return nil
+		return verdict(r, out)
 	})
 	f.add(cmd)
 	cmd.Flags().BoolVar(&f.noBaseline, "no-baseline", false, "report every finding, even those toolc.baseline knows")
@@ -108,19 +72,58 @@ func newVerify(a *app) *cobra.Command {
 
 // run is the RunE of capture and verify: it opens the manifest of the
 // flags, calls fn, and closes it.
-func (f *liveFlags) run(a *app, fn func(*cobra.Command, []string, *manifestRoot, *output) error) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, args []string) error {
-		out, err := a.output()
-		if err != nil {
-			return err
-		}
+func (f *liveFlags) run(a *app, fn func(*cobra.Command, []string, *manifestRoot, *pipeline.Manifest, *output) error) func(*cobra.Command, []string) error {
+	return a.runs(func(cmd *cobra.Command, args []string, out *output) error {
 		m, err := out.open(f.dir, f.manifest)
 		if err != nil {
 			return err
 		}
 		defer m.root.Close()
-		return fn(cmd, args, m, out)
+		man, err := m.read(out)
+		if err != nil {
+			return err
+		}
+		return fn(cmd, args, m, man, out)
+	})
+}
+
+// captured says what capture wrote, for each server.
+func captured(r *pipeline.LiveResult, out *output) {
+	for i, s := range r.Sources {
+		l := r.Listings[i]
+		name := "the server"
+		if l.Server != nil && l.Server.Name != "" {
+			name = l.Server.Name
+			if l.Server.Version != "" {
+				name += " " + l.Server.Version
+			}
+		}
+		out.status("captured %s: %s from %s in %s; toolc build pins it", out.path(s.File), diagfmt.Plural(len(l.Tools), "tool"), name, diagfmt.Plural(l.Pages, "page"))
 	}
+}
+
+// verdict is verify's last word: which servers drifted, with the release
+// the catalog's drift calls for, and whether that fails.
+func verdict(r *pipeline.LiveResult, out *output) error {
+	var drifted []string
+	bump := breaking.None
+	for i, s := range r.Sources {
+		if r.Listings[i] != nil && r.Bumps[i] > breaking.None {
+			drifted = append(drifted, fmt.Sprintf("%s (%s)", s.Name, r.Bumps[i]))
+			bump = max(bump, r.Bumps[i])
+		}
+	}
+	switch {
+	case r.Failed && len(drifted) > 0:
+		return out.fail(exitFailed, "drift: %s; the catalog's release would be %s (toolc capture pins what is live)", strings.Join(drifted, ", "), bump)
+	case r.Failed:
+		return out.fail(exitFailed, "verify failed (%s)", servers(r))
+	case len(drifted) > 0:
+		out.status("drift the policy allows: %s", strings.Join(drifted, ", "))
+	default:
+		out.status("no drift: %s as pinned", servers(r))
+	}
+	return nil
 }
 
 // liveOptions are the options of capture and verify for the manifest m
