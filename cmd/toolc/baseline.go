@@ -25,21 +25,10 @@ func newBaseline(a *app) *cobra.Command {
 			return err
 		}
 		defer m.root.Close()
-		var errs []diag.Diagnostic // what no baseline hides; denied warnings it does
-		for _, d := range res.Diagnostics {
-			if d.Severity == diag.Error && !pipeline.Baselined(d) {
-				errs = append(errs, d)
-			}
-		}
+		known, errs := baselinable(res.Diagnostics)
 		if len(errs) > 0 {
 			out.diagnostics(errs, false)
 			return out.fail(exitFailed, "no baseline written: the build has %s, which no baseline hides", diagfmt.Plural(len(errs), "error"))
-		}
-		var known []diag.Diagnostic
-		for _, d := range res.Diagnostics {
-			if pipeline.Baselined(d) {
-				known = append(known, d)
-			}
 		}
 		data, n := pipeline.EncodeBaseline(known)
 		if err := pipeline.Write(m.root, []pipeline.Output{pipeline.NewOutput(pipeline.BaselineFile, data)}); err != nil {
@@ -55,4 +44,18 @@ func newBaseline(a *app) *cobra.Command {
 	_ = cmd.MarkFlagDirname("directory")
 	_ = cmd.MarkFlagFilename("manifest", "toml")
 	return cmd
+}
+
+// baselinable parts ds into what a baseline knows and the errors no
+// baseline hides (denied warnings it does).
+func baselinable(ds []diag.Diagnostic) (known, errs []diag.Diagnostic) {
+	for _, d := range ds {
+		switch {
+		case pipeline.Baselined(d):
+			known = append(known, d)
+		case d.Severity == diag.Error:
+			errs = append(errs, d)
+		}
+	}
+	return known, errs
 }

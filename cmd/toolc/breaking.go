@@ -48,14 +48,9 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 		out.diagnostics(res.Diagnostics, false)
 		return out.fail(exitFailed, "the catalog does not build; fix it before comparing")
 	}
-	old, err := earlier.Load(ctx, f.against, m.cwd, m.root.Name(), m.file)
+	old, err := loadEarlier(ctx, f.against, m, out)
 	if err != nil {
-		var ce *pipeline.ConfigError
-		if errors.As(err, &ce) { // each diagnostic once, then what it is about
-			out.diagnostics(ce.Diagnostics, false)
-			return out.fail(exitUsage, "--against %s: the earlier catalog's manifest cannot be used", f.against)
-		}
-		return out.fail(exitUsage, "%v", err)
+		return err
 	}
 
 	v := res.Compare(old, m.file)
@@ -88,4 +83,19 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	}
 	out.status("nothing breaks: %s", summary)
 	return nil
+}
+
+// loadEarlier builds the earlier release --against names, saying what is
+// wrong with its manifest as such.
+func loadEarlier(ctx context.Context, against string, m *manifestRoot, out *output) (*pipeline.Earlier, error) {
+	old, err := earlier.Load(ctx, against, m.cwd, m.root.Name(), m.file)
+	if err != nil {
+		var ce *pipeline.ConfigError
+		if errors.As(err, &ce) { // each diagnostic once, then what it is about
+			out.diagnostics(ce.Diagnostics, false)
+			return nil, out.fail(exitUsage, "--against %s: the earlier catalog's manifest cannot be used", against)
+		}
+		return nil, out.fail(exitUsage, "%v", err)
+	}
+	return old, nil
 }
