@@ -169,8 +169,9 @@ func (m *manifestRoot) failure(err error, out *output) error {
 	return nil
 }
 
-func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
-	start := time.Now()
+// validate refuses flags that do not go together, and sizes the workers
+// by --jobs.
+func (f buildFlags) validate(cmd *cobra.Command, out *output) error {
 	switch {
 	case f.jobs < 0 || (f.jobs == 0 && cmd.Flags().Changed("jobs")):
 		return out.fail(exitUsage, "--jobs %d: must be at least 1", f.jobs)
@@ -181,6 +182,14 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	}
 	if f.jobs > 0 {
 		runtime.GOMAXPROCS(f.jobs) // the workers of every stage size themselves by it
+	}
+	return nil
+}
+
+func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
+	start := time.Now()
+	if err := f.validate(cmd, out); err != nil {
+		return err
 	}
 	m, err := out.open(f.dir, f.manifest)
 	if err != nil {

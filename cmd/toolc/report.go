@@ -79,19 +79,8 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		}
 		return w.Flush()
 	}
-	path := f.out
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(m.cwd, path)
-	}
-	// Written as it is made, through a temporary file renamed into place
-	// as builds write bundles: a report that fails leaves no part of itself.
-	root, err := os.OpenRoot(filepath.Dir(path))
-	if err != nil {
-		return out.fail(exitFailed, "writing %s: %v", f.out, err)
-	}
-	defer root.Close()
-	if err := pipeline.Write(root, []pipeline.Output{pipeline.StreamOutput(filepath.Base(path), write)}); err != nil {
-		return out.fail(exitFailed, "%v", err)
+	if err := writeReport(f.out, m.cwd, write, out); err != nil {
+		return err
 	}
 	out.status("wrote %s: %s, %s; %s, %s in the build", f.out, diagfmt.Plural(len(ov.Tools), "tool"), diagfmt.Plural(len(ov.Targets), "target"),
 		diagfmt.Plural(ov.Errors, "error"), diagfmt.Plural(ov.Warnings, "warning"))
@@ -117,4 +106,23 @@ func againstOverview(ctx context.Context, f reportFlags, m *manifestRoot, overvi
 		return nil, "", out.fail(exitFailed, "the catalog at %s: %v", rel.What, err)
 	}
 	return overview(res, f.jobs), rel.What, nil
+}
+
+// writeReport writes the report to the file name, relative to cwd, as it
+// is made, through a temporary file renamed into place as builds write
+// bundles: a report that fails leaves no part of itself.
+func writeReport(name, cwd string, write func(io.Writer) error, out *output) error {
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(cwd, path)
+	}
+	root, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return out.fail(exitFailed, "writing %s: %v", name, err)
+	}
+	defer root.Close()
+	if err := pipeline.Write(root, []pipeline.Output{pipeline.StreamOutput(filepath.Base(path), write)}); err != nil {
+		return out.fail(exitFailed, "%v", err)
+	}
+	return nil
 }
