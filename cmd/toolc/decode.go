@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/toolcall"
@@ -44,17 +44,7 @@ func newDecode(a *app) *cobra.Command {
 		case err != nil:
 			return out.fail(exitFailed, "%v", err)
 		}
-		decoded, err := canonical.ParseJSON(call.Arguments)
-		if err != nil {
-			return out.fail(exitFailed, "internal error: %v", err)
-		}
-		if out.format == diagfmt.JSON || out.format == diagfmt.SARIF {
-			id, _ := json.Marshal(call.ID)
-			fmt.Fprintf(a.stdout, "{\"id\":%s,\"arguments\":%s}\n", id, decoded.AppendJSON(nil, ""))
-			return nil
-		}
-		fmt.Fprintf(a.stdout, "%s\n%s\n", call.ID, decoded.AppendJSON(nil, "  "))
-		return nil
+		return printCall(a.stdout, call, out)
 	})
 	fl := cmd.Flags()
 	fl.StringVarP(&dir, "directory", "C", "", "change to `DIR` before doing anything")
@@ -65,6 +55,22 @@ func newDecode(a *app) *cobra.Command {
 	_ = cmd.MarkFlagRequired("name")
 	_ = cmd.MarkFlagDirname("directory")
 	return cmd
+}
+
+// printCall prints the decoded call: its tool's ID and its arguments, as
+// one JSON record for --error-format json or sarif.
+func printCall(w io.Writer, call *toolcall.Call, out *output) error {
+	decoded, err := canonical.ParseJSON(call.Arguments)
+	if err != nil {
+		return out.fail(exitFailed, "internal error: %v", err)
+	}
+	if out.machine() {
+		id, _ := json.Marshal(call.ID)
+		fmt.Fprintf(w, "{\"id\":%s,\"arguments\":%s}\n", id, decoded.AppendJSON(nil, ""))
+		return nil
+	}
+	fmt.Fprintf(w, "%s\n%s\n", call.ID, decoded.AppendJSON(nil, "  "))
+	return nil
 }
 
 // problems turns invalid arguments into diagnostics on the arguments' file,
