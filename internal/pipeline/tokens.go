@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/profile"
 	"github.com/toolc-dev/toolc/internal/tokens"
@@ -34,16 +35,7 @@ func (b *build) budgets(i int, c *tokens.Count, low *profile.Lowered, keepsRefs 
 				continue
 			}
 			src, emitted := low.Sources[j], low.Tools[j]
-			var parts []string
-			if n, err := tokens.Tokens(emitted.Description); err == nil {
-				parts = append(parts, fmt.Sprintf("its description is %d of them", n))
-			}
-			if emitted.Input != nil {
-				big, err := tokens.Explain(emitted.Input.JSON())
-				if err == nil {
-					parts = append(parts, big.Describe(keepsRefs)...)
-				}
-			}
+			parts := whereTokensGo(emitted, keepsRefs)
 			d := diag.New("limit.tokens", "the definition costs %d tokens (%s), over the tool-tokens budget of %d: %s",
 				tc.Tokens, how, max, strings.Join(parts, "; ")).At(src.Source.File, string(src.Source.Pointer)).About(src.ID())
 			d.Target = t.Name
@@ -65,4 +57,19 @@ func (b *build) budgets(i int, c *tokens.Count, low *profile.Lowered, keepsRefs 
 		ds = append(ds, d.WithFix("select fewer tools for this target, or shorten the biggest"))
 	}
 	return ds
+}
+
+// whereTokensGo says what a tool's tokens go on: its description, and the
+// biggest parts of its input schema.
+func whereTokensGo(emitted *canonical.Tool, keepsRefs bool) []string {
+	var parts []string
+	if n, err := tokens.Tokens(emitted.Description); err == nil {
+		parts = append(parts, fmt.Sprintf("its description is %d of them", n))
+	}
+	if emitted.Input != nil {
+		if big, err := tokens.Explain(emitted.Input.JSON()); err == nil {
+			parts = append(parts, big.Describe(keepsRefs)...)
+		}
+	}
+	return parts
 }

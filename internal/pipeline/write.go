@@ -26,9 +26,28 @@ import (
 // temporary files are removed and no output has been replaced.
 func Write(root *os.Root, outputs []Output) error {
 	removeStale(root, outputs)
-	// Each output is compared with the disk and written to its temporary
-	// file in parallel (reading, writing and syncing 100 MB of bundles one
-	// by one was a serial tail); the renames are in order.
+	tmps, err := writeTemps(root, outputs)
+	if err != nil {
+		return err
+	}
+	for i, t := range tmps {
+		if t == "" {
+			continue
+		}
+		if err := root.Rename(t, outputs[i].Path); err != nil {
+			removeTemps(root, tmps[i:])
+			return fmt.Errorf("writing %s: %w", outputs[i].Path, unwrapPath(err))
+		}
+	}
+	return nil
+}
+
+// writeTemps compares each output with the disk and writes each that
+// differs to a temporary file beside it, in parallel (reading, writing and
+// syncing 100 MB of bundles one by one was a serial tail), and returns the
+// temporary files, "" for an output already on disk. On error it removes
+// them all.
+func writeTemps(root *os.Root, outputs []Output) ([]string, error) {
 	tmps := make([]string, len(outputs))
 	errs := make([]error, len(outputs))
 	var wg sync.WaitGroup
@@ -53,27 +72,20 @@ func Write(root *os.Root, outputs []Output) error {
 		})
 	}
 	wg.Wait()
-	cleanup := func(from int) {
-		for _, t := range tmps[from:] {
-			if t != "" {
-				root.Remove(t)
-			}
-		}
-	}
 	if err := errors.Join(errs...); err != nil {
-		cleanup(0)
-		return err
+		removeTemps(root, tmps)
+		return nil, err
 	}
-	for i, t := range tmps {
-		if t == "" {
-			continue
-		}
-		if err := root.Rename(t, outputs[i].Path); err != nil {
-			cleanup(i)
-			return fmt.Errorf("writing %s: %w", outputs[i].Path, unwrapPath(err))
+	return tmps, nil
+}
+
+// removeTemps removes the temporary files of a write that failed.
+func removeTemps(root *os.Root, tmps []string) {
+	for _, t := range tmps {
+		if t != "" {
+			root.Remove(t)
 		}
 	}
-	return nil
 }
 
 // equalFile reports whether the file at o.Path in fsys holds exactly o's
