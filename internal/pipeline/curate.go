@@ -26,34 +26,7 @@ func (b *build) checkCuration() {
 			d.Line, d.Column = b.m.Pos(strings.TrimSuffix(key+"."+sub, "."))
 			b.diags = append(b.diags, d)
 		}
-		var files []string
-		var sel openapi.Selection
-		matched := map[openapi.Entry]bool{}
-		said := map[string]bool{}
-		for j, in := range b.inputs {
-			r := b.files[j].openapi
-			if in.source != i || r == nil {
-				continue
-			}
-			files = append(files, in.path)
-			sel.Add(r.Selection)
-			for e := range r.Matched {
-				matched[e] = true
-			}
-			for _, list := range []struct {
-				code     string
-				problems []openapi.Problem
-			}{{"manifest.invalid", r.Problems}, {"source.openapi-unmatched", r.Idle}} {
-				for _, p := range list.problems {
-					sub := manifest.KeyPath(p.Key...)
-					if said[sub+p.Message] {
-						continue
-					}
-					said[sub+p.Message] = true
-					at(list.code, sub, "%s.%s: %s", key, sub, p.Message)
-				}
-			}
-		}
+		files, sel, matched := b.curated(i, key, at)
 		if len(files) == 0 {
 			continue // no description was read: its own errors say why
 		}
@@ -71,6 +44,38 @@ func (b *build) checkCuration() {
 			at("source.openapi-empty", "", "%s: the selection leaves none of the %d operations of %s (%s)", key, sel.Operations, strings.Join(files, ", "), why(sel))
 		}
 	}
+}
+
+// curated gathers what the descriptions of source i selected and matched,
+// reporting each problem of its curation once (at key).
+func (b *build) curated(i int, key string, at func(code, sub, format string, args ...any)) (files []string, sel openapi.Selection, matched map[openapi.Entry]bool) {
+	matched = map[openapi.Entry]bool{}
+	said := map[string]bool{}
+	for j, in := range b.inputs {
+		r := b.files[j].openapi
+		if in.source != i || r == nil {
+			continue
+		}
+		files = append(files, in.path)
+		sel.Add(r.Selection)
+		for e := range r.Matched {
+			matched[e] = true
+		}
+		for _, list := range []struct {
+			code     string
+			problems []openapi.Problem
+		}{{"manifest.invalid", r.Problems}, {"source.openapi-unmatched", r.Idle}} {
+			for _, p := range list.problems {
+				sub := manifest.KeyPath(p.Key...)
+				if said[sub+p.Message] {
+					continue
+				}
+				said[sub+p.Message] = true
+				at(list.code, sub, "%s.%s: %s", key, sub, p.Message)
+			}
+		}
+	}
+	return files, sel, matched
 }
 
 // why says what left operations out.
