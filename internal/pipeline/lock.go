@@ -29,35 +29,7 @@ func (b *build) lock(outputs []Output) []byte {
 	// and a map of names for each tool and target were a serial tenth of a
 	// second at the end of a 100,000-tool build.
 	l.Tools = make([]lock.Tool, len(b.tools))
-	par.For(len(b.tools), 256, func(j int) {
-		t := b.tools[j]
-		id := t.ID()
-		lt := lock.Tool{ID: id, Source: t.Source.File, Hash: b.toolHash[t], Names: make(map[string]string, len(b.m.Targets))}
-		for i, tgt := range b.m.Targets {
-			name, ok := b.targets[i].names[id]
-			if !ok {
-				continue // not in this target's selection
-			}
-			lt.Names[tgt.Name] = name
-			if opt := b.targets[i].optional[id]; len(opt) > 0 {
-				if lt.Optional == nil {
-					lt.Optional = map[string][]string{}
-				}
-				for _, p := range opt {
-					lt.Optional[tgt.Name] = append(lt.Optional[tgt.Name], string(p))
-				}
-			}
-			lt.Renamed = addRenamed(lt.Renamed, tgt.Name, b.targets[i].renamed[id])
-			lt.RenamedOutput = addRenamed(lt.RenamedOutput, tgt.Name, b.targets[i].renamedO[id])
-			if alias, ok := b.targets[i].aliases[id]; ok {
-				if lt.Aliases == nil {
-					lt.Aliases = map[string]string{}
-				}
-				lt.Aliases[tgt.Name] = alias
-			}
-		}
-		l.Tools[j] = lt
-	})
+	par.For(len(b.tools), 256, func(j int) { l.Tools[j] = b.lockTool(b.tools[j]) })
 	format := map[string]string{}
 	for _, t := range b.m.Targets {
 		format[t.Name] = t.Format
@@ -84,4 +56,35 @@ func addRenamed(m map[string]map[string]string, target string, ren map[canonical
 	}
 	m[target] = keys
 	return m
+}
+
+// lockTool is t's entry in the lock: its hash, and per target its emitted
+// name and what lowering changed that a call is turned back by.
+func (b *build) lockTool(t *canonical.Tool) lock.Tool {
+	id := t.ID()
+	lt := lock.Tool{ID: id, Source: t.Source.File, Hash: b.toolHash[t], Names: make(map[string]string, len(b.m.Targets))}
+	for i, tgt := range b.m.Targets {
+		name, ok := b.targets[i].names[id]
+		if !ok {
+			continue // not in this target's selection
+		}
+		lt.Names[tgt.Name] = name
+		if opt := b.targets[i].optional[id]; len(opt) > 0 {
+			if lt.Optional == nil {
+				lt.Optional = map[string][]string{}
+			}
+			for _, p := range opt {
+				lt.Optional[tgt.Name] = append(lt.Optional[tgt.Name], string(p))
+			}
+		}
+		lt.Renamed = addRenamed(lt.Renamed, tgt.Name, b.targets[i].renamed[id])
+		lt.RenamedOutput = addRenamed(lt.RenamedOutput, tgt.Name, b.targets[i].renamedO[id])
+		if alias, ok := b.targets[i].aliases[id]; ok {
+			if lt.Aliases == nil {
+				lt.Aliases = map[string]string{}
+			}
+			lt.Aliases[tgt.Name] = alias
+		}
+	}
+	return lt
 }
