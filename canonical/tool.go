@@ -371,6 +371,19 @@ func (t *Tool) ToValue() *Value {
 	if t.Annotations != nil {
 		o.Set("annotations", t.Annotations.ToValue())
 	}
+	t.setMetadata(o)
+	return o
+}
+
+// setMetadata sets the fields of t's canonical JSON that follow its
+// schemas and annotations: examples, run-time and security metadata,
+// icons, _meta, the lifecycle and the extensions.
+func (t *Tool) setMetadata(o *Value) {
+	str := func(k, s string) {
+		if s != "" {
+			o.Set(k, NewString(s))
+		}
+	}
 	if len(t.Examples) > 0 {
 		o.Set("examples", NewArray(t.Examples...))
 	}
@@ -380,15 +393,8 @@ func (t *Tool) ToValue() *Value {
 	if len(t.Scopes) > 0 {
 		o.Set("scopes", NewStrings(t.Scopes))
 	}
-	if sec := t.Security; sec != nil && (sec.Classification != "" || sec.PII != "") {
-		v := NewObject()
-		if sec.Classification != "" {
-			v.Set("data_classification", NewString(sec.Classification))
-		}
-		if sec.PII != "" {
-			v.Set("pii_handling", NewString(sec.PII))
-		}
-		o.Set("security", v)
+	if sec := t.Security.toValue(); sec != nil {
+		o.Set("security", sec)
 	}
 	if b := t.Backend; b != nil {
 		o.Set("backend", b.ToValue())
@@ -411,7 +417,22 @@ func (t *Tool) ToValue() *Value {
 		}
 		o.Set("extensions", ext)
 	}
-	return o
+}
+
+// toValue is the security metadata's canonical JSON, nil when it says
+// nothing.
+func (sec *Security) toValue() *Value {
+	if sec == nil || sec.Classification == "" && sec.PII == "" {
+		return nil
+	}
+	v := NewObject()
+	if sec.Classification != "" {
+		v.Set("data_classification", NewString(sec.Classification))
+	}
+	if sec.PII != "" {
+		v.Set("pii_handling", NewString(sec.PII))
+	}
+	return v
 }
 
 // ToValue returns the annotations as an MCP annotations object: the set
