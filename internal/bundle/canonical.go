@@ -93,6 +93,14 @@ func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canoni
 	t.Sunset = f.String("sunset", "/sunset")
 	t.RenamedFrom = f.String("renamed_from", "/renamed_from")
 	f.Lifecycle()
+	extensions(f, t, p)
+	d.IgnoreRest(v, p, f.UsedKeys()...)
+	return f.Done()
+}
+
+// extensions reads a canonical tool's format-specific fields, each
+// format's an object.
+func extensions(f *decode.Fields, t *canonical.Tool, p canonical.Pointer) {
 	if ext := f.Typed("extensions", "", canonical.Object); ext != nil {
 		t.Extensions = map[string]*canonical.Value{}
 		for _, m := range ext.Members {
@@ -106,8 +114,6 @@ func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canoni
 			}
 		}
 	}
-	d.IgnoreRest(v, p, f.UsedKeys()...)
-	return f.Done()
 }
 
 // decodeSecurity reads a tool's security metadata, reporting unknown keys
