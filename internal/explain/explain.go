@@ -64,13 +64,7 @@ func loadExample(code string) (*example, error) {
 
 // run builds the example in memory and returns every diagnostic it gives.
 func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
-	fsys := fstest.MapFS{}
-	for _, f := range e.archive.Files {
-		fsys[f.Name] = &fstest.MapFile{Data: f.Data}
-	}
-	for name, target := range e.symlinks {
-		fsys[name] = &fstest.MapFile{Data: []byte(target), Mode: fs.ModeSymlink}
-	}
+	fsys := e.files()
 	var build fs.FS = fsys
 	if e.command == "toolc breaking --against old" {
 		// The new catalog is everything but old/, which is the earlier one.
@@ -81,11 +75,7 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 			}
 		}
 	}
-	m, err := pipeline.ReadManifest(build, pipeline.DefaultManifest)
-	var res *pipeline.Result
-	if err == nil {
-		res, err = pipeline.Build(ctx, build, m, pipeline.Options{Baseline: pipeline.BaselineFile})
-	}
+	res, err := pipeline.BuildFile(ctx, build, pipeline.DefaultManifest, pipeline.Options{Baseline: pipeline.BaselineFile})
 	var ce *pipeline.ConfigError
 	switch {
 	case errors.As(err, &ce):
@@ -116,6 +106,18 @@ func (e *example) run(ctx context.Context) ([]diag.Diagnostic, error) {
 		return nil, fmt.Errorf("example: unknown command %q", e.command)
 	}
 	return ds, nil
+}
+
+// files is the example's catalog as a file system.
+func (e *example) files() fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for _, f := range e.archive.Files {
+		fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+	}
+	for name, target := range e.symlinks {
+		fsys[name] = &fstest.MapFile{Data: []byte(target), Mode: fs.ModeSymlink}
+	}
+	return fsys
 }
 
 // Write writes what toolc explain CODE prints for c: what the code means,
