@@ -206,6 +206,14 @@ func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []pipeline.Bundl
 			c.Status = Lowered
 		}
 	}
+	t.place(ct, ds, byTarget)
+	return t
+}
+
+// place puts each finding about the tool in its target's cell, or with
+// the tool where it has no target, and judges each cell by its findings:
+// an error of the tool's own fails it everywhere.
+func (t *Tool) place(ct *canonical.Tool, ds []diag.Diagnostic, byTarget map[string]int) {
 	for _, d := range ds {
 		f := Finding{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Pointer: canonicalPointer(ct, d), File: d.File, Line: d.Line}
 		i, ok := byTarget[d.Target]
@@ -227,7 +235,6 @@ func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []pipeline.Bundl
 			}
 		}
 	}
-	return t
 }
 
 // statusOf is what one finding for a target says of the tool there.
