@@ -145,16 +145,7 @@ func makeOverview(res *pipeline.Result, jobs int, schemas bool) *Overview {
 	ov.Errors, ov.Warnings, ov.Infos = diagfmt.Count(res.Diagnostics)
 	for _, d := range res.Diagnostics {
 		if ti, ok := byTarget[d.Target]; ok && d.Severity != diag.Info {
-			t := &ov.Targets[ti]
-			t.Codes[d.Code]++
-			if d.Tool == "" && strings.HasPrefix(d.Code, "accept.") {
-				t.Refusals = append(t.Refusals, d.Code+": "+d.Message)
-			}
-			if d.Severity == diag.Error {
-				t.Errors++
-			} else {
-				t.Warnings++
-			}
+			ov.Targets[ti].count(d)
 		}
 	}
 	byTool := map[string][]diag.Diagnostic{}
@@ -175,6 +166,20 @@ func makeOverview(res *pipeline.Result, jobs int, schemas bool) *Overview {
 		}
 	}
 	return ov
+}
+
+// count counts a finding about the target: its code, and a refusal of
+// the whole bundle.
+func (t *Target) count(d diag.Diagnostic) {
+	t.Codes[d.Code]++
+	if d.Tool == "" && strings.HasPrefix(d.Code, "accept.") {
+		t.Refusals = append(t.Refusals, d.Code+": "+d.Message)
+	}
+	if d.Severity == diag.Error {
+		t.Errors++
+	} else {
+		t.Warnings++
+	}
 }
 
 func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []pipeline.Bundle, out []map[string]emitted, byTarget map[string]int, schemas bool) Tool {
