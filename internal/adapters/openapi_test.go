@@ -40,14 +40,33 @@ func decodeOpenAPIFile(t *testing.T, rel string) ([]*canonical.Tool, []diag.Diag
 	return tools, ds, doc
 }
 
+// openAPIGoldens are the descriptions whose decoding testdata/openapi
+// holds, by golden file name.
+var openAPIGoldens = []struct{ name, file string }{
+	{"petstore", "openapi/swagger-petstore/openapi.yaml"},
+	{"museum", "openapi/redocly-museum/openapi.yaml"},
+	{"notion", "openapi/notion/notion-openapi.json"},
+}
+
+// TestOpenAPIGoldensRead: every golden file of testdata/openapi is one a
+// case of TestOpenAPIGolden reads; a stale one fails.
+func TestOpenAPIGoldensRead(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "openapi", "*"))
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".golden")
+		if !slices.ContainsFunc(openAPIGoldens, func(c struct{ name, file string }) bool { return c.name+".golden" == filepath.Base(f) }) {
+			t.Errorf("%s is read by no test (TestOpenAPIGolden has no case %q): remove it", f, name)
+		}
+	}
+	if len(files) == 0 {
+		t.Fatal("no golden files in testdata/openapi")
+	}
+}
+
 // TestOpenAPIGolden decodes three real descriptions and compares the tools
 // (as a canonical bundle) and the diagnostics with testdata/openapi.
 func TestOpenAPIGolden(t *testing.T) {
-	for _, c := range []struct{ name, file string }{
-		{"petstore", "openapi/swagger-petstore/openapi.yaml"},
-		{"museum", "openapi/redocly-museum/openapi.yaml"},
-		{"notion", "openapi/notion/notion-openapi.json"},
-	} {
+	for _, c := range openAPIGoldens {
 		t.Run(c.name, func(t *testing.T) {
 			tools, ds, doc := decodeOpenAPIFile(t, c.file)
 			v := validate.New()
@@ -72,10 +91,10 @@ func TestOpenAPIGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(golden)
 			if err != nil {
-				t.Fatalf("%v (run go test ./adapters -update)", err)
+				t.Fatalf("%v (run go test ./internal/adapters -update)", err)
 			}
 			if !bytes.Equal(got.Bytes(), want) {
-				t.Errorf("%s differs from %s; run go test ./adapters -update and review the diff", c.file, golden)
+				t.Errorf("%s differs from %s; run go test ./internal/adapters -update and review the diff", c.file, golden)
 			}
 		})
 	}
