@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/toolc-dev/toolc/internal/mcptest"
+	"github.com/toolc-dev/toolc/internal/sariftest"
 
 	"bytes"
 	"errors"
@@ -52,7 +53,7 @@ func TestScripts(t *testing.T) {
 			}
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "sarif": sarifValid},
 	})
 }
 
@@ -89,5 +90,29 @@ func TestRepositoryCatalogIsUpToDate(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "up to date") {
 		t.Errorf("stderr = %s", stderr.String())
+	}
+}
+
+// sarifValid validates a SARIF file with the SARIF multitool
+// (internal/sariftest), and fails on any error it reports:
+//
+//	sarif out.sarif
+func sarifValid(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: sarif FILE")
+	}
+	if testing.Short() {
+		return // go test ./... validates; -short (the race run) need not again
+	}
+	errs, ok, err := sariftest.Check(ts.MkAbs(args[0]))
+	switch {
+	case err != nil:
+		ts.Fatalf("%v", err)
+	case !ok && os.Getenv("TOOLC_REQUIRE_CORPUS") == "1":
+		ts.Fatalf("the SARIF multitool is not installed in $TOOLC_NPM_CACHE (.ci/run installs it)")
+	case !ok:
+		ts.Logf("the SARIF multitool is not installed in $TOOLC_NPM_CACHE: %s not validated", args[0])
+	case errs != "":
+		ts.Fatalf("sarif-multitool validate %s reports errors:\n%s", args[0], errs)
 	}
 }
