@@ -448,7 +448,23 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, target, args string) {
 		for _, tn := range append(c.Targets(), target) {
 			for name := range c.targets[tn].byNameOrEmpty() {
-				c.Decode(tn, name, []byte(args))
+				call, err := c.Decode(tn, name, []byte(args))
+				if err != nil {
+					continue
+				}
+				// A call that decodes is valid against its tool's source
+				// schema, checked afresh.
+				v, err := canonical.ParseJSON(call.Arguments)
+				if err != nil {
+					t.Fatalf("%s %s: the decoded arguments %s are not JSON: %v", tn, name, call.Arguments, err)
+				}
+				cs, err := validate.New().Compile(call.Tool.Input)
+				if err != nil {
+					t.Fatalf("%s: %v", call.ID, err)
+				}
+				if problems := cs.Check(v); len(problems) > 0 {
+					t.Fatalf("%s %s: %s decoded to %s, which its schema refuses: %v", tn, name, args, call.Arguments, problems)
+				}
 			}
 		}
 	})

@@ -199,10 +199,32 @@ func FuzzCheck(f *testing.F) {
 		if err != nil {
 			return
 		}
+		before := string(v.AppendJSON(nil, ""))
+		again, err := canonical.ParseJSON([]byte(before))
+		if err != nil {
+			t.Fatalf("the bundle's own encoding does not parse: %v", err)
+		}
 		for _, name := range slices.Sorted(maps.Keys(acceptTables)) {
-			Check(acceptTables[name], v, nil, name, Options{})
+			got := findings(Check(acceptTables[name], v, nil, name, Options{}))
+			// The check reads the bundle, never changes it, and judges
+			// the same JSON the same way however it was written.
+			if after := string(v.AppendJSON(nil, "")); after != before {
+				t.Fatalf("%s: Check changed the bundle:\n%s\nto\n%s", name, before, after)
+			}
+			if want := findings(Check(acceptTables[name], again, nil, name, Options{})); got != want {
+				t.Fatalf("%s: the bundle re-encoded gives other findings:\n%s\nwant\n%s", name, got, want)
+			}
 		}
 	})
+}
+
+// findings is what diagnostics say, without their positions.
+func findings(ds []diag.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		fmt.Fprintf(&b, "%s %s %s %s\n", d.Severity, d.Code, d.Pointer, d.Message)
+	}
+	return b.String()
 }
 
 // TestAcceptRootKeywords: OpenAI takes no anyOf, oneOf, allOf, enum or not

@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/bundle"
 	"github.com/toolc-dev/toolc/internal/corpus"
 	"github.com/toolc-dev/toolc/internal/profile"
 )
@@ -523,7 +524,14 @@ func FuzzDecode(f *testing.F) {
 			if a.Decode == nil {
 				continue
 			}
-			tools, _ := a.Decode(doc, "fuzz.json")
+			before := string(doc.AppendJSON(nil, ""))
+			tools, ds := a.Decode(doc, "fuzz.json")
+			if after := string(doc.AppendJSON(nil, "")); after != before {
+				t.Fatalf("%s: Decode changed the document", a.Name)
+			}
+			if !diag.HasErrors(ds) {
+				roundTrip(t, a.Name, tools)
+			}
 			for _, b := range reg.List() {
 				if b.Encode == nil {
 					continue
@@ -534,6 +542,27 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// roundTrip checks that tools decoded without error read back from a
+// canonical bundle as the same tools (their hashes, in order): the
+// canonical form loses nothing.
+func roundTrip(t *testing.T, format string, tools []*canonical.Tool) {
+	t.Helper()
+	enc := encodeCanonical(tools, profile.Options{})
+	doc, err := canonical.ParseJSON(enc.AppendJSON(nil, ""))
+	if err != nil {
+		t.Fatalf("%s: the canonical bundle does not parse: %v", format, err)
+	}
+	back, ds := bundle.DecodeCanonical(doc, "back.json")
+	if diag.HasErrors(ds) || len(back) != len(tools) {
+		t.Fatalf("%s: the canonical bundle of %d tools reads back as %d, %v", format, len(tools), len(back), ds)
+	}
+	for i := range tools {
+		if back[i].Hash() != tools[i].Hash() {
+			t.Fatalf("%s: tool %s reads back from its canonical bundle as another:\n%s\nwant\n%s", format, tools[i].ID(), back[i].ToValue(), tools[i].ToValue())
+		}
+	}
 }
 
 // TestContainers checks where each decoder finds tools: arrays, request

@@ -1,6 +1,7 @@
 package breaking
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -246,9 +247,31 @@ func FuzzCompare(f *testing.F) {
 		if err1 != nil || err2 != nil {
 			return
 		}
+		// Tools x0 … x3 are in one catalog or the other by the bits of
+		// the inputs' lengths, beside t, which both have.
 		old := []*canonical.Tool{{Name: "t", Input: canonical.AsSchema(va), Output: canonical.AsSchema(vb)}}
 		new := []*canonical.Tool{{Name: "t", Input: canonical.AsSchema(vb), Output: canonical.AsSchema(va)}}
-		Needed(Compare(old, new, Options{Strict: []string{"s"}}))
+		for i := range 4 {
+			x := func() *canonical.Tool {
+				return &canonical.Tool{Name: fmt.Sprintf("x%d", i), Input: canonical.AsSchema(va)}
+			}
+			if len(a)>>i&1 == 1 {
+				old = append(old, x())
+			}
+			if len(b)>>i&1 == 1 {
+				new = append(new, x())
+			}
+		}
+		forth := Compare(old, new, Options{Strict: []string{"s"}})
+		back := Compare(new, old, Options{Strict: []string{"s"}})
+		Needed(forth)
+		// Antisymmetric on the tools: what one way adds the other removes.
+		if got, want := toolsWith(forth, "breaking.tool-added"), toolsWith(back, "breaking.tool-removed"); !slices.Equal(got, want) {
+			t.Fatalf("added one way %v, removed the other %v", got, want)
+		}
+		if got, want := toolsWith(forth, "breaking.tool-removed"), toolsWith(back, "breaking.tool-added"); !slices.Equal(got, want) {
+			t.Fatalf("removed one way %v, added the other %v", got, want)
+		}
 	})
 }
 
@@ -302,4 +325,16 @@ func TestLifecycle(t *testing.T) {
 			t.Errorf("%s: Compare = %q (%v), want %q (%v)", tc.name, got, Needed(ds), tc.want, tc.bump)
 		}
 	}
+}
+
+// toolsWith lists, sorted, the tools of the findings with code.
+func toolsWith(ds []diag.Diagnostic, code string) []string {
+	var out []string
+	for _, d := range ds {
+		if d.Code == code {
+			out = append(out, d.Tool)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
