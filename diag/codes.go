@@ -332,7 +332,7 @@ var codes = []Code{
 	{"manifest.type", Error, "a key in toolc.toml has the wrong type",
 		"A manifest key has a value of the wrong TOML type, e.g. a string where a list of strings is expected."},
 	{"manifest.unknown-code", Error, "a policy names an unknown code or category",
-		"[policy] and per-target policy entries must be codes or categories that toolc reports; the README lists them. A typo would otherwise silently deny or ignore nothing."},
+		"[policy] and per-target policy entries must be codes or categories that toolc reports; docs/diagnostics.md lists them. A typo would otherwise silently deny or ignore nothing."},
 	{"manifest.unknown-key", Error, "toolc.toml has a key that toolc does not know",
 		"Manifest decoding is strict so that a misspelt key is not silently ignored. Target options are per format: an option that the target's format does not take is unknown too."},
 	{"manifest.version", Error, "toolc.toml has a missing or unsupported version",

@@ -109,14 +109,14 @@ const (
 // TestREADMEListsEveryCode keeps the README's diagnostics table exactly what
 // the code table says, so the README, toolc rules and SARIF cannot drift.
 func TestREADMEListsEveryCode(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
+	data, err := os.ReadFile("../docs/diagnostics.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	readme := string(data)
 	start, end := strings.Index(readme, tableStart), strings.Index(readme, tableEnd)
 	if start < 0 || end < start {
-		t.Fatalf("README.md has no table of codes between %q and %q", tableStart, tableEnd)
+		t.Fatalf("docs/diagnostics.md has no table of codes between %q and %q", tableStart, tableEnd)
 	}
 	var b strings.Builder
 	b.WriteString("| code | severity | meaning |\n|---|---|---|")
@@ -129,12 +129,12 @@ func TestREADMEListsEveryCode(t *testing.T) {
 		return
 	}
 	if *update {
-		if err := os.WriteFile("../README.md", []byte(readme[:start+len(tableStart)]+want+readme[end:]), 0o644); err != nil {
+		if err := os.WriteFile("../docs/diagnostics.md", []byte(readme[:start+len(tableStart)]+want+readme[end:]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md's table of codes is not diag's table; run go test ./diag -update")
+	t.Errorf("docs/diagnostics.md's table of codes is not diag's table; run go test ./diag -update")
 }
 
 // TestCompareOrder: Compare orders by file, line, column, code, tool,

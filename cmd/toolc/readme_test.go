@@ -18,12 +18,18 @@ import (
 // its arguments.
 var invocation = regexp.MustCompile(`(?:^|[\s:])(?:toolc|go run \S*cmd/toolc(?:@\S+)?|\$\(TOOLC\)) ([^>#]*)`)
 
-// readmeCommands returns the arguments of every toolc command in the README's
-// code blocks, except the synopsis (a text block).
+// readmeCommands returns the arguments of every toolc command in the code
+// blocks of README and docs/, except the synopsis (a text block) and the
+// transcripts (TestTranscripts runs those).
 func readmeCommands(t *testing.T) [][]string {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	var data []byte
+	files, _ := filepath.Glob("../../docs/*.md")
+	for _, f := range append([]string{"../../README.md"}, files...) {
+		d, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(append(data, d...), '\n')
 	}
 	var cmds [][]string
 	inBlock, run := false, false
@@ -36,7 +42,7 @@ func readmeCommands(t *testing.T) [][]string {
 			inBlock = !inBlock
 			continue
 		}
-		if !inBlock || !run || strings.Contains(line, "go install") {
+		if !inBlock || !run || strings.Contains(line, "go install") || strings.Contains(line, "go build") || strings.HasPrefix(line, "$ ") {
 			continue
 		}
 		if m := invocation.FindStringSubmatch(line); m != nil {

@@ -16,8 +16,8 @@ import (
 // file, JSON Pointer, target and message, not its line, so that code
 // scanning keeps tracking a finding when lines above it move.
 
-// HelpURI is where a rule's help points: the README's list of diagnostics.
-const HelpURI = "https://github.com/toolc-dev/toolc#diagnostics"
+// HelpURI is where a rule's help points: the list of diagnostics in docs/.
+const HelpURI = "https://github.com/toolc-dev/toolc/blob/main/docs/diagnostics.md"
 
 const (
 	sarifSchema  = "https://json.schemastore.org/sarif-2.1.0.json"

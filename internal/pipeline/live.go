@@ -263,7 +263,7 @@ func chooseLive(m *Manifest, names []string) ([]LiveSource, error) {
 	if len(all) == 0 {
 		d := diag.New("manifest.invalid", "no source has a capture: add capture = { command = [...] } or { url = \"...\" } to the [[sources]] of a live server")
 		d.File = m.File()
-		return nil, &ConfigError{Diagnostics: []diag.Diagnostic{d.WithFix("README: Pinning live servers")}}
+		return nil, &ConfigError{Diagnostics: []diag.Diagnostic{d.WithFix("docs/live.md says how")}}
 	}
 	if len(names) == 0 {
 		return all, nil

@@ -512,7 +512,7 @@ func writeSource(b *strings.Builder, g *found) (namespaced bool) {
 	}
 	if n, max := sum(maps.Values(g.tools)), openAIMaxTools(); g.format == "openapi" && max > 0 && n > max {
 		fmt.Fprintf(b, "# %d operations: more than the %d tools OpenAI takes in a request. Choose\n"+
-			"# some (README: Importing an HTTP API), for example:\n"+
+			"# some (docs/formats.md: Importing an HTTP API), for example:\n"+
 			"# [sources.openapi]\n# include = { tags = [\"...\"], methods = [\"get\"] }\n", n, max)
 	}
 	return g.namespace != ""
@@ -548,7 +548,7 @@ func openAIPreset(groups []*found, total int) string {
 	if len(ns) > 0 && n < total {
 		example = "select = { namespaces = [" + strings.Join(ns, ", ") + "] }  # " + diagfmt.Plural(n, "tool")
 	}
-	return comment(fmt.Sprintf("OpenAI takes at most %d tools in one request and this catalog has %d (accept.tools): give each agent a target with part of it (README: Presets), for example", max, total)) + "\n# " + example + "\n"
+	return comment(fmt.Sprintf("OpenAI takes at most %d tools in one request and this catalog has %d (accept.tools): give each agent a target with part of it (docs/formats.md: Presets), for example", max, total)) + "\n# " + example + "\n"
 }
 
 // writeTargets writes the targets and the policy.
