@@ -93,7 +93,7 @@ var codes = []Code{
 	{"breaking.optional-added", Info, "an optional input property was added",
 		"A new property that calls may leave out: every call that was accepted still is. It needs a minor version. Under strict targets it is breaking.optional-added-strict instead."},
 	{"breaking.optional-added-strict", Error, "an optional input property was added, which OpenAI strict targets make required",
-		"OpenAI's strict mode makes every property required (optional ones nullable), so under an OpenAI target with strict = true or \"auto\" a new optional property is a new required one: a stored call without it is rejected there. Release it as a major version, or ignore the code if your strict callers are regenerated with the catalog."},
+		"OpenAI's strict mode makes every property required (optional ones nullable), so under an OpenAI-format target with strict = true or \"auto\" a new optional property is a new required one: a stored call without it is rejected there. \"auto\" counts too: it keeps a tool strict unless strict mode would narrow what the tool accepts, and an optional property narrows nothing, so the tool stays strict and the property becomes required. Anthropic's strict mode keeps optional properties optional, so it is not such a target. Release it as a major version, or ignore the code if your strict callers are regenerated with the catalog."},
 	{"breaking.output-made-optional", Error, "an output property that was required is optional now",
 		"Callers that read a tool's structured result may rely on a required property; now it can be missing. Release it as a major version."},
 	{"breaking.output-property-removed", Error, "an output property, or the whole output schema, was removed",

@@ -792,3 +792,42 @@ func readText(t *testing.T, fsys fs.FS) *Manifest {
 	}
 	return m
 }
+
+// TestOptionalAddedUnderStrictAuto: with strict = "auto" an OpenAI tool
+// stays strict when an optional property is added (it narrows nothing),
+// so the property becomes required there: breaking.optional-added-strict,
+// as with strict = true; Anthropic's strict mode keeps it optional.
+func TestOptionalAddedUnderStrictAuto(t *testing.T) {
+	tool := func(props string) []byte {
+		return []byte(`[{"name": "search", "description": "Search.", "inputSchema": {"type": "object", "properties": {` + props + `}, "required": ["q"]}}]`)
+	}
+	q := `"q": {"type": "string", "description": "Query."}`
+	for _, tc := range []struct {
+		format, strict string
+		want           string
+	}{
+		{"openai", `"auto"`, "breaking.optional-added-strict"},
+		{"openai", "true", "breaking.optional-added-strict"},
+		{"openai", "false", "breaking.optional-added"},
+		{"anthropic", `"auto"`, "breaking.optional-added"},
+	} {
+		manifest := []byte("version = 1\n[catalog]\nversion = \"1.1.0\"\n[[sources]]\ninclude = [\"tools.json\"]\n[[targets]]\nformat = \"" + tc.format + "\"\nout = \"o.json\"\nstrict = " + tc.strict + "\n")
+		old, err := BuildEarlier(context.Background(), fstest.MapFS{DefaultManifest: {Data: manifest}, "tools.json": {Data: tool(q)}}, DefaultManifest, "old")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := BuildFile(context.Background(), fstest.MapFS{DefaultManifest: {Data: manifest}, "tools.json": {Data: tool(q + `, "limit": {"type": "integer", "description": "At most."}`)}}, DefaultManifest, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var codes []string
+		for _, d := range res.Compare(old, DefaultManifest).Findings {
+			if strings.HasPrefix(d.Code, "breaking.optional") {
+				codes = append(codes, d.Code)
+			}
+		}
+		if len(codes) != 1 || codes[0] != tc.want {
+			t.Errorf("%s with strict = %s: %v, want %s", tc.format, tc.strict, codes, tc.want)
+		}
+	}
+}
