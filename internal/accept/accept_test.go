@@ -316,6 +316,12 @@ func TestClients(t *testing.T) {
 		}
 		if len(advice) != 1 {
 			t.Errorf("%s: advice naming %s = %q, want one", tc.name, tc.client, advice)
+		} else if fixes := strings.Contains(advice[0], "makes a bundle"); fixes == (tc.code == "accept.tools") {
+			// clients = [...] lowers a bundle for a client; it cannot
+			// make a bundle of 81 tools one of 80: that takes a select.
+			t.Errorf("%s: the advice %q; want it to name what makes a bundle %s takes", tc.name, advice[0], tc.client)
+		} else if tc.code == "accept.tools" && !strings.Contains(advice[0], "select = {") {
+			t.Errorf("%s: the advice %q names no select", tc.name, advice[0])
 		}
 		if ds := Advise(mcp, bundle, nil, "mcp", []string{tc.client}, Options{}); slices.ContainsFunc(ds, func(d diag.Diagnostic) bool {
 			return strings.Contains(d.Message, `clients = ["`+tc.client+`"]`)

@@ -69,10 +69,26 @@ func Advise(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target s
 		}
 		ct := &Table{Name: t.Name, Provider: cl.Product, Shape: t.Shape, Tool: cl.Tool, Schema: cl.Schema, Request: cl.Request}
 		for _, d := range Check(ct, bundle, tools, target, Options{Unchecked: opts.Unchecked}) {
+			if max, ok := toolLimit(cl); ok && d.Code == "accept.tools" {
+				// No lowering makes a bundle smaller: what fixes it is
+				// fewer tools in the target.
+				d.Message += fmt.Sprintf("; clients = [%q] does not change that: give %s a target of at most %d tools (select = { namespaces = [...] } or { tags = [...] }), or split the catalog into such targets", n, cl.Product, max)
+			} else {
+				d.Message += fmt.Sprintf("; clients = [%q] on the target makes a bundle %s takes", n, cl.Product)
+			}
 			d.Code, d.Severity = "accept.client", diag.Warning
-			d.Message += fmt.Sprintf("; clients = [%q] on the target makes a bundle %s takes", n, cl.Product)
 			out = append(out, d)
 		}
 	}
 	return out
+}
+
+// toolLimit is how many tools the client takes in one server, if it says.
+func toolLimit(cl *Client) (int, bool) {
+	for _, r := range cl.Request {
+		if r.Kind == Tools {
+			return r.Max, true
+		}
+	}
+	return 0, false
 }
