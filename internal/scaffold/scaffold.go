@@ -426,19 +426,52 @@ func nameServers(groups []*found) {
 }
 
 var (
-	notNamespace = regexp.MustCompile(`[^A-Za-z0-9_.-]+`)
+	notNamespace = regexp.MustCompile(`[^a-z0-9_-]+`)
 	namespaceOK  = regexp.MustCompile(manifest.NamespacePattern)
 )
 
 // namespaceFor makes a folder's name a namespace the manifest takes, or ""
 // when nothing of it is left.
 func namespaceFor(dir string) string {
-	ns := notNamespace.ReplaceAllString(path.Base(dir), "_")
-	ns = strings.TrimLeft(ns, "_.-")
+	ns := shortName(path.Base(dir))
 	if !namespaceOK.MatchString(ns) {
 		return ""
 	}
 	return ns
+}
+
+// mcpAffixes are what server names repeat that says nothing of the server:
+// server-github, notion-mcp-server, playwright-mcp.
+var (
+	mcpPrefixes = []string{"mcp-server-", "mcp_server_", "server-", "server_", "mcp-", "mcp_"}
+	mcpSuffixes = []string{"-mcp-server", "_mcp_server", "-server", "_server", "-mcp", "_mcp"}
+)
+
+// shortName is a namespace for a file or folder name: short, and legal in
+// the tool names of every client it is written for (Claude Desktop takes
+// only letters, digits, '_' and '-'): lower case, cut at its first '.'
+// (playwright-mcp.caps-all), without the words every MCP server's name
+// repeats (server-github, notion-mcp-server), other characters as '_'.
+func shortName(name string) string {
+	n := strings.ToLower(name)
+	if i := strings.IndexByte(n, '.'); i > 0 && strings.ContainsAny(n[i:], "abcdefghijklmnopqrstuvwxyz") {
+		n = n[:i] // a variant's name: playwright-mcp.caps-all; v1.2 stays v1_2
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, p := range mcpPrefixes {
+			if rest, ok := strings.CutPrefix(n, p); ok && rest != "" {
+				n, changed = rest, true
+			}
+		}
+		for _, x := range mcpSuffixes {
+			if rest, ok := strings.CutSuffix(n, x); ok && rest != "" {
+				n, changed = rest, true
+			}
+		}
+	}
+	n = notNamespace.ReplaceAllString(n, "_")
+	return strings.Trim(n, "_-")
 }
 
 // starter writes the manifest text for the groups found.

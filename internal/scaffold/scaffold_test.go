@@ -13,8 +13,10 @@ import (
 
 func TestNamespaceFor(t *testing.T) {
 	for dir, want := range map[string]string{
-		"tools/github": "github", "my tools": "my_tools", "_internal": "internal", "-x.y": "x.y",
-		"wetter-äöü": "wetter-_", "___": "", "v1.2": "v1.2",
+		// Only letters, digits, '_' and '-': a namespace is part of every
+		// emitted name, and Claude Desktop refuses a name with a dot.
+		"tools/github": "github", "my tools": "my_tools", "_internal": "internal", "-x.y": "x",
+		"wetter-äöü": "wetter", "___": "", "v1.2": "v1_2",
 	} {
 		if got := namespaceFor(dir); got != want {
 			t.Errorf("namespaceFor(%q) = %q, want %q", dir, got, want)
@@ -157,5 +159,25 @@ func TestNewSplitsServers(t *testing.T) {
 	}
 	if p.Result.Failed || p.Result.Tools != 10 || p.LeftOut != 1 {
 		t.Errorf("New = failed %v, %d tools, %d left out; want a build of 10 tools, 1 left out:\n%s", p.Result.Failed, p.Result.Tools, p.LeftOut, p.Manifest)
+	}
+}
+
+// TestShortNames: a namespace init derives from a file or folder name is
+// short and legal for every client (issue 37: playwright-mcp.caps-all,
+// server-github and notion-mcp-server were namespaces as they were).
+func TestShortNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"playwright-mcp.caps-all": "playwright",
+		"server-github":           "github",
+		"notion-mcp-server":       "notion",
+		"mcp-server-fetch":        "fetch",
+		"Brave_Search_MCP":        "brave_search",
+		"tools":                   "tools",
+		"mcp":                     "mcp",
+		"alpha tools!":            "alpha_tools",
+	} {
+		if got := shortName(in); got != want {
+			t.Errorf("shortName(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
