@@ -40,6 +40,9 @@ func WriteMarkdown(w io.Writer, ov, base *Overview, baseName string) error {
 		for _, r := range t.Refusals {
 			fmt.Fprintf(&b, "**%s would be refused as a whole**: `%s\n\n", t.Name, strings.Replace(r, ": ", "`: ", 1))
 		}
+		for _, r := range t.Cautions {
+			fmt.Fprintf(&b, "**%s**, warning `%s\n\n", t.Name, strings.Replace(r, ": ", "`: ", 1))
+		}
 	}
 	if m := methods(ov); m != "" {
 		b.WriteString(m + "\n\n")

@@ -63,10 +63,13 @@ type Target struct {
 	Warnings int            `json:"warnings"`
 	// Codes counts the warnings and errors by code.
 	Codes map[string]int `json:"codes"`
-	// Refusals are what the provider would refuse the whole bundle for
-	// (accept.tools: more tools than one request takes), whatever each
-	// tool's status; none when it takes the bundle.
+	// Refusals are what fails the whole bundle (accept.tools: more tools
+	// than one request takes, where the policy makes it an error), whatever
+	// each tool's status; none when the build takes the bundle.
 	Refusals []string `json:"refusals,omitempty"`
+	// Cautions are what the build warns of the whole bundle: the same
+	// findings where the policy leaves them warnings.
+	Cautions []string `json:"cautions,omitempty"`
 }
 
 // Tool is one tool of the catalog, in every target.
@@ -173,7 +176,12 @@ func makeOverview(res *pipeline.Result, jobs int, schemas bool) *Overview {
 func (t *Target) count(d diag.Diagnostic) {
 	t.Codes[d.Code]++
 	if d.Tool == "" && strings.HasPrefix(d.Code, "accept.") {
-		t.Refusals = append(t.Refusals, d.Code+": "+d.Message)
+		// One judgment with the build's: refused only where it fails.
+		if d.Severity == diag.Error {
+			t.Refusals = append(t.Refusals, d.Code+": "+d.Message)
+		} else {
+			t.Cautions = append(t.Cautions, d.Code+": "+d.Message)
+		}
 	}
 	if d.Severity == diag.Error {
 		t.Errors++
