@@ -94,6 +94,11 @@ type ArgumentsError struct {
 	ID       string
 	Result   bool // the tool's result (Encode), not a call's arguments
 	Problems []Problem
+	// Sent maps the pointer of a problem, into the arguments in the
+	// catalog's terms, to where the model sent that value, where the two
+	// differ: a key the target renamed ("/page size" was sent as
+	// "/page_size").
+	Sent map[canonical.Pointer]canonical.Pointer
 }
 
 // Error says what is wrong, one problem after the other.
@@ -287,9 +292,55 @@ func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
 		}
 	}
 	if problems := c.check(tool, v); len(problems) > 0 {
-		return call, &ArgumentsError{ID: e.id, Problems: problems}
+		return call, &ArgumentsError{ID: e.id, Problems: problems, Sent: sentPointers(e, args, problems)}
 	}
 	return call, nil
+}
+
+// sentPointers maps each problem's pointer, in the catalog's terms, to
+// where the model sent the value, for those that differ: at each object
+// on the way, a key the catalog has that the model sent under the name the
+// target gave it.
+func sentPointers(e *entry, args []byte, problems []Problem) map[canonical.Pointer]canonical.Pointer {
+	if len(e.renamed) == 0 {
+		return nil
+	}
+	sentAs := map[string][]string{} // catalog key → the keys the target gave it
+	for p, old := range e.renamed {
+		tokens, err := p.Tokens()
+		if err == nil && len(tokens) > 0 {
+			sentAs[old] = append(sentAs[old], tokens[len(tokens)-1])
+		}
+	}
+	doc, err := canonical.ParseJSON(args)
+	if err != nil {
+		return nil
+	}
+	out := map[canonical.Pointer]canonical.Pointer{}
+	for _, pr := range problems {
+		tokens, err := pr.Pointer.Tokens()
+		if err != nil {
+			continue
+		}
+		var sent canonical.Pointer
+		v := doc
+		for _, tok := range tokens {
+			if v != nil && v.Kind == canonical.Object && !v.Has(tok) {
+				for _, k := range sentAs[tok] {
+					if v.Has(k) {
+						tok = k
+						break
+					}
+				}
+			}
+			sent = sent.Append(tok)
+			v = v.Resolve(canonical.Pointer("").Append(tok))
+		}
+		if sent != pr.Pointer {
+			out[pr.Pointer] = sent
+		}
+	}
+	return out
 }
 
 // check validates args against the tool's source input schema, compiled

@@ -84,9 +84,15 @@ func problems(file string, sent []byte, ae *toolcall.ArgumentsError) []diag.Diag
 		if where == "" {
 			where = "the arguments"
 		}
-		d := diag.New("call.invalid-arguments", "%s: %s", where, p.Message).At(file, string(p.Pointer)).About(ae.ID)
-		if doc != nil && doc.Resolve(p.Pointer) != nil {
-			pos := doc.PosOf(p.Pointer)
+		sent, renamed := ae.Sent[p.Pointer]
+		if renamed {
+			where += " (sent as " + string(sent) + ")" // the key the target gave it
+		} else {
+			sent = p.Pointer
+		}
+		d := diag.New("call.invalid-arguments", "%s: %s", where, p.Message).At(file, string(sent)).About(ae.ID)
+		if doc != nil && doc.Resolve(sent) != nil {
+			pos := doc.PosOf(sent)
 			d.Line, d.Column = int(pos.Line), int(pos.Column)
 		}
 		ds = append(ds, d.WithFix("send the problems back to the model, or fix the call"))
