@@ -105,19 +105,26 @@ func captured(r *pipeline.LiveResult, out *output) {
 // verdict is verify's last word: which servers drifted, with the release
 // the catalog's drift calls for, and whether that fails.
 func verdict(r *pipeline.LiveResult, out *output) error {
-	var drifted []string
+	var drifted, unread []string
 	bump := breaking.None
 	for i, s := range r.Sources {
-		if r.Listings[i] != nil && r.Bumps[i] > breaking.None {
+		switch {
+		case r.Listings[i] == nil:
+			unread = append(unread, s.Name)
+		case r.Bumps[i] > breaking.None:
 			drifted = append(drifted, fmt.Sprintf("%s (%s)", s.Name, r.Bumps[i]))
 			bump = max(bump, r.Bumps[i])
 		}
 	}
+	notRead := ""
+	if len(unread) > 0 { // the others' drift is reported all the same
+		notRead = "; not read: " + strings.Join(unread, ", ")
+	}
 	switch {
 	case r.Failed && len(drifted) > 0:
-		return out.fail(exitFailed, "drift: %s; the catalog's release would be %s (toolc capture pins what is live)", strings.Join(drifted, ", "), bump)
+		return out.fail(exitFailed, "drift: %s; the catalog's release would be %s (toolc capture pins what is live)%s", strings.Join(drifted, ", "), bump, notRead)
 	case r.Failed:
-		return out.fail(exitFailed, "verify failed (%s)", servers(r))
+		return out.fail(exitFailed, "verify failed (%s)%s", servers(r), notRead)
 	case len(drifted) > 0:
 		out.status("drift the policy allows: %s", strings.Join(drifted, ", "))
 	default:
