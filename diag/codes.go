@@ -468,3 +468,12 @@ func Known(entry string) bool {
 	_, ok := Lookup(entry)
 	return ok || IsCategory(entry)
 }
+
+// Names lists every code and category, for "did you mean".
+func Names() []string {
+	names := Categories()
+	for _, c := range Codes() {
+		names = append(names, c.Code)
+	}
+	return names
+}

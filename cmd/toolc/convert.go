@@ -13,6 +13,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/pipeline"
+	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
 func newConvert(a *app) *cobra.Command {
@@ -22,7 +23,7 @@ func newConvert(a *app) *cobra.Command {
 	cmd.RunE = a.runs(func(cmd *cobra.Command, args []string, out *output) error {
 		for _, c := range opts.Ignore {
 			if !diag.Known(c) {
-				return out.fail(exitUsage, "--ignore %s: unknown code or category (toolc rules lists them)", c)
+				return out.fail(exitUsage, "--ignore %s: unknown code or category%s (toolc rules lists them)", c, suggest.Hint(c, diag.Names()))
 			}
 		}
 		name, data, err := readInput(cmd.InOrStdin(), args[0])

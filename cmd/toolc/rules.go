@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/explain"
+	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
 func newRules(a *app) *cobra.Command {
@@ -52,7 +53,7 @@ func newExplain(a *app) *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		c, ok := diag.Lookup(args[0])
 		if !ok {
-			fmt.Fprintf(a.stderr, "toolc: unknown code %q; toolc rules lists them all\n", args[0])
+			fmt.Fprintf(a.stderr, "toolc: unknown code %q%s (toolc rules lists them all)\n", args[0], suggest.Hint(args[0], diag.Names()))
 			return &exitError{exitUsage}
 		}
 		return explain.Write(cmd.Context(), a.stdout, c)

@@ -745,7 +745,7 @@ func (d *decoder) checkPolicy(key string, p *diag.Policy) {
 	}
 	for _, e := range p.Check() {
 		if e.Unknown {
-			d.errorAt("manifest.unknown-code", key+"."+e.List, "unknown code or category %q (categories: %s; docs/diagnostics.md lists every code)", e.Entry, strings.Join(diag.Categories(), ", "))
+			d.errorAt("manifest.unknown-code", key+"."+e.List, "unknown code or category %q (categories: %s; docs/diagnostics.md lists every code)%s", e.Entry, strings.Join(diag.Categories(), ", "), suggest.Hint(e.Entry, diag.Names()))
 		} else {
 			d.errorAt("manifest.invalid", key+"."+e.List, "%q is also listed in %s", e.Entry, e.Also)
 		}

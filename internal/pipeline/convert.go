@@ -102,7 +102,7 @@ func checkConvert(opts ConvertOptions) error {
 	}
 	for _, c := range opts.Ignore {
 		if !diag.Known(c) {
-			flagError("manifest.unknown-code", "--ignore: unknown code or category %q", c)
+			flagError("manifest.unknown-code", "--ignore: unknown code or category %q%s", c, suggest.Hint(c, diag.Names()))
 		}
 	}
 	if len(bad) > 0 {

@@ -7,6 +7,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/adapters/openapi"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
 // checkCuration reports, per source with a [sources.openapi] table and
@@ -26,7 +27,7 @@ func (b *build) checkCuration() {
 			d.Line, d.Column = b.m.Pos(strings.TrimSuffix(key+"."+sub, "."))
 			b.diags = append(b.diags, d)
 		}
-		files, sel, matched := b.curated(i, key, at)
+		files, sel, matched, ids := b.curated(i, key, at)
 		if len(files) == 0 {
 			continue // no description was read: its own errors say why
 		}
@@ -34,7 +35,7 @@ func (b *build) checkCuration() {
 			if !matched[e] {
 				sub := manifest.KeyPath(e.Parts()...)
 				if e.Key == "operations" {
-					at("source.openapi-unmatched", sub, "%s.%s: no operation of %s has this operationId or \"METHOD /path\"", key, sub, strings.Join(files, ", "))
+					at("source.openapi-unmatched", sub, "%s.%s: no operation of %s has this operationId or \"METHOD /path\"%s", key, sub, strings.Join(files, ", "), suggest.Hint(e.Value, ids))
 				} else {
 					at("source.openapi-unmatched", sub, "%s.%s: %q matches no operation of %s", key, sub, e.Value, strings.Join(files, ", "))
 				}
@@ -48,7 +49,7 @@ func (b *build) checkCuration() {
 
 // curated gathers what the descriptions of source i selected and matched,
 // reporting each problem of its curation once (at key).
-func (b *build) curated(i int, key string, at func(code, sub, format string, args ...any)) (files []string, sel openapi.Selection, matched map[openapi.Entry]bool) {
+func (b *build) curated(i int, key string, at func(code, sub, format string, args ...any)) (files []string, sel openapi.Selection, matched map[openapi.Entry]bool, ids []string) {
 	matched = map[openapi.Entry]bool{}
 	said := map[string]bool{}
 	for j, in := range b.inputs {
@@ -57,6 +58,7 @@ func (b *build) curated(i int, key string, at func(code, sub, format string, arg
 			continue
 		}
 		files = append(files, in.path)
+		ids = append(ids, r.OperationIDs...)
 		sel.Add(r.Selection)
 		for e := range r.Matched {
 			matched[e] = true
@@ -75,7 +77,7 @@ func (b *build) curated(i int, key string, at func(code, sub, format string, arg
 			}
 		}
 	}
-	return files, sel, matched
+	return files, sel, matched, ids
 }
 
 // why says what left operations out.

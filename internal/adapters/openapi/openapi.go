@@ -120,6 +120,9 @@ type Result struct {
 	// Idle are overrides of operations that the selection leaves out,
 	// which do nothing.
 	Idle []Problem
+	// OperationIDs are the description's operationIds, for a misspelt
+	// override's "did you mean".
+	OperationIDs []string
 	// Grafts are the other files the description's $refs name, read into
 	// its document: diagnostics (and tools' source pointers) under a
 	// graft's prefix are about that file (Remap).
@@ -179,6 +182,9 @@ func read(d *decode.Decoder, doc *canonical.Value, opts *Options, load Loader, r
 			}
 			r := operationRef{method: method, path: pm.Key}
 			r.id, _ = op.Get("operationId").StringValue()
+			if r.id != "" {
+				res.OperationIDs = append(res.OperationIDs, r.id)
+			}
 			r.tags, _ = op.Get("tags").Strings()
 			if !o.selected(r, item, op) {
 				for _, k := range o.overrides {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/decode"
+	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
 // override returns the override of the operation r and its key, and records
@@ -154,7 +155,7 @@ func (o *oasDoc) reshape(t *canonical.Tool, in, http *canonical.Value, ov Overri
 		name := ov.Rename[old]
 		switch {
 		case props.Get(old) == nil:
-			o.problem(at("rename"), "the tool %q has no input property %q (it has %s)", t.Name, old, strings.Join(props.Keys(), ", "))
+			o.problem(at("rename"), "the tool %q has no input property %q (it has %s)%s", t.Name, old, strings.Join(props.Keys(), ", "), suggest.Hint(old, props.Keys()))
 			continue
 		case props.Has(name):
 			o.problem(at("rename"), "the tool %q has an input property %q already", t.Name, name)
