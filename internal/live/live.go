@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"slices"
@@ -147,9 +148,13 @@ func streamable(c *manifest.Capture, opts Options) (mcp.Transport, error) {
 		}
 		headers.Set(k, v)
 	}
+	u, err := url.Parse(c.URL)
+	if err != nil {
+		return nil, &Failure{Stage: "config", Err: fmt.Errorf("url %q: %v", c.URL, err)}
+	}
 	return &mcp.StreamableClientTransport{
 		Endpoint:             c.URL,
-		HTTPClient:           &http.Client{Transport: &withHeaders{headers: headers, base: http.DefaultTransport}},
+		HTTPClient:           &http.Client{Transport: &withHeaders{headers: headers, origin: originOf(u), base: http.DefaultTransport}},
 		MaxRetries:           -1,
 		DisableStandaloneSSE: true,
 	}, nil
@@ -350,17 +355,40 @@ func (h *invalidTools) WithAttrs(attrs []slog.Attr) slog.Handler {
 func (h *invalidTools) WithGroup(string) slog.Handler { return h }
 
 // withHeaders adds headers to every request.
+// withHeaders adds a capture's headers to the requests that go to the
+// origin of its URL (scheme, host and port), and to no other: a redirect
+// to another host is followed without them, as curl and browsers do, so a
+// bearer token never reaches a server it was not written for.
 type withHeaders struct {
 	headers http.Header
+	origin  string // of the capture's URL
 	base    http.RoundTripper
 }
 
 func (w *withHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
+	if originOf(r.URL) != w.origin {
+		return w.base.RoundTrip(r)
+	}
 	r = r.Clone(r.Context())
 	for k, v := range w.headers {
 		r.Header[k] = v
 	}
 	return w.base.RoundTrip(r)
+}
+
+// originOf is a URL's origin: scheme, host and port, the port made
+// explicit.
+func originOf(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		switch u.Scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 // tail keeps the last max bytes written to it.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -157,5 +158,50 @@ func TestInvalidToolsLogger(t *testing.T) {
 	logger.Info("connected")
 	if len(got) != 1 || got[0] != "excluding tool from tools/list session=s1 tool=x error=bad header" {
 		t.Errorf("kept %q", got)
+	}
+}
+
+// TestHeadersStayWithTheirOrigin: a server that redirects (307) to
+// another host gets the capture's headers; the other host never does,
+// while the capture still reads it (issue 38: a bearer token followed a
+// redirect).
+func TestHeadersStayWithTheirOrigin(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "server.json")
+	os.WriteFile(file, []byte(`{"name": "elsewhere", "tools": `+tools+`}`), 0o644)
+	var mu sync.Mutex
+	var leaked, seen []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if a := r.Header.Get("Authorization"); a != "" {
+			leaked = append(leaked, a)
+		}
+		mu.Unlock()
+		mcptest.Handler(file).ServeHTTP(w, r)
+	}))
+	defer other.Close()
+	first := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusTemporaryRedirect)
+	}))
+	defer first.Close()
+	c := &manifest.Capture{URL: first.URL + "/mcp", Headers: map[string]string{"Authorization": "Bearer ${env:TOKEN}"}}
+	lookup := func(k string) (string, bool) { return "s3cret", k == "TOKEN" }
+	l, err := List(context.Background(), c, Options{Lookup: lookup})
+	if err != nil {
+		t.Fatalf("List through a redirect: %v", err)
+	}
+	if len(l.Tools) != 3 {
+		t.Errorf("List through a redirect read %d tools, want 3", len(l.Tools))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(seen) == 0 || seen[0] != "Bearer s3cret" {
+		t.Errorf("the capture's own origin got Authorization %q, want the token", seen)
+	}
+	if len(leaked) > 0 {
+		t.Errorf("the other origin got Authorization %q", leaked)
 	}
 }
