@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"maps"
 	"net/http"
@@ -43,7 +44,18 @@ type Options struct {
 	MaxPages int
 	// Version is toolc's, sent as the client's version.
 	Version string
+	// MaxAnswer bounds the bytes of one answer of an HTTP server, and
+	// MaxTotal those of all its answers together (a body that never ends,
+	// pages that never stop); DefaultMaxAnswer and DefaultMaxTotal when 0.
+	MaxAnswer, MaxTotal int64
 }
+
+// The default bounds of what a server may send: the largest real server's
+// tools/list (GitHub's, 172 KB) fits in an answer nearly fifty times over.
+const (
+	DefaultMaxAnswer = 8 << 20
+	DefaultMaxTotal  = 32 << 20
+)
 
 // DefaultMaxPages is how many pages of tools/list List reads at most.
 const DefaultMaxPages = 1000
@@ -87,6 +99,12 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 	if opts.MaxPages <= 0 {
 		opts.MaxPages = DefaultMaxPages
 	}
+	if opts.MaxAnswer <= 0 {
+		opts.MaxAnswer = DefaultMaxAnswer
+	}
+	if opts.MaxTotal <= 0 {
+		opts.MaxTotal = DefaultMaxTotal
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.Deadline())
 	defer cancel()
 	var (
@@ -95,10 +113,11 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 		cmd       *exec.Cmd
 		err       error
 	)
+	limit := &bounds{answer: opts.MaxAnswer, total: opts.MaxTotal}
 	if len(c.Command) > 0 {
 		transport, cmd, stderr, err = stdio(ctx, c, opts)
 	} else {
-		transport, err = streamable(c, opts)
+		transport, err = streamable(c, opts, limit)
 	}
 	if err != nil {
 		return nil, err
@@ -109,7 +128,11 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 		endGroup(cmd)
 	}
 	if err != nil {
-		return nil, failure(ctx, err, rec, c, cmd, stderr)
+		f := failure(ctx, err, rec, c, cmd, stderr)
+		if over := limit.exceeded(); over != nil {
+			f.Err = over // whatever layer of the client noticed it
+		}
+		return nil, f
 	}
 	return l, nil
 }
@@ -139,7 +162,7 @@ func stdio(ctx context.Context, c *manifest.Capture, opts Options) (mcp.Transpor
 
 // streamable is the transport to the streamable HTTP server at c's URL,
 // with c's headers.
-func streamable(c *manifest.Capture, opts Options) (mcp.Transport, error) {
+func streamable(c *manifest.Capture, opts Options, limit *bounds) (mcp.Transport, error) {
 	headers := http.Header{}
 	for _, k := range slices.Sorted(maps.Keys(c.Headers)) {
 		v, missing := manifest.Expand(c.Headers[k], opts.Lookup)
@@ -154,7 +177,7 @@ func streamable(c *manifest.Capture, opts Options) (mcp.Transport, error) {
 	}
 	return &mcp.StreamableClientTransport{
 		Endpoint:             c.URL,
-		HTTPClient:           &http.Client{Transport: &withHeaders{headers: headers, origin: originOf(u), base: http.DefaultTransport}},
+		HTTPClient:           &http.Client{Transport: &withHeaders{headers: headers, origin: originOf(u), base: &bounded{limit: limit, base: http.DefaultTransport}}},
 		MaxRetries:           -1,
 		DisableStandaloneSSE: true,
 	}, nil
@@ -374,6 +397,73 @@ func (w *withHeaders) RoundTrip(r *http.Request) (*http.Response, error) {
 		r.Header[k] = v
 	}
 	return w.base.RoundTrip(r)
+}
+
+// bounds are the most bytes a server may send: in one answer, and in all
+// of them together. What went over is kept for the failure to say.
+type bounds struct {
+	answer, total int64
+	mu            sync.Mutex
+	read          int64
+	over          error
+}
+
+func (b *bounds) exceeded() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.over
+}
+
+// add counts n more bytes of an answer that has had seen bytes so far,
+// and says when a bound is passed.
+func (b *bounds) add(n, seen int64) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.read += n
+	switch {
+	case b.over != nil:
+	case seen > b.answer:
+		b.over = fmt.Errorf("the server's answer is over %s, the most toolc reads of one answer: no tools/list is that big", sizeText(b.answer))
+	case b.read > b.total:
+		b.over = fmt.Errorf("the server sent over %s in all, the most toolc reads of one server: its pages do not end", sizeText(b.total))
+	}
+	return b.over
+}
+
+func sizeText(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d MiB", n>>20)
+}
+
+// bounded ends each answer's body where a bound is passed.
+type bounded struct {
+	limit *bounds
+	base  http.RoundTripper
+}
+
+func (b *bounded) RoundTrip(r *http.Request) (*http.Response, error) {
+	res, err := b.base.RoundTrip(r)
+	if err == nil {
+		res.Body = &boundedBody{ReadCloser: res.Body, limit: b.limit}
+	}
+	return res, err
+}
+
+type boundedBody struct {
+	io.ReadCloser
+	limit *bounds
+	seen  int64
+}
+
+func (b *boundedBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	b.seen += int64(n)
+	if over := b.limit.add(int64(n), b.seen); over != nil {
+		return n, over
+	}
+	return n, err
 }
 
 // originOf is a URL's origin: scheme, host and port, the port made

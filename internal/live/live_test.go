@@ -1,13 +1,17 @@
 package live
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -203,5 +207,62 @@ func TestHeadersStayWithTheirOrigin(t *testing.T) {
 	}
 	if len(leaked) > 0 {
 		t.Errorf("the other origin got Authorization %q", leaked)
+	}
+}
+
+// TestBoundedAnswers: a server that sends an answer that never ends (a
+// JSON body, an SSE event) or more pages than any catalog has fails the
+// capture in seconds, naming the bound, having read no more than it
+// (issue 38: 10 GB bodies ran toolc out of memory).
+func TestBoundedAnswers(t *testing.T) {
+	endless := func(contentType, start string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", contentType)
+			io.WriteString(w, start)
+			chunk := bytes.Repeat([]byte("a"), 1<<16)
+			for r.Context().Err() == nil {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		}
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "server.json")
+	var many []string
+	for i := range 400 {
+		many = append(many, fmt.Sprintf(`{"name": "t%03d", "description": %q, "inputSchema": {"type": "object"}}`, i, strings.Repeat("word ", 100)))
+	}
+	os.WriteFile(file, []byte(`{"name": "big", "pageSize": 10, "tools": [`+strings.Join(many, ",")+`]}`), 0o644)
+	for _, tc := range []struct {
+		name    string
+		handler http.Handler
+		opts    Options
+		want    string
+	}{
+		{"an endless JSON body", endless("application/json", `{"jsonrpc": "2.0", "id": 1, "result": {"x": "`), Options{}, "the server's answer is over 8 MiB"},
+		{"an endless SSE event", endless("text/event-stream", "event: message\ndata: "), Options{}, "the server's answer is over 8 MiB"},
+		{"pages past the total", mcptest.Handler(file), Options{MaxTotal: 64 << 10}, "the server sent over 64 KiB in all"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := httptest.NewServer(tc.handler)
+			defer srv.Close()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			start := time.Now()
+			_, err := List(context.Background(), &manifest.Capture{URL: srv.URL + "/mcp", Timeout: "60s"}, tc.opts)
+			took := time.Since(start)
+			runtime.ReadMemStats(&after)
+			var f *Failure
+			if !errors.As(err, &f) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("List = %v, want a failure saying %q", err, tc.want)
+			}
+			if took > 5*time.Second {
+				t.Errorf("List took %s, want under 5 s", took)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 300<<20 {
+				t.Errorf("List allocated %d MiB, want under 300", alloc>>20)
+			}
+		})
 	}
 }
