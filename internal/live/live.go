@@ -132,6 +132,7 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 		if over := limit.exceeded(); over != nil {
 			f.Err = over // whatever layer of the client noticed it
 		}
+		f.redact(secrets(c, opts.Lookup))
 		return nil, f
 	}
 	return l, nil
@@ -202,6 +203,62 @@ func failure(ctx context.Context, err error, rec *recorder, c *manifest.Capture,
 	}
 	return f
 }
+
+// secrets are the values a capture takes from the environment and its
+// headers: written nowhere, not even in what a failing server printed.
+func secrets(c *manifest.Capture, lookup func(string) (string, bool)) []string {
+	var out []string
+	add := func(v string) {
+		if len(strings.TrimSpace(v)) >= 4 { // shorter is no secret, and too common to hide
+			out = append(out, v)
+		}
+	}
+	for _, m := range []map[string]string{c.Env, c.Headers} {
+		for _, v := range m {
+			for _, ref := range manifest.EnvRefs(v) {
+				if val, ok := lookup(ref); ok {
+					add(val)
+				}
+			}
+		}
+	}
+	for _, v := range c.Headers {
+		expanded, _ := manifest.Expand(v, lookup)
+		add(expanded)
+		if _, rest, ok := strings.Cut(expanded, " "); ok { // "Bearer <token>"
+			add(rest)
+		}
+	}
+	// The longest first: a token inside a header value goes with it.
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
+}
+
+// redact replaces each secret in what the failure says with ***.
+func (f *Failure) redact(secrets []string) {
+	if len(secrets) == 0 {
+		return
+	}
+	hide := func(s string) string {
+		for _, v := range secrets {
+			s = strings.ReplaceAll(s, v, "***")
+		}
+		return s
+	}
+	f.Stderr = hide(f.Stderr)
+	if msg := f.Err.Error(); hide(msg) != msg {
+		f.Err = redacted{msg: hide(msg), err: f.Err}
+	}
+}
+
+// redacted is an error whose message had a secret taken out.
+type redacted struct {
+	msg string
+	err error
+}
+
+func (r redacted) Error() string { return r.msg }
+func (r redacted) Unwrap() error { return r.err }
 
 // plain says err in a person's words: what the server did, not which
 // layer of the client noticed.

@@ -194,6 +194,16 @@ var envRef = regexp.MustCompile(`\$\{env:([^}]*)\}`)
 // EnvName is the pattern of the NAME in ${env:NAME}.
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
+// EnvRefs lists the names of the environment variables s refers to as
+// ${env:NAME}.
+func EnvRefs(s string) []string {
+	var names []string
+	for _, m := range envRef.FindAllStringSubmatch(s, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
 // Expand replaces each ${env:NAME} in s with the variable's value, as
 // lookup gives it, and names the variables that are not set.
 func Expand(s string, lookup func(string) (string, bool)) (string, []string) {
