@@ -552,9 +552,15 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "dist"), 0o755)
 	stale := []string{"dist/.mcp.json.toolc-0123456789ab", ".toolc.lock.toolc-abcdefabcdef"}
-	kept := []string{"dist/.mcp.json.toolc-notahexname", "dist/.other.json.toolc-0123456789ab", "dist/notes.txt"}
+	// The last is another build's, being written now (issue 38: two
+	// builds at once removed each other's temporaries).
+	kept := []string{"dist/.mcp.json.toolc-notahexname", "dist/.other.json.toolc-0123456789ab", "dist/notes.txt", "dist/.mcp.json.toolc-fedcba987654"}
+	anHourAgo := time.Now().Add(-time.Hour)
 	for _, f := range append(slices.Clone(stale), kept...) {
 		os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644)
+		if f != kept[len(kept)-1] {
+			os.Chtimes(filepath.Join(dir, f), anHourAgo, anHourAgo) // a killed build's
+		}
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/lock"
@@ -140,11 +141,23 @@ func removeStale(root *os.Root, outputs []Output) {
 			continue
 		}
 		for _, e := range entries {
-			if e.Type().IsRegular() && slices.ContainsFunc(ps, func(p string) bool { return stale(e.Name(), p) }) {
+			if e.Type().IsRegular() && slices.ContainsFunc(ps, func(p string) bool { return stale(e.Name(), p) }) && old(e) {
 				root.Remove(path.Join(dir, e.Name()))
 			}
 		}
 	}
+}
+
+// staleAge is how long a temporary file has not been written before it is
+// a killed build's and not a running one's: a build that writes one keeps
+// its time moving, and two builds at once in one folder must not remove
+// each other's.
+const staleAge = 10 * time.Minute
+
+// old reports whether the file of e was last written staleAge ago.
+func old(e fs.DirEntry) bool {
+	info, err := e.Info()
+	return err == nil && time.Since(info.ModTime()) > staleAge
 }
 
 // stale reports whether name is a temporary file that writeTemp made for
