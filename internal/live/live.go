@@ -319,6 +319,12 @@ func list(ctx context.Context, rec *recorder, opts Options) (*Listing, error) {
 	if len(invalid) > 0 {
 		return nil, fmt.Errorf("the SDK refused tools the server sent: %s", strings.Join(invalid, "; "))
 	}
+	// What the server sends up to its end is read: an answer it gave
+	// twice may come after the one the client took.
+	_ = session.Close()
+	if err := rec.protocol(); err != nil {
+		return nil, err
+	}
 	rec.setStage("answer")
 	for i, page := range rec.pages() {
 		v, err := canonical.ParseJSON(page)
@@ -352,10 +358,13 @@ func Encode(l *Listing) []byte {
 // the SDK's client decodes into maps (losing the key order) and filters.
 type recorder struct {
 	mcp.Transport
-	mu      sync.Mutex
-	ids     map[string]bool
-	results [][]byte
-	at      string
+	mu       sync.Mutex
+	ids      map[string]bool // of the tools/list requests
+	sent     map[string]bool // of every request
+	answered map[string]bool
+	results  [][]byte
+	at       string
+	broken   error // the first protocol error the server made
 }
 
 func (r *recorder) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -371,6 +380,7 @@ func (r *recorder) Connect(ctx context.Context) (mcp.Connection, error) {
 func (r *recorder) setStage(s string) { r.mu.Lock(); r.at = s; r.mu.Unlock() }
 func (r *recorder) stage() string     { r.mu.Lock(); defer r.mu.Unlock(); return r.at }
 func (r *recorder) pages() [][]byte   { r.mu.Lock(); defer r.mu.Unlock(); return r.results }
+func (r *recorder) protocol() error   { r.mu.Lock(); defer r.mu.Unlock(); return r.broken }
 
 type recording struct {
 	mcp.Connection
@@ -378,25 +388,52 @@ type recording struct {
 }
 
 func (c *recording) Write(ctx context.Context, m jsonrpc.Message) error {
-	if req, ok := m.(*jsonrpc.Request); ok && req.Method == "tools/list" {
+	if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
 		c.r.mu.Lock()
 		if c.r.ids == nil {
-			c.r.ids = map[string]bool{}
+			c.r.ids, c.r.sent, c.r.answered = map[string]bool{}, map[string]bool{}, map[string]bool{}
 		}
-		c.r.ids[fmt.Sprint(req.ID.Raw())] = true
+		id := fmt.Sprint(req.ID.Raw())
+		c.r.sent[id] = true
+		if req.Method == "tools/list" {
+			c.r.ids[id] = true
+		}
 		c.r.mu.Unlock()
 	}
 	return c.Connection.Write(ctx, m)
 }
 
+// ErrProtocol is wrapped by the failure of a server that breaks JSON-RPC:
+// an answer to a request it was not sent, or a second answer to one.
+var ErrProtocol = errors.New("JSON-RPC protocol error")
+
 func (c *recording) Read(ctx context.Context) (jsonrpc.Message, error) {
 	m, err := c.Connection.Read(ctx)
-	if res, ok := m.(*jsonrpc.Response); ok && res.Error == nil {
-		c.r.mu.Lock()
-		if c.r.ids[fmt.Sprint(res.ID.Raw())] {
-			c.r.results = append(c.r.results, bytes.Clone(res.Result))
+	res, ok := m.(*jsonrpc.Response)
+	if !ok || err != nil {
+		return m, err
+	}
+	c.r.mu.Lock()
+	defer c.r.mu.Unlock()
+	id := fmt.Sprint(res.ID.Raw())
+	var broken error
+	switch {
+	case !c.r.sent[id]:
+		broken = fmt.Errorf("%w: the server answered request %s, which toolc did not send", ErrProtocol, id)
+	case c.r.answered[id]:
+		// Merging the two would pin tools one answer held and not the
+		// other; verify would then see drift that is not there.
+		broken = fmt.Errorf("%w: the server answered request %s twice", ErrProtocol, id)
+	}
+	if broken != nil {
+		if c.r.broken == nil {
+			c.r.broken = broken
 		}
-		c.r.mu.Unlock()
+		return nil, broken
+	}
+	c.r.answered[id] = true
+	if res.Error == nil && c.r.ids[id] {
+		c.r.results = append(c.r.results, bytes.Clone(res.Result))
 	}
 	return m, err
 }

@@ -3,6 +3,7 @@ package live
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -130,6 +131,9 @@ func TestListFailures(t *testing.T) {
 		{"garbage", `{"fail": "garbage"}`, nil, "initialize", "", ""},
 		{"crash mid-list", `{"fail": "crash", "pageSize": 1, "tools": ` + tools + `}`, nil, "tools/list", "", "index out of range"},
 		{"tools/list error", `{"fail": "error", "tools": ` + tools + `}`, nil, "tools/list", "tool registry is not loaded", ""},
+		// Issue 38: the second answer's tool was pinned in 21 of 30
+		// captures; now none is.
+		{"answers twice", `{"fail": "twice", "tools": ` + tools + `}`, nil, "tools/list", "the server answered request 2 twice", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := server(t, tc.config)
@@ -264,5 +268,54 @@ func TestBoundedAnswers(t *testing.T) {
 				t.Errorf("List allocated %d MiB, want under 300", alloc>>20)
 			}
 		})
+	}
+}
+
+// TestDuplicateAnswerHTTP: over streamable HTTP, a server that answers
+// tools/list twice with one id pins no tool of the second answer (over
+// stdio it is a protocol error: TestListFailures).
+func TestDuplicateAnswerHTTP(t *testing.T) {
+	tool := func(name string) string {
+		return `{"name": "` + name + `", "description": "d", "inputSchema": {"type": "object"}}`
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		switch req.Method {
+		case "initialize":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc": "2.0", "id": %s, "result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {}}, "serverInfo": {"name": "twice", "version": "1"}}}`, req.ID)
+		case "tools/list":
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\": \"2.0\", \"id\": %s, \"result\": {\"tools\": [%s]}}\n\n", req.ID, tool("a"))
+			fmt.Fprintf(w, "event: message\ndata: {\"jsonrpc\": \"2.0\", \"id\": %s, \"result\": {\"tools\": [%s, %s]}}\n\n", req.ID, tool("a"), tool("sneaky"))
+		default:
+			if len(req.ID) == 0 { // a notification
+				w.WriteHeader(http.StatusAccepted)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc": "2.0", "id": %s, "error": {"code": -32601, "message": "method not found"}}`, req.ID)
+		}
+	}))
+	defer srv.Close()
+	// Over HTTP the client reads one answer to a request and stops: the
+	// second is never read, and what is pinned is the first.
+	l, err := List(context.Background(), &manifest.Capture{URL: srv.URL, Timeout: "10s"}, Options{})
+	if err == nil && len(l.Tools) == 1 {
+		return
+	}
+	if !errors.Is(err, ErrProtocol) || !strings.Contains(err.Error(), "twice") {
+		var names []string
+		if l != nil {
+			for _, tl := range l.Tools {
+				n, _ := tl.Get("name").StringValue()
+				names = append(names, n)
+			}
+		}
+		t.Fatalf("List = %v tools, %v; want a protocol error saying the request was answered twice", names, err)
 	}
 }

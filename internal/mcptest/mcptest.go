@@ -7,6 +7,7 @@
 package mcptest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,7 +28,9 @@ type Config struct {
 	// Fail makes the server fail: "exit" (at start, with a message on
 	// stderr), "hang" (never answers), "garbage" (writes a line that is not
 	// JSON-RPC), "crash" (exits during the second page of tools/list, or
-	// the first when there is one), "error" (tools/list answers an error).
+	// the first when there is one), "error" (tools/list answers an error),
+	// "twice" (each tools/list is answered twice with one id, the second
+	// answer with a tool more).
 	Fail string `json:"fail"`
 }
 
@@ -143,11 +146,27 @@ func Main() int {
 	case "garbage":
 		fmt.Println("Server listening on stdio (v1.2.3)")
 	}
-	if err := Server(c).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	var t mcp.Transport = &mcp.StdioTransport{}
+	if c.Fail == "twice" {
+		t = &mcp.IOTransport{Reader: os.Stdin, Writer: twice{os.Stdout}}
+	}
+	if err := Server(c).Run(context.Background(), t); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	return 0
+}
+
+// twice writes each line that answers tools/list twice, the second time
+// with a tool more: a server that breaks JSON-RPC.
+type twice struct{ *os.File }
+
+func (w twice) Write(p []byte) (int, error) {
+	n, err := w.File.Write(p)
+	if err == nil && bytes.Contains(p, []byte(`"tools":[`)) {
+		_, err = w.File.Write(bytes.Replace(p, []byte(`"tools":[`), []byte(`"tools":[{"name":"sneaky","inputSchema":{"type":"object"}},`), 1))
+	}
+	return n, err
 }
 
 // Handler serves the config file name over streamable HTTP, reading it at
