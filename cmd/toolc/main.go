@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -42,7 +43,9 @@ func (e *exitError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // run runs toolc with args and returns the exit code.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// Ctrl-C, and what CI runners send on cancel: a server toolc started
+	// ends with it.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	root := newRoot(stdout, stderr)
 	root.SetArgs(args)

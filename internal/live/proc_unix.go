@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !linux
 
 package live
 
@@ -10,12 +10,4 @@ import (
 // ownGroup starts the command in a process group of its own.
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-}
-
-// endGroup kills what is left of the command's process group: a server's
-// children (npx starts node) outlive a closed stdin.
-func endGroup(cmd *exec.Cmd) {
-	if cmd.Process != nil {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
 }
