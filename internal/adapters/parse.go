@@ -53,6 +53,7 @@ const (
 	minYAMLBytes     = 64 << 20
 	maxLocateBytes   = 1 << 20 // the second parser, which only places a message, runs on files this small
 	maxLocateNesting = 256     // and this shallow: its memory grows with the square of the depth
+	maxLocateOpeners = 10_000  // and with no more brackets than this, whatever its quotes say
 )
 
 // ParseYAML reads one YAML document (YAML 1.2 core schema as go.yaml.in/yaml
@@ -118,13 +119,22 @@ func yamlError(data []byte, err error) error {
 	return &canonical.SyntaxError{Pos: canonical.Pos{Line: 1, Column: 1}, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
-// yamlNesting estimates how deep data nests, cheaply: the deepest flow
-// collection ("[" and "{" outside quotes) plus the deepest indentation, in
-// steps of two spaces. It bounds the work of the second parser, whose
-// memory grows with the square of the depth (a file of 50,000 "[" took 4 GB).
+// yamlNesting bounds how deep data nests, as a YAML tokenizer reads it:
+// the deepest flow collection ("[" and "{" outside quoted scalars and
+// comments) plus the deepest indentation, in steps of two spaces. A quote
+// opens a quoted scalar only where a scalar starts (after indentation, or
+// after ":", "-", "?", ",", "[" or "{"), as in YAML: the apostrophe of
+// "# the team's API" or "it's" opens nothing. So that no file talks the
+// bound down, a file with more than maxLocateOpeners brackets counts as
+// too deep whatever its quotes. It bounds the work of the second parser,
+// whose memory grows with the square of the depth (a file of 50,000 "["
+// took 4 GB).
 func yamlNesting(data []byte) int {
+	if bytes.Count(data, []byte("["))+bytes.Count(data, []byte("{")) > maxLocateOpeners {
+		return math.MaxInt
+	}
 	flow, deepest, indent, quote := 0, 0, 0, byte(0)
-	lineStart := true
+	lineStart, scalarStart := true, true
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		switch {
@@ -134,22 +144,32 @@ func yamlNesting(data []byte) int {
 			} else if c == quote {
 				quote = 0
 			}
-		case c == '"' || c == '\'':
+			continue
+		case c == '\n':
+			lineStart, scalarStart, indent = true, true, 0
+			continue
+		case c == ' ' || c == '\t':
+			if lineStart && c == ' ' {
+				indent++
+				deepest = max(deepest, flow+indent/2)
+			}
+			continue
+		case c == '#' && (lineStart || i > 0 && (data[i-1] == ' ' || data[i-1] == '\t')):
+			for i < len(data) && data[i] != '\n' { // a comment, to the end of its line
+				i++
+			}
+			i--
+			continue
+		case (c == '"' || c == '\'') && scalarStart:
 			quote = c
 		case c == '[' || c == '{':
 			flow++
 			deepest = max(deepest, flow+indent/2)
 		case c == ']' || c == '}':
 			flow = max(flow-1, 0)
-		case c == '\n':
-			lineStart, indent = true, 0
-			continue
-		case c == ' ' && lineStart:
-			indent++
-			deepest = max(deepest, flow+indent/2)
-			continue
 		}
 		lineStart = false
+		scalarStart = c == ':' || c == '-' || c == '?' || c == ',' || c == '[' || c == '{'
 	}
 	return deepest
 }

@@ -128,6 +128,10 @@ func hostileYAML() []struct {
 		budget           uint64
 	}{
 		{"deep", strings.Repeat("[", 50_000), "depth", 64 << 20},
+		// Issue 38: an apostrophe in a comment opened a "quote" for the
+		// pre-scan, which then saw none of the brackets (3.85 GB).
+		{"deep after an apostrophe", "# the team's API\n" + strings.Repeat("[", 50_000), "depth", 64 << 20},
+		{"deep after a plain it's", "note: it's here\nx: " + strings.Repeat("[", 9_000), "", 100 << 20},
 		{"bomb", bomb, "values through aliases", 400 << 20},
 		{"long aliases", long, "MB of text through aliases", 64 << 20},
 	}
