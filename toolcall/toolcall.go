@@ -565,3 +565,31 @@ func fits(b, v, root *canonical.Value) bool {
 	}
 	return slices.Contains(ts, want)
 }
+
+// Diagnostics are the problems as call.invalid-arguments diagnostics on
+// file, which holds the arguments as the model sent them (sent): each at
+// the line and column of its place there, a key the target renamed named
+// both ways.
+func (ae *ArgumentsError) Diagnostics(file string, sent []byte) []diag.Diagnostic {
+	doc, _ := canonical.ParseJSON(sent)
+	var ds []diag.Diagnostic
+	for _, p := range ae.Problems {
+		where := string(p.Pointer)
+		if where == "" {
+			where = "the arguments"
+		}
+		sent, renamed := ae.Sent[p.Pointer]
+		if renamed {
+			where += " (sent as " + string(sent) + ")" // the key the target gave it
+		} else {
+			sent = p.Pointer
+		}
+		d := diag.New("call.invalid-arguments", "%s: %s", where, p.Message).At(file, string(sent)).About(ae.ID)
+		if doc != nil && doc.Resolve(sent) != nil {
+			pos := doc.PosOf(sent)
+			d.Line, d.Column = int(pos.Line), int(pos.Column)
+		}
+		ds = append(ds, d.WithFix("send the problems back to the model, or fix the call"))
+	}
+	return diag.Sort(ds)
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/toolcall"
@@ -37,7 +36,7 @@ func newDecode(a *app) *cobra.Command {
 		var ae *toolcall.ArgumentsError
 		switch {
 		case errors.As(err, &ae):
-			out.diagnostics(problems(file, data, ae), true)
+			out.diagnostics(ae.Diagnostics(file, data), true)
 			return out.fail(exitFailed, "the arguments of %s are not valid against its schema", ae.ID)
 		case errors.Is(err, toolcall.ErrUnknownTarget):
 			return out.fail(exitUsage, "%v", err)
@@ -71,31 +70,4 @@ func printCall(w io.Writer, call *toolcall.Call, out *output) error {
 	}
 	fmt.Fprintf(w, "%s\n%s\n", call.ID, decoded.AppendJSON(nil, "  "))
 	return nil
-}
-
-// problems turns invalid arguments into diagnostics on the arguments' file,
-// with the line and column of each place the sent arguments have under the
-// same pointer (a renamed key has none there).
-func problems(file string, sent []byte, ae *toolcall.ArgumentsError) []diag.Diagnostic {
-	doc, _ := canonical.ParseJSON(sent)
-	var ds []diag.Diagnostic
-	for _, p := range ae.Problems {
-		where := string(p.Pointer)
-		if where == "" {
-			where = "the arguments"
-		}
-		sent, renamed := ae.Sent[p.Pointer]
-		if renamed {
-			where += " (sent as " + string(sent) + ")" // the key the target gave it
-		} else {
-			sent = p.Pointer
-		}
-		d := diag.New("call.invalid-arguments", "%s: %s", where, p.Message).At(file, string(sent)).About(ae.ID)
-		if doc != nil && doc.Resolve(sent) != nil {
-			pos := doc.PosOf(sent)
-			d.Line, d.Column = int(pos.Line), int(pos.Column)
-		}
-		ds = append(ds, d.WithFix("send the problems back to the model, or fix the call"))
-	}
-	return diag.Sort(ds)
 }
