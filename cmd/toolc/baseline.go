@@ -11,8 +11,7 @@ import (
 )
 
 type baselineFlags struct {
-	dir      string
-	manifest string
+	placeFlags
 }
 
 func newBaseline(a *app) *cobra.Command {
@@ -38,11 +37,7 @@ func newBaseline(a *app) *cobra.Command {
 			out.path(pipeline.BaselineFile), diagfmt.Plural(n, "known finding"))
 		return nil
 	})
-	fl := cmd.Flags()
-	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
-	_ = cmd.MarkFlagDirname("directory")
-	_ = cmd.MarkFlagFilename("manifest", "toml")
+	f.placeFlags.add(cmd)
 	return cmd
 }
 

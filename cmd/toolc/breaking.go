@@ -15,9 +15,10 @@ import (
 )
 
 type breakingFlags struct {
-	dir, manifest, against string
-	strict                 bool
-	format                 string // of the verdict: text or markdown
+	placeFlags
+	against string
+	strict  bool
+	format  string // of the verdict: text or markdown
 }
 
 func newBreaking(a *app) *cobra.Command {
@@ -27,8 +28,7 @@ func newBreaking(a *app) *cobra.Command {
 	cmd.RunE = a.withOutput(func(ctx context.Context, out *output) error { return runBreaking(ctx, f, out) })
 	fl := cmd.Flags()
 	fl.StringVar(&f.against, "against", "", "the earlier catalog: a git `REF`, a folder or a canonical bundle")
-	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	f.placeFlags.add(cmd)
 	fl.StringVar(&f.format, "format", "text", "the verdict as `text`, or as markdown release notes (added, changed, breaking, removed tools) for a changelog or $GITHUB_STEP_SUMMARY")
 	fl.BoolVar(&f.strict, "strict", false, "fail on every breaking change, even in a release whose version says it breaks")
 	_ = cmd.MarkFlagRequired("against")

@@ -20,13 +20,12 @@ import (
 )
 
 type buildFlags struct {
-	dir      string
-	manifest string
-	jobs     int
-	check    bool
-	diff     bool
-	all      bool // --no-baseline
-	full     bool // --check --full: never the fast path
+	placeFlags
+	jobs  int
+	check bool
+	diff  bool
+	all   bool // --no-baseline
+	full  bool // --check --full: never the fast path
 }
 
 func newBuild(a *app) *cobra.Command {
@@ -37,15 +36,12 @@ func newBuild(a *app) *cobra.Command {
 		return runBuild(cmd, f, out)
 	})
 	fl := cmd.Flags()
-	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	f.placeFlags.add(cmd)
 	fl.IntVar(&f.jobs, "jobs", 0, "work on at most `N` processors: files, tools and targets at once (default: every CPU)")
 	fl.BoolVar(&f.check, "check", false, "write nothing; exit 1 if an output or the lock is missing or out of date")
 	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
 	fl.BoolVar(&f.full, "full", false, "with --check, build even when toolc.lock shows that nothing changed")
 	fl.BoolVar(&f.all, "no-baseline", false, "report every finding, also those toolc.baseline knows")
-	_ = cmd.MarkFlagDirname("directory")
-	_ = cmd.MarkFlagFilename("manifest", "toml")
 	return cmd
 }
 

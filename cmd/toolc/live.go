@@ -13,16 +13,8 @@ import (
 )
 
 type liveFlags struct {
-	dir, manifest string
-	noBaseline    bool
-}
-
-func (f *liveFlags) add(cmd *cobra.Command) {
-	fl := cmd.Flags()
-	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
-	_ = cmd.MarkFlagDirname("directory")
-	_ = cmd.MarkFlagFilename("manifest", "toml")
+	placeFlags
+	noBaseline bool
 }
 
 func newCapture(a *app) *cobra.Command {
@@ -43,7 +35,7 @@ func newCapture(a *app) *cobra.Command {
 		captured(r, out)
 		return nil
 	})
-	f.add(cmd)
+	f.placeFlags.add(cmd)
 	return cmd
 }
 
@@ -65,7 +57,7 @@ func newVerify(a *app) *cobra.Command {
 		}
 		return verdict(r, out)
 	})
-	f.add(cmd)
+	f.placeFlags.add(cmd)
 	cmd.Flags().BoolVar(&f.noBaseline, "no-baseline", false, "report every finding, even those toolc.baseline knows")
 	return cmd
 }

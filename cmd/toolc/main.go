@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 // Exit codes, for every command.
@@ -177,4 +178,18 @@ func (a *app) runs(fn func(*cobra.Command, []string, *output) error) func(*cobra
 		}
 		return fn(cmd, args, out)
 	}
+}
+
+// placeFlags are -C and --manifest: where the manifest is, for every
+// command that reads one.
+type placeFlags struct {
+	dir, manifest string
+}
+
+func (p *placeFlags) add(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVarP(&p.dir, "directory", "C", "", "change to `DIR` before doing anything")
+	fl.StringVar(&p.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	_ = cmd.MarkFlagDirname("directory")
+	_ = cmd.MarkFlagFilename("manifest", "toml")
 }

@@ -18,8 +18,9 @@ import (
 )
 
 type reportFlags struct {
-	dir, manifest, against, format, out string
-	jobs                                int
+	placeFlags
+	against, format, out string
+	jobs                 int
 }
 
 func newReport(a *app) *cobra.Command {
@@ -31,11 +32,8 @@ func newReport(a *app) *cobra.Command {
 	fl.StringVar(&f.format, "format", "markdown", "`markdown`, html or json")
 	fl.StringVarP(&f.out, "output", "o", "", "write to `FILE` instead of standard output")
 	fl.StringVar(&f.against, "against", "", "an earlier catalog to compare with: a git `REF` or a folder (markdown only)")
-	fl.StringVarP(&f.dir, "directory", "C", "", "change to `DIR` before doing anything")
-	fl.StringVar(&f.manifest, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; paths in it are relative to its folder")
+	f.placeFlags.add(cmd)
 	fl.IntVarP(&f.jobs, "jobs", "j", 0, "how many files, targets and tools are worked on at once (default: the CPUs)")
-	_ = cmd.MarkFlagDirname("directory")
-	_ = cmd.MarkFlagFilename("manifest", "toml")
 	return cmd
 }
 
