@@ -205,13 +205,23 @@ func (r *Result) Locate(ds []diag.Diagnostic) {
 	var loc canonical.Locator           // one index of each big object, for all the findings in it
 	par.For(len(ds), 512, func(i int) { // each in its slot: the documents are only read
 		d := &ds[i]
-		if d.Line == 0 && d.Pointer != "" {
+		if d.Line == 0 && (d.Pointer != "" || aboutContent(d.Code)) {
 			if doc := r.docs[d.File]; doc != nil {
 				pos := loc.PosOf(doc, canonical.Pointer(d.Pointer))
 				d.Line, d.Column = int(pos.Line), int(pos.Column)
 			}
 		}
 	})
+}
+
+// aboutContent reports whether a finding of code is about what a source
+// file holds, so that one without a pointer is about its whole document
+// and is placed where it starts (a file that is one tool with no name):
+// those of the other categories without a pointer have no place in the
+// file (a tool the live server added).
+func aboutContent(code string) bool {
+	cat, _, _ := strings.Cut(code, ".")
+	return cat == "source" || cat == "schema" || cat == "lint" || cat == "repair"
 }
 
 // remap moves each diagnostic located in a part of a source that another
