@@ -81,6 +81,10 @@ type Call struct {
 	// Arguments are the arguments as the tool's source schema expects them:
 	// the bytes the model sent when nothing had to change.
 	Arguments []byte
+	// Unchecked says what could not be checked: a pattern of the schema
+	// that ran out of its time on a value (Problem.Unchecked). The call is
+	// neither refused nor shown valid there.
+	Unchecked []Problem
 }
 
 // Problem is one reason arguments are not valid, at a JSON Pointer into
@@ -291,10 +295,25 @@ func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
 			call.Arguments = v.AppendJSON(nil, "")
 		}
 	}
-	if problems := c.check(tool, v); len(problems) > 0 {
+	problems, unchecked := splitUnchecked(c.check(tool, v))
+	call.Unchecked = unchecked
+	if len(problems) > 0 {
 		return call, &ArgumentsError{ID: e.id, Problems: problems, Sent: sentPointers(e, args, problems)}
 	}
 	return call, nil
+}
+
+// splitUnchecked parts what a check found into problems and what it could
+// not check (a pattern that ran out of its time), which is no problem.
+func splitUnchecked(ps []Problem) (problems, unchecked []Problem) {
+	for _, p := range ps {
+		if p.Unchecked {
+			unchecked = append(unchecked, p)
+		} else {
+			problems = append(problems, p)
+		}
+	}
+	return problems, unchecked
 }
 
 // sentPointers maps each problem's pointer, in the catalog's terms, to

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/toolcall"
@@ -42,6 +43,9 @@ func newDecode(a *app) *cobra.Command {
 			return out.fail(exitUsage, "%v", err)
 		case err != nil:
 			return out.fail(exitFailed, "%v", err)
+		}
+		for _, p := range call.Unchecked { // neither refused nor shown valid
+			out.diagnostics([]diag.Diagnostic{diag.New("call.unchecked-pattern", "%s", p.Message).At(file, string(p.Pointer)).About(call.ID)}, true)
 		}
 		return printCall(a.stdout, call, out)
 	})

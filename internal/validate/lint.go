@@ -238,7 +238,7 @@ func needsECMA(pattern string) bool {
 		return v.(bool)
 	}
 	re, err := lenientRegexp(pattern)
-	_, ecma := re.(ecmaRegexp)
+	_, ecma := re.(*ecmaRegexp)
 	ecma = ecma && err == nil
 	ecmaPatterns.Store(pattern, ecma)
 	return ecma

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -284,6 +285,9 @@ func compileMessage(err error) string {
 // arguments. It is safe for concurrent use.
 type Compiled struct {
 	s *jsonschema.Schema
+	// ecma are the patterns only an ECMA-262 engine runs, each counting
+	// the matches that ran out of time.
+	ecma []*ecmaRegexp
 }
 
 // Compile compiles s for validating values, in the dialect its $schema
@@ -295,11 +299,20 @@ func (v *Validator) Compile(s *canonical.Schema) (*Compiled, error) {
 		return nil, fmt.Errorf("unknown $schema dialect")
 	}
 	c := v.newCompiler(draft, s, nil)
+	out := &Compiled{}
+	c.UseRegexpEngine(func(pattern string) (jsonschema.Regexp, error) {
+		re, err := lenientRegexp(pattern)
+		if e, ok := re.(*ecmaRegexp); ok {
+			out.ecma = append(out.ecma, e)
+		}
+		return re, err
+	})
 	sch, err := c.Compile(baseURL)
 	if err != nil {
 		return nil, err
 	}
-	return &Compiled{s: sch}, nil
+	out.s = sch
+	return out, nil
 }
 
 // Problem is one reason a value is not valid: where in the value (a JSON
@@ -307,14 +320,24 @@ func (v *Validator) Compile(s *canonical.Schema) (*Compiled, error) {
 type Problem struct {
 	Pointer canonical.Pointer
 	Message string
+	// Unchecked says that the value could not be checked, not that it is
+	// invalid: a pattern ran out of its time on it.
+	Unchecked bool
 }
 
 // Check validates value and returns its problems, one per place, in the
 // order of the places in value; none when it is valid.
 func (c *Compiled) Check(value *canonical.Value) []Problem {
+	before := c.timeouts()
 	err := c.s.Validate(ToAny(value))
+	var unchecked []Problem
+	if c.timeouts() > before {
+		// Checks of one schema at once may count each other's timeouts:
+		// what they say then is "unchecked", never "invalid".
+		unchecked = []Problem{{Unchecked: true, Message: fmt.Sprintf("a pattern could not be checked within %s: it is left unchecked, neither accepted nor refused", ecmaTimeout)}}
+	}
 	if err == nil {
-		return nil
+		return unchecked
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
@@ -340,7 +363,17 @@ func (c *Compiled) Check(value *canonical.Value) []Problem {
 			return cmp.Or(cmp.Compare(order[a.Pointer], order[b.Pointer]), strings.Compare(string(a.Pointer), string(b.Pointer)))
 		})
 	}
-	return out
+	return append(out, unchecked...)
+}
+
+// timeouts counts the matches of c's ECMA-262 patterns that ran out of
+// time.
+func (c *Compiled) timeouts() int64 {
+	var n int64
+	for _, e := range c.ecma {
+		n += e.timeouts.Load()
+	}
+	return n
 }
 
 // problems lists the places where validation failed, each once with its
@@ -578,7 +611,7 @@ func lenientRegexp(pattern string) (jsonschema.Regexp, error) {
 	if errors.As(err, &se) && (se.Code == syntax.ErrInvalidEscape || se.Code == syntax.ErrInvalidPerlOp || se.Code == syntax.ErrInvalidNamedCapture) {
 		if e, err := regexp2.Compile(pattern, regexp2.ECMAScript); err == nil {
 			e.MatchTimeout = ecmaTimeout
-			return ecmaRegexp{e}, nil
+			return &ecmaRegexp{re: e}, nil
 		}
 		return ecmaUnchecked(pattern), nil
 	}
@@ -590,16 +623,23 @@ func lenientRegexp(pattern string) (jsonschema.Regexp, error) {
 const ecmaTimeout = 200 * time.Millisecond
 
 // ecmaRegexp runs a pattern that needs an ECMA-262 engine. A match that
-// runs out of time counts as no match: a value that cannot be shown to fit
-// does not.
-type ecmaRegexp struct{ re *regexp2.Regexp }
-
-func (e ecmaRegexp) MatchString(s string) bool {
-	ok, err := e.re.MatchString(s)
-	return ok && err == nil
+// runs out of time is counted and passes: the value could not be checked,
+// which Compiled.Check says as its own verdict, never "does not match".
+type ecmaRegexp struct {
+	re       *regexp2.Regexp
+	timeouts atomic.Int64
 }
 
-func (e ecmaRegexp) String() string { return e.re.String() }
+func (e *ecmaRegexp) MatchString(s string) bool {
+	ok, err := e.re.MatchString(s)
+	if err != nil {
+		e.timeouts.Add(1)
+		return true
+	}
+	return ok
+}
+
+func (e *ecmaRegexp) String() string { return e.re.String() }
 
 // ecmaUnchecked is a pattern of ECMA-262's that neither engine compiles;
 // it is kept as written and not enforced.

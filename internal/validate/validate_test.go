@@ -351,3 +351,34 @@ func TestBigEnumValuesCheckedWithoutTheEnum(t *testing.T) {
 		t.Errorf("checkValues: %v findings, the schema without the enum made for %v; want 1 finding, and once for the big enum only", fs, calls)
 	}
 }
+
+// TestUncheckedPattern: a value that a pattern only an ECMA-262 engine runs
+// cannot decide in its time is unchecked, its own verdict, never "does not
+// match" (issue 38: valid values were reported so).
+func TestUncheckedPattern(t *testing.T) {
+	s, err := canonical.ParseSchema([]byte(`{"type": "object", "properties": {"code": {"type": "string", "pattern": "^(?=.)(a+)+$"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := New().Compile(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(value string) []Problem {
+		v, err := canonical.ParseJSON([]byte(value))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Check(v)
+	}
+	if ps := check(`{"code": "aaaa"}`); len(ps) != 0 {
+		t.Errorf("a value that matches: %v", ps)
+	}
+	if ps := check(`{"code": "b"}`); len(ps) != 1 || ps[0].Unchecked || !strings.Contains(ps[0].Message, "pattern") {
+		t.Errorf("a value that does not match: %v, want one problem of the pattern", ps)
+	}
+	ps := check(`{"code": "` + strings.Repeat("a", 40) + `!"}`) // backtracks past any budget
+	if len(ps) != 1 || !ps[0].Unchecked {
+		t.Fatalf("a value the pattern cannot decide in time: %v, want one unchecked verdict", ps)
+	}
+}
