@@ -320,7 +320,7 @@ func TestManifestSchemaIsUpToDate(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("%s is out of date; run go test ./compiler -update", schemaFile)
+	t.Errorf("%s is out of date; run go test ./internal/pipeline -update", schemaFile)
 }
 
 // TestManifestSchemaKeys checks that the schema names exactly the keys the
