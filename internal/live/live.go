@@ -115,7 +115,7 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 	)
 	limit := &bounds{answer: opts.MaxAnswer, total: opts.MaxTotal}
 	if len(c.Command) > 0 {
-		transport, cmd, stderr, err = stdio(ctx, c, opts)
+		transport, cmd, stderr, err = stdio(ctx, c, opts, limit)
 	} else {
 		transport, err = streamable(c, opts, limit)
 	}
@@ -140,7 +140,7 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 
 // stdio is the transport to the server c starts, in a process group of its
 // own, with its stderr kept for the message.
-func stdio(ctx context.Context, c *manifest.Capture, opts Options) (mcp.Transport, *exec.Cmd, *tail, error) {
+func stdio(ctx context.Context, c *manifest.Capture, opts Options, limit *bounds) (mcp.Transport, *exec.Cmd, *tail, error) {
 	env := os.Environ()
 	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
 		v, missing := manifest.Expand(c.Env[k], opts.Lookup)
@@ -158,7 +158,80 @@ func stdio(ctx context.Context, c *manifest.Capture, opts Options) (mcp.Transpor
 	stderr := &tail{max: 16 << 10}
 	cmd.Stderr = stderr
 	ownGroup(cmd)
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, cmd, stderr, nil
+	return &boundedStdio{cmd: cmd, limit: limit}, cmd, stderr, nil
+}
+
+// boundedStdio is the SDK's CommandTransport with the server's stdout
+// bounded as an HTTP server's answers are: a line at most the answer bound,
+// all of them at most the total.
+type boundedStdio struct {
+	cmd   *exec.Cmd
+	limit *bounds
+}
+
+func (t *boundedStdio) Connect(ctx context.Context) (mcp.Connection, error) {
+	stdout, err := t.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdin, err := t.cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := t.cmd.Start(); err != nil {
+		return nil, err
+	}
+	in := &boundedLines{r: stdout, limit: t.limit}
+	return (&mcp.IOTransport{Reader: io.NopCloser(in), Writer: &serverStdin{cmd: t.cmd, w: stdin}}).Connect(ctx)
+}
+
+// boundedLines counts a server's stdout, line by line.
+type boundedLines struct {
+	r     io.Reader
+	limit *bounds
+	line  int64 // bytes since the last newline
+}
+
+func (b *boundedLines) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if i := bytes.LastIndexByte(p[:n], '\n'); i >= 0 {
+		b.line = int64(n - i - 1)
+	} else {
+		b.line += int64(n)
+	}
+	if over := b.limit.add(int64(n), b.line); over != nil {
+		return n, over
+	}
+	return n, err
+}
+
+// serverStdin is the server's stdin; closing it ends the server as the
+// MCP specification says: stdin closed, then SIGTERM, then SIGKILL.
+type serverStdin struct {
+	cmd *exec.Cmd
+	w   io.WriteCloser
+}
+
+func (s *serverStdin) Write(p []byte) (int, error) { return s.w.Write(p) }
+
+func (s *serverStdin) Close() error {
+	_ = s.w.Close()
+	done := make(chan error, 1)
+	go func() { done <- s.cmd.Wait() }()
+	for _, next := range []func() error{terminate(s.cmd), s.cmd.Process.Kill} {
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(2 * time.Second):
+		}
+		_ = next()
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(2 * time.Second):
+		return errors.New("the server does not end")
+	}
 }
 
 // streamable is the transport to the streamable HTTP server at c's URL,

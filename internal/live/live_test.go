@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -268,6 +269,17 @@ func TestBoundedAnswers(t *testing.T) {
 				t.Errorf("List allocated %d MiB, want under 300", alloc>>20)
 			}
 		})
+	}
+	// Over stdio, a line that never ends.
+	if _, err := exec.LookPath("sh"); err == nil {
+		start := time.Now()
+		_, err := List(context.Background(), &manifest.Capture{Command: []string{"sh", "-c", `printf '{"jsonrpc": "2.0", "id": 1, "result": {"x": "'; while :; do printf '%01024d' 0; done`}, Timeout: "60s"}, Options{})
+		if err == nil || !strings.Contains(err.Error(), "the server's answer is over 8 MiB") {
+			t.Errorf("List of an endless stdout line = %v, want a failure naming the bound", err)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("List of an endless stdout line took %s", took)
+		}
 	}
 }
 

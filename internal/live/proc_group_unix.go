@@ -14,3 +14,8 @@ func endGroup(cmd *exec.Cmd) {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
+
+// terminate asks the command to end: SIGTERM.
+func terminate(cmd *exec.Cmd) func() error {
+	return func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+}

@@ -12,3 +12,6 @@ func endGroup(cmd *exec.Cmd) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+// terminate asks the command to end: there is no SIGTERM, so it is killed.
+func terminate(cmd *exec.Cmd) func() error { return cmd.Process.Kill }
