@@ -11,6 +11,7 @@ package security
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -23,6 +24,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/par"
+	"golang.org/x/text/width"
 )
 
 // Check returns the findings of every rule on the tools of one catalog.
@@ -70,6 +72,12 @@ func fields(t *canonical.Tool) []field {
 	if t.Annotations != nil {
 		add("/annotations/title", t.Annotations.Title, true)
 	}
+	if t.Meta != nil { // _meta: what a client may show or pass on
+		walkText(t.Meta, "/meta", make([]string, 0, 16), &fs)
+	}
+	for i, ex := range t.Examples {
+		walkText(ex, canonical.Pointer("/examples").Index(i), make([]string, 0, 16), &fs)
+	}
 	for _, s := range []struct {
 		at  canonical.Pointer
 		sch *canonical.Schema
@@ -91,22 +99,50 @@ func walkStrings(v *canonical.Value, base canonical.Pointer, path []string, out 
 		if len(path) > 0 {
 			key = path[len(path)-1]
 		}
-		prose := key == "description" || key == "title"
+		prose := key == "description" || key == "title" || key == "default" || key == "const" || valueOf(path)
 		if prose && v.Text != "" || mayHide(v.Text) {
 			*out = append(*out, field{at: base.Append(path...), text: v.Text, prose: prose})
 		}
 	case canonical.Array:
 		for i, it := range v.Items {
-			if it.Kind == canonical.Object || it.Kind == canonical.Array || it.Kind == canonical.String && mayHide(it.Text) {
+			if it.Kind == canonical.Object || it.Kind == canonical.Array || it.Kind == canonical.String {
 				walkStrings(it, base, append(path, strconv.Itoa(i)), out)
 			}
 		}
 	case canonical.Object:
+		params := len(path) > 0 && path[len(path)-1] == "properties"
 		for _, m := range v.Members {
-			if mayHide(m.Key) {
-				*out = append(*out, field{at: base.Append(append(path, m.Key)...), text: m.Key, key: true})
+			if params || mayHide(m.Key) { // a parameter's name is read by the model too
+				*out = append(*out, field{at: base.Append(append(path, m.Key)...), text: m.Key, key: true, prose: params})
 			}
 			walkStrings(m.Value, base, append(path, m.Key), out)
+		}
+	}
+}
+
+// valueOf reports whether path is an item of an enum or an examples
+// list: a value a model may be told to send.
+func valueOf(path []string) bool {
+	n := len(path)
+	return n >= 2 && (path[n-2] == "enum" || path[n-2] == "examples")
+}
+
+// walkText adds every string and key of v (a tool's _meta, an input
+// example) as text the phrase rules read.
+func walkText(v *canonical.Value, base canonical.Pointer, path []string, out *[]field) {
+	switch v.Kind {
+	case canonical.String:
+		if v.Text != "" {
+			*out = append(*out, field{at: base.Append(path...), text: v.Text, prose: true})
+		}
+	case canonical.Array:
+		for i, it := range v.Items {
+			walkText(it, base, append(path, strconv.Itoa(i)), out)
+		}
+	case canonical.Object:
+		for _, m := range v.Members {
+			*out = append(*out, field{at: base.Append(append(path, m.Key)...), text: m.Key, key: true, prose: true})
+			walkText(m.Value, base, append(path, m.Key), out)
 		}
 	}
 }
@@ -116,7 +152,7 @@ func walkStrings(v *canonical.Value, base canonical.Pointer, path []string, out 
 func mayHide(s string) bool {
 	for i := 0; i < len(s); i++ {
 		switch s[i] {
-		case 0xE1, 0xE2, 0xEF, 0xF3:
+		case 0x1B, 0xE1, 0xE2, 0xEF, 0xF3:
 			return true
 		}
 	}
@@ -166,6 +202,9 @@ func hidden(t *canonical.Tool, f field) []diag.Diagnostic {
 		if r == 0x200D && i > 0 && i+1 < len(rs) && pictograph(rs[i-1]) && pictograph(rs[i+1]) {
 			continue // a joiner inside an emoji sequence (👨‍👩‍👧) is seen
 		}
+		if r == 0xFE0F && i > 0 && (pictograph(rs[i-1]) || unicode.IsSymbol(rs[i-1]) || rs[i-1] == 0x20E3) || r == 0xFE0E && i > 0 {
+			continue // emoji or text presentation of the character before: seen
+		}
 		if i := slices.Index(runes, r); i >= 0 {
 			counts[i]++
 		} else {
@@ -199,6 +238,7 @@ var invisibles = []struct {
 	lo, hi rune
 	name   string
 }{
+	{0x1B, 0x1B, "ESCAPE, which starts a terminal control sequence"},
 	{0x180E, 0x180E, "MONGOLIAN VOWEL SEPARATOR"},
 	{0x200B, 0x200B, "ZERO WIDTH SPACE"},
 	{0x200C, 0x200C, "ZERO WIDTH NON-JOINER"},
@@ -206,8 +246,10 @@ var invisibles = []struct {
 	{0x202A, 0x202E, "bidi control"},
 	{0x2060, 0x2060, "WORD JOINER"},
 	{0x2066, 0x2069, "bidi control"},
+	{0xFE00, 0xFE0F, "VARIATION SELECTOR"},
 	{0xFEFF, 0xFEFF, "ZERO WIDTH NO-BREAK SPACE"},
 	{0xE0000, 0xE007F, "TAG character"},
+	{0xE0100, 0xE01EF, "VARIATION SELECTOR"},
 }
 
 // invisible reports whether r is one of invisibles.
@@ -267,14 +309,27 @@ func annotations(t *canonical.Tool) []diag.Diagnostic {
 			break
 		}
 	}
+	said := "named to %s (%q)"
+	if verb == "" {
+		// Its description's first word: "Deletes the repository."
+		first, _, _ := strings.Cut(strings.TrimSpace(t.Description), " ")
+		w := strings.ToLower(strings.TrimRight(first, ".,:;"))
+		for _, v := range destructiveVerbs {
+			if w == v+"s" || w == v+"es" {
+				verb, said = v, "whose description begins %q (%q)"
+				verb = first
+				break
+			}
+		}
+	}
 	if verb == "" {
 		return nil
 	}
 	var out []diag.Diagnostic
 	if a.ReadOnlyHint != nil && *a.ReadOnlyHint {
-		out = append(out, report(t, "security.annotation-mismatch", "/annotations/readOnlyHint", "readOnlyHint is true for a tool named to %s (%q): a client that trusts it runs the tool without asking", verb, t.Name))
+		out = append(out, report(t, "security.annotation-mismatch", "/annotations/readOnlyHint", "readOnlyHint is true for a tool "+said+": a client that trusts it runs the tool without asking", verb, t.Name))
 	} else if a.DestructiveHint != nil && !*a.DestructiveHint {
-		out = append(out, report(t, "security.annotation-mismatch", "/annotations/destructiveHint", "destructiveHint is false for a tool named to %s (%q): a client that trusts it does not warn before running it", verb, t.Name))
+		out = append(out, report(t, "security.annotation-mismatch", "/annotations/destructiveHint", "destructiveHint is false for a tool "+said+": a client that trusts it does not warn before running it", verb, t.Name))
 	}
 	return out
 }
@@ -352,28 +407,54 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 			}
 		}
 	}
-	// One letter apart: only names of 6 letters or more, compared with
-	// those of the same length ±1, sorted so the work stays near linear.
-	idx := make([]int, len(tools))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortFunc(idx, func(a, b int) int { return strings.Compare(norm[a], norm[b]) })
-	for k, i := range idx {
-		for _, j := range idx[k+1 : min(k+8, len(idx))] {
-			if !done[j] && len(norm[i]) >= 6 && norm[i] != norm[j] && oneEdit(norm[i], norm[j]) {
-				done[j] = pair(i, j)
+	// One letter apart: only names of 6 letters or more. Two such names
+	// share a bucket, the name with one letter left out (or whole), so
+	// every pair is found whatever lies between them in sorted order, in
+	// work linear in the letters.
+	buckets := map[string][]int{}
+	for i, n := range norm {
+		if len(n) < 6 {
+			continue
+		}
+		// A substitution: the two agree but at one place. An insertion:
+		// the longer less one letter is the shorter.
+		buckets["d\x00"+n] = append(buckets["d\x00"+n], i)
+		for k := range len(n) {
+			sub := "s\x00" + n[:k] + "\x00" + n[k+1:]
+			buckets[sub] = append(buckets[sub], i)
+			if k == 0 || n[k] != n[k-1] { // a letter of a run left out is one string
+				del := "d\x00" + n[:k] + n[k+1:]
+				buckets[del] = append(buckets[del], i)
 			}
+		}
+	}
+	keys := slices.Sorted(maps.Keys(buckets))
+	for _, k := range keys {
+		b := buckets[k]
+		for x, i := range b {
+			for _, j := range b[x+1:] {
+				if !done[j] && norm[i] != norm[j] && oneEdit(norm[i], norm[j]) {
+					done[j] = pair(i, j)
+				}
+			}
+		}
+	}
+	for _, t := range tools {
+		if mixed := lookalikes(t.Name); mixed != "" {
+			out = append(out, report(t, "security.tool-confusable", "/name", "%q holds letters of another script that look like Latin ones (%s): it passes for %q, a model and a reader cannot tell them apart",
+				t.Name, mixed, skeleton(t.Name)))
 		}
 	}
 	return out
 }
 
-// fold is a name in lower case without separators: what words joins.
+// fold is a name in lower case without separators (what words joins),
+// each look-alike letter of another script, and each full-width one, as
+// the Latin letter it passes for.
 func fold(name string) string {
 	var b strings.Builder
 	b.Grow(len(name))
-	for _, r := range name {
+	for _, r := range skeleton(name) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			b.WriteRune(unicode.ToLower(r))
 		}
@@ -381,10 +462,62 @@ func fold(name string) string {
 	return b.String()
 }
 
+// likeLatin are letters of other scripts that pass for Latin ones: the
+// Cyrillic and Greek letters of Unicode's confusables (UTS #39) whose
+// skeleton is a Latin letter. Full-width letters fold by width.
+var likeLatin = map[rune]rune{
+	'а': 'a', 'в': 'b', 'е': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'с': 'c', 'т': 't', 'у': 'y', 'х': 'x',
+	'і': 'i', 'ј': 'j', 'ѕ': 's', 'һ': 'h', 'ԁ': 'd', 'ԛ': 'q', 'ԝ': 'w', 'ӏ': 'l', 'ɡ': 'g', 'ı': 'i',
+	'А': 'A', 'В': 'B', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'С': 'C', 'Т': 'T', 'Х': 'X', 'У': 'Y',
+	'І': 'I', 'Ј': 'J', 'Ѕ': 'S',
+	'α': 'a', 'ο': 'o', 'ρ': 'p', 'ν': 'v', 'ι': 'i', 'κ': 'k', 'τ': 't', 'υ': 'u', 'χ': 'x',
+	'Α': 'A', 'Β': 'B', 'Ε': 'E', 'Ζ': 'Z', 'Η': 'H', 'Ι': 'I', 'Κ': 'K', 'Μ': 'M', 'Ν': 'N', 'Ο': 'O', 'Ρ': 'P', 'Τ': 'T', 'Υ': 'Y', 'Χ': 'X',
+}
+
+// skeleton is name with each full-width character as its ASCII one and
+// each look-alike letter as the Latin letter it passes for.
+func skeleton(name string) string {
+	name = width.Fold.String(name)
+	var b strings.Builder
+	for _, r := range name {
+		if l, ok := likeLatin[r]; ok {
+			r = l
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// lookalikes names the look-alike letters of a name that mixes them with
+// Latin ones (or is written in full-width letters), "" for one that does
+// not: such a name passes for another.
+func lookalikes(name string) string {
+	latin := false
+	var found []string
+	for _, r := range name {
+		switch {
+		case r < 0x80 && unicode.IsLetter(r):
+			latin = true
+		case likeLatin[r] != 0:
+			found = append(found, fmt.Sprintf("U+%04X for %c", r, likeLatin[r]))
+		case r >= 0xFF01 && r <= 0xFF5E:
+			latin = true
+			found = append(found, fmt.Sprintf("U+%04X for %c", r, r-0xFEE0))
+		}
+	}
+	if !latin || len(found) == 0 {
+		return ""
+	}
+	return strings.Join(slices.Compact(found), ", ")
+}
+
 func how(a, b string) string {
 	if fold(a) == fold(b) {
-		if a == b {
+		switch {
+		case a == b:
 			return "their namespace"
+		case skeleton(a) != a || skeleton(b) != b:
+			return "look-alike letters"
 		}
 		return "case or separators"
 	}
