@@ -345,6 +345,8 @@ func plain(err error, cmd *exec.Cmd) error {
 	switch {
 	case msg == "EOF" || strings.HasSuffix(msg, "EOF"):
 		msg = "the server closed the connection without an answer"
+	case strings.Contains(msg, "exceeded max depth"):
+		msg = "the server wrote JSON nested more than 10,000 levels deep, which toolc does not read (" + msg + "); no tool's schema nests that deep"
 	case strings.HasPrefix(msg, "invalid character"):
 		msg = "the server wrote something that is not JSON-RPC on stdout (" + msg + "); a stdio server may write only JSON-RPC there, and its logs to stderr"
 	}
