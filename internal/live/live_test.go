@@ -137,7 +137,7 @@ func TestListFailures(t *testing.T) {
 		{"answers twice", `{"fail": "twice", "tools": ` + tools + `}`, nil, "tools/list", "the server answered request 2 twice", ""},
 		// Issue 38: JSON nested too deep was called "not JSON-RPC".
 		{"nests too deep", `{}`, func(c *manifest.Capture) {
-			c.Command = []string{"sh", "-c", `read line; printf '{"jsonrpc":"2.0","id":1,"result":{"x":'; i=0; while [ $i -lt 12000 ]; do printf '['; i=$((i+1)); done; printf '}}\n'; sleep 5`}
+			c.Command = []string{"sh", "-c", `read line; printf '{"jsonrpc":"2.0","id":1,"result":{"x":'; i=0; while [ $i -lt 12000 ]; do printf '['; i=$((i+1)); done; printf '}}\n'; sleep 1`}
 		}, "initialize", "nested more than 10,000 levels deep", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
