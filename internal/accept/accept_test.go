@@ -376,3 +376,20 @@ func TestAcceptRefs(t *testing.T) {
 		}
 	}
 }
+
+// TestXAIToolLimit: xAI takes 200 tools in one request, OpenAI 128
+// (issue 39; PROVIDERS.md, November 2026).
+func TestXAIToolLimit(t *testing.T) {
+	var tools []string
+	for i := range 150 {
+		tools = append(tools, fmt.Sprintf(`{"type": "function", "function": {"name": "t%d", "parameters": {"type": "object", "properties": {}}}}`, i))
+	}
+	bundle := parse(t, "["+strings.Join(tools, ",")+"]")
+	for name, want := range map[string]bool{"openai": true, "openai-xai": false} {
+		tab, _ := TableNamed(name)
+		over := slices.ContainsFunc(Check(tab, bundle, nil, name, Options{}), func(d diag.Diagnostic) bool { return d.Code == "accept.tools" })
+		if over != want {
+			t.Errorf("%s with 150 tools: accept.tools %v, want %v", name, over, want)
+		}
+	}
+}

@@ -125,6 +125,13 @@ func openAI(name string, s Shape) *Table {
 // chatShape is the shape of a Chat Completions tools array.
 var chatShape = Shape{Name: "/function/name", Description: "/function/description", Input: "/function/parameters", Strict: "/function/strict"}
 
+// tools sets how many tools t's provider takes in one request.
+func tools(t *Table, max int, evidence string) *Table {
+	t.Request = slices.DeleteFunc(slices.Clone(t.Request), func(r Rule) bool { return r.Kind == Tools })
+	t.Request = append(t.Request, Rule{Kind: Tools, Max: max, Evidence: evidence})
+	return t
+}
+
 // dialect is the table of a server that speaks OpenAI's Chat Completions
 // format, with the rules it adds to OpenAI's.
 func dialect(name, provider string, extra ...Rule) *Table {
@@ -156,7 +163,7 @@ var acceptTables = map[string]*Table{
 	// Chat Completions nests the function; Responses is flat and carries
 	// output_schema. The rules are the same.
 	"openai":            openAI("openai", chatShape),
-	"openai-xai":        dialect("openai-xai", "xAI", ruleXAI),
+	"openai-xai":        tools(dialect("openai-xai", "xAI", ruleXAI), 200, "xAI takes up to 200 tools in one request, not OpenAI's 128 (router-for-me/CLIProxyAPI issue 5214; PROVIDERS.md, November 2026)"),
 	"openai-mistral":    dialect("openai-mistral", "Mistral", ruleMistral),
 	"openai-deepseek":   dialect("openai-deepseek", "DeepSeek", ruleDeepSeek),
 	"openai-compatible": dialect("openai-compatible", "an OpenAI-compatible server", ruleXAI, ruleMistral, ruleDeepSeek),

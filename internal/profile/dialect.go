@@ -41,7 +41,7 @@ var (
 var dialects = map[string][]Dialect{
 	"openai": {
 		{Name: "openai", Strict: true, Source: "OpenAI Chat Completions: FunctionDefinition.strict"},
-		{Name: "xai", Rows: []lower.Row{rowXAI}, Acceptance: "openai-xai", Source: "xAI rejects strict (PROVIDERS.md, corrections) and null inside enum (forgecode issue 2809)"},
+		{Name: "xai", Rows: []lower.Row{rowXAI}, Acceptance: "openai-xai", Source: "xAI rejects strict (PROVIDERS.md, corrections) and null inside enum (forgecode issue 2809); it takes 200 tools per request (CLIProxyAPI issue 5214)"},
 		{Name: "groq", Source: "Groq refuses required without properties (strix issue 1088, livekit agents issue 4610), as every OpenAI dialect now gets; 128 tools per request"},
 		{Name: "mistral", Rows: []lower.Row{rowMistral}, Acceptance: "openai-mistral", Source: "Mistral refuses $schema and $id in parameters (litellm issue 13389)"},
 		{Name: "deepseek", Rows: []lower.Row{rowDeepSeek}, Acceptance: "openai-deepseek", Source: "DeepSeek refuses ECMA-262-only pattern escapes (zed issue 64386)"},
