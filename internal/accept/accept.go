@@ -148,6 +148,7 @@ type Table struct {
 	Tool     []Rule // each tool entry
 	Schema   []Rule // every schema of every tool
 	Strict   []Rule // besides Schema, every schema of a tool whose strict flag is true
+	Output   []Rule // besides Schema, every output schema
 	Request  []Rule // the bundle as one request
 	// StrictRequest are request rules counted over the strict tools only.
 	StrictRequest []Rule
@@ -160,7 +161,7 @@ func (t *Table) with(max map[Kind]int, skip []Kind) *Table {
 		return t
 	}
 	c := *t
-	for _, rs := range []*[]Rule{&c.Tool, &c.Schema, &c.Strict, &c.Request, &c.StrictRequest} {
+	for _, rs := range []*[]Rule{&c.Tool, &c.Schema, &c.Strict, &c.Output, &c.Request, &c.StrictRequest} {
 		*rs = slices.DeleteFunc(slices.Clone(*rs), func(r Rule) bool { return slices.Contains(skip, r.Kind) })
 		for i := range *rs {
 			if n, ok := max[(*rs)[i].Kind]; ok {
@@ -286,6 +287,9 @@ func (c *checker) checkTool(entry *canonical.Value, tools []*canonical.Tool, i i
 		rules := c.t.Schema
 		if strict && part.field == "/input" { // strict mode constrains the arguments the model writes
 			rules = append(slices.Clone(rules), c.t.Strict...)
+		}
+		if part.field == "/output" {
+			rules = append(slices.Clone(rules), c.t.Output...)
 		}
 		c.schema(s, rules, part.field == "/input")
 	}

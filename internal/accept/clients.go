@@ -18,6 +18,7 @@ type Client struct {
 	Product string // as messages name it: "VS Code"
 	Tool    []Rule
 	Schema  []Rule
+	Output  []Rule // of output schemas only
 	Request []Rule
 }
 
@@ -28,7 +29,8 @@ var clientTables = map[string]*Client{
 		Request: []Rule{{Kind: Tools, Max: 128, Evidence: "VS Code takes 128 tools"}},
 	},
 	"claude-desktop": {Name: "claude-desktop", Product: "Claude Desktop",
-		Tool: []Rule{{Kind: Name, Values: []string{`^[a-zA-Z0-9_-]{1,64}$`}, Evidence: "Claude Desktop and claude.ai refuse the whole connector when one tool name breaks it; loomle issue 168, hostinger api-mcp-server issue 51"}},
+		Tool:   []Rule{{Kind: Name, Values: []string{`^[a-zA-Z0-9_-]{1,64}$`}, Evidence: "Claude Desktop and claude.ai refuse the whole connector when one tool name breaks it; loomle issue 168, hostinger api-mcp-server issue 51"}},
+		Output: []Rule{{Kind: Draft2020, Evidence: "Claude Code and Claude Desktop validate outputSchema with a 2020-12-only validator, and every call of a tool whose output schema declares draft-07 fails: \"JSON Schema declares an unsupported dialect\"; anthropics/claude-code issues 86142 and 88882, claude-ai-mcp issue 1016, n8n issue 36361"}},
 	},
 	"cursor": {Name: "cursor", Product: "Cursor",
 		Request: []Rule{{Kind: Tools, Max: 80, Evidence: "Cursor takes 80 tools (40 before); Snowflake-Labs/mcp issue 77"}},
@@ -45,11 +47,12 @@ func (t *Table) ForClients(names []string) *Table {
 		return t
 	}
 	c := *t
-	c.Tool, c.Schema, c.Request = slices.Clone(t.Tool), slices.Clone(t.Schema), slices.Clone(t.Request)
+	c.Tool, c.Schema, c.Output, c.Request = slices.Clone(t.Tool), slices.Clone(t.Schema), slices.Clone(t.Output), slices.Clone(t.Request)
 	for _, n := range names {
 		if cl := clientTables[n]; cl != nil {
 			c.Tool = append(c.Tool, cl.Tool...)
 			c.Schema = append(c.Schema, cl.Schema...)
+			c.Output = append(c.Output, cl.Output...)
 			c.Request = append(c.Request, cl.Request...)
 		}
 	}
@@ -67,7 +70,7 @@ func Advise(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target s
 		if slices.Contains(names, n) {
 			continue
 		}
-		ct := &Table{Name: t.Name, Provider: cl.Product, Shape: t.Shape, Tool: cl.Tool, Schema: cl.Schema, Request: cl.Request}
+		ct := &Table{Name: t.Name, Provider: cl.Product, Shape: t.Shape, Tool: cl.Tool, Schema: cl.Schema, Output: cl.Output, Request: cl.Request}
 		for _, d := range Check(ct, bundle, tools, target, Options{Unchecked: opts.Unchecked}) {
 			if max, ok := toolLimit(cl); ok && d.Code == "accept.tools" {
 				// No lowering makes a bundle smaller: what fixes it is

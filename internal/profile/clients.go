@@ -34,8 +34,9 @@ var clients = map[string]Client{
 		Rows:   []lower.Row{{Feature: "items-missing", Action: lower.Add, Source: "VS Code drops a tool whose array parameter has no items (vscode issue 284536); items: {} says the same as none"}},
 		Source: "VS Code: arrays need items; 128 tools"},
 	"claude-desktop": {Name: "claude-desktop",
+		Rows:   []lower.Row{{Feature: "legacy-forms", Action: lower.Modern, Source: "Claude Code and Claude Desktop validate outputSchema with a 2020-12-only validator; a draft-07 $schema fails every call (claude-code issues 86142 and 88882); written as 2020-12, the schema says the same"}},
 		Names:  NameRule{Chars: "a-zA-Z0-9_-", Max: 64, Source: "Claude Desktop and claude.ai refuse the connector when a tool name breaks ^[a-zA-Z0-9_-]{1,64}$; loomle issue 168, hostinger api-mcp-server issue 51"},
-		Source: "Claude Desktop: tool names ^[a-zA-Z0-9_-]{1,64}$"},
+		Source: "Claude Desktop: tool names ^[a-zA-Z0-9_-]{1,64}$; schemas in 2020-12's forms"},
 	"cursor":   {Name: "cursor", Source: "Cursor: 80 tools (Snowflake-Labs/mcp issue 77)"},
 	"windsurf": {Name: "windsurf", Source: "Windsurf: 100 tools"},
 }
