@@ -61,6 +61,7 @@ const (
 	RefTargets      Kind = "ref-targets"      // every "$ref" is "#", "#/$defs/X" or "#/definitions/X"
 	RequiredProps   Kind = "required-props"   // a schema with "required" has "properties"
 	PortablePattern Kind = "portable-pattern" // "pattern" has no ECMA-262-only escape (\0, \cX, \u{…}, \k<…>)
+	NoBoolSchemas   Kind = "no-bool-schemas"  // no subschema is true or false, additionalProperties and unevaluated* aside
 	// Tool rules, checked on each tool entry.
 	Name        Kind = "name"        // the name matches the pattern Values[0]
 	Description Kind = "description" // the description has at most Max characters
@@ -98,6 +99,7 @@ var kinds = map[Kind]struct{ code, doc string }{
 	RefTargets:      {"accept.ref", "a $ref may point only at the root or a top-level definition"},
 	RequiredProps:   {"accept.properties-missing", "a schema with required needs a properties key"},
 	PortablePattern: {"accept.pattern", "patterns may not use ECMA-262-only escapes"},
+	NoBoolSchemas:   {"accept.bool-schema", "a subschema may not be the boolean schema true or false"},
 	Name:            {"accept.name", "tool names must match %s"},
 	Description:     {"accept.description", "a description takes at most %d characters"},
 	Tools:           {"accept.tools", "one request takes at most %d tools"},
@@ -530,12 +532,19 @@ func (c *checker) node(r Rule, v *canonical.Value, st *step, key string, pos can
 		if r.Kind == Typed && !(key == "additionalProperties" && !v.Bool) {
 			n.report("the boolean schema %v has no type", v.Bool)
 		}
+		if r.Kind == NoBoolSchemas && key != "" && !boolTaken[key] {
+			n.report("the boolean schema %v", v.Bool)
+		}
 		return
 	}
 	if check := nodeChecks[r.Kind]; check != nil && v.Kind == canonical.Object {
 		check(n, v)
 	}
 }
+
+// boolTaken are the keywords whose boolean value the servers that refuse
+// boolean subschemas take: additionalProperties: false closes an object.
+var boolTaken = map[string]bool{"additionalProperties": true, "unevaluatedProperties": true, "unevaluatedItems": true}
 
 func keyPos(m canonical.Member, pos canonical.Pos) canonical.Pos {
 	if m.KeyPos.IsValid() {

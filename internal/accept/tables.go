@@ -145,6 +145,7 @@ var (
 	ruleXAI      = Rule{Kind: EnumNoNull, Evidence: "xAI: \"Client specified an invalid argument\" for null inside enum; forgecode issue 2809"}
 	ruleMistral  = Rule{Kind: NoKeywords, Values: []string{"$schema", "$id", "$comment"}, Evidence: "Mistral: \"Grammar error … failed to compile JSON schema\"; litellm issue 13389"}
 	ruleDeepSeek = Rule{Kind: PortablePattern, Evidence: "DeepSeek compiles pattern with an engine of its own and refuses \\0; zed issue 64386"}
+	ruleOllama   = Rule{Kind: NoBoolSchemas, Evidence: "Ollama: HTTP 400 from /api/chat for a boolean schema where a property goes; oh-my-pi issue 4488, magec pull request 61"}
 )
 
 // acceptTables holds the acceptance table of every target and mode, by name:
@@ -166,7 +167,8 @@ var acceptTables = map[string]*Table{
 	"openai-xai":        tools(dialect("openai-xai", "xAI", ruleXAI), 200, "xAI takes up to 200 tools in one request, not OpenAI's 128 (router-for-me/CLIProxyAPI issue 5214; PROVIDERS.md, November 2026)"),
 	"openai-mistral":    dialect("openai-mistral", "Mistral", ruleMistral),
 	"openai-deepseek":   dialect("openai-deepseek", "DeepSeek", ruleDeepSeek),
-	"openai-compatible": dialect("openai-compatible", "an OpenAI-compatible server", ruleXAI, ruleMistral, ruleDeepSeek),
+	"openai-ollama":     dialect("openai-ollama", "Ollama", ruleOllama),
+	"openai-compatible": dialect("openai-compatible", "an OpenAI-compatible server", ruleXAI, ruleMistral, ruleDeepSeek, ruleOllama),
 	"openai-responses":  openAI("openai-responses", Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"}),
 	"anthropic": {
 		Name: "anthropic", Provider: "Anthropic",

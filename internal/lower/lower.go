@@ -59,6 +59,7 @@ const (
 	Modern   Action = "2020-12"  // draft-07 and 2019-09 forms written as 2020-12
 	Portable Action = "portable" // pattern: ECMA-262-only escapes written portably, the pattern dropped where they cannot be
 	Hoist    Action = "hoist"    // $ref targets that are not top-level definitions copied into $defs
+	Object   Action = "object"   // boolean subschemas written as the object schemas that say the same
 )
 
 // Feature is one row of the table of schema features that targets differ on.
@@ -113,6 +114,7 @@ var featureTable = []Feature{
 	{"enum", []string{"enum"}, "loss.enum", []Action{Keep, Drop, Only}, "enum; with only, the JSON types its values may have"},
 	{"pattern", []string{"pattern"}, "loss.pattern", []Action{Keep, Drop, Simple, Portable}, "pattern; with simple, kept unless it uses lookaround; with portable, ECMA-262-only escapes (\\0, \\cX, \\u{…}) written as every engine reads them, and a pattern with a named backreference dropped"},
 	{"enum-null", nil, "loss.enum", []Action{Keep, Drop}, "null among the values of enum; with drop, taken out of the enum (the type keeps null)"},
+	{"bool-schemas", nil, "", []Action{Keep, Object}, "the boolean schemas true and false as subschemas (additionalProperties and unevaluated* aside); with object, written as {} and {\"not\": {}}, which say the same"},
 	{"required-alone", nil, "", []Action{Keep, Add}, "required in a schema without properties; with add, properties: {} added beside it"},
 	{"format", []string{"format"}, "loss.format", []Action{Keep, Drop, Only}, "format; with only, the formats accepted"},
 	{"minimum", []string{"minimum"}, "loss.minimum", []Action{Keep, Drop}, "minimum"},

@@ -25,7 +25,8 @@ var (
 		When: func(r *Rules) bool {
 			return r.Action("untyped") == Type || r.Action("items-missing") == Add || rootRules(r) || r.Action("properties-missing") == Add ||
 				r.Action("ref-siblings") != Keep || r.Action("required-undefined") == Prune ||
-				r.Action("enum-null") == Drop || r.Action("required-alone") == Add || r.Action("pattern") == Portable
+				r.Action("enum-null") == Drop || r.Action("required-alone") == Add || r.Action("pattern") == Portable ||
+				r.Action("bool-schemas") == Object
 		},
 		Run:   runShape,
 		Check: checkShape,
@@ -58,6 +59,7 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 	items, props, prune := r.Action("items-missing") == Add, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
 	refs := r.Action("ref-siblings") != Keep
 	enumNull, reqAlone, portable := r.Action("enum-null") == Drop, r.Action("required-alone") == Add, r.Action("pattern") == Portable
+	boolObj := r.Action("bool-schemas") == Object
 	found := false
 	canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
 		if found || !s.IsObject() {
@@ -72,7 +74,8 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 			prune && n.Has("required"),
 			enumNull && hasNull(n.Get("enum")),
 			reqAlone && n.Has("required") && !n.Has("properties"),
-			portable && unportable(n.Get("pattern")):
+			portable && unportable(n.Get("pattern")),
+			boolObj && hasBoolSub(n):
 			found = true
 		}
 		return !found
@@ -209,6 +212,7 @@ func runShape(u *Unit) {
 	// and the walk visits every node.
 	addItems, enumNull, reqAlone := r.Action("items-missing") == Add, r.Action("enum-null") == Drop, r.Action("required-alone") == Add
 	portable, addProps, prune := r.Action("pattern") == Portable, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
+	boolObj := r.Action("bool-schemas") == Object
 	shapeRoot(u)
 	// Shaping the root can make a union of it (an untyped root typed as
 	// anyOf, a $ref beside siblings wrapped in anyOf): the root rules have
@@ -259,6 +263,9 @@ func runShape(u *Unit) {
 			if !held(r, k) {
 				continue
 			}
+			if boolObj && sub.IsBool() && !boolKept[k] {
+				objectBool(u, sub.JSON(), at.Join(rel))
+			}
 			var in []string
 			if k == "anyOf" || k == "oneOf" || k == "allOf" {
 				in = canonical.AsSchema(n).Types()
@@ -267,6 +274,34 @@ func runShape(u *Unit) {
 		}
 	}
 	visit(u.root, "", nil)
+}
+
+// boolKept are the keywords whose boolean value the servers that refuse
+// boolean subschemas still take: additionalProperties: false is how an
+// object is closed (Ollama's parser skips it; llama.cpp's grammar reads it).
+var boolKept = map[string]bool{"additionalProperties": true, "unevaluatedProperties": true, "unevaluatedItems": true}
+
+// hasBoolSub reports whether one of n's subschemas is a boolean schema the
+// bool-schemas row rewrites.
+func hasBoolSub(n *canonical.Value) bool {
+	for rel, sub := range canonical.AsSchema(n).Subschemas() {
+		if sub.IsBool() && !boolKept[firstToken(rel)] {
+			return true
+		}
+	}
+	return false
+}
+
+// objectBool writes the boolean schema n as the object schema that accepts
+// the same values: true as {}, false as {"not": {}}.
+func objectBool(u *Unit, n *canonical.Value, at canonical.Pointer) {
+	if n.Bool {
+		n.Kind, n.Members = canonical.Object, nil
+		u.Report("lower.bool-schema", at, n, "", "the schema true written as {}, which accepts the same values: the target refuses boolean schemas")
+		return
+	}
+	n.Kind, n.Members = canonical.Object, []canonical.Member{{Key: "not", Value: canonical.NewObject()}}
+	u.Report("lower.bool-schema", at, n, "", "the schema false written as {\"not\": {}}, which accepts the same values (none): the target refuses boolean schemas")
 }
 
 // shapeType gives an untyped schema a type: its parent's (for a branch of
