@@ -63,7 +63,10 @@ func TestAcceptCatches(t *testing.T) {
 		{"openai", `[{"type": "function", "function": {"name": "t", "description": "` + strings.Repeat("x", 2000) + `", "parameters": {"type": "object"}}}]`, "accept.description"},
 		{"openai", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}}}]`, "accept.ref"},
 		{"openai", `{"tools": []}`, "accept.shape"},
-		{"openai-ollama", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"value": true}, "additionalProperties": false}}}]`, "accept.bool-schema"}, // oh-my-pi issue 4488
+		{"openai-ollama", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"value": true}, "additionalProperties": false}}}]`, "accept.bool-schema"},    // oh-my-pi issue 4488
+		{"openai-llamacpp", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"zip": {"type": "string", "pattern": "^[0-9]{5}"}}}}}]`, "accept.pattern"}, // kubernetes-mcp-server issue 277
+		{"openai-llamacpp", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"zip": {"type": "string", "pattern": "^\\d{5}$"}}}}}]`, "accept.pattern"},  // rowboat issue 741
+		{"openai-llamacpp", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"any": {"type": "array", "items": true}}}}}]`, "accept.bool-schema"},       // oh-my-pi pull request 5919
 		{"openai", "[" + strings.Repeat(`{"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}},`, 128) + `{"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}}]`, "accept.tools"},
 		{"anthropic", `[{"name": "t", "input_schema": {"type": "object", "properties": {"filter[bundleId]": {"type": "string"}}}}]`, "accept.property-key"},                                              // A1-1
 		{"anthropic", claudeStrict(`{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "maxItems": 5}}, "required": ["tags"], ` + closed + `}`), "accept.keyword"}, // A2-1

@@ -31,6 +31,7 @@ var nodeChecks = map[Kind]func(n *nodeAt, v *canonical.Value){
 	EnumNoNull:      checkEnumNoNull,
 	RequiredProps:   checkRequiredProps,
 	PortablePattern: checkPortablePattern,
+	GrammarPattern:  checkGrammarPattern,
 	Draft2020:       checkDraft2020,
 	Formats:         checkFormat,
 	Typed:           checkTyped,
@@ -85,6 +86,33 @@ func checkEnumNoNull(n *nodeAt, v *canonical.Value) {
 func checkRequiredProps(n *nodeAt, v *canonical.Value) {
 	if v.Has("required") && !v.Has("properties") {
 		n.report("required without properties")
+	}
+}
+
+// checkGrammarPattern holds a pattern to what llama.cpp's grammar
+// conversion takes: anchored at both ends, no class escapes.
+func checkGrammarPattern(n *nodeAt, v *canonical.Value) {
+	p, ok := v.Get("pattern").StringValue()
+	if !ok {
+		return
+	}
+	escaped, endEscaped := false, false
+	for i := 0; i < len(p); i++ {
+		if i == len(p)-1 {
+			endEscaped = escaped
+		}
+		switch {
+		case escaped && strings.ContainsRune("dwsDWS", rune(p[i])):
+			n.report("the pattern %q uses \\%c", p, p[i])
+			return
+		case escaped:
+			escaped = false
+		case p[i] == '\\':
+			escaped = true
+		}
+	}
+	if !strings.HasPrefix(p, "^") || !strings.HasSuffix(p, "$") || endEscaped {
+		n.report("the pattern %q is not anchored ^…$", p)
 	}
 }
 

@@ -146,6 +146,10 @@ var (
 	ruleMistral  = Rule{Kind: NoKeywords, Values: []string{"$schema", "$id", "$comment"}, Evidence: "Mistral: \"Grammar error … failed to compile JSON schema\"; litellm issue 13389"}
 	ruleDeepSeek = Rule{Kind: PortablePattern, Evidence: "DeepSeek compiles pattern with an engine of its own and refuses \\0; zed issue 64386"}
 	ruleOllama   = Rule{Kind: NoBoolSchemas, Evidence: "Ollama: HTTP 400 from /api/chat for a boolean schema where a property goes; oh-my-pi issue 4488, magec pull request 61"}
+	ruleLlamaCpp = []Rule{
+		{Kind: NoBoolSchemas, Evidence: "llama.cpp: \"JSON schema conversion failed: Unrecognized schema: true\"; oh-my-pi pull request 5919"},
+		{Kind: GrammarPattern, Evidence: "llama.cpp: \"Pattern must start with '^' and end with '$'\" (containers/kubernetes-mcp-server issue 277) and \"unknown escape at \\d\" (rowboatlabs/rowboat issue 741)"},
+	}
 )
 
 // acceptTables holds the acceptance table of every target and mode, by name:
@@ -168,7 +172,8 @@ var acceptTables = map[string]*Table{
 	"openai-mistral":    dialect("openai-mistral", "Mistral", ruleMistral),
 	"openai-deepseek":   dialect("openai-deepseek", "DeepSeek", ruleDeepSeek),
 	"openai-ollama":     dialect("openai-ollama", "Ollama", ruleOllama),
-	"openai-compatible": dialect("openai-compatible", "an OpenAI-compatible server", ruleXAI, ruleMistral, ruleDeepSeek, ruleOllama),
+	"openai-llamacpp":   dialect("openai-llamacpp", "llama.cpp's server", ruleLlamaCpp...),
+	"openai-compatible": dialect("openai-compatible", "an OpenAI-compatible server", append([]Rule{ruleXAI, ruleMistral, ruleDeepSeek, ruleOllama}, ruleLlamaCpp...)...),
 	"openai-responses":  openAI("openai-responses", Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"}),
 	"anthropic": {
 		Name: "anthropic", Provider: "Anthropic",

@@ -26,7 +26,7 @@ var (
 			return r.Action("untyped") == Type || r.Action("items-missing") == Add || rootRules(r) || r.Action("properties-missing") == Add ||
 				r.Action("ref-siblings") != Keep || r.Action("required-undefined") == Prune ||
 				r.Action("enum-null") == Drop || r.Action("required-alone") == Add || r.Action("pattern") == Portable ||
-				r.Action("bool-schemas") == Object
+				r.Action("pattern") == Grammar || r.Action("bool-schemas") == Object
 		},
 		Run:   runShape,
 		Check: checkShape,
@@ -59,7 +59,7 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 	items, props, prune := r.Action("items-missing") == Add, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
 	refs := r.Action("ref-siblings") != Keep
 	enumNull, reqAlone, portable := r.Action("enum-null") == Drop, r.Action("required-alone") == Add, r.Action("pattern") == Portable
-	boolObj := r.Action("bool-schemas") == Object
+	boolObj, grammar := r.Action("bool-schemas") == Object, r.Action("pattern") == Grammar
 	found := false
 	canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
 		if found || !s.IsObject() {
@@ -75,7 +75,8 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 			enumNull && hasNull(n.Get("enum")),
 			reqAlone && n.Has("required") && !n.Has("properties"),
 			portable && unportable(n.Get("pattern")),
-			boolObj && hasBoolSub(n):
+			boolObj && hasBoolSub(n),
+			grammar && unGrammatical(n):
 			found = true
 		}
 		return !found
@@ -212,7 +213,7 @@ func runShape(u *Unit) {
 	// and the walk visits every node.
 	addItems, enumNull, reqAlone := r.Action("items-missing") == Add, r.Action("enum-null") == Drop, r.Action("required-alone") == Add
 	portable, addProps, prune := r.Action("pattern") == Portable, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
-	boolObj := r.Action("bool-schemas") == Object
+	boolObj, grammar := r.Action("bool-schemas") == Object, r.Action("pattern") == Grammar
 	shapeRoot(u)
 	// Shaping the root can make a union of it (an untyped root typed as
 	// anyOf, a $ref beside siblings wrapped in anyOf): the root rules have
@@ -248,6 +249,9 @@ func runShape(u *Unit) {
 		}
 		if portable && unportable(n.Get("pattern")) {
 			portablePattern(u, n, at)
+		}
+		if grammar && n.Has("pattern") {
+			grammarPattern(u, n, at)
 		}
 		if isObjectSchema(n) {
 			if addProps && !n.Has("properties") {

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,7 +17,9 @@ import (
 	"testing/fstest"
 
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/accept"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/internal/profile"
 )
 
 // modes are the targets, with every mode, that a provider's bundles are
@@ -35,6 +38,8 @@ var modes = map[string][]string{
 		"name = \"groq\"\nformat = \"openai\"\ndialect = \"groq\"\nout = \"dist/groq.json\"",
 		"name = \"mistral\"\nformat = \"openai\"\ndialect = \"mistral\"\nout = \"dist/mistral.json\"",
 		"name = \"deepseek\"\nformat = \"openai\"\ndialect = \"deepseek\"\nout = \"dist/deepseek.json\"",
+		"name = \"ollama\"\nformat = \"openai\"\ndialect = \"ollama\"\nout = \"dist/ollama.json\"",
+		"name = \"llamacpp\"\nformat = \"openai\"\ndialect = \"llamacpp\"\nout = \"dist/llamacpp.json\"",
 		"name = \"compatible\"\nformat = \"openai\"\ndialect = \"compatible\"\nout = \"dist/compatible.json\"",
 	},
 	"anthropic": {
@@ -245,7 +250,8 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 	// The figures of the rules of round 3 (PROVIDERS.md, late 2026): per
 	// code, the tools it changed in each target.
 	round3 := []string{"accept.client", "limit.max-items-sum", "lower.legacy-form", "lower.pattern-portable", "lower.properties-added",
-		"lower.ref-hoisted", "lower.all-of-merged", "loss.any-of", "loss.all-of", "loss.enum", "loss.not", "loss.core", "loss.output-schema", "name.rewritten"}
+		"lower.ref-hoisted", "lower.all-of-merged", "loss.any-of", "loss.all-of", "loss.enum", "loss.not", "loss.core", "loss.output-schema", "name.rewritten",
+		"lower.bool-schema", "loss.pattern"}
 	changed := map[string]map[string]map[string]bool{} // code → target → tools
 	for _, d := range res.Diagnostics {
 		if slices.Contains(round3, d.Code) && d.Target != "" {
@@ -265,6 +271,7 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 		}
 		t.Logf("%s: tools per target: %s", code, strings.Join(per, ", "))
 	}
+	compatibleIsIntersection(t, fsys, sources)
 	counts := map[string]int{}
 	for _, d := range res.Diagnostics {
 		if d.Severity >= diag.Warning {
@@ -276,6 +283,58 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 		parts = append(parts, fmt.Sprintf("%s=%d", k, counts[k]))
 	}
 	t.Logf("%d tools from %d files (%d files with errors) to %d targets; warnings and errors: %s", res.Tools, res.Files, len(failedFiles), res.Targets, strings.Join(parts, " "))
+}
+
+// compatibleIsIntersection checks that what dialect = "compatible" emits
+// for the corpus is accepted by every OpenAI dialect's acceptance table:
+// compatible is for a server nobody has described, so it must pass them all.
+// The corpus files whose build fails are left out, so that it writes.
+func compatibleIsIntersection(t *testing.T, fsys fstest.MapFS, sources []string) {
+	t.Helper()
+	sources = slices.DeleteFunc(slices.Clone(sources), func(s string) bool {
+		return slices.ContainsFunc(slices.Collect(maps.Keys(corpusFaults)), func(f string) bool {
+			return strings.Contains(s, fmt.Sprintf("include = [%q]", strings.SplitN(f, "/", 2)[0]+"/**"))
+		})
+	})
+	fsys = maps.Clone(fsys)
+	// Besides the corpus, one tool with a shape each dialect refuses.
+	fsys["shapes/tools.json"] = &fstest.MapFile{Data: []byte(`{"tools": [{"name": "shapes", "description": "Every shape a dialect refuses.", "inputSchema": {
+		"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {
+		"mode": {"type": ["string", "null"], "enum": ["a", "b", null], "description": "xAI: null in enum."},
+		"label": {"type": "string", "pattern": "^[^\\0]+$", "description": "DeepSeek: \\0."},
+		"code": {"type": "string", "pattern": "\\d{3}", "description": "llama.cpp: unanchored, \\d."},
+		"value": true}}}]}`)}
+	sources = append(sources, "\n[[sources]]\ninclude = [\"shapes/**\"]\nformat = \"mcp\"\n")
+	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") +
+		"\n[[targets]]\nname = \"compatible\"\nformat = \"openai\"\ndialect = \"compatible\"\nout = \"dist/compatible.json\"\n")}
+	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(res.Outputs, func(o Output) bool { return o.Target == "compatible" })
+	if i < 0 {
+		for _, d := range res.Diagnostics {
+			if d.Severity == diag.Error {
+				t.Error(d)
+			}
+		}
+		t.Fatal("the compatible build failed")
+	}
+	for _, d := range profile.Dialects("openai") {
+		name := cmp.Or(d.Acceptance, "openai")
+		tab, ok := accept.TableNamed(name)
+		if !ok {
+			t.Fatalf("dialect %s names no acceptance table %q", d.Name, name)
+		}
+		errs := 0
+		for _, f := range accept.Check(tab, res.Outputs[i].value, nil, "compatible", accept.Options{}) {
+			if f.Severity == diag.Error {
+				if errs++; errs <= 3 {
+					t.Errorf("%s's table refuses what compatible emits: %s", d.Name, f)
+				}
+			}
+		}
+	}
 }
 
 // corpusTools is how many tools the corpus builds to: README quotes it.

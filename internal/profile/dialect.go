@@ -34,7 +34,11 @@ var (
 	rowXAI      = lower.Row{Feature: "enum-null", Action: lower.Drop, Source: "xAI refuses null inside enum (\"Client specified an invalid argument\"; forgecode issue 2809): a nullable enum keeps null in type only"}
 	rowMistral  = lower.Row{Feature: "core", Action: lower.Drop, Source: "Mistral refuses $schema and $id in parameters (\"Grammar error … failed to compile JSON schema\"; litellm issue 13389)"}
 	rowDeepSeek = lower.Row{Feature: "pattern", Action: lower.Portable, Source: "DeepSeek compiles pattern with an engine of its own and refuses ECMA-262-only escapes such as \\0 (zed issue 64386)"}
-	rowOllama   = lower.Row{Feature: "bool-schemas", Action: lower.Object, Source: "Ollama answers HTTP 400 to a boolean schema where a property goes (oh-my-pi issue 4488, magec pull request 61): true is written {}, false {\"not\": {}}"}
+	rowLlamaCpp = []lower.Row{
+		{Feature: "bool-schemas", Action: lower.Object, Source: "llama.cpp's grammar conversion fails on a boolean schema (\"Unrecognized schema: true\"; oh-my-pi pull request 5919)"},
+		{Feature: "pattern", Action: lower.Grammar, Source: "llama.cpp's server compiles a pattern into a grammar: it must be anchored ^…$ (containers/kubernetes-mcp-server issue 277) and may not use \\d, \\w, \\s (rowboatlabs/rowboat issue 741); written portably, as DeepSeek needs, too"},
+	}
+	rowOllama = lower.Row{Feature: "bool-schemas", Action: lower.Object, Source: "Ollama answers HTTP 400 to a boolean schema where a property goes (oh-my-pi issue 4488, magec pull request 61): true is written {}, false {\"not\": {}}"}
 )
 
 // dialects lists, per target format, the servers that speak it; the first
@@ -47,7 +51,10 @@ var dialects = map[string][]Dialect{
 		{Name: "mistral", Rows: []lower.Row{rowMistral}, Acceptance: "openai-mistral", Source: "Mistral refuses $schema and $id in parameters (litellm issue 13389)"},
 		{Name: "deepseek", Rows: []lower.Row{rowDeepSeek}, Acceptance: "openai-deepseek", Source: "DeepSeek refuses ECMA-262-only pattern escapes (zed issue 64386)"},
 		{Name: "ollama", Rows: []lower.Row{rowOllama}, Acceptance: "openai-ollama", Source: "Ollama refuses boolean subschemas (oh-my-pi issue 4488)"},
-		{Name: "compatible", Rows: []lower.Row{rowXAI, rowMistral, rowDeepSeek, rowOllama}, Acceptance: "openai-compatible",
+		{Name: "llamacpp", Rows: rowLlamaCpp, Acceptance: "openai-llamacpp", Source: "llama.cpp's server refuses boolean subschemas and patterns not anchored or with \\d, \\w, \\s (oh-my-pi pull request 5919; kubernetes-mcp-server issue 277, rowboat issue 741)"},
+		// compatible takes llama.cpp's pattern row, which writes patterns
+		// portably as DeepSeek's does, and more.
+		{Name: "compatible", Rows: append([]lower.Row{rowXAI, rowMistral}, rowLlamaCpp...), Acceptance: "openai-compatible",
 			Source: "OpenAI-compatible servers differ; legacy functions reject strict (PROVIDERS.md, corrections): every dialect's rules at once"},
 	},
 }
