@@ -65,6 +65,8 @@ var codes = []Code{
 		"Every provider takes only an object schema (type: object) as a tool's input. OpenAI (every mode) also refuses anyOf, oneOf, allOf, enum and not at the top level of parameters, and Anthropic and Bedrock anyOf, oneOf and allOf at the top level of the input schema; lowering merges or drops them (loss.any-of, loss.all-of, loss.enum, loss.not), so this firing means a root it could not rewrite: a union with a $ref branch that does not resolve to a local definition."},
 	{"accept.shape", Error, "a bundle does not have the shape its provider takes",
 		"The acceptance check did not find the tool list where the provider's format keeps it. This is a bug in toolc: please report it."},
+	{"accept.strict-mixed", Warning, "a bundle mixes strict and non-strict tools where the server takes one value",
+		"Cerebras refuses a request whose tools have mixed values for strict (\"Tools with mixed values for 'strict' are not allowed\"; Kilo-Org/kilocode issue 5193). For dialect = \"cerebras\" strict = \"auto\" is a configuration error and, without strict on the target, every tool is written non-strict; this firing means a bundle still mixes them. A warning, as a caller may send a subset of the bundle."},
 	{"accept.strict-tools", Warning, "a bundle has more strict tools than one request takes",
 		"Anthropic takes at most 20 strict tools per request. A caller may send a subset of the bundle; otherwise leave some tools non-strict."},
 	{"accept.tools", Warning, "a bundle has more tools than one request takes",

@@ -69,6 +69,7 @@ const (
 	// Request rules, checked on the whole bundle: warnings.
 	Tools       Kind = "tools"        // at most Max tools in one request
 	StrictTools Kind = "strict-tools" // at most Max strict tools
+	SameStrict  Kind = "same-strict"  // every tool strict, or none
 	Optional    Kind = "optional"     // at most Max optional parameters in strict tools, after $ref expansion
 	Unions      Kind = "unions"       // at most Max anyOf or type-array parameters in strict tools, after $ref expansion
 )
@@ -106,6 +107,7 @@ var kinds = map[Kind]struct{ code, doc string }{
 	Description:     {"accept.description", "a description takes at most %d characters"},
 	Tools:           {"accept.tools", "one request takes at most %d tools"},
 	StrictTools:     {"accept.strict-tools", "one request takes at most %d strict tools"},
+	SameStrict:      {"accept.strict-mixed", "one request takes one strict value for all its tools"},
 	Optional:        {"accept.optional", "one request takes at most %d optional parameters in strict tools"},
 	Unions:          {"accept.unions", "one request takes at most %d union-typed parameters in strict tools"},
 }
@@ -229,6 +231,12 @@ func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target st
 	for _, r := range t.Request {
 		if r.Kind == Tools && len(list.Items) > r.Max {
 			c.request(r, len(list.Items), "tools", nil)
+		}
+		if r.Kind == SameStrict && strictTools > 0 && strictTools < len(list.Items) {
+			d := diag.New(r.Code(), "the %s bundle has %d strict tools and %d others; %s takes %s (%s)",
+				c.target, strictTools, len(list.Items)-strictTools, c.t.Provider, r.Doc(), r.Evidence)
+			d.Target = c.target
+			c.out = append(c.out, d)
 		}
 	}
 	for _, r := range t.StrictRequest {

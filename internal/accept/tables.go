@@ -132,6 +132,13 @@ func tools(t *Table, max int, evidence string) *Table {
 	return t
 }
 
+// sameStrict makes t's provider take one strict value for all the tools of
+// a request.
+func sameStrict(t *Table) *Table {
+	t.Request = append(slices.Clone(t.Request), Rule{Kind: SameStrict, Evidence: "Cerebras: \"Tools with mixed values for 'strict' are not allowed\"; Kilo-Org/kilocode issue 5193"})
+	return t
+}
+
 // dialect is the table of a server that speaks OpenAI's Chat Completions
 // format, with the rules it adds to OpenAI's.
 func dialect(name, provider string, extra ...Rule) *Table {
@@ -172,8 +179,9 @@ var acceptTables = map[string]*Table{
 	"openai-mistral":    dialect("openai-mistral", "Mistral", ruleMistral),
 	"openai-deepseek":   dialect("openai-deepseek", "DeepSeek", ruleDeepSeek),
 	"openai-ollama":     dialect("openai-ollama", "Ollama", ruleOllama),
+	"openai-cerebras":   sameStrict(dialect("openai-cerebras", "Cerebras")),
 	"openai-llamacpp":   dialect("openai-llamacpp", "llama.cpp's server", ruleLlamaCpp...),
-	"openai-compatible": dialect("openai-compatible", "an OpenAI-compatible server", append([]Rule{ruleXAI, ruleMistral, ruleDeepSeek, ruleOllama}, ruleLlamaCpp...)...),
+	"openai-compatible": sameStrict(dialect("openai-compatible", "an OpenAI-compatible server", append([]Rule{ruleXAI, ruleMistral, ruleDeepSeek, ruleOllama}, ruleLlamaCpp...)...)),
 	"openai-responses":  openAI("openai-responses", Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"}),
 	"anthropic": {
 		Name: "anthropic", Provider: "Anthropic",

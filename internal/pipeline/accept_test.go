@@ -39,6 +39,7 @@ var modes = map[string][]string{
 		"name = \"mistral\"\nformat = \"openai\"\ndialect = \"mistral\"\nout = \"dist/mistral.json\"",
 		"name = \"deepseek\"\nformat = \"openai\"\ndialect = \"deepseek\"\nout = \"dist/deepseek.json\"",
 		"name = \"ollama\"\nformat = \"openai\"\ndialect = \"ollama\"\nout = \"dist/ollama.json\"",
+		"name = \"cerebras\"\nformat = \"openai\"\ndialect = \"cerebras\"\nstrict = true\nout = \"dist/cerebras.json\"",
 		"name = \"llamacpp\"\nformat = \"openai\"\ndialect = \"llamacpp\"\nout = \"dist/llamacpp.json\"",
 		"name = \"compatible\"\nformat = \"openai\"\ndialect = \"compatible\"\nout = \"dist/compatible.json\"",
 	},

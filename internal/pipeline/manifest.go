@@ -68,10 +68,11 @@ func checkManifest(m *Manifest, reg *adapters.Registry) ([]*profile.Profile, []d
 		}
 		if t.Dialect != "" || t.Strict != nil {
 			var strict *bool
+			auto := false
 			if t.Strict != nil {
-				strict = &t.Strict.On
+				strict, auto = &t.Strict.On, t.Strict.Auto
 			}
-			if err := p.CheckDialect(profile.Options{Dialect: t.Dialect, Strict: strict}); err != nil {
+			if err := p.CheckDialect(profile.Options{Dialect: t.Dialect, Strict: strict, Auto: auto}); err != nil {
 				bad(key+".dialect", "%v", err)
 			}
 		}

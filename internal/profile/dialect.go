@@ -19,6 +19,10 @@ type Dialect struct {
 	// Strict says whether the server takes the "strict" flag, and so strict
 	// mode; where it does not, the flag is never written.
 	Strict bool
+	// SameStrict says the server takes one strict value for all the tools
+	// of a request: strict = "auto" is refused, and without strict on the
+	// target every tool is written non-strict.
+	SameStrict bool
 	// Rows are schema rules the server adds to the format's, in every
 	// mode; a manifest's profile override of the same feature wins.
 	Rows []lower.Row
@@ -51,6 +55,7 @@ var dialects = map[string][]Dialect{
 		{Name: "mistral", Rows: []lower.Row{rowMistral}, Acceptance: "openai-mistral", Source: "Mistral refuses $schema and $id in parameters (litellm issue 13389)"},
 		{Name: "deepseek", Rows: []lower.Row{rowDeepSeek}, Acceptance: "openai-deepseek", Source: "DeepSeek refuses ECMA-262-only pattern escapes (zed issue 64386)"},
 		{Name: "ollama", Rows: []lower.Row{rowOllama}, Acceptance: "openai-ollama", Source: "Ollama refuses boolean subschemas (oh-my-pi issue 4488)"},
+		{Name: "cerebras", Strict: true, SameStrict: true, Acceptance: "openai-cerebras", Source: "Cerebras refuses a request whose tools have mixed strict values (\"Tools with mixed values for 'strict' are not allowed\"; Kilo-Org/kilocode issue 5193)"},
 		{Name: "llamacpp", Rows: rowLlamaCpp, Acceptance: "openai-llamacpp", Source: "llama.cpp's server refuses boolean subschemas and patterns not anchored or with \\d, \\w, \\s (oh-my-pi pull request 5919; kubernetes-mcp-server issue 277, rowboat issue 741)"},
 		// compatible takes llama.cpp's pattern row, which writes patterns
 		// portably as DeepSeek's does, and more.
@@ -92,6 +97,9 @@ func (p *Profile) CheckDialect(opts Options) error {
 	}
 	if !d.Strict && opts.Strict != nil && *opts.Strict {
 		return fmt.Errorf("dialect %q takes no strict mode (%s)", d.Name, d.Source)
+	}
+	if d.SameStrict && opts.Auto {
+		return fmt.Errorf("dialect %q takes one strict value for every tool of a request, and strict = \"auto\" writes a different one where strict mode would narrow a tool (%s); set strict = true or false", d.Name, d.Source)
 	}
 	return nil
 }

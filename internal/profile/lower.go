@@ -276,6 +276,15 @@ func (tl *toolLowering) writeStrict() {
 	if tl.foreignStrict && tl.opts.Strict == nil && strict { // false is every target's default
 		setExtension(&tl.c, tl.p.Format, "strict", canonical.NewBool(strict))
 	}
+	if was, f, ok := tl.p.sourceStrict(tl.src); ok && was && tl.dialect.SameStrict && tl.opts.Strict == nil {
+		tl.at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
+			"its source says \"strict\": true; %s, so without strict on the target every tool is non-strict", tl.dialect.Source)
+		if ext := tl.c.Extensions[f]; ext != nil {
+			e := canonical.NewObject()
+			e.Members = slices.DeleteFunc(slices.Clone(ext.Members), func(m canonical.Member) bool { return m.Key == "strict" })
+			tl.c.Extensions[f] = e
+		}
+	}
 	if tl.strictMode && tl.opts.Strict != nil {
 		if was, f, ok := tl.p.sourceStrict(tl.src); ok && was != strict && !tl.opts.Auto {
 			tl.at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),

@@ -200,6 +200,9 @@ func (p *Profile) strictOf(t *canonical.Tool, opts Options) bool {
 	if opts.Strict != nil {
 		return *opts.Strict
 	}
+	if d, _ := p.dialect(opts); d.SameStrict {
+		return false // one value for every tool: the default
+	}
 	b, _, _ := p.sourceStrict(t)
 	return b
 }
