@@ -107,27 +107,32 @@ func runNullable(u *Unit) {
 			u.Report("lower.type-as-nullable", s.at(), n, "anyOf", "the null branch of anyOf written as \"nullable\": true%s", keptOver(lost, "the branch's"))
 		}
 		if e := n.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items, isNull) {
-			rest := slices.DeleteFunc(slices.Clone(e.Items), isNull)
-			if len(rest) == 0 {
-				// enum [null] (or const null) takes null only: an empty enum
-				// would take nothing, so the type says it.
-				ts := canonical.AsSchema(n).Types()
-				if nb, _ := n.Get("nullable").BoolValue(); ts != nil && !slices.Contains(ts, "null") && !nb {
-					n.Delete("enum")
-					u.Report("loss.enum", s.at(), n, "enum", "enum [null] dropped: the target has no null in enum, and the type %s does not list null, so the schema, which accepted no value, now accepts any", canonical.NewStrings(ts).String())
-					continue
-				}
-				n.Delete("enum")
-				n.Set("type", canonical.NewString("null"))
-				setNullable(n)
-				u.Report("lower.type-as-nullable", s.at(), n, "enum", "enum [null] written as type \"null\" with \"nullable\": true, which takes null only")
-				continue
-			}
-			n.Set("enum", canonical.NewArray(rest...))
-			setNullable(n)
-			u.Report("lower.type-as-nullable", s.at(), n, "enum", "null in enum written as \"nullable\": true")
+			nullableEnum(u, n, s.at(), e)
 		}
 	}
+}
+
+// nullableEnum takes null out of n's enum e, which the target reads as
+// "nullable": true; an enum of null alone becomes type null.
+func nullableEnum(u *Unit, n *canonical.Value, at canonical.Pointer, e *canonical.Value) {
+	rest := slices.DeleteFunc(slices.Clone(e.Items), isNull)
+	if len(rest) > 0 {
+		n.Set("enum", canonical.NewArray(rest...))
+		setNullable(n)
+		u.Report("lower.type-as-nullable", at, n, "enum", "null in enum written as \"nullable\": true")
+		return
+	}
+	// enum [null] (or const null) takes null only: an empty enum would
+	// take nothing, so the type says it.
+	n.Delete("enum")
+	ts := canonical.AsSchema(n).Types()
+	if nb, _ := n.Get("nullable").BoolValue(); ts != nil && !slices.Contains(ts, "null") && !nb {
+		u.Report("loss.enum", at, n, "enum", "enum [null] dropped: the target has no null in enum, and the type %s does not list null, so the schema, which accepted no value, now accepts any", canonical.NewStrings(ts).String())
+		return
+	}
+	n.Set("type", canonical.NewString("null"))
+	setNullable(n)
+	u.Report("lower.type-as-nullable", at, n, "enum", "enum [null] written as type \"null\" with \"nullable\": true, which takes null only")
 }
 
 func isNull(v *canonical.Value) bool { return v.Kind == canonical.Null }
