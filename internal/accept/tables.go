@@ -169,7 +169,9 @@ var acceptTables = map[string]*Table{
 		Tool:  []Rule{{Kind: Name, Values: []string{`^[A-Za-z0-9_.-]{1,128}$`}, Evidence: evMCPName}},
 		Schema: []Rule{
 			{Kind: RootObject, Values: objectTypes, Evidence: evMCPRoot},
-			{Kind: RefsResolve, Evidence: evRefs},
+			// A reference to a dialect's meta-schema resolves in every
+			// validator a client uses: each ships the meta-schemas.
+			{Kind: RefsResolve, Values: []string{MetaSchemas}, Evidence: evRefs},
 		},
 	},
 	// Chat Completions nests the function; Responses is flat and carries
