@@ -91,6 +91,7 @@ var describable = map[string]bool{
 // A keyword in no row and not structural belongs to the "other" row.
 var featureTable = []Feature{
 	{"$ref", []string{"$ref", "$dynamicRef", "$recursiveRef"}, "loss.ref", []Action{Keep, Inline, Acyclic}, "local references and the $defs/definitions they point into; where they are inlined, the dynamic ones are dropped"},
+	{"ref-external", nil, "loss.ref", []Action{Keep, Drop}, "a $ref to another document, such as a dialect's meta-schema; with drop, removed, so that any value is taken there"},
 	{"ref-targets", nil, "", []Action{Keep, Hoist}, "where a $ref points; with hoist, every target that is not the root or a top-level definition copied into $defs, and every reference written from the document root"},
 	{"anyOf", []string{"anyOf"}, "loss.any-of", []Action{Keep, Drop, Alone}, "anyOf; with alone, the only keyword of its schema (the others moved into its branches)"},
 	{"oneOf", []string{"oneOf"}, "loss.one-of", []Action{Keep, Drop, AnyOf}, "oneOf"},

@@ -18,7 +18,7 @@ var (
 				return true
 			}
 			return r.Action("core") == Drop || r.Action("other") == Drop || // anchors and odd pointers must survive
-				r.Action("ref-targets") == Hoist
+				r.Action("ref-targets") == Hoist || r.Action("ref-external") == Drop
 		},
 		Run: runRefs,
 		Check: func(r *Rules, root *canonical.Value) bool {

@@ -262,8 +262,28 @@ func runRefs(u *Unit) {
 	case Keep:
 		r.normalize()
 	}
+	if u.Rules.Action("ref-external") == Drop {
+		r.dropExternal()
+	}
 	if u.Rules.Action("ref-targets") == Hoist {
 		r.hoist()
+	}
+}
+
+// dropExternal removes the references to other documents, which a
+// provider does not fetch: a dialect's meta-schema most often
+// (JSON-Schema-Test-Suite 2020-12 0064, draft7 0067). The schema then takes
+// any value there, as a validator without the document would.
+func (r *resolver) dropExternal() {
+	for _, s := range allSchemas(r.u.root) {
+		ref, ok := s.node.Get("$ref").StringValue()
+		if !ok {
+			continue
+		}
+		if _, _, external := r.resolve(s.node, ref); external {
+			s.node.Delete("$ref")
+			r.u.Report("loss.ref", s.at(), s.node, "$ref", "the reference to another document %s dropped: the target resolves no reference outside the schema, so any value is taken here", ref)
+		}
 	}
 }
 

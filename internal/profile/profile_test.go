@@ -64,6 +64,7 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"legacy-forms":         {`{"type": "string"}`, ""}, // checked on a draft-07 root: rootSamples
 	"enum-null":            {`{"type": ["string", "null"], "enum": ["a", null]}`, "enum"},
 	"required-alone":       {`{"required": ["a"]}`, "properties"},
+	"ref-external":         {`{"$ref": "https://json-schema.org/draft/2020-12/schema", "description": "A schema."}`, "$ref"},
 	"bool-schemas":         {`{"type": "object", "properties": {"a": true}}`, "properties"},
 	"ref-targets":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"unused-defs":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples

@@ -190,10 +190,16 @@ var bedrockStrict = func() *lower.Rules {
 func init() {
 	for _, r := range []*lower.Rules{openAIStrict, openAIDefault, anthropicDefault, anthropicStrict, geminiOpenAPI, geminiJSONSchema, bedrockRules, bedrockStrict} {
 		r.Rows = append(r.Rows, rows(srcUnusedDefs, "unused-defs", lower.Prune)...)
+		r.Rows = append(r.Rows, rows(srcRefExternal, "ref-external", lower.Drop)...)
 	}
 }
 
 // keepAll is the rules of targets that carry JSON Schema as it is.
+// srcRefExternal: providers take the schema as it is and fetch nothing; a
+// reference into another document points nowhere (PROVIDERS.md: local
+// references only).
+const srcRefExternal = "providers resolve only references within the schema; a $ref to another document, even a dialect's meta-schema, points nowhere (JSON-Schema-Test-Suite 2020-12 0064, draft7 0067)"
+
 var keepAll = &lower.Rules{}
 
 var (
