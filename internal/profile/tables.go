@@ -80,7 +80,7 @@ var openAIStrict = &lower.Rules{
 }
 
 var openAIDefault = &lower.Rules{
-	Rows: append(rows("OpenAI: every array has items, in every mode; mark3labs/mcp-filesystem-server PR 23 (PROVIDERS.md, corrections)", "items-missing", lower.Add),
+	Rows: append(rows("OpenAI: every array has items, in every mode; mark3labs/mcp-filesystem-server PR 23 (PROVIDERS.md, corrections); a tuple's items is an array, so it is written as strict mode writes it", "items-missing", lower.Add, "prefixItems", lower.Tuple),
 		append(rows(srcRootOpenAI, "root-any-of", lower.Merge, "root-all-of", lower.Merge, "root-enum", lower.Drop, "root-not", lower.Drop),
 			append(rows(srcRequiredProps, "required-alone", lower.Add), rows(srcRefTargets, "ref-targets", lower.Hoist)...)...)...),
 	Limits: []lower.Limit{descriptionOpenAI},
