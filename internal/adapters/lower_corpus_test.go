@@ -512,6 +512,10 @@ func TestTestSuiteRefsAccepted(t *testing.T) {
 			continue
 		}
 		root := s.JSON()
+		if strings.Contains(f, "draft7") && !root.Has("$schema") {
+			// The suite's draft7 schemas are draft-07 without saying so.
+			root.Members = append([]canonical.Member{{Key: "$schema", Value: canonical.NewString("http://json-schema.org/draft-07/schema#")}}, root.Members...)
+		}
 		if typ := s.Types(); typ != nil && !slices.Equal(typ, []string{"object"}) {
 			continue
 		}

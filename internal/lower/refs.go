@@ -635,3 +635,32 @@ func runPruneDefs(u *Unit) {
 	}
 	u.Report("lower.defs-pruned", "", u.root, "", "%s removed (%s): nothing refers to %s, and each request would send %s", what, list, them, them)
 }
+
+// move is a subschema a pass moved, from one place in the schema to another.
+type move struct{ from, to canonical.Pointer }
+
+// moveRefs rewrites the references that point at or into a moved
+// subschema, so that they point where it went: one mechanism for every
+// pass that moves subschemas (JSON-Schema-Test-Suite draft7 0228: a $ref
+// "#/items/0" into a tuple that becomes prefixItems). The moves apply in
+// order, each to what the ones before made.
+func moveRefs(root *canonical.Value, moves []move) {
+	if len(moves) == 0 {
+		return
+	}
+	for _, s := range allSchemas(root) {
+		ref, ok := s.node.Get("$ref").StringValue()
+		if !ok || !strings.HasPrefix(ref, "#/") {
+			continue
+		}
+		p := canonical.Pointer(ref[1:])
+		for _, m := range moves {
+			if p == m.from || strings.HasPrefix(string(p), string(m.from)+"/") {
+				p = m.to + p[len(m.from):]
+			}
+		}
+		if string(p) != ref[1:] {
+			s.node.Set("$ref", canonical.NewString("#"+string(p)))
+		}
+	}
+}

@@ -228,15 +228,19 @@ func runModernize(u *Unit) {
 	id, _ := u.root.Get("$schema").StringValue()
 	u.root.Delete("$schema")
 	u.Report("lower.legacy-form", "", u.root, "$schema", "$schema %q dropped: the schema is written as 2020-12, which the target reads it as", id)
+	var moves []move // of subschemas, for the references into them
+	defer func() { moveRefs(u.root, moves) }()
 	for _, s := range reversed(u.root) {
 		n := s.node
 		if items := n.Get("items"); items != nil && items.Kind == canonical.Array {
 			i := n.Index("items")
 			n.Members[i].Key = "prefixItems"
+			moves = append(moves, move{s.at().Append("items"), s.at().Append("prefixItems")})
 			what := "prefixItems"
 			if rest := n.Get("additionalItems"); rest != nil {
 				n.Delete("additionalItems")
 				n.Members = slices.Insert(n.Members, i+1, canonical.Member{Key: "items", Value: rest})
+				moves = append(moves, move{s.at().Append("additionalItems"), s.at().Append("items")})
 				what += ", and additionalItems as items"
 			}
 			u.Report("lower.legacy-form", s.at(), n, "items", "the draft-07 tuple form items: [...] written as %s, as 2020-12 spells it", what)
@@ -255,6 +259,7 @@ func runModernize(u *Unit) {
 				req.Members = append(req.Members, m)
 			} else {
 				schemas.Members = append(schemas.Members, m)
+				moves = append(moves, move{s.at().Append("dependencies", m.Key), s.at().Append("dependentSchemas", m.Key)})
 			}
 		}
 		i := n.Index("dependencies")
