@@ -252,7 +252,7 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 	// code, the tools it changed in each target.
 	round3 := []string{"accept.client", "limit.max-items-sum", "lower.legacy-form", "lower.pattern-portable", "lower.properties-added",
 		"lower.ref-hoisted", "lower.all-of-merged", "loss.any-of", "loss.all-of", "loss.enum", "loss.not", "loss.core", "loss.output-schema", "name.rewritten",
-		"lower.bool-schema", "loss.pattern"}
+		"lower.bool-schema", "loss.pattern", "loss.prefix-items", "loss.ref", "lower.type-as-nullable"}
 	changed := map[string]map[string]map[string]bool{} // code → target → tools
 	for _, d := range res.Diagnostics {
 		if slices.Contains(round3, d.Code) && d.Target != "" {
