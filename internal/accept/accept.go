@@ -62,6 +62,7 @@ const (
 	RequiredProps   Kind = "required-props"   // a schema with "required" has "properties"
 	PortablePattern Kind = "portable-pattern" // "pattern" has no ECMA-262-only escape (\0, \cX, \u{…}, \k<…>)
 	NoBoolSchemas   Kind = "no-bool-schemas"  // no subschema is true or false, additionalProperties and unevaluated* aside
+	PythonPattern   Kind = "python-pattern"   // "pattern" compiles with Python's re: no \p{…}, possessive quantifiers, (?<name>…) or \k<…>
 	GrammarPattern  Kind = "grammar-pattern"  // "pattern" is anchored ^…$ and has no \d, \w, \s (or \D, \W, \S)
 	// Tool rules, checked on each tool entry.
 	Name        Kind = "name"        // the name matches the pattern Values[0]
@@ -102,6 +103,7 @@ var kinds = map[Kind]struct{ code, doc string }{
 	RequiredProps:   {"accept.properties-missing", "a schema with required needs a properties key"},
 	PortablePattern: {"accept.pattern", "patterns may not use ECMA-262-only escapes"},
 	NoBoolSchemas:   {"accept.bool-schema", "a subschema may not be the boolean schema true or false"},
+	PythonPattern:   {"accept.pattern", "patterns must compile with Python's re"},
 	GrammarPattern:  {"accept.pattern", "patterns must be anchored ^…$ and may not use \\d, \\w or \\s"},
 	Name:            {"accept.name", "tool names must match %s"},
 	Description:     {"accept.description", "a description takes at most %d characters"},

@@ -1,6 +1,7 @@
 package accept
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -32,6 +33,7 @@ var nodeChecks = map[Kind]func(n *nodeAt, v *canonical.Value){
 	RequiredProps:   checkRequiredProps,
 	PortablePattern: checkPortablePattern,
 	GrammarPattern:  checkGrammarPattern,
+	PythonPattern:   checkPythonPattern,
 	Draft2020:       checkDraft2020,
 	Formats:         checkFormat,
 	Typed:           checkTyped,
@@ -86,6 +88,29 @@ func checkEnumNoNull(n *nodeAt, v *canonical.Value) {
 func checkRequiredProps(n *nodeAt, v *canonical.Value) {
 	if v.Has("required") && !v.Has("properties") {
 		n.report("required without properties")
+	}
+}
+
+var (
+	// notInRe finds what Python's re does not read, in a pattern whose
+	// escaped backslashes are taken out.
+	notInRe = regexp.MustCompile(`\\[pP]\{|\\k<|\(\?<[^=!]`)
+	// possessive finds a possessive quantifier, in a pattern whose escapes
+	// and classes are taken out.
+	possessive = regexp.MustCompile(`([*+}]|[^(]\?)\+`)
+	escapes    = regexp.MustCompile(`\\.`)
+	classes    = regexp.MustCompile(`\[[^\]]*\]`)
+)
+
+// checkPythonPattern holds a pattern to what Python's re compiles, as
+// OpenAI's does in every mode.
+func checkPythonPattern(n *nodeAt, v *canonical.Value) {
+	p, ok := v.Get("pattern").StringValue()
+	if !ok {
+		return
+	}
+	if notInRe.MatchString(strings.ReplaceAll(p, `\\`, "")) || possessive.MatchString(classes.ReplaceAllString(escapes.ReplaceAllString(p, "e"), "c")) {
+		n.report("the pattern %q", p)
 	}
 }
 

@@ -118,7 +118,8 @@ var geminiRequest = []Rule{{Kind: Tools, Max: 512, Evidence: evGeminiTools}}
 
 // openAI is the table of an OpenAI API whose tools have the shape s.
 func openAI(name string, s Shape) *Table {
-	return &Table{Name: name, Provider: "OpenAI", Shape: s, Tool: openAITool, Schema: openAISchema, Strict: openAIStrict,
+	schema := append(slices.Clone(openAISchema), Rule{Kind: PythonPattern, Evidence: "OpenAI, every mode: \"… is not a 'regex'\" for \\p{…} and possessive quantifiers, which Python's re lacks; BerriAI/litellm issues 40358 and 40485"})
+	return &Table{Name: name, Provider: "OpenAI", Shape: s, Tool: openAITool, Schema: schema, Strict: openAIStrict,
 		Request: []Rule{{Kind: Tools, Max: 128, Evidence: evOpenAITools}}}
 }
 

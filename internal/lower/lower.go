@@ -60,6 +60,7 @@ const (
 	Portable Action = "portable" // pattern: ECMA-262-only escapes written portably, the pattern dropped where they cannot be
 	Hoist    Action = "hoist"    // $ref targets that are not top-level definitions copied into $defs
 	Object   Action = "object"   // boolean subschemas written as the object schemas that say the same
+	Python   Action = "python"   // pattern-flavor: patterns written as Python's re reads them, dropped where it cannot
 	Grammar  Action = "grammar"  // pattern: portable, anchored ^…$ and without \d \w \s, as llama.cpp's grammar takes it
 )
 
@@ -115,6 +116,7 @@ var featureTable = []Feature{
 	{"const", []string{"const"}, "loss.const", []Action{Keep, Drop, Enum}, "const"},
 	{"enum", []string{"enum"}, "loss.enum", []Action{Keep, Drop, Only}, "enum; with only, the JSON types its values may have"},
 	{"pattern", []string{"pattern"}, "loss.pattern", []Action{Keep, Drop, Simple, Portable, Grammar}, "pattern; with simple, kept unless it uses lookaround; with portable, ECMA-262-only escapes (\\0, \\cX, \\u{…}) written as every engine reads them, and a pattern with a named backreference dropped; with grammar, portable and besides \\d, \\w and \\s written as classes, and a pattern not anchored ^…$ dropped"},
+	{"pattern-flavor", nil, "loss.pattern", []Action{Keep, Python}, "the regular-expression engine a target compiles patterns with; with python, named groups written (?P<name>…) and backreferences (?P=name), and a pattern with \\p{…} or a possessive quantifier dropped"},
 	{"enum-null", nil, "loss.enum", []Action{Keep, Drop}, "null among the values of enum; with drop, taken out of the enum (the type keeps null)"},
 	{"bool-schemas", nil, "", []Action{Keep, Object}, "the boolean schemas true and false as subschemas (additionalProperties and unevaluated* aside); with object, written as {} and {\"not\": {}}, which say the same"},
 	{"required-alone", nil, "", []Action{Keep, Add}, "required in a schema without properties; with add, properties: {} added beside it"},

@@ -26,7 +26,7 @@ var (
 			return r.Action("untyped") == Type || r.Action("items-missing") == Add || rootRules(r) || r.Action("properties-missing") == Add ||
 				r.Action("ref-siblings") != Keep || r.Action("required-undefined") == Prune ||
 				r.Action("enum-null") == Drop || r.Action("required-alone") == Add || r.Action("pattern") == Portable ||
-				r.Action("pattern") == Grammar || r.Action("bool-schemas") == Object
+				r.Action("pattern") == Grammar || r.Action("bool-schemas") == Object || r.Action("pattern-flavor") == Python
 		},
 		Run:   runShape,
 		Check: checkShape,
@@ -60,6 +60,7 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 	refs := r.Action("ref-siblings") != Keep
 	enumNull, reqAlone, portable := r.Action("enum-null") == Drop, r.Action("required-alone") == Add, r.Action("pattern") == Portable
 	boolObj, grammar := r.Action("bool-schemas") == Object, r.Action("pattern") == Grammar
+	python := r.Action("pattern-flavor") == Python
 	found := false
 	canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
 		if found || !s.IsObject() {
@@ -76,7 +77,8 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 			reqAlone && n.Has("required") && !n.Has("properties"),
 			portable && unportable(n.Get("pattern")),
 			boolObj && hasBoolSub(n),
-			grammar && unGrammatical(n):
+			grammar && unGrammatical(n),
+			python && unPythonic(n):
 			found = true
 		}
 		return !found
@@ -214,6 +216,7 @@ func runShape(u *Unit) {
 	addItems, enumNull, reqAlone := r.Action("items-missing") == Add, r.Action("enum-null") == Drop, r.Action("required-alone") == Add
 	portable, addProps, prune := r.Action("pattern") == Portable, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
 	boolObj, grammar := r.Action("bool-schemas") == Object, r.Action("pattern") == Grammar
+	python := r.Action("pattern-flavor") == Python
 	shapeRoot(u)
 	// Shaping the root can make a union of it (an untyped root typed as
 	// anyOf, a $ref beside siblings wrapped in anyOf): the root rules have
@@ -252,6 +255,9 @@ func runShape(u *Unit) {
 		}
 		if grammar && n.Has("pattern") {
 			grammarPattern(u, n, at)
+		}
+		if python && n.Has("pattern") {
+			pythonPattern(u, n, at)
 		}
 		if isObjectSchema(n) {
 			if addProps && !n.Has("properties") {

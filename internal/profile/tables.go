@@ -1,6 +1,10 @@
 package profile
 
-import "github.com/toolc-dev/toolc/internal/lower"
+import (
+	"slices"
+
+	"github.com/toolc-dev/toolc/internal/lower"
+)
 
 // Sources of the facts in the tables below.
 const (
@@ -55,6 +59,7 @@ var openAIStrict = &lower.Rules{
 		"allOf", lower.Merge,
 		"not", lower.Drop, "conditional", lower.Drop, "dependent", lower.Drop,
 		"pattern", lower.Simple, // no lookaround
+		"pattern-flavor", lower.Python, // OpenAI compiles patterns with Python's re
 		"format", strictFormatsOpenAI,
 		"minLength", lower.Drop, "maxLength", lower.Drop,
 		"uniqueItems", lower.Drop, "contains", lower.Drop, "prefixItems", lower.Tuple,
@@ -80,9 +85,11 @@ var openAIStrict = &lower.Rules{
 }
 
 var openAIDefault = &lower.Rules{
-	Rows: append(rows("OpenAI: every array has items, in every mode; mark3labs/mcp-filesystem-server PR 23 (PROVIDERS.md, corrections); a tuple's items is an array, so it is written as strict mode writes it", "items-missing", lower.Add, "prefixItems", lower.Tuple),
-		append(rows(srcRootOpenAI, "root-any-of", lower.Merge, "root-all-of", lower.Merge, "root-enum", lower.Drop, "root-not", lower.Drop),
-			append(rows(srcRequiredProps, "required-alone", lower.Add), rows(srcRefTargets, "ref-targets", lower.Hoist)...)...)...),
+	Rows: slices.Concat(
+		rows("OpenAI: every array has items, in every mode; mark3labs/mcp-filesystem-server PR 23 (PROVIDERS.md, corrections); a tuple's items is an array, so it is written as strict mode writes it", "items-missing", lower.Add, "prefixItems", lower.Tuple),
+		rows(srcPython, "pattern-flavor", lower.Python),
+		rows(srcRootOpenAI, "root-any-of", lower.Merge, "root-all-of", lower.Merge, "root-enum", lower.Drop, "root-not", lower.Drop),
+		rows(srcRequiredProps, "required-alone", lower.Add), rows(srcRefTargets, "ref-targets", lower.Hoist)),
 	Limits: []lower.Limit{descriptionOpenAI},
 }
 
@@ -195,6 +202,9 @@ func init() {
 }
 
 // keepAll is the rules of targets that carry JSON Schema as it is.
+// srcPython: OpenAI compiles every pattern with Python's re.
+const srcPython = "OpenAI compiles pattern with Python's re in every mode: \\p{…} and possessive quantifiers are refused (\"… is not a 'regex'\"; BerriAI/litellm issues 40358 and 40485; PROVIDERS.md, November 2026)"
+
 // srcRefExternal: providers take the schema as it is and fetch nothing; a
 // reference into another document points nowhere (PROVIDERS.md: local
 // references only).
