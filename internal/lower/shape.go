@@ -286,34 +286,6 @@ func runShape(u *Unit) {
 	visit(u.root, "", nil)
 }
 
-// boolKept are the keywords whose boolean value the servers that refuse
-// boolean subschemas still take: additionalProperties: false is how an
-// object is closed (Ollama's parser skips it; llama.cpp's grammar reads it).
-var boolKept = map[string]bool{"additionalProperties": true, "unevaluatedProperties": true, "unevaluatedItems": true}
-
-// hasBoolSub reports whether one of n's subschemas is a boolean schema the
-// bool-schemas row rewrites.
-func hasBoolSub(n *canonical.Value) bool {
-	for rel, sub := range canonical.AsSchema(n).Subschemas() {
-		if sub.IsBool() && !boolKept[firstToken(rel)] {
-			return true
-		}
-	}
-	return false
-}
-
-// objectBool writes the boolean schema n as the object schema that accepts
-// the same values: true as {}, false as {"not": {}}.
-func objectBool(u *Unit, n *canonical.Value, at canonical.Pointer) {
-	if n.Bool {
-		n.Kind, n.Members = canonical.Object, nil
-		u.Report("lower.bool-schema", at, n, "", "the schema true written as {}, which accepts the same values: the target refuses boolean schemas")
-		return
-	}
-	n.Kind, n.Members = canonical.Object, []canonical.Member{{Key: "not", Value: canonical.NewObject()}}
-	u.Report("lower.bool-schema", at, n, "", "the schema false written as {\"not\": {}}, which accepts the same values (none): the target refuses boolean schemas")
-}
-
 // shapeType gives an untyped schema a type: its parent's (for a branch of
 // anyOf under a typed schema, which means the same), the one its keywords
 // imply, or else the JSON scalar types.
