@@ -11,7 +11,7 @@ package security
 
 import (
 	"fmt"
-	"maps"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -410,32 +410,59 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 	// One letter apart: only names of 6 letters or more. Two such names
 	// share a bucket, the name with one letter left out (or whole), so
 	// every pair is found whatever lies between them in sorted order, in
-	// work linear in the letters.
-	buckets := map[string][]int{}
-	for i, n := range norm {
-		if len(n) < 6 {
-			continue
+	// work linear in the letters. A bucket is the hash of its key (no key
+	// string is built); oneEdit confirms every candidate, so a collision
+	// costs a comparison, never a finding.
+	seed := maphash.MakeSeed()
+	keysOf := func(n string, yield func(uint64)) {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		key := func(kind byte, a, b string) uint64 {
+			h.Reset()
+			h.WriteByte(kind)
+			h.WriteString(a)
+			h.WriteByte(0)
+			h.WriteString(b)
+			return h.Sum64()
 		}
 		// A substitution: the two agree but at one place. An insertion:
 		// the longer less one letter is the shorter.
-		buckets["d\x00"+n] = append(buckets["d\x00"+n], i)
+		yield(key('d', n, ""))
 		for k := range len(n) {
-			sub := "s\x00" + n[:k] + "\x00" + n[k+1:]
-			buckets[sub] = append(buckets[sub], i)
+			yield(key('s', n[:k], n[k+1:]))
 			if k == 0 || n[k] != n[k-1] { // a letter of a run left out is one string
-				del := "d\x00" + n[:k] + n[k+1:]
-				buckets[del] = append(buckets[del], i)
+				yield(key('d', n[:k]+n[k+1:], ""))
 			}
 		}
 	}
-	keys := slices.Sorted(maps.Keys(buckets))
-	for _, k := range keys {
-		b := buckets[k]
-		for x, i := range b {
-			for _, j := range b[x+1:] {
-				if !done[j] && norm[i] != norm[j] && oneEdit(norm[i], norm[j]) {
-					done[j] = pair(i, j)
+	buckets := map[uint64][]int{}
+	for i, n := range norm {
+		if len(n) >= 6 {
+			keysOf(n, func(k uint64) { buckets[k] = append(buckets[k], i) })
+		}
+	}
+	// Each name, in catalog order, against the earlier names one letter
+	// from it, the earliest first.
+	var earlier []int
+	for j, n := range norm {
+		if len(n) < 6 || done[j] {
+			continue
+		}
+		earlier = earlier[:0]
+		keysOf(n, func(k uint64) {
+			for _, i := range buckets[k] {
+				if i >= j {
+					break
 				}
+				if norm[i] != n && oneEdit(norm[i], n) {
+					earlier = append(earlier, i)
+				}
+			}
+		})
+		slices.Sort(earlier)
+		for _, i := range slices.Compact(earlier) {
+			if done[j] = pair(i, j); done[j] {
+				break
 			}
 		}
 	}
