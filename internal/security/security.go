@@ -414,42 +414,50 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 	// string is built); oneEdit confirms every candidate, so a collision
 	// costs a comparison, never a finding.
 	seed := maphash.MakeSeed()
-	keysOf := func(n string, yield func(uint64)) {
-		var h maphash.Hash
-		h.SetSeed(seed)
-		key := func(kind byte, a, b string) uint64 {
-			h.Reset()
-			h.WriteByte(kind)
-			h.WriteString(a)
+	var h maphash.Hash
+	h.SetSeed(seed)
+	// key hashes kind, a and b: a and b are one string, the name less the
+	// letter between them ('s' marks the place where one was).
+	key := func(kind byte, a, b string) uint64 {
+		h.Reset()
+		h.WriteByte(kind)
+		h.WriteString(a)
+		if kind == 's' {
 			h.WriteByte(0)
-			h.WriteString(b)
-			return h.Sum64()
+		}
+		h.WriteString(b)
+		return h.Sum64()
+	}
+	keys := make([][]uint64, len(norm))
+	buckets := map[uint64][]int{}
+	for i, n := range norm {
+		if len(n) < 6 {
+			continue
 		}
 		// A substitution: the two agree but at one place. An insertion:
 		// the longer less one letter is the shorter.
-		yield(key('d', n, ""))
+		ks := make([]uint64, 0, 2*len(n)+1)
+		ks = append(ks, key('d', n, ""))
 		for k := range len(n) {
-			yield(key('s', n[:k], n[k+1:]))
+			ks = append(ks, key('s', n[:k], n[k+1:]))
 			if k == 0 || n[k] != n[k-1] { // a letter of a run left out is one string
-				yield(key('d', n[:k]+n[k+1:], ""))
+				ks = append(ks, key('d', n[:k], n[k+1:]))
 			}
 		}
-	}
-	buckets := map[uint64][]int{}
-	for i, n := range norm {
-		if len(n) >= 6 {
-			keysOf(n, func(k uint64) { buckets[k] = append(buckets[k], i) })
+		keys[i] = ks
+		for _, k := range ks {
+			buckets[k] = append(buckets[k], i)
 		}
 	}
 	// Each name, in catalog order, against the earlier names one letter
 	// from it, the earliest first.
 	var earlier []int
 	for j, n := range norm {
-		if len(n) < 6 || done[j] {
+		if done[j] {
 			continue
 		}
 		earlier = earlier[:0]
-		keysOf(n, func(k uint64) {
+		for _, k := range keys[j] {
 			for _, i := range buckets[k] {
 				if i >= j {
 					break
@@ -458,7 +466,7 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 					earlier = append(earlier, i)
 				}
 			}
-		})
+		}
 		slices.Sort(earlier)
 		for _, i := range slices.Compact(earlier) {
 			if done[j] = pair(i, j); done[j] {
