@@ -70,6 +70,19 @@ var (
 		Doc:  "writes prefixItems (and draft-07 array items) as items: {anyOf: [...]}, pinning maxItems when the tuple is closed (loss.prefix-items: positions are lost)",
 		When: needs("prefixItems", Tuple),
 		Run:  runTuple,
+		// Only a schema with a tuple: OpenAI's default mode has this pass,
+		// and without a check every schema would be copied for it.
+		Check: func(_ *Rules, root *canonical.Value) bool {
+			found := false
+			canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
+				if s.IsObject() {
+					p, items := s.JSON().Get("prefixItems"), s.JSON().Get("items")
+					found = p != nil && p.Kind == canonical.Array || items != nil && items.Kind == canonical.Array
+				}
+				return !found
+			})
+			return found
+		},
 	}
 	strictModePass = &Pass{
 		Name: "strict",
