@@ -100,9 +100,10 @@ var (
 				switch row.Action {
 				case Drop, Only, Simple, Inline:
 					// The root rows (root-enum, root-not) are the shape
-					// pass's: they alone must not send every schema
-					// through this one.
-					if !strings.HasPrefix(row.Feature, "root-") {
+					// pass's, and a row of no keyword but "other"
+					// (ref-external, enum-null) another pass's: they
+					// alone must not send every schema through this one.
+					if f, ok := FeatureNamed(row.Feature); ok && (f.Keywords != nil || f.Name == "other") && !strings.HasPrefix(row.Feature, "root-") {
 						return true
 					}
 				}

@@ -262,7 +262,7 @@ func runRefs(u *Unit) {
 	case Keep:
 		r.normalize()
 	}
-	if u.Rules.Action("ref-external") == Drop {
+	if u.Rules.Action("ref-external") == Drop && u.Rules.Action("$ref") != Inline { // inlining cut them already
 		r.dropExternal()
 	}
 	if u.Rules.Action("ref-targets") == Hoist {
