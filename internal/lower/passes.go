@@ -25,12 +25,10 @@ var (
 			if r.Action("$ref") != Keep || r.Action("core") == Drop || r.Action("other") == Drop {
 				return true
 			}
-			found := false // hoisting alone: only where a reference is, static or dynamic
-			canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
-				found = found || s.IsObject() && (s.JSON().Has("$ref") || s.JSON().Has("$dynamicRef") || s.JSON().Has("$recursiveRef"))
-				return !found
+			// hoisting alone: only where a reference is, static or dynamic
+			return someNode(root, func(n *canonical.Value) bool {
+				return n.Has("$ref") || n.Has("$dynamicRef") || n.Has("$recursiveRef")
 			})
-			return found
 		},
 	}
 	modernizePass = &Pass{
@@ -73,15 +71,10 @@ var (
 		// Only a schema with a tuple: OpenAI's default mode has this pass,
 		// and without a check every schema would be copied for it.
 		Check: func(_ *Rules, root *canonical.Value) bool {
-			found := false
-			canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
-				if s.IsObject() {
-					p, items := s.JSON().Get("prefixItems"), s.JSON().Get("items")
-					found = p != nil && p.Kind == canonical.Array || items != nil && items.Kind == canonical.Array
-				}
-				return !found
+			return someNode(root, func(n *canonical.Value) bool {
+				p, items := n.Get("prefixItems"), n.Get("items")
+				return p != nil && p.Kind == canonical.Array || items != nil && items.Kind == canonical.Array
 			})
-			return found
 		},
 	}
 	strictModePass = &Pass{
@@ -165,3 +158,14 @@ func reversed(root *canonical.Value) []located {
 }
 
 // ---- allOf ----
+
+// someNode reports whether f holds for one of the object schemas of root,
+// stopping at the first: the passes' checks, which spare a schema the copy.
+func someNode(root *canonical.Value, f func(n *canonical.Value) bool) bool {
+	found := false
+	canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
+		found = found || s.IsObject() && f(s.JSON())
+		return !found
+	})
+	return found
+}
