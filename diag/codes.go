@@ -290,6 +290,8 @@ var codes = []Code{
 		"The target has no allOf. The merged schema accepts exactly the values the allOf did."},
 	{"lower.any-of-distributed", Info, "keywords beside anyOf were moved into its branches",
 		"Gemini takes anyOf only as the single field of its schema. Each keyword beside it went into the branches it applies to (object keywords into the object branch, annotations and nullable onto every branch), which accepts the same values."},
+	{"lower.any-of-flattened", Info, "an anyOf branch that was only an anyOf was merged into its parent's anyOf",
+		"Moonshot refuses type beside anyOf and DeepSeek V4 an anyOf branch without type, so dialect = \"compatible\" can send neither {\"type\": …, \"anyOf\": […]} nor an untyped branch. A branch that is only an anyOf (as an inlined $ref to a union leaves) is written as its branches, spliced into the parent's anyOf: a union of unions accepts the same values. Annotations on that branch (title, description, default, examples) are not kept."},
 	{"lower.bool-schema", Info, "a boolean subschema was written as an object schema",
 		"Ollama's request parser answers 400 to a boolean schema (true or false) where a property or other subschema goes (oh-my-pi issue 4488, magec pull request 61), and llama.cpp's grammar conversion fails with \"Unrecognized schema: true\" (oh-my-pi pull request 5919). For dialect = \"ollama\", \"llamacpp\" or \"compatible\", true is written {} and false {\"not\": {}}, which accept the same values. additionalProperties: false stays, as both read it."},
 	{"lower.const-as-enum", Info, "const was written as a one-value enum",

@@ -47,6 +47,8 @@ const (
 	RequiredDefined Kind = "required-defined" // "required" names only properties of "properties"
 	RefSiblings     Kind = "ref-siblings"     // beside "$ref" only the keywords in Values
 	AnyOfAlone      Kind = "any-of-alone"     // beside "anyOf" only the keywords in Values
+	AnyOfUntyped    Kind = "any-of-untyped"   // no "type" beside "anyOf": the branches carry it
+	BranchTyped     Kind = "branch-typed"     // every object branch of anyOf and oneOf has "type"
 	Items           Kind = "items"            // every array schema has "items" (a schema)
 	RefsResolve     Kind = "refs-resolve"     // every "$ref" points into the emitted schema
 	Acyclic         Kind = "acyclic"          // no "$ref" recursion
@@ -88,6 +90,8 @@ var kinds = map[Kind]struct{ code, doc string }{
 	RequiredDefined: {"accept.required", "required may name only properties that properties defines"},
 	RefSiblings:     {"accept.ref-siblings", "$ref takes no sibling keywords but %s"},
 	AnyOfAlone:      {"accept.any-of-siblings", "anyOf must be the only field of its schema (but %s)"},
+	AnyOfUntyped:    {"accept.any-of-siblings", "type may not stand beside anyOf; each branch carries its own"},
+	BranchTyped:     {"accept.untyped", "every branch of anyOf and oneOf needs a type"},
 	Items:           {"accept.items-missing", "every array schema needs items"},
 	RefsResolve:     {"accept.ref", "every $ref must point into the schema"},
 	Acyclic:         {"accept.ref", "recursive $refs are not accepted"},

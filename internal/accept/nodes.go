@@ -44,6 +44,8 @@ var nodeChecks = map[Kind]func(n *nodeAt, v *canonical.Value){
 	RequiredDefined: checkRequired,
 	RefSiblings:     func(n *nodeAt, v *canonical.Value) { n.alone(v, "$ref") },
 	AnyOfAlone:      func(n *nodeAt, v *canonical.Value) { n.alone(v, "anyOf") },
+	AnyOfUntyped:    checkAnyOfUntyped,
+	BranchTyped:     checkBranchTyped,
 	Items:           checkItems,
 	PropertyKeys:    checkPropertyKeys,
 	EnumTypes:       checkEnumTypes,
@@ -169,6 +171,26 @@ func checkFormat(n *nodeAt, v *canonical.Value) {
 func checkTyped(n *nodeAt, v *canonical.Value) {
 	if !slices.ContainsFunc(n.r.Values, v.Has) {
 		n.report("the schema has no type")
+	}
+}
+
+func checkAnyOfUntyped(n *nodeAt, v *canonical.Value) {
+	if v.Has("anyOf") {
+		if i := v.Index("type"); i >= 0 {
+			n.reportKey(v.Members[i], "type %s beside anyOf", v.Members[i].Value.String())
+		}
+	}
+}
+
+func checkBranchTyped(n *nodeAt, v *canonical.Value) {
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if b := v.Get(k); b != nil && b.Kind == canonical.Array {
+			for i, x := range b.Items {
+				if x.Kind == canonical.Object && !x.Has("type") {
+					n.report("branch %d of %s has no type", i, k)
+				}
+			}
+		}
 	}
 }
 

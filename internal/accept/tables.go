@@ -140,6 +140,12 @@ func sameStrict(t *Table) *Table {
 	return t
 }
 
+// withName gives t's server a name rule of its own.
+func withName(t *Table, name Rule) *Table {
+	t.Tool = append([]Rule{name}, slices.DeleteFunc(slices.Clone(t.Tool), func(r Rule) bool { return r.Kind == Name })...)
+	return t
+}
+
 // dialect is the table of a server that speaks OpenAI's Chat Completions
 // format, with the rules it adds to OpenAI's.
 func dialect(name, provider string, extra ...Rule) *Table {
@@ -152,7 +158,18 @@ func dialect(name, provider string, extra ...Rule) *Table {
 var (
 	ruleXAI      = Rule{Kind: EnumNoNull, Evidence: "xAI: \"Client specified an invalid argument\" for null inside enum; forgecode issue 2809"}
 	ruleMistral  = Rule{Kind: NoKeywords, Values: []string{"$schema", "$id", "$comment"}, Evidence: "Mistral: \"Grammar error … failed to compile JSON schema\"; litellm issue 13389"}
-	ruleDeepSeek = Rule{Kind: PortablePattern, Evidence: "DeepSeek compiles pattern with an engine of its own and refuses \\0; zed issue 64386"}
+	ruleDeepSeek = []Rule{
+		{Kind: PortablePattern, Evidence: "DeepSeek compiles pattern with an engine of its own and refuses \\0; zed issue 64386"},
+		{Kind: BranchTyped, Evidence: "DeepSeek V4: \"field `anyOf`: missing field `type`\"; can1357/oh-my-pi issue 2270"},
+	}
+	ruleMoonshot = []Rule{
+		{Kind: AnyOfUntyped, Evidence: "Moonshot: \"when using anyOf, type should be defined in anyOf items instead of the parent schema\"; MoonshotAI/kimi-cli issue 2531, vercel/ai issue 18921"},
+		{Kind: NoBoolSchemas, Evidence: "Moonshot: \"property schema … must be an object\", \"items must be an object\"; PROVIDERS.md, November 2026"},
+		{Kind: Typed, Values: []string{"type", "anyOf", "oneOf"}, Evidence: "Moonshot: \"type is not defined\" for a property without type; earendil-works/pi issue 4138"},
+		{Kind: RefSiblings, Evidence: "Moonshot: \"conflicting keywords found after $ref expansion: description\"; MoonshotAI/kimi-cli issues 2061 and 1903"},
+		{Kind: RequiredDefined, Evidence: "Moonshot refuses required naming a property not in properties; MoonshotAI/kimi-cli issue 2457"},
+	}
+	nameMoonshot = Rule{Kind: Name, Values: []string{`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`}, Evidence: "Moonshot: HTTP 400 for a tool name that starts with a digit; MoonshotAI/kimi-cli issues 2531 and 1806"}
 	ruleOllama   = Rule{Kind: NoBoolSchemas, Evidence: "Ollama: HTTP 400 from /api/chat for a boolean schema where a property goes; oh-my-pi issue 4488, magec pull request 61"}
 	ruleLlamaCpp = []Rule{
 		{Kind: NoBoolSchemas, Evidence: "llama.cpp: \"JSON schema conversion failed: Unrecognized schema: true\"; oh-my-pi pull request 5919"},
@@ -180,11 +197,12 @@ var acceptTables = map[string]*Table{
 	"openai":            openAI("openai", chatShape),
 	"openai-xai":        tools(dialect("openai-xai", "xAI", ruleXAI), 200, "xAI takes up to 200 tools in one request, not OpenAI's 128 (router-for-me/CLIProxyAPI issue 5214; PROVIDERS.md, November 2026)"),
 	"openai-mistral":    dialect("openai-mistral", "Mistral", ruleMistral),
-	"openai-deepseek":   dialect("openai-deepseek", "DeepSeek", ruleDeepSeek),
+	"openai-deepseek":   dialect("openai-deepseek", "DeepSeek", ruleDeepSeek...),
+	"openai-moonshot":   withName(dialect("openai-moonshot", "Moonshot", ruleMoonshot...), nameMoonshot),
 	"openai-ollama":     dialect("openai-ollama", "Ollama", ruleOllama),
 	"openai-cerebras":   sameStrict(dialect("openai-cerebras", "Cerebras")),
 	"openai-llamacpp":   dialect("openai-llamacpp", "llama.cpp's server", ruleLlamaCpp...),
-	"openai-compatible": sameStrict(dialect("openai-compatible", "an OpenAI-compatible server", append([]Rule{ruleXAI, ruleMistral, ruleDeepSeek, ruleOllama}, ruleLlamaCpp...)...)),
+	"openai-compatible": withName(sameStrict(dialect("openai-compatible", "an OpenAI-compatible server", slices.Concat([]Rule{ruleXAI, ruleMistral, ruleOllama}, ruleDeepSeek, ruleLlamaCpp, ruleMoonshot)...)), nameMoonshot),
 	"openai-responses":  openAI("openai-responses", Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"}),
 	"anthropic": {
 		Name: "anthropic", Provider: "Anthropic",

@@ -95,6 +95,8 @@ var featureTable = []Feature{
 	{"ref-external", nil, "loss.ref", []Action{Keep, Drop}, "a $ref to another document, such as a dialect's meta-schema; with drop, removed, so that any value is taken there"},
 	{"ref-targets", nil, "", []Action{Keep, Hoist}, "where a $ref points; with hoist, every target that is not the root or a top-level definition copied into $defs, and every reference written from the document root"},
 	{"anyOf", []string{"anyOf"}, "loss.any-of", []Action{Keep, Drop, Alone}, "anyOf; with alone, the only keyword of its schema (the others moved into its branches)"},
+	{"any-of-type", nil, "", []Action{Keep, Alone}, "type beside anyOf; with alone, moved into its branches, which say the same"},
+	{"branch-types", nil, "", []Action{Keep, Type}, "branches of anyOf and oneOf without type; with type, given their parent's type, the one their enum, const, keywords or $ref target imply, or every JSON type, which say the same"},
 	{"oneOf", []string{"oneOf"}, "loss.one-of", []Action{Keep, Drop, AnyOf}, "oneOf"},
 	{"allOf", []string{"allOf"}, "loss.all-of", []Action{Keep, Drop, Merge}, "allOf"},
 	{"not", []string{"not"}, "loss.not", []Action{Keep, Drop}, "not"},

@@ -26,7 +26,8 @@ var (
 			return r.Action("untyped") == Type || r.Action("items-missing") == Add || rootRules(r) || r.Action("properties-missing") == Add ||
 				r.Action("ref-siblings") != Keep || r.Action("required-undefined") == Prune ||
 				r.Action("enum-null") == Drop || r.Action("required-alone") == Add || r.Action("pattern") == Portable ||
-				r.Action("pattern") == Grammar || r.Action("bool-schemas") == Object || r.Action("pattern-flavor") == Python
+				r.Action("pattern") == Grammar || r.Action("bool-schemas") == Object || r.Action("pattern-flavor") == Python ||
+				r.Action("branch-types") == Type
 		},
 		Run:   runShape,
 		Check: checkShape,
@@ -40,10 +41,15 @@ var (
 	}
 	anyOfAlonePass = &Pass{
 		Name:     "alone",
-		Doc:      "makes anyOf the only keyword of its schema: each keyword beside it goes into the branches it applies to (lower.any-of-distributed)",
+		Doc:      "makes anyOf the only keyword of its schema, or moves only the type beside it, as the target's rows say: each keyword moved goes into the branches it applies to (lower.any-of-distributed)",
 		Requires: []*Pass{dropUnsupportedPass},
-		When:     needs("anyOf", Alone),
-		Run:      runAlone,
+		When: func(r *Rules) bool {
+			return r.Action("anyOf") == Alone || r.Action("any-of-type") == Alone
+		},
+		Run: runAlone,
+		Check: func(r *Rules, root *canonical.Value) bool {
+			return r.Action("anyOf") == Alone || someNode(root, func(n *canonical.Value) bool { return n.Has("anyOf") && n.Has("type") })
+		},
 	}
 )
 
@@ -60,7 +66,7 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 	refs := r.Action("ref-siblings") != Keep
 	enumNull, reqAlone, portable := r.Action("enum-null") == Drop, r.Action("required-alone") == Add, r.Action("pattern") == Portable
 	boolObj, grammar := r.Action("bool-schemas") == Object, r.Action("pattern") == Grammar
-	python := r.Action("pattern-flavor") == Python
+	python, branches := r.Action("pattern-flavor") == Python, r.Action("branch-types") == Type
 	found := false
 	canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
 		if found || !s.IsObject() {
@@ -78,7 +84,8 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 			portable && unportable(n.Get("pattern")),
 			boolObj && hasBoolSub(n),
 			grammar && unGrammatical(n),
-			python && unPythonic(n):
+			python && unPythonic(n),
+			branches && untypedBranch(n):
 			found = true
 		}
 		return !found
@@ -216,7 +223,8 @@ func runShape(u *Unit) {
 	addItems, enumNull, reqAlone := r.Action("items-missing") == Add, r.Action("enum-null") == Drop, r.Action("required-alone") == Add
 	portable, addProps, prune := r.Action("pattern") == Portable, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
 	boolObj, grammar := r.Action("bool-schemas") == Object, r.Action("pattern") == Grammar
-	python := r.Action("pattern-flavor") == Python
+	python, branches := r.Action("pattern-flavor") == Python, r.Action("branch-types") == Type
+	var res *resolver // made on the first $ref branch to type
 	shapeRoot(u)
 	// Shaping the root can make a union of it (an untyped root typed as
 	// anyOf, a $ref beside siblings wrapped in anyOf): the root rules have
@@ -235,6 +243,9 @@ func runShape(u *Unit) {
 			return
 		}
 		shapeRef(u, n, at)
+		if branches {
+			flattenAnyOf(u, n, at) // its branches are then typed one by one
+		}
 		if typed {
 			shapeType(u, n, at, inherit)
 		}
@@ -279,6 +290,9 @@ func runShape(u *Unit) {
 			var in []string
 			if k == "anyOf" || k == "oneOf" || k == "allOf" {
 				in = canonical.AsSchema(n).Types()
+			}
+			if branches && (k == "anyOf" || k == "oneOf") {
+				typeBranch(u, &res, sub.JSON(), at.Join(rel), in)
 			}
 			visit(sub.JSON(), at.Join(rel), in)
 		}
@@ -701,27 +715,39 @@ var keywordTypes = map[string][]string{
 }
 
 func runAlone(u *Unit) {
+	all := u.Rules.Action("anyOf") == Alone
 	var walk func(n *canonical.Value, at canonical.Pointer)
 	walk = func(n *canonical.Value, at canonical.Pointer) {
 		if n.Kind != canonical.Object {
 			return
 		}
 		if any := n.Get("anyOf"); any != nil && any.Kind == canonical.Array && len(n.Members) > 1 {
-			distribute(u, n, at)
+			switch {
+			case all:
+				distribute(u, n, at, nil)
+			case n.Has("type"):
+				distribute(u, n, at, []string{"type"})
+			}
 		}
 		// Outer schemas first: what they move into a branch that has an
 		// anyOf of its own moves on into its branches when it is walked.
 		for rel, sub := range canonical.AsSchema(n).Subschemas() {
 			walk(sub.JSON(), at.Join(rel))
 		}
+		if !all {
+			flattenAnyOf(u, n, at)
+		}
 	}
 	walk(u.root, "")
 }
 
-// distribute moves the keywords beside n's anyOf into its branches.
-func distribute(u *Unit, n *canonical.Value, at canonical.Pointer) {
+// distribute moves the keywords beside n's anyOf into its branches: all of
+// them, or those of only.
+func distribute(u *Unit, n *canonical.Value, at canonical.Pointer, only []string) {
 	any := n.Get("anyOf")
-	siblings := without(n.Members, "anyOf")
+	siblings := slices.DeleteFunc(without(n.Members, "anyOf"), func(m canonical.Member) bool {
+		return only != nil && !slices.Contains(only, m.Key)
+	})
 	var branches []*canonical.Value
 	var lost []string
 	for _, b := range any.Items {
@@ -769,13 +795,17 @@ func distribute(u *Unit, n *canonical.Value, at canonical.Pointer) {
 			branches = append(branches, out)
 		}
 	}
-	pos := n.Members[n.Index("anyOf")].KeyPos
-	n.Members = []canonical.Member{{Key: "anyOf", Value: canonical.NewArray(branches...), KeyPos: pos}}
 	var keys []string
 	for _, m := range siblings {
 		keys = append(keys, m.Key)
 	}
-	u.Report("lower.any-of-distributed", at, n, "anyOf", "the keyword(s) %s beside anyOf moved into its branches, as the target takes anyOf only alone", strings.Join(quoteAll(keys), ", "))
+	n.Members = slices.DeleteFunc(n.Members, func(m canonical.Member) bool { return slices.Contains(keys, m.Key) })
+	n.Set("anyOf", canonical.NewArray(branches...))
+	why := "as the target takes anyOf only alone"
+	if only != nil {
+		why = "as the target refuses them beside anyOf"
+	}
+	u.Report("lower.any-of-distributed", at, n, "anyOf", "the keyword(s) %s beside anyOf moved into its branches, %s", strings.Join(quoteAll(keys), ", "), why)
 	if len(lost) > 0 {
 		u.Report("loss.any-of", at, n, "anyOf", "the keyword(s) %s beside anyOf could not be merged into a branch that says otherwise; that branch keeps its own", strings.Join(quoteAll(lost), ", "))
 	}

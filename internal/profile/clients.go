@@ -67,6 +67,9 @@ func clientRows(names []string) []lower.Row {
 // named client has one, else the profile's.
 func (p *Profile) nameRule(opts Options) NameRule {
 	r := p.Name
+	if d, ok := p.dialect(opts); ok && d.Names.Max > 0 {
+		r = d.Names
+	}
 	for _, n := range opts.Clients {
 		if c := clients[n]; c.Names.Max > 0 && (r.Max == 0 || c.Names.Max <= r.Max) {
 			r = c.Names

@@ -26,6 +26,9 @@ type Dialect struct {
 	// Rows are schema rules the server adds to the format's, in every
 	// mode; a manifest's profile override of the same feature wins.
 	Rows []lower.Row
+	// Names, when set, is the server's rule for tool names, which replaces
+	// the format's.
+	Names NameRule
 	// Acceptance names the acceptance table that checks what the server
 	// takes; "" is the format's.
 	Acceptance string
@@ -42,7 +45,17 @@ var (
 		{Feature: "bool-schemas", Action: lower.Object, Source: "llama.cpp's grammar conversion fails on a boolean schema (\"Unrecognized schema: true\"; oh-my-pi pull request 5919)"},
 		{Feature: "pattern", Action: lower.Grammar, Source: "llama.cpp's server compiles a pattern into a grammar: it must be anchored ^…$ (containers/kubernetes-mcp-server issue 277) and may not use \\d, \\w, \\s (rowboatlabs/rowboat issue 741); written portably, as DeepSeek needs, too"},
 	}
-	rowOllama = lower.Row{Feature: "bool-schemas", Action: lower.Object, Source: "Ollama answers HTTP 400 to a boolean schema where a property goes (oh-my-pi issue 4488, magec pull request 61): true is written {}, false {\"not\": {}}"}
+	rowDeepSeekV4 = lower.Row{Feature: "branch-types", Action: lower.Type, Source: "DeepSeek V4 refuses an anyOf branch without type (\"field `anyOf`: missing field `type`\"; can1357/oh-my-pi issue 2270): each gets the type it already has"}
+	rowMoonshot   = []lower.Row{
+		{Feature: "any-of-type", Action: lower.Alone, Source: "Moonshot refuses type beside anyOf (\"when using anyOf, type should be defined in anyOf items instead of the parent schema\"; MoonshotAI/kimi-cli issue 2531, vercel/ai issue 18921)"},
+		{Feature: "bool-schemas", Action: lower.Object, Source: "Moonshot refuses a boolean subschema (\"property schema … must be an object\", \"items must be an object\"; PROVIDERS.md, November 2026)"},
+		{Feature: "untyped", Action: lower.Type, Source: "Moonshot refuses a property without type (\"type is not defined\"; earendil-works/pi issue 4138)"},
+		{Feature: "allOf", Action: lower.Merge, Source: "Moonshot refuses a property without type, and allOf gives it none (earendil-works/pi issue 4138)"},
+		{Feature: "$ref", Action: lower.Inline, Source: "Moonshot expands $ref itself and refuses one with sibling keywords (\"conflicting keywords found after $ref expansion: description\"; MoonshotAI/kimi-cli issues 2061 and 1903)"},
+		{Feature: "required-undefined", Action: lower.Prune, Source: "Moonshot refuses required naming a property not in properties (MoonshotAI/kimi-cli issue 2457)"},
+	}
+	namesMoonshot = NameRule{Chars: "a-zA-Z0-9_-", First: "a-zA-Z_", Max: 64, Source: "Moonshot answers HTTP 400 to a tool name that starts with a digit (MoonshotAI/kimi-cli issues 2531 and 1806)"}
+	rowOllama     = lower.Row{Feature: "bool-schemas", Action: lower.Object, Source: "Ollama answers HTTP 400 to a boolean schema where a property goes (oh-my-pi issue 4488, magec pull request 61): true is written {}, false {\"not\": {}}"}
 )
 
 // dialects lists, per target format, the servers that speak it; the first
@@ -53,15 +66,30 @@ var dialects = map[string][]Dialect{
 		{Name: "xai", Rows: []lower.Row{rowXAI}, Acceptance: "openai-xai", Source: "xAI rejects strict (PROVIDERS.md, corrections) and null inside enum (forgecode issue 2809); it takes 200 tools per request (CLIProxyAPI issue 5214)"},
 		{Name: "groq", Source: "Groq refuses required without properties (strix issue 1088, livekit agents issue 4610), as every OpenAI dialect now gets; 128 tools per request"},
 		{Name: "mistral", Rows: []lower.Row{rowMistral}, Acceptance: "openai-mistral", Source: "Mistral refuses $schema and $id in parameters (litellm issue 13389)"},
-		{Name: "deepseek", Rows: []lower.Row{rowDeepSeek}, Acceptance: "openai-deepseek", Source: "DeepSeek refuses ECMA-262-only pattern escapes (zed issue 64386)"},
+		{Name: "deepseek", Rows: []lower.Row{rowDeepSeek, rowDeepSeekV4}, Acceptance: "openai-deepseek", Source: "DeepSeek refuses ECMA-262-only pattern escapes (zed issue 64386) and, from V4, an anyOf branch without type (oh-my-pi issue 2270)"},
+		{Name: "moonshot", Rows: rowMoonshot, Names: namesMoonshot, Acceptance: "openai-moonshot", Source: "Moonshot (Kimi) refuses type beside anyOf, boolean subschemas, untyped properties, $ref with siblings, required naming undefined properties and tool names that start with a digit (MoonshotAI/kimi-cli issues 2531, 2061, 2457, 1806; earendil-works/pi issue 4138)"},
 		{Name: "ollama", Rows: []lower.Row{rowOllama}, Acceptance: "openai-ollama", Source: "Ollama refuses boolean subschemas (oh-my-pi issue 4488)"},
 		{Name: "cerebras", Strict: true, SameStrict: true, Acceptance: "openai-cerebras", Source: "Cerebras refuses a request whose tools have mixed strict values (\"Tools with mixed values for 'strict' are not allowed\"; Kilo-Org/kilocode issue 5193)"},
 		{Name: "llamacpp", Rows: rowLlamaCpp, Acceptance: "openai-llamacpp", Source: "llama.cpp's server refuses boolean subschemas and patterns not anchored or with \\d, \\w, \\s (oh-my-pi pull request 5919; kubernetes-mcp-server issue 277, rowboat issue 741)"},
 		// compatible takes llama.cpp's pattern row, which writes patterns
 		// portably as DeepSeek's does, and more.
-		{Name: "compatible", Rows: append([]lower.Row{rowXAI, rowMistral}, rowLlamaCpp...), Acceptance: "openai-compatible",
+		{Name: "compatible", Rows: union([]lower.Row{rowXAI, rowMistral}, rowLlamaCpp, []lower.Row{rowDeepSeekV4}, rowMoonshot), Names: namesMoonshot, Acceptance: "openai-compatible",
 			Source: "OpenAI-compatible servers differ; legacy functions reject strict (PROVIDERS.md, corrections): every dialect's rules at once"},
 	},
+}
+
+// union returns the rows of every list, the first of each feature: a
+// feature two servers lower alike is one row.
+func union(lists ...[]lower.Row) []lower.Row {
+	var out []lower.Row
+	for _, l := range lists {
+		for _, r := range l {
+			if !slices.ContainsFunc(out, func(o lower.Row) bool { return o.Feature == r.Feature }) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
 }
 
 // Dialects returns the dialects of a target format, the default first; nil

@@ -18,6 +18,8 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"$ref":                 {`{"$ref": "#/$defs/d"}`, "$ref"},
 	"anyOf":                {`{"anyOf": [{"type": "string"}, {"type": "integer"}], "description": "d"}`, "anyOf"},
 	"oneOf":                {`{"oneOf": [{"type": "string"}, {"type": "integer"}]}`, "oneOf"},
+	"any-of-type":          {`{"type": "string", "anyOf": [{"maxLength": 3}, {"pattern": "^a"}]}`, "type"},
+	"branch-types":         {`{"anyOf": [{"maxLength": 3}, {"enum": [1, 2]}]}`, "anyOf"},
 	"allOf":                {`{"allOf": [{"type": "string"}], "description": "d"}`, "allOf"},
 	"not":                  {`{"type": "string", "not": {"enum": ["x"]}}`, "not"},
 	"conditional":          {`{"type": "string", "if": {"maxLength": 3}, "then": {"pattern": "^a"}}`, "if"},
@@ -249,10 +251,24 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 			t.Errorf("want allOf merged; got %s", p.AppendJSON(nil, ""))
 		}
 	case lower.Alone:
+		if row.Feature == "any-of-type" {
+			if has || p.Get("anyOf").Items[0].Get("type") == nil {
+				t.Errorf("want the type moved into the branches; got %s", p.AppendJSON(nil, ""))
+			}
+			return
+		}
 		if len(p.Members) != 1 || !has || p.Get("anyOf").Items[0].Get("description") == nil {
 			t.Errorf("want anyOf alone, the description on its branches; got %s", p.AppendJSON(nil, ""))
 		}
 	case lower.Type:
+		if row.Feature == "branch-types" {
+			for _, b := range v.Items {
+				if !b.Has("type") || !codes["lower.type-inferred"] {
+					t.Errorf("want every branch typed; got %s", p.AppendJSON(nil, ""))
+				}
+			}
+			return
+		}
 		if !has || !codes["loss.untyped"] {
 			t.Errorf("want the untyped schema widened to anyOf and loss.untyped; got %s, changes %v", p.AppendJSON(nil, ""), res.Changes)
 		}
