@@ -184,7 +184,8 @@ func (e FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Pointer, e.M
 
 // Validate checks what the canonical form requires of every tool: a name, a
 // namespace without ':', an input schema that is an object schema, and an
-// output schema, if any, that is one too.
+// output schema, if any, that is a JSON object (a schema of any type: MCP
+// 2026-07-28 takes any as outputSchema).
 func (t *Tool) Validate() []FieldError {
 	var errs []FieldError
 	if t.Name == "" {
@@ -206,6 +207,9 @@ func (t *Tool) Validate() []FieldError {
 		case f.s == nil:
 		case !f.s.IsObject():
 			errs = append(errs, FieldError{Pointer: f.p, Msg: fmt.Sprintf("%s schema is %s, not an object schema", f.p[1:], f.s.Kind), NotObj: true})
+		case !f.required:
+			// Any schema describes a result (MCP 2026-07-28); the targets
+			// that take objects only lower the others.
 		case f.s.Keyword("type") == nil:
 			errs = append(errs, FieldError{Pointer: f.p, Msg: fmt.Sprintf(`%s schema has no "type": "object"`, f.p[1:]), NotObj: true})
 		case !slices.Equal(f.s.Types(), []string{"object"}):

@@ -58,6 +58,8 @@ const (
 	NoLookaround    Kind = "no-lookaround"    // "pattern" has no lookaround
 	RootObject      Kind = "root-object"      // the root has "type": "object" (Values: spellings)
 	RootKeywords    Kind = "root-keywords"    // the root has none of the keywords in Values
+	OutputObject    Kind = "output-object"    // an output schema's root has "type": "object"
+	OutputUnion     Kind = "output-union"     // an output schema with anyOf or oneOf at its root has "type": "object"
 	Draft2020       Kind = "draft-2020-12"    // only 2020-12 forms: no items array, additionalItems, dependencies or older $schema
 	EnumNoNull      Kind = "enum-no-null"     // enum lists no null
 	RefTargets      Kind = "ref-targets"      // every "$ref" is "#", "#/$defs/X" or "#/definitions/X"
@@ -101,6 +103,8 @@ var kinds = map[Kind]struct{ code, doc string }{
 	NoLookaround:    {"accept.pattern", "patterns may not use lookaround"},
 	RootObject:      {"accept.root", "the input schema must have type object"},
 	RootKeywords:    {"accept.root", "the input schema takes no %s at its root"},
+	OutputObject:    {"accept.root", "the output schema must have type object"},
+	OutputUnion:     {"accept.root", "an output schema with anyOf or oneOf at its root must have type object"},
 	Draft2020:       {"accept.draft", "the schema must be JSON Schema 2020-12"},
 	EnumNoNull:      {"accept.enum", "enum may not list null"},
 	RefTargets:      {"accept.ref", "a $ref may point only at the root or a top-level definition"},
@@ -459,6 +463,11 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 		case RootObject:
 			if input && !slices.Contains(r.Values, typeString(root)) {
 				c.report(r, c.field, "", root.Pos, "the root schema's type is %s", typeText(root))
+			}
+		case OutputObject, OutputUnion:
+			union := root.Has("anyOf") || root.Has("oneOf")
+			if !input && typeString(root) != "object" && (r.Kind == OutputObject || union) {
+				c.report(r, c.field, "", root.Pos, "the output schema's root has type %s", typeText(root))
 			}
 		case RootKeywords:
 			for _, k := range r.Values {

@@ -30,7 +30,8 @@ var clientTables = map[string]*Client{
 	},
 	"claude-desktop": {Name: "claude-desktop", Product: "Claude Desktop",
 		Tool:   []Rule{{Kind: Name, Values: []string{`^[a-zA-Z0-9_-]{1,64}$`}, Evidence: "Claude Desktop and claude.ai refuse the whole connector when one tool name breaks it; loomle issue 168, hostinger api-mcp-server issue 51"}},
-		Output: []Rule{{Kind: Draft2020, Evidence: "Claude Code and Claude Desktop validate outputSchema with a 2020-12-only validator, and every call of a tool whose output schema declares draft-07 fails: \"JSON Schema declares an unsupported dialect\"; anthropics/claude-code issues 86142 and 88882, claude-ai-mcp issue 1016, n8n issue 36361"}},
+		Output: []Rule{{Kind: Draft2020, Evidence: "Claude Code and Claude Desktop validate outputSchema with a 2020-12-only validator, and every call of a tool whose output schema declares draft-07 fails: \"JSON Schema declares an unsupported dialect\"; anthropics/claude-code issues 86142 and 88882, claude-ai-mcp issue 1016, n8n issue 36361"},
+			{Kind: OutputUnion, Evidence: "the claude.ai connector drops every tool of a server one of whose tools has an outputSchema with a root anyOf and no type: object, without an error; anthropics/claude-ai-mcp issue 485"}},
 	},
 	"cursor": {Name: "cursor", Product: "Cursor",
 		Request: []Rule{{Kind: Tools, Max: 80, Evidence: "Cursor takes 80 tools (40 before); Snowflake-Labs/mcp issue 77"}},
@@ -38,6 +39,13 @@ var clientTables = map[string]*Client{
 	"windsurf": {Name: "windsurf", Product: "Windsurf",
 		Request: []Rule{{Kind: Tools, Max: 100, Evidence: "Windsurf takes 100 tools (50 before)"}},
 	},
+}
+
+// WithOutput returns t with rules added to its output schemas' rules.
+func (t *Table) WithOutput(rules ...Rule) *Table {
+	c := *t
+	c.Output = append(slices.Clone(t.Output), rules...)
+	return &c
 }
 
 // ForClients returns t with the rules of the clients named added: what a

@@ -234,6 +234,10 @@ type Target struct {
 	// Clients names the MCP clients an MCP bundle is made for ("vscode",
 	// "claude-desktop", "cursor", "windsurf").
 	Clients []string `toml:"clients"`
+	// Protocol is the MCP revision an MCP bundle is for ("2025-06-18",
+	// "2025-11-25" or "2026-07-28", the newest when empty): before
+	// 2026-07-28 an output schema must be an object schema.
+	Protocol string `toml:"protocol"`
 	// Schema is the schema mode of formats that have several (gemini:
 	// "json-schema" or "openapi").
 	Schema string `toml:"schema"`
@@ -585,7 +589,7 @@ func (d *decoder) checkTarget(i int, t *Target, formats Formats, seen *targetsSe
 		for _, o := range []struct {
 			name string
 			set  bool
-		}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"clients", t.Clients != nil}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
+		}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"clients", t.Clients != nil}, {"protocol", t.Protocol != ""}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
 			if o.set && !slices.Contains(opts, o.name) {
 				d.errorAt("manifest.unknown-key", key+"."+o.name, "format %s has no option %q", t.Format, o.name)
 			}

@@ -79,6 +79,9 @@ func checkManifest(m *Manifest, reg *adapters.Registry) ([]*profile.Profile, []d
 		if err := p.CheckClients(profile.Options{Clients: t.Clients}); err != nil {
 			bad(key+".clients", "%v", err)
 		}
+		if err := profile.CheckProtocol(t.Protocol); err != nil {
+			bad(key+".protocol", "%v", err)
+		}
 		if t.Names != "" {
 			if err := profile.CheckNames(t.Names); err != nil {
 				bad(key+".names", "%v", err)

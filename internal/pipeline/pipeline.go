@@ -455,6 +455,7 @@ func (b *build) targetOptions(t manifest.Target) profile.Options {
 		Auto:      t.Strict != nil && t.Strict.Auto,
 		Dialect:   t.Dialect,
 		Clients:   t.Clients,
+		Protocol:  t.Protocol,
 		Schema:    t.Schema,
 		Names:     t.Names,
 		Describe:  t.Describe != nil && *t.Describe,

@@ -215,6 +215,7 @@ func manifestSchema() obj {
 						{"policy", obj{{"$ref", "#/$defs/target-policy"}}},
 						{"dialect", obj{{"enum", dialectNames()}, {"description", "OpenAI: the server that speaks the format; only openai takes the strict flag"}}},
 						{"clients", obj{{"type", "array"}, {"items", obj{{"enum", profile.Clients()}}}, {"uniqueItems", true}, {"description", "MCP: the clients the bundle is made for, whose rules it meets; the others' refusals are warnings"}}},
+						{"protocol", obj{{"enum", profile.Protocols()}, {"description", "MCP: the protocol revision the bundle is for (default the newest); before 2026-07-28 an output schema must be an object schema"}}},
 						{"schema", obj{{"enum", adapters.GeminiSchemas()}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},
 						{"names", obj{{"type", "string"}, {"pattern", `\{name\}`}, {"description", "the template of emitted names, {namespace}__{name} by default"}}},
 						{"describe", obj{{"type", "boolean"}, {"description", "keep dropped constraints in the descriptions"}}},

@@ -303,22 +303,31 @@ func (tl *toolLowering) takeInput() {
 }
 
 func (tl *toolLowering) lowerOutput() {
-	res := tl.schema(tl.c.Output, tl.rulesOf(tl.p.mode(tl.opts)))
-	if res == nil {
+	if tl.c.Output == nil {
 		return
 	}
-	if i := slices.IndexFunc(res.Changes, func(ch lower.Change) bool { return ch.Code == "name.property-collision" }); i >= 0 {
-		// Two keys of the result on one name: the output schema cannot
-		// say the result, so it goes, and the tool with it does not fail
-		// the bundle.
-		ch := res.Changes[i]
-		tl.at("loss.output-schema", canonical.Pointer("/output").Join(ch.Origin), "output schema dropped: %s, so it cannot describe the result for %s", ch.Message, tl.p.Format)
-		tl.c.Output = nil
-		return
+	out := tl.c.Output
+	res := tl.schema(out, tl.rulesOf(tl.p.mode(tl.opts)))
+	if res != nil {
+		if i := slices.IndexFunc(res.Changes, func(ch lower.Change) bool { return ch.Code == "name.property-collision" }); i >= 0 {
+			// Two keys of the result on one name: the output schema
+			// cannot say the result, so it goes, and the tool with it
+			// does not fail the bundle.
+			ch := res.Changes[i]
+			tl.at("loss.output-schema", canonical.Pointer("/output").Join(ch.Origin), "output schema dropped: %s, so it cannot describe the result for %s", ch.Message, tl.p.Format)
+			tl.c.Output = nil
+			return
+		}
+		tl.report(res, "/output")
+		out = res.Schema
+		tl.o.renamedOutput = res.Renamed
 	}
-	tl.report(res, "/output")
-	tl.c.Output = res.Schema
-	tl.o.renamedOutput = res.Renamed
+	out, why := tl.outputRoot(out)
+	if out == nil {
+		tl.at("loss.output-schema", "/output", "output schema dropped: %s; the tool's results are then unstructured there", why)
+		tl.o.renamedOutput = nil
+	}
+	tl.c.Output = out
 }
 
 func (tl *toolLowering) cutDescription() {

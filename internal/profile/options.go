@@ -32,6 +32,9 @@ type Options struct {
 	// "claude-desktop", "cursor", "windsurf"): their rules are lowered for
 	// and checked; the others' refusals are advice.
 	Clients []string
+	// Protocol is the MCP revision an MCP bundle is for (Protocols); ""
+	// is the newest.
+	Protocol string
 	// Unchecked holds the IDs of tools that the acceptance check skips:
 	// tools whose own schemas are in error, which fail the build already.
 	Unchecked map[string]bool

@@ -155,6 +155,9 @@ func (p *Profile) Accept(bundle *canonical.Value, tools []*canonical.Tool, targe
 		name = d.Acceptance
 	}
 	t, _ := accept.TableNamed(name)
+	if p.objectOutputOnly(opts) {
+		t = t.WithOutput(accept.Rule{Kind: accept.OutputObject, Evidence: "MCP " + opts.Protocol + ": outputSchema is an object schema, as structuredContent is a JSON object; the 2026-07-28 revision takes any schema"})
+	}
 	ao := accept.Options{Accepted: p.accepted, Skip: p.skip, Max: map[accept.Kind]int{}, Unchecked: opts.Unchecked}
 	for l, n := range p.limits {
 		ao.Max[accept.Kind(l)] = n

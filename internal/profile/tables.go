@@ -224,7 +224,7 @@ var profiles = map[string]*Profile{
 		Format:     "mcp",
 		Name:       NameRule{Chars: "A-Za-z0-9_.-", Max: 128, Source: "MCP specification 2025-11-25, Tool names (SHOULD)"},
 		Carries:    []string{"title", "output", "annotations", "icons", "meta", "lifecycle"},
-		Options:    append([]string{"clients"}, namedOptions...),
+		Options:    append([]string{"clients", "protocol"}, namedOptions...),
 		Schema:     map[string]*lower.Rules{"": keepAll},
 		Acceptance: map[string]string{"": "mcp"},
 		Source:     "MCP specification 2025-11-25, schema.json Tool",

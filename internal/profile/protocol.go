@@ -1,0 +1,97 @@
+package profile
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/suggest"
+)
+
+// protocols are the MCP revisions an MCP bundle can be for, oldest first;
+// the last is the default. anyOutput says the revision takes any JSON
+// Schema as a tool's outputSchema; the earlier ones take an object schema
+// only, as their structuredContent is a JSON object.
+var protocols = []struct {
+	version   string
+	anyOutput bool
+}{{"2025-06-18", false}, {"2025-11-25", false}, {"2026-07-28", true}}
+
+// Protocols lists the MCP revisions a target can name, oldest first.
+func Protocols() []string {
+	var vs []string
+	for _, p := range protocols {
+		vs = append(vs, p.version)
+	}
+	return vs
+}
+
+// CheckProtocol says what is wrong with a target's protocol option, or nil.
+func CheckProtocol(v string) error {
+	if v == "" || slices.Contains(Protocols(), v) {
+		return nil
+	}
+	return fmt.Errorf("unknown MCP revision %q (one of %s)%s", v, strings.Join(Protocols(), ", "), suggest.Hint(v, Protocols()))
+}
+
+// objectOutputOnly reports whether an MCP bundle for opts takes only object
+// schemas as output schemas.
+func (p *Profile) objectOutputOnly(opts Options) bool {
+	if !slices.Contains(p.Options, "protocol") || opts.Protocol == "" {
+		return false
+	}
+	i := slices.IndexFunc(protocols, func(x struct {
+		version   string
+		anyOutput bool
+	}) bool {
+		return x.version == opts.Protocol
+	})
+	return i >= 0 && !protocols[i].anyOutput
+}
+
+// srcClaudeUnion is the evidence of claude.ai's rule on output schemas.
+const srcClaudeUnion = "the claude.ai connector drops every tool of a server one of whose tools has an outputSchema with a root anyOf and no \"type\": \"object\", without an error (anthropics/claude-ai-mcp issue 485)"
+
+// outputRoot checks the root of an output schema against what the target's
+// MCP revision and clients take. Where the root is a union of object
+// schemas it returns the schema with "type": "object" added, which says the
+// same; where it cannot be made so, nil and why.
+func (tl *toolLowering) outputRoot(s *canonical.Schema) (*canonical.Schema, string) {
+	root := s.JSON()
+	object := slices.Equal(s.Types(), []string{"object"})
+	union := root.Has("anyOf") || root.Has("oneOf")
+	var why string
+	switch {
+	case object:
+		return s, ""
+	case tl.p.objectOutputOnly(tl.opts):
+		why = fmt.Sprintf("MCP %s takes only an object schema as outputSchema (structuredContent is a JSON object; the 2026-07-28 revision takes any schema)", tl.opts.Protocol)
+	case union && slices.Contains(tl.opts.Clients, "claude-desktop"):
+		why = srcClaudeUnion
+	default:
+		return s, ""
+	}
+	if !union || root.Has("type") || !objectBranches(root) {
+		return nil, why
+	}
+	out := root.DeepCopy() // the lowered schema may be shared with other targets
+	out.Members = slices.Insert(out.Members, 0, canonical.Member{Key: "type", Value: canonical.NewString("object")})
+	tl.at("lower.type-inferred", "/output", "\"type\": \"object\" added at the root of the output schema, whose branches are all object schemas, so it says the same: %s", why)
+	return canonical.AsSchema(out), ""
+}
+
+// objectBranches reports whether every branch of root's anyOf and oneOf is
+// an object schema.
+func objectBranches(root *canonical.Value) bool {
+	for _, k := range []string{"anyOf", "oneOf"} {
+		if b := root.Get(k); b != nil {
+			if b.Kind != canonical.Array || slices.ContainsFunc(b.Items, func(x *canonical.Value) bool {
+				return !slices.Equal(canonical.AsSchema(x).Types(), []string{"object"})
+			}) {
+				return false
+			}
+		}
+	}
+	return true
+}
