@@ -29,7 +29,7 @@ var clientTables = map[string]*Client{
 		Request: []Rule{{Kind: Tools, Max: 128, Evidence: "VS Code takes 128 tools"}},
 	},
 	"claude-desktop": {Name: "claude-desktop", Product: "Claude Desktop",
-		Tool:   []Rule{{Kind: Name, Values: []string{`^[a-zA-Z0-9_-]{1,64}$`}, Evidence: "Claude Desktop and claude.ai refuse the whole connector when one tool name breaks it; loomle issue 168, hostinger api-mcp-server issue 51"}},
+		Tool: []Rule{{Kind: Name, Values: []string{`^[a-zA-Z0-9_-]{1,64}$`}, Evidence: "Claude Desktop and claude.ai refuse the whole connector when one tool name breaks it; loomle issue 168, hostinger api-mcp-server issue 51"}},
 		Output: []Rule{{Kind: Draft2020, Evidence: "Claude Code and Claude Desktop validate outputSchema with a 2020-12-only validator, and every call of a tool whose output schema declares draft-07 fails: \"JSON Schema declares an unsupported dialect\"; anthropics/claude-code issues 86142 and 88882, claude-ai-mcp issue 1016, n8n issue 36361"},
 			{Kind: OutputUnion, Evidence: "the claude.ai connector drops every tool of a server one of whose tools has an outputSchema with a root anyOf and no type: object, without an error; anthropics/claude-ai-mcp issue 485"}},
 	},
