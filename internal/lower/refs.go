@@ -265,7 +265,9 @@ func runRefs(u *Unit) {
 	if u.Rules.Action("ref-external") == Drop && u.Rules.Action("$ref") != Inline { // inlining cut them already
 		r.dropExternal()
 	}
-	if u.Rules.Action("ref-targets") == Hoist {
+	if u.Rules.Action("ref-targets") == Hoist && u.Rules.Action("$ref") != Inline {
+		// Inlined, no reference is left to hoist; a dynamic one, which
+		// inlining leaves, is dropped by the drop pass (loss.ref).
 		r.hoist()
 	}
 }

@@ -84,3 +84,41 @@ func typeOf(s *canonical.Value) string {
 	}
 	return ""
 }
+
+// TestRootRulesAfterMerge: what the root-allOf merge brings to the root
+// meets the root rules after it, as the root keywords written there do:
+// OpenAI takes no not at the root, so it goes with loss.not; if, then and
+// dependentSchemas, which no provider's root rule names, stay.
+func TestRootRulesAfterMerge(t *testing.T) {
+	fsys := fstest.MapFS{
+		"tools.json": {Data: []byte(`{"tools": [{"name": "pick", "description": "Pick one way.", "inputSchema": {"type": "object",
+ "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "mode": {"type": "string"}},
+ "allOf": [{"not": {"required": ["a", "b"]}}, {"if": {"properties": {"mode": {"const": "x"}}}, "then": {"required": ["a"]}}]}}]}`)},
+		"toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n[[targets]]\nformat = \"openai\"\nout = \"dist/openai.json\"\n[[targets]]\nformat = \"anthropic\"\nout = \"dist/anthropic.json\"\n")},
+	}
+	res := mustBuild(t, fsys, 0)
+	if res.Failed {
+		t.Fatalf("build failed:\n%v", codes(res.Diagnostics))
+	}
+	for _, o := range res.Outputs {
+		var root *canonical.Value
+		switch o.Target {
+		case "openai":
+			root = o.value.Items[0].Get("function").Get("parameters")
+		case "anthropic":
+			root = o.value.Items[0].Get("input_schema")
+		default:
+			continue
+		}
+		if root.Has("allOf") || !root.Has("if") || !root.Has("then") || root.Has("not") != (o.Target == "anthropic") {
+			t.Errorf("%s: the root after the merge is %s", o.Target, root)
+		}
+	}
+	lost := false
+	for _, d := range res.Diagnostics {
+		lost = lost || d.Code == "loss.not" && d.Target == "openai"
+	}
+	if !lost {
+		t.Errorf("no loss.not for openai: %v", codes(res.Diagnostics))
+	}
+}
