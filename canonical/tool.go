@@ -50,6 +50,11 @@ type Tool struct {
 	Deprecated  bool
 	Sunset      string
 	RenamedFrom string
+	// Stability is how far the tool's schema may still move: "draft",
+	// "alpha", "beta" or "stable"; "" says nothing, which is stable.
+	// Breaking changes to a draft or alpha tool are infos, to a beta one
+	// warnings that a minor release covers.
+	Stability string
 
 	// Extensions keeps, per format name, the fields of that format that have
 	// no canonical meaning (OpenAI strict, Anthropic cache_control, MCP
@@ -82,6 +87,18 @@ type Security struct {
 
 // Classifications returns the values of Security.Classification.
 func Classifications() []string { return []string{"public", "internal", "confidential", "restricted"} }
+
+// Stabilities returns the values of Stability, least stable first.
+func Stabilities() []string { return []string{"draft", "alpha", "beta", "stable"} }
+
+// StabilityLevel is the place of s in Stabilities: 0 for draft … 3 for
+// stable, which "" is too; -1 for anything else.
+func StabilityLevel(s string) int {
+	if s == "" {
+		return 3
+	}
+	return slices.Index(Stabilities(), s)
+}
 
 // PIIHandlings returns the values of Security.PII.
 func PIIHandlings() []string { return []string{"none", "processes", "stores", "anonymizes"} }
@@ -192,6 +209,9 @@ func (t *Tool) Validate() []FieldError {
 		errs = append(errs, FieldError{Pointer: "/name", Msg: "the tool has no name"})
 	} else if strings.IndexFunc(t.Name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0 {
 		errs = append(errs, FieldError{Pointer: "/name", Msg: fmt.Sprintf("tool name %q contains white space or control characters", t.Name)})
+	}
+	if StabilityLevel(t.Stability) < 0 {
+		errs = append(errs, FieldError{Pointer: "/stability", Msg: fmt.Sprintf("stability %q is not one of %s", t.Stability, strings.Join(Stabilities(), ", "))})
 	}
 	if strings.Contains(t.Namespace, ":") {
 		errs = append(errs, FieldError{Pointer: "/namespace", Msg: fmt.Sprintf("namespace %q contains ':', which separates namespace and name in IDs", t.Namespace)})
@@ -414,6 +434,7 @@ func (t *Tool) setMetadata(o *Value) {
 	}
 	str("sunset", t.Sunset)
 	str("renamed_from", t.RenamedFrom)
+	str("stability", t.Stability)
 	if len(t.Extensions) > 0 {
 		ext := NewObject()
 		for _, k := range slices.Sorted(maps.Keys(t.Extensions)) {

@@ -53,6 +53,11 @@ type Diagnostic struct {
 	Target   string   // the target the diagnostic comes from, when it comes from lowering
 	Tool     string   // the ID of the tool it is about, when it is about one
 	Fix      string   // a suggested fix as a verb phrase, when there is one
+	// Subject is where in its tool a finding is, a JSON Pointer into the
+	// tool's canonical form ("/input/properties/q"), for findings that
+	// name it: with Code and Tool, it names the finding across edits that
+	// move it in its file (toolc breaking's acknowledgments).
+	Subject string
 }
 
 // String formats d as "file:line:col: severity code: message", leaving out

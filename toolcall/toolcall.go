@@ -46,6 +46,7 @@ var (
 type Catalog struct {
 	tools   map[string]*canonical.Tool // by ID, as the canonical bundle has them
 	targets map[string]*target
+	removed map[string]map[string]*RemovedError // target → the name a removed tool had → its tombstone
 	v       *validate.Validator
 
 	mu       sync.Mutex
@@ -126,6 +127,30 @@ func (e *ArgumentsError) Error() string {
 // Unwrap returns ErrInvalidArguments.
 func (e *ArgumentsError) Unwrap() error { return ErrInvalidArguments }
 
+// RemovedError is the answer to a call of a tool the catalog removed and
+// left a tombstone for ([[removed]] in the manifest): the release that
+// removed it and the tool to use instead. It wraps ErrUnknownTool.
+type RemovedError struct {
+	ID      string // the removed tool's ID
+	In      string // the version that removed it
+	Use     string // the ID of the tool to use instead; "" for none
+	UseName string // its name in the target the call was made for
+}
+
+func (e *RemovedError) Error() string {
+	s := fmt.Sprintf("tool %s was removed in %s", e.ID, e.In)
+	switch {
+	case e.Use != "" && e.UseName != "" && e.UseName != e.Use:
+		s += fmt.Sprintf("; use %s (%s)", e.Use, e.UseName)
+	case e.Use != "":
+		s += "; use " + e.Use
+	}
+	return s
+}
+
+// Unwrap returns ErrUnknownTool: the tool is not in the catalog.
+func (e *RemovedError) Unwrap() error { return ErrUnknownTool }
+
 // Load reads the built catalog whose toolc.lock is at lockPath in fsys;
 // every path in the lock is relative to the lock's folder. The lock must
 // list a canonical bundle (the source tools) and, for each target to
@@ -140,7 +165,7 @@ func Load(fsys fs.FS, lockPath string) (*Catalog, error) {
 		return nil, fmt.Errorf("%s: %w", lockPath, err)
 	}
 	read := func(o lock.Output) (*canonical.Value, string, error) { return readOutput(fsys, lockPath, o) }
-	c := &Catalog{tools: map[string]*canonical.Tool{}, targets: map[string]*target{}, v: validate.New(), compiled: map[string]*compiled{}}
+	c := &Catalog{tools: map[string]*canonical.Tool{}, targets: map[string]*target{}, v: validate.New(), compiled: map[string]*compiled{}, removed: tombstones(l.Removed)}
 	if len(l.Outputs) > 0 && !slices.ContainsFunc(l.Outputs, func(o lock.Output) bool { return o.Format != "" }) {
 		return nil, fmt.Errorf("%w: %s names no format for its outputs: it was written by an older toolc; run toolc build", ErrNoCatalog, lockPath)
 	}
@@ -176,6 +201,21 @@ func Load(fsys fs.FS, lockPath string) (*Catalog, error) {
 		c.targets[o.Target] = newTarget(o, l.Tools, byEmitted)
 	}
 	return c, nil
+}
+
+// tombstones indexes the lock's removed tools by target and the name each
+// had there.
+func tombstones(removed []lock.Removed) map[string]map[string]*RemovedError {
+	m := map[string]map[string]*RemovedError{}
+	for _, r := range removed {
+		for tg, name := range r.Names {
+			if m[tg] == nil {
+				m[tg] = map[string]*RemovedError{}
+			}
+			m[tg][name] = &RemovedError{ID: r.ID, In: r.In, Use: r.Use, UseName: r.UseNames[tg]}
+		}
+	}
+	return m
 }
 
 // readOutput parses the bundle o of the lock at lockPath, and returns it
@@ -258,6 +298,9 @@ func (c *Catalog) entry(targetName, name string) (*entry, error) {
 		return nil, fmt.Errorf("%w %q (the catalog has %s)%s", ErrUnknownTarget, targetName, strings.Join(c.Targets(), ", "), suggest.Hint(targetName, c.Targets()))
 	}
 	e, ok := tg.byName[name]
+	if re := c.removed[targetName][name]; !ok && re != nil {
+		return nil, re
+	}
 	if !ok {
 		return nil, fmt.Errorf("%w: %s has no tool named %q%s", ErrUnknownTool, targetName, name, suggest.Hint(name, slices.Sorted(maps.Keys(tg.byName))))
 	}

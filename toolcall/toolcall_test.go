@@ -522,6 +522,31 @@ func TestDecodeAlias(t *testing.T) {
 	}
 }
 
+// TestDecodeRemoved: a call to a tool the manifest gave a tombstone is a
+// *RemovedError that names the release and the tool to use, by its ID and
+// by the name the target the call was made for gives it.
+func TestDecodeRemoved(t *testing.T) {
+	fsys := build(t, fstest.MapFS{
+		"toolc.toml": {Data: []byte("version = 1\n[[removed]]\nid = \"shop:search\"\nin = \"2.0.0\"\nuse = \"shop:find\"\n[[sources]]\ninclude = [\"tools.json\"]\nnamespace = \"shop\"\n" + targets)},
+		"tools.json": {Data: []byte(`[{"name": "find", "description": "Find.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}]`)},
+	})
+	c, err := Load(fsys, "toolc.lock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Decode("openai-strict", "shop__search", []byte(`{"q": "x"}`))
+	var re *RemovedError
+	if !errors.As(err, &re) || !errors.Is(err, ErrUnknownTool) || re.In != "2.0.0" || re.Use != "shop:find" || re.UseName != "shop__find" {
+		t.Fatalf("Decode(a removed tool) = %v (%#v)", err, re)
+	}
+	if want := "tool shop:search was removed in 2.0.0; use shop:find (shop__find)"; err.Error() != want {
+		t.Errorf("the error says %q, want %q", err, want)
+	}
+	if _, err := c.Decode("openai-strict", "shop__nope", nil); errors.As(err, &re) || !errors.Is(err, ErrUnknownTool) {
+		t.Errorf("Decode(an unknown tool) = %v", err)
+	}
+}
+
 // TestDecodeForMCPClients: an MCP bundle made for Claude Desktop maps a
 // dotted name into ^[a-zA-Z0-9_-]{1,64}$ (loomle issue 168), records it in
 // the lock as every target's names are, and a call under that name decodes

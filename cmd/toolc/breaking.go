@@ -56,7 +56,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	v := res.Compare(old, m.file)
 	shown := v.Findings
 	if !f.strict && v.Need == breaking.Major && breaking.Covers(v.From, v.To, v.Need) {
-		shown, v.Acknowledged = breaking.Acknowledge(v.Findings, v.To)
+		shown, v.Acknowledged = breaking.InMajor(v.Findings, v.To)
 	}
 	out.diagnostics(shown, false)
 
@@ -72,16 +72,22 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	if out.format == diagfmt.JSON { // the verdict as a record, after the findings
 		v.WriteJSON(out.stdout)
 	}
+	return breakingStatus(out, v, shown, fmt.Sprintf("%s against %d in %s", diagfmt.Plural(len(res.Catalog), "tool"), len(old.Tools), old.What))
+}
+
+// breakingStatus ends toolc breaking: its status line, and its exit.
+func breakingStatus(out *output, v *breaking.Verdict, shown []diag.Diagnostic, summary string) error {
 	errs, _, _ := diag.Count(shown)
-	summary := fmt.Sprintf("%s against %d in %s", diagfmt.Plural(len(res.Catalog), "tool"), len(old.Tools), old.What)
-	if errs > 0 {
+	switch {
+	case errs > 0:
 		return out.fail(exitFailed, "breaking: %s: %s", diagfmt.Plural(errs, "error"), summary)
-	}
-	if v.Acknowledged > 0 {
+	case v.Acknowledged > 0:
 		out.status("%s is a major release and says so: %s that break callers, printed above: %s", v.To, diagfmt.Plural(v.Acknowledged, "change"), summary)
-		return nil
+	case len(v.Reasons) > 0:
+		out.status("nothing breaks but %s that toolc.toml acknowledges: %s", diagfmt.Plural(len(v.Reasons), "change"), summary)
+	default:
+		out.status("nothing breaks: %s", summary)
 	}
-	out.status("nothing breaks: %s", summary)
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -69,10 +70,11 @@ func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.To
 		t.Deprecated, _ = lc.Get("deprecated").BoolValue()
 		t.Sunset, _ = lc.Get("sunset").StringValue()
 		t.RenamedFrom, _ = lc.Get("renamed_from").StringValue()
+		t.Stability, _ = lc.Get("stability").StringValue()
 		for _, m := range lc.Members {
-			if m.Key != "deprecated" && m.Key != "sunset" && m.Key != "renamed_from" {
+			if !slices.Contains(lifecycleFields, m.Key) {
 				f.D.Report("source.ignored-field", f.At.Append("_meta", LifecycleMetaKey, m.Key),
-					"%q is not a lifecycle field (deprecated, sunset, renamed_from) and is not carried into bundles", m.Key)
+					"%q is not a lifecycle field (%s) and is not carried into bundles", m.Key, strings.Join(lifecycleFields, ", "))
 			}
 		}
 		rest := &canonical.Value{Kind: canonical.Object, Pos: t.Meta.Pos}
@@ -122,9 +124,12 @@ const CatalogMetaKey = "dev.toolc/catalog"
 // {"deprecated": true, "sunset": "2027-01-31", "renamed_from": "old:id"}.
 const LifecycleMetaKey = "dev.toolc/lifecycle"
 
+// lifecycleFields are the fields of an MCP tool's lifecycle _meta.
+var lifecycleFields = []string{"deprecated", "sunset", "renamed_from", "stability"}
+
 // lifecycleValue returns t's lifecycle as an object, or nil.
 func lifecycleValue(t *canonical.Tool) *canonical.Value {
-	if !t.Deprecated && t.Sunset == "" && t.RenamedFrom == "" {
+	if !t.Deprecated && t.Sunset == "" && t.RenamedFrom == "" && t.Stability == "" {
 		return nil
 	}
 	o := canonical.NewObject()
@@ -133,6 +138,9 @@ func lifecycleValue(t *canonical.Tool) *canonical.Value {
 	}
 	if t.Sunset != "" {
 		o.Set("sunset", canonical.NewString(t.Sunset))
+	}
+	if t.Stability != "" {
+		o.Set("stability", canonical.NewString(t.Stability))
 	}
 	if t.RenamedFrom != "" {
 		o.Set("renamed_from", canonical.NewString(t.RenamedFrom))

@@ -30,6 +30,15 @@ type Options struct {
 	// Today is the date against which sunset dates are read (default: the
 	// current date): a tool removed after its sunset is a minor change.
 	Today time.Time
+	// Version is the new catalog's version: the window counts the
+	// releases before it.
+	Version string
+	// Window, when set, is the deprecation window that removing a
+	// deprecated tool or input property must wait out.
+	Window *Window
+	// Tombstones are the removed tools that the manifest says went
+	// somewhere, by ID.
+	Tombstones map[string]Tombstone
 }
 
 // Compare compares the old and new catalogs tool by tool, matched by ID, and
@@ -58,6 +67,7 @@ func Compare(old, new []*canonical.Tool, opts Options) []diag.Diagnostic {
 		switch r := renamed[id]; {
 		case n != nil:
 			c.tool(o, n)
+			c.lifecycle(o, n)
 			if n.Deprecated && !o.Deprecated {
 				sunset := ""
 				if n.Sunset != "" {
@@ -69,17 +79,8 @@ func Compare(old, new []*canonical.Tool, opts Options) []diag.Diagnostic {
 			seen[r.ID()] = true
 			c.report(r, "breaking.tool-renamed", "/renamed_from", "renamed from %s; the build serves the old name as an alias while renamed_from says so", id)
 			c.tool(o, r)
-		case o.Sunset != "" && o.Sunset <= today:
-			d := diag.New("breaking.tool-sunset", "removed after its sunset date %s", o.Sunset).About(id)
-			d.File = o.Source.File
-			c.out = append(c.out, d)
 		default:
-			d := diag.New("breaking.tool-removed", "removed (or renamed): a call to it fails").About(id)
-			if o.Sunset != "" {
-				d.Message += fmt.Sprintf("; its sunset date %s has not come", o.Sunset)
-			}
-			d.File = o.Source.File
-			c.out = append(c.out, d)
+			c.removed(o, today)
 		}
 	}
 	for _, n := range new {
@@ -93,11 +94,44 @@ func Compare(old, new []*canonical.Tool, opts Options) []diag.Diagnostic {
 type comparer struct {
 	opts Options
 	out  []diag.Diagnostic
+	// the window's history, read once
+	read       bool
+	history    []Release
+	historyErr error
 }
 
 // report adds a finding about the new tool t at the canonical pointer at.
 func (c *comparer) report(t *canonical.Tool, code string, at canonical.Pointer, format string, args ...any) {
-	c.out = append(c.out, diag.New(code, format, args...).At(t.Source.Place(at)).About(t.ID()))
+	d := diag.New(code, format, args...).At(t.Source.Place(at)).About(t.ID())
+	d.Subject = string(at)
+	c.out = append(c.out, d)
+}
+
+// removed reports the removal of the old tool o.
+func (c *comparer) removed(o *canonical.Tool, today string) {
+	id := o.ID()
+	code, msg := "breaking.tool-removed", "removed (or renamed): a call to it fails"
+	switch {
+	case o.Deprecated && c.opts.Window != nil:
+		if retired, why := c.retire(id, "", "the deprecated tool"); retired != "" {
+			code, msg = retired, why
+		} else {
+			msg += "; " + why
+		}
+	case o.Sunset != "" && o.Sunset <= today:
+		code, msg = "breaking.tool-sunset", fmt.Sprintf("removed after its sunset date %s", o.Sunset)
+	case o.Sunset != "":
+		msg += fmt.Sprintf("; its sunset date %s has not come", o.Sunset)
+	}
+	if ts, ok := c.opts.Tombstones[id]; ok {
+		msg += fmt.Sprintf("; its tombstone says removed in %s", ts.In)
+		if ts.Use != "" {
+			msg += ", use " + ts.Use
+		}
+	}
+	d := diag.New(code, "%s", msg).About(id)
+	d.File = o.Source.File
+	c.out = append(c.out, d)
 }
 
 func (c *comparer) tool(o, n *canonical.Tool) {
@@ -428,6 +462,22 @@ func join(path, name string) string {
 	return path + "." + name
 }
 
+// propertyRemoved reports the removal of the input property name, whose
+// old schema is old, from the object at, path.
+func (w *walk) propertyRemoved(old *canonical.Value, at canonical.Pointer, path, name string) {
+	code, msg := "breaking.property-removed", fmt.Sprintf("property %q was removed from %s: a call that passes it is rejected or its value ignored", join(path, name), w.where(path))
+	if dep, _ := old.Get("deprecated").BoolValue(); dep && w.c.opts.Window != nil {
+		in := strings.TrimPrefix(string(at), "/input")
+		if retired, why := w.c.retire(w.tool.ID(), canonical.Pointer(in).Append("properties", name), fmt.Sprintf("the deprecated property %q of %s", join(path, name), w.where(path))); retired != "" {
+			code, msg = retired, why
+		} else {
+			msg += "; " + why
+		}
+	}
+	w.report(code, at+"/properties", "%s", msg)
+	w.c.out[len(w.c.out)-1].Subject = string(at.Append("properties", name))
+}
+
 // properties compares the properties, required lists and
 // additionalProperties of two object schemas.
 func (w *walk) properties(old, new *canonical.Value, at canonical.Pointer, path string) {
@@ -440,7 +490,7 @@ func (w *walk) properties(old, new *canonical.Value, at canonical.Pointer, path 
 				continue
 			}
 			if w.input {
-				w.report("breaking.property-removed", at+"/properties", "property %q was removed from %s: a call that passes it is rejected or its value ignored", join(path, name), w.where(path))
+				w.propertyRemoved(m.Value, at, path, name)
 			} else {
 				w.report("breaking.output-property-removed", at+"/properties", "property %q was removed from %s: callers that read it get nothing", join(path, name), w.where(path))
 			}

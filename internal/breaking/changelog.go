@@ -23,20 +23,28 @@ type Verdict struct {
 	// says; either may be empty.
 	From, To string
 	// Acknowledged counts the breaking changes that a major release printed
-	// as warnings (Acknowledge).
+	// as warnings (InMajor).
 	Acknowledged int
+	// Reasons holds the reason of each finding an [[acknowledge]] entry
+	// let through, by its FindingText.
+	Reasons map[string]string
+	// Tombstones are the manifest's removed tools, by ID; Window its
+	// deprecation window, if any.
+	Tombstones map[string]Tombstone
+	Window     *Window
 }
 
-// Acknowledge returns the findings as a release whose version says it
+// InMajor returns the findings as a release whose version says it
 // breaks callers prints them: each breaking error a warning, what the
 // release contains; and how many it changed.
-func Acknowledge(ds []diag.Diagnostic, version string) ([]diag.Diagnostic, int) {
+func InMajor(ds []diag.Diagnostic, version string) ([]diag.Diagnostic, int) {
 	out := slices.Clone(ds)
 	n := 0
 	for i := range out {
 		if out[i].Severity == diag.Error && strings.HasPrefix(out[i].Code, "breaking.") {
 			out[i].Severity = diag.Warning
 			out[i].Message += fmt.Sprintf(" (in %s, which says it breaks callers)", version)
+			out[i].Fix = "" // the release itself says it
 			n++
 		}
 	}
@@ -69,20 +77,23 @@ func (v *Verdict) WriteChangelog(w io.Writer, name string) {
 	default:
 		fmt.Fprintf(w, "A **%s** release.\n", need)
 	}
+	acked := func(d diag.Diagnostic) bool { _, ok := v.Reasons[FindingText(d)]; return ok }
+	removal := func(d diag.Diagnostic) bool {
+		return slices.Contains([]string{"breaking.tool-removed", "breaking.tool-sunset", "breaking.retired", "breaking.removed-early"}, d.Code) && d.Subject == ""
+	}
 	sections := []struct {
 		title string
 		keep  func(diag.Diagnostic) bool
 	}{
-		{"Breaking", func(d diag.Diagnostic) bool { return bumpFor(d) == Major && d.Code != "breaking.tool-removed" }},
-		{"Removed", func(d diag.Diagnostic) bool {
-			return d.Code == "breaking.tool-removed" || d.Code == "breaking.tool-sunset"
-		}},
+		{"Breaking", func(d diag.Diagnostic) bool { return bumpFor(d) == Major && !removal(d) }},
+		{"Acknowledged", acked},
+		{"Removed", removal},
 		{"Deprecated", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-deprecated" }},
 		{"Renamed", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-renamed" }},
 		{"Added", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-added" }},
 		{"Changed", func(d diag.Diagnostic) bool {
 			b := bumpFor(d)
-			return (b == Minor || b == Patch) && !slices.Contains(lifecycleCodes, d.Code)
+			return (b == Minor || b == Patch) && !slices.Contains(lifecycleCodes, d.Code) && !acked(d) && !removal(d)
 		}},
 		{"To check by hand", func(d diag.Diagnostic) bool { return d.Code == "breaking.unverified" }},
 	}
@@ -92,13 +103,7 @@ func (v *Verdict) WriteChangelog(w io.Writer, name string) {
 			if d.Code == "breaking.version" || d.Code == "breaking.version-minor" || !sec.keep(d) {
 				continue
 			}
-			line := "- " + d.Message
-			switch {
-			case d.Tool != "" && (d.Code == "breaking.tool-added" || d.Code == "breaking.tool-removed" || d.Code == "breaking.tool-deprecated"):
-				line = fmt.Sprintf("- `%s`", d.Tool)
-			case d.Tool != "":
-				line = fmt.Sprintf("- `%s`: %s", d.Tool, d.Message)
-			}
+			line := v.changelogLine(d)
 			if !slices.Contains(lines, line) {
 				lines = append(lines, line)
 			}
@@ -182,4 +187,24 @@ func (v *Verdict) WriteText(w io.Writer) {
 		}
 		fmt.Fprintf(w, "  %s: %s\n", b, strings.Join(parts, ", "))
 	}
+}
+
+// changelogLine is the release notes' line of the finding d.
+func (v *Verdict) changelogLine(d diag.Diagnostic) string {
+	switch {
+	case d.Tool == "":
+		return "- " + d.Message
+	case d.Code == "breaking.tool-added":
+		return fmt.Sprintf("- `%s`", d.Tool)
+	case d.Code == "breaking.tool-removed":
+		if ts, ok := v.Tombstones[d.Tool]; ok && ts.Use != "" {
+			return fmt.Sprintf("- `%s`: use `%s`", d.Tool, ts.Use)
+		}
+		return fmt.Sprintf("- `%s`", d.Tool)
+	case d.Code == "breaking.tool-deprecated" && v.Window != nil:
+		return fmt.Sprintf("- `%s`: %s; it may go in a minor release once deprecated in %s, the first %s before", d.Tool, d.Message, plural(v.Window.Releases, "release"), plural(v.Window.Days, "day"))
+	case d.Code == "breaking.tool-deprecated":
+		return fmt.Sprintf("- `%s`: %s", d.Tool, d.Message)
+	}
+	return fmt.Sprintf("- `%s`: %s", d.Tool, d.Message)
 }

@@ -37,8 +37,8 @@ func TestVerdictWriters(t *testing.T) {
 
 // TestAcknowledge: a release whose version says it breaks callers prints
 // each breaking error as a warning that says so, and counts them.
-func TestAcknowledge(t *testing.T) {
-	got, n := Acknowledge(verdictFindings, "2.0.0")
+func TestInMajor(t *testing.T) {
+	got, n := InMajor(verdictFindings, "2.0.0")
 	if n != 1 || got[0].Severity != diag.Warning || !strings.HasSuffix(got[0].Message, "(in 2.0.0, which says it breaks callers)") {
 		t.Errorf("Acknowledge = %v, %d; want the removal as a warning that names 2.0.0, and 1", got, n)
 	}

@@ -34,17 +34,23 @@ var minorCodes = map[string]bool{
 	"breaking.tool-deprecated":     true,
 	"breaking.tool-renamed":        true,
 	"breaking.tool-sunset":         true,
+	"breaking.retired":             true,
 }
 
 // Needed returns the bump that the findings ds call for: major for any
-// error (a breaking change, after the policy), minor for an addition, patch
+// error (a breaking change, after the policy), minor for an addition or a
+// break that is only a warning (a beta tool's, an acknowledged one), patch
 // for a change in wording only, none when nothing changed.
 func Needed(ds []diag.Diagnostic) Bump {
 	b := None
 	for _, d := range ds {
 		switch {
+		case !strings.HasPrefix(d.Code, "breaking."):
+			// an acknowledgment's own finding says nothing of the catalog
 		case d.Severity == diag.Error && d.Code != "breaking.version":
 			return Major
+		case d.Severity == diag.Warning && isBreak(d.Code):
+			b = max(b, Minor)
 		case minorCodes[d.Code]:
 			b = max(b, Minor)
 		case d.Code == "breaking.description-changed":

@@ -9,7 +9,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 
+	"github.com/toolc-dev/toolc/internal/breaking"
 	"github.com/toolc-dev/toolc/internal/gitfs"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 )
@@ -20,6 +22,7 @@ type Release struct {
 	FS   fs.FS
 	File string
 	What string
+	Git  bool // a revision of the repository
 }
 
 // Find resolves ref, relative to cwd: a file, a folder, or a git revision
@@ -42,7 +45,48 @@ func Find(ctx context.Context, ref, cwd, repo string) (Release, error) {
 		}
 		return Release{}, fmt.Errorf("--against %s: not a file, a folder or a git revision of %s (%v)%s", ref, repo, err, hint)
 	}
-	return Release{FS: g, What: fmt.Sprintf("%s (%s)", ref, g.Rev[:min(12, len(g.Rev))])}, nil
+	return Release{FS: g, What: fmt.Sprintf("%s (%s)", ref, g.Rev[:min(12, len(g.Rev))]), Git: true}, nil
+}
+
+// versionTag is a tag that names a release: a semantic version, with or
+// without a v.
+var versionTag = regexp.MustCompile(`^v?(` + semverText + `)$`)
+
+// semverText is MAJOR.MINOR.PATCH with an optional pre-release.
+const semverText = `(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?`
+
+// History lists the releases of the catalog whose manifest is at manifest
+// in the git repository at repo: its tags that are semantic versions,
+// oldest version first, each with its tag's date and the catalog built as
+// it was then. The deprecation window counts releases, and a release is
+// what a release pipeline tags; the tag's date is when it shipped. A
+// shallow clone lacks them, which is an error rather than a short count.
+func History(ctx context.Context, repo, manifest string) ([]breaking.Release, error) {
+	if gitfs.Shallow(ctx, repo) {
+		return nil, fmt.Errorf("this is a shallow clone, which lacks the release tags: fetch them (git fetch --unshallow --tags, or fetch-depth: 0 in actions/checkout)")
+	}
+	tags, err := gitfs.Tags(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	var out []breaking.Release
+	for _, t := range tags {
+		m := versionTag.FindStringSubmatch(t.Name)
+		if m == nil {
+			continue
+		}
+		g, err := gitfs.Open(ctx, repo, "refs/tags/"+t.Name)
+		if err != nil {
+			return nil, err
+		}
+		old, err := pipeline.BuildEarlier(ctx, g, manifest, t.Name)
+		if err != nil {
+			return nil, fmt.Errorf("release %s: %w", t.Name, err)
+		}
+		out = append(out, breaking.Release{Version: m[1], Date: t.Date, Tools: old.Tools})
+	}
+	breaking.SortReleases(out)
+	return out, nil
 }
 
 // Load builds the catalog that ref names (Find), whose manifest is at
@@ -53,7 +97,11 @@ func Load(ctx context.Context, ref, cwd, repo, manifest string) (*pipeline.Earli
 		return nil, err
 	}
 	if r.File == "" {
-		return pipeline.BuildEarlier(ctx, r.FS, manifest, r.What)
+		old, err := pipeline.BuildEarlier(ctx, r.FS, manifest, r.What)
+		if err == nil && r.Git {
+			old.History = func() ([]breaking.Release, error) { return History(ctx, repo, manifest) }
+		}
+		return old, err
 	}
 	data, err := os.ReadFile(r.File)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing/fstest"
+	"time"
 )
 
 // ErrNotFound is wrapped by Open's error when dir is not in a git work tree
@@ -100,4 +101,32 @@ func git(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		return nil, fmt.Errorf("git %s: %w", args[0], err)
 	}
 	return out, nil
+}
+
+// Tag is one tag of a repository, with the date of what it marks: the
+// tagger's date for an annotated tag, the commit's for a lightweight one.
+type Tag struct {
+	Name string
+	Date time.Time
+}
+
+// Tags lists the tags of the repository at dir.
+func Tags(ctx context.Context, dir string) ([]Tag, error) {
+	out, err := git(ctx, dir, "for-each-ref", "--format=%(refname:short)%09%(creatordate:iso-strict)", "refs/tags")
+	if err != nil {
+		return nil, err
+	}
+	var tags []Tag
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, date, ok := strings.Cut(line, "\t")
+		if !ok {
+			continue
+		}
+		d, err := time.Parse(time.RFC3339, date)
+		if err != nil {
+			return nil, fmt.Errorf("tag %s: date %q: %v", name, date, err)
+		}
+		tags = append(tags, Tag{Name: name, Date: d})
+	}
+	return tags, nil
 }

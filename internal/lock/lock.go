@@ -45,8 +45,12 @@ type Lock struct {
 	// References are the other files that sources read through their
 	// $refs (an OpenAPI description's common.yaml): inputs too.
 	References []Reference `toml:"references,omitempty"`
-	Tools      []Tool      `toml:"tools"`
-	Outputs    []Output    `toml:"outputs"`
+	// Removed are the tombstones of removed tools ([[removed]] in the
+	// manifest): a call to one gets an answer that names the release that
+	// removed it and the tool to use instead.
+	Removed []Removed `toml:"removed,omitempty"`
+	Tools   []Tool    `toml:"tools"`
+	Outputs []Output  `toml:"outputs"`
 }
 
 // Catalog is the catalog's name and version.
@@ -90,6 +94,17 @@ type Tool struct {
 	// also serves a tool that was renamed (renamed_from): a call to it is a
 	// call to this tool.
 	Aliases map[string]string `toml:"aliases,omitempty"`
+}
+
+// Removed is a removed tool's tombstone.
+type Removed struct {
+	ID  string `toml:"id"`
+	In  string `toml:"in"`            // the version that removed it
+	Use string `toml:"use,omitempty"` // the tool to use instead
+	// Names maps a target name to the name the tool had there; UseNames
+	// to the name the tool to use has.
+	Names    map[string]string `toml:"names"`
+	UseNames map[string]string `toml:"use_names,omitempty"`
 }
 
 // Output is one written bundle.

@@ -11,6 +11,7 @@ package manifest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -43,6 +44,12 @@ type Manifest struct {
 	Sources []Source
 	Targets []Target
 	Policy  diag.Policy
+	// Deprecation is [policy] deprecation, nil when not set.
+	Deprecation *Deprecation
+	// Acknowledge are the intended breaking changes ([[acknowledge]]),
+	// Removed the tombstones of removed tools ([[removed]]).
+	Acknowledge []Acknowledgment
+	Removed     []Tombstone
 
 	// Of a manifest decoded from text: its name, the positions of its
 	// keys, the keys its unknown keys most likely meant, and its hash.
@@ -74,7 +81,9 @@ func (m *Manifest) Hash() string {
 	}
 	var buf bytes.Buffer
 	enc := toml.NewEncoder(&buf)
-	if err := enc.Encode(v1{Version: m.Version, Catalog: m.Catalog, Sources: m.Sources, Targets: m.Targets, Policy: m.Policy}); err != nil {
+	doc := v1{Version: m.Version, Catalog: m.Catalog, Sources: m.Sources, Targets: m.Targets, Acknowledge: m.Acknowledge, Removed: m.Removed,
+		Policy: policy{Deny: m.Policy.Deny, Warn: m.Policy.Warn, Ignore: m.Policy.Ignore, Deprecation: m.Deprecation}}
+	if err := enc.Encode(doc); err != nil {
 		return "" // a value TOML cannot encode: nothing to compare
 	}
 	return hashOf(buf.Bytes())
@@ -141,6 +150,9 @@ type Source struct {
 	// Security is the default security metadata of the source's tools;
 	// what a tool says itself wins.
 	Security *Security `toml:"security"`
+	// Stability is the default stability of the source's tools ("draft",
+	// "alpha", "beta" or "stable"); what a tool says itself wins.
+	Stability string `toml:"stability"`
 	// Select keeps part of the source's tools, chosen after the source's
 	// namespace and tags are set and before validation: a vendored file
 	// whose other tools are invalid can still ship these.
@@ -268,18 +280,29 @@ type Select struct {
 	Namespaces     []string `toml:"namespaces"` // tools in any of these namespaces ("" for none)
 	Tools          []string `toml:"tools"`      // globs over tool IDs ("github:*")
 	Exclude        []string `toml:"exclude"`    // globs over tool IDs left out
+	// Stability chooses tools by stability ("stable" for a tool that says
+	// none): a production bundle leaves draft and beta tools out.
+	Stability []string `toml:"stability"`
 }
 
 // Empty reports whether s sets no list, which chooses every tool.
 func (s *Select) Empty() bool {
-	return s == nil || len(s.Tags)+len(s.Namespaces)+len(s.Tools)+len(s.Exclude)+len(s.Classification) == 0
+	return s == nil || len(s.Tags)+len(s.Namespaces)+len(s.Tools)+len(s.Exclude)+len(s.Classification)+len(s.Stability) == 0
 }
 
-// Match reports whether s chooses the tool with this ID, namespace, tags
-// and data classification ("" when it has none).
-func (s *Select) Match(id, namespace string, tags []string, classification string) bool {
+// Match reports whether s chooses the tool t (its ID, namespace, tags,
+// data classification and stability).
+func (s *Select) Match(t *canonical.Tool) bool {
 	if s == nil {
 		return true
+	}
+	id, namespace, tags := t.ID(), t.Namespace, t.Tags
+	classification := ""
+	if t.Security != nil {
+		classification = t.Security.Classification
+	}
+	if len(s.Stability) > 0 && !slices.Contains(s.Stability, cmp.Or(t.Stability, "stable")) {
+		return false
 	}
 	if len(s.Classification) > 0 && !slices.Contains(s.Classification, classification) {
 		return false
@@ -331,11 +354,13 @@ var ErrInvalid = errors.New("invalid manifest")
 
 // v1 is the document of manifest version 1.
 type v1 struct {
-	Version int         `toml:"version"`
-	Catalog Catalog     `toml:"catalog"`
-	Sources []Source    `toml:"sources"`
-	Targets []Target    `toml:"targets"`
-	Policy  diag.Policy `toml:"policy"`
+	Version     int              `toml:"version"`
+	Catalog     Catalog          `toml:"catalog"`
+	Sources     []Source         `toml:"sources"`
+	Targets     []Target         `toml:"targets"`
+	Policy      policy           `toml:"policy"`
+	Acknowledge []Acknowledgment `toml:"acknowledge"`
+	Removed     []Tombstone      `toml:"removed"`
 }
 
 type decoder struct {
@@ -398,7 +423,9 @@ func Decode(data []byte, file string) (*Manifest, []diag.Diagnostic) {
 		// The walk above checks what the decoder does; this is a bug.
 		return nil, []diag.Diagnostic{{Code: "manifest.type", Severity: diag.Error, Message: err.Error(), File: file}}
 	}
-	m := &Manifest{Version: typed.Version, Catalog: typed.Catalog, Sources: typed.Sources, Targets: typed.Targets, Policy: typed.Policy,
+	m := &Manifest{Version: typed.Version, Catalog: typed.Catalog, Sources: typed.Sources, Targets: typed.Targets,
+		Policy:      diag.Policy{Deny: typed.Policy.Deny, Warn: typed.Policy.Warn, Ignore: typed.Policy.Ignore},
+		Deprecation: typed.Policy.Deprecation, Acknowledge: typed.Acknowledge, Removed: typed.Removed,
 		file: name, keys: d.keys, meant: d.meant, sum: hashOf(data)}
 	return m, diag.Sort(d.diags)
 }
@@ -517,6 +544,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 		d.checkTarget(i, &m.Targets[i], formats, seen)
 	}
 	d.checkPolicy("policy", &m.Policy)
+	d.checkLifecycle(m)
 }
 
 // checkSource checks one [[sources]] entry, at key, filling in its format.
@@ -551,14 +579,7 @@ func (d *decoder) checkSource(key string, s *Source, formats Formats) {
 			d.checkOneOf(key+".backend.kind", "kind", b.Kind, []string{canonical.BackendLocal, canonical.BackendProvider})
 		}
 	}
-	if sec := s.Security; sec != nil {
-		if sec.DataClassification != "" {
-			d.checkOneOf(key+".security.data_classification", "data_classification", sec.DataClassification, canonical.Classifications())
-		}
-		if sec.PIIHandling != "" {
-			d.checkOneOf(key+".security.pii_handling", "pii_handling", sec.PIIHandling, canonical.PIIHandlings())
-		}
-	}
+	d.checkDefaults(key, s)
 	d.checkPolicy(key+".policy", s.Policy)
 	if s.OpenAPI != nil {
 		if s.Format != "openapi" {
@@ -676,12 +697,31 @@ func (d *decoder) checkCapture(key string, s *Source) {
 	}
 }
 
+// checkDefaults checks what a source says of its tools by default: their
+// security metadata and stability.
+func (d *decoder) checkDefaults(key string, s *Source) {
+	if sec := s.Security; sec != nil {
+		if sec.DataClassification != "" {
+			d.checkOneOf(key+".security.data_classification", "data_classification", sec.DataClassification, canonical.Classifications())
+		}
+		if sec.PIIHandling != "" {
+			d.checkOneOf(key+".security.pii_handling", "pii_handling", sec.PIIHandling, canonical.PIIHandlings())
+		}
+	}
+	if s.Stability != "" {
+		d.checkOneOf(key+".stability", "stability", s.Stability, canonical.Stabilities())
+	}
+}
+
 func (d *decoder) checkSelect(key string, s *Select) {
 	if s == nil {
 		return
 	}
 	for i, c := range s.Classification {
 		d.checkOneOf(fmt.Sprintf("%s.classification[%d]", key, i), "classification", c, canonical.Classifications())
+	}
+	for i, c := range s.Stability {
+		d.checkOneOf(fmt.Sprintf("%s.stability[%d]", key, i), "stability", c, canonical.Stabilities())
 	}
 	for _, g := range slices.Concat(s.Tools, s.Exclude) {
 		if !doublestar.ValidatePattern(g) {

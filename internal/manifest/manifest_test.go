@@ -117,6 +117,15 @@ func TestDecodeErrors(t *testing.T) {
 		{base("[[targets]]\nname = \"z\"\nformat = \"openai\"\nout = \"o3.json\"\npolicy = { deny = [\"lossy\"] }\n"), "11:12 manifest.unknown-code \"lossy\""},
 		{base("[catalog]\nversion = \"1.0\"\n"), "8:1 manifest.invalid semantic version"},
 		{"version = 1\n", "0:0 manifest.invalid no [[sources]]"},
+		// Issue 40: the lifecycle's entries, each wrong value at its key.
+		{base("[[acknowledge]]\nfinding = \"breaking.required-added tool=shop:get_item\"\nreason = \"r\"\nuntil = \"soon\"\n"), "10:1 manifest.invalid acknowledge[0].until: until = \"soon\" is neither a semantic version"},
+		{base("[[acknowledge]]\nfinding = \"get_item broke\"\nreason = \"r\"\nuntil = \"2.0.0\"\n"), "8:1 manifest.invalid acknowledge[0].finding: \"get_item broke\" is not a finding"},
+		{base("[[acknowledge]]\nfinding = \"breaking.nope tool=a\"\nreason = \"r\"\nuntil = \"2.0.0\"\n"), "8:1 manifest.invalid acknowledge[0].finding"},
+		{base("[[acknowledge]]\nfinding = \"breaking.tool-removed tool=a\"\nuntil = \"2027-01-31\"\n"), "7:1 manifest.invalid acknowledge[0]: an acknowledgment needs a reason"},
+		{base("[[removed]]\nid = \"shop:search\"\nin = \"next\"\n"), "9:1 manifest.invalid removed[0].in"},
+		{base("[[sources]]\ninclude = [\"b\"]\nstability = \"experimental\"\n"), "9:1 manifest.invalid stability \"experimental\" is not one of draft, alpha, beta, stable"},
+		{base("select = { stability = [\"gamma\"] }\n"), "7:12 manifest.invalid stability \"gamma\""},
+		{base("[policy]\ndeprecation = { releases = -1 }\n"), "8:1 manifest.invalid policy.deprecation"},
 	} {
 		_, ds := decodeChecked([]byte(tc.in), "toolc.toml", testFormats)
 		if !found(ds, tc.want) {

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/breaking"
+	"github.com/toolc-dev/toolc/internal/manifest"
 )
 
 // Compare compares an earlier catalog with this build, applies the manifest's policy, checks the manifest's
@@ -26,8 +28,22 @@ func (r *Result) Compare(old *Earlier, manifestFile string) *breaking.Verdict {
 			strict = append(strict, t.Name)
 		}
 	}
-	ds := breaking.Compare(old.Tools, r.Catalog, breaking.Options{Strict: strict})
-	ds = r.Apply(ds)
+	opts := breaking.Options{Strict: strict, Version: r.Manifest.Catalog.Version, Tombstones: map[string]breaking.Tombstone{}}
+	for _, ts := range r.Manifest.Removed {
+		opts.Tombstones[ts.ID] = breaking.Tombstone{In: ts.In, Use: ts.Use}
+	}
+	if w := r.Manifest.Deprecation; w != nil {
+		opts.Window = &breaking.Window{Releases: w.Releases, Days: w.Days, History: old.History}
+		if old.History == nil {
+			opts.Window.History = func() ([]breaking.Release, error) {
+				return nil, fmt.Errorf("%s is no git revision, so its releases are not known: compare against a release tag", old.What)
+			}
+		}
+	}
+	ds := breaking.Compare(old.Tools, r.Catalog, opts)
+	ds = breaking.Stabilize(r.Apply(ds), old.Tools)
+	ds, reasons, own := breaking.Acknowledge(ds, r.acks(manifestFile), r.Manifest.Catalog.Version, time.Now())
+	ds = append(ds, r.Apply(own)...)
 	need := breaking.Needed(ds)
 	if d, ok := breaking.CheckVersion(old.Version, r.Manifest.Catalog.Version, need); ok {
 		line, col := r.Manifest.Pos("catalog.version")
@@ -35,7 +51,19 @@ func (r *Result) Compare(old *Earlier, manifestFile string) *breaking.Verdict {
 		ds = append(ds, r.Apply([]diag.Diagnostic{d})...)
 	}
 	r.Locate(ds)
-	return &breaking.Verdict{Need: need, Findings: diag.Sort(ds), From: old.Version, To: r.Manifest.Catalog.Version}
+	return &breaking.Verdict{Need: need, Findings: diag.Sort(ds), From: old.Version, To: r.Manifest.Catalog.Version, Reasons: reasons, Tombstones: opts.Tombstones, Window: opts.Window}
+}
+
+// acks are the manifest's acknowledgments, each placed at its entry.
+func (r *Result) acks(manifestFile string) []breaking.Ack {
+	var out []breaking.Ack
+	for i, a := range r.Manifest.Acknowledge {
+		ack := breaking.Ack{Finding: a.Finding, Reason: a.Reason, Until: a.Until, File: manifestFile}
+		ack.UntilVersion, ack.UntilDate, _ = manifest.ParseUntil(a.Until)
+		ack.Line, ack.Column = r.Manifest.Pos(fmt.Sprintf("acknowledge[%d]", i))
+		out = append(out, ack)
+	}
+	return out
 }
 
 // Earlier is an earlier release's catalog, which Compare compares a build
@@ -45,6 +73,10 @@ type Earlier struct {
 	Version string
 	// What names it in messages: "the bundle old.json", "the folder old" …
 	What string
+	// History lists the releases before it, oldest first, where it is a
+	// git revision (the repository's tags that are semantic versions); nil
+	// elsewhere.
+	History func() ([]breaking.Release, error)
 }
 
 // BuildEarlier builds the manifest in fsys as an earlier release's

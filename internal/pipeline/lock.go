@@ -28,6 +28,7 @@ func (b *build) lock(outputs []Output) []byte {
 	// Each tool's entry from the targets' maps, in parallel: five lookups
 	// and a map of names for each tool and target were a serial tenth of a
 	// second at the end of a 100,000-tool build.
+	l.Removed = b.tombstones()
 	l.Tools = make([]lock.Tool, len(b.tools))
 	par.For(len(b.tools), 256, func(j int) { l.Tools[j] = b.lockTool(b.tools[j]) })
 	format := map[string]string{}
@@ -87,4 +88,29 @@ func (b *build) lockTool(t *canonical.Tool) lock.Tool {
 		}
 	}
 	return lt
+}
+
+// tombstones are the lock's records of the manifest's removed tools: the
+// name each had in each target, and the name of the tool to use instead.
+func (b *build) tombstones() []lock.Removed {
+	var out []lock.Removed
+	for _, ts := range b.m.Removed {
+		r := lock.Removed{ID: ts.ID, In: ts.In, Use: ts.Use, Names: map[string]string{}}
+		for i, t := range b.m.Targets {
+			a, ok := b.reg.Get(t.Format)
+			if !ok {
+				continue
+			}
+			r.Names[t.Name] = a.Profile.NameOf(ts.ID, b.targetOptions(t))
+			if name, ok := b.targets[i].names[ts.Use]; ok {
+				if r.UseNames == nil {
+					r.UseNames = map[string]string{}
+				}
+				r.UseNames[t.Name] = name
+			}
+		}
+		out = append(out, r)
+	}
+	slices.SortFunc(out, func(x, y lock.Removed) int { return strings.Compare(x.ID, y.ID) })
+	return out
 }

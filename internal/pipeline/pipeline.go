@@ -540,7 +540,7 @@ func (b *build) selectTools() {
 			continue
 		}
 		for _, tool := range b.tools {
-			if t.Select.Match(tool.ID(), tool.Namespace, tool.Tags, classification(tool)) {
+			if t.Select.Match(tool) {
 				b.chosen[i] = append(b.chosen[i], tool)
 			}
 		}

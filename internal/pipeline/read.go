@@ -299,7 +299,8 @@ func (b *build) applySource(in input, src manifest.Source, tools []*canonical.To
 			t.Security.Classification = cmp.Or(t.Security.Classification, sec.DataClassification)
 			t.Security.PII = cmp.Or(t.Security.PII, sec.PIIHandling)
 		}
-		if !src.Select.Match(t.ID(), t.Namespace, t.Tags, classification(t)) {
+		t.Stability = cmp.Or(t.Stability, src.Stability)
+		if !src.Select.Match(t) {
 			// Left out before validation: what is said of the tool's
 			// own part of the file goes with it.
 			ds = slices.DeleteFunc(ds, func(d diag.Diagnostic) bool { return within(d, in.path, t.Source.Pointer) })
@@ -433,6 +434,20 @@ func (b *build) collectTools() {
 				b.invalid = map[string]bool{}
 			}
 			b.invalid[id] = true
+		}
+	}
+	b.checkTombstones(first)
+}
+
+// checkTombstones reports each [[removed]] entry whose tool the catalog
+// still has.
+func (b *build) checkTombstones(tools map[string]*canonical.Tool) {
+	for i, ts := range b.m.Removed {
+		if t, ok := tools[ts.ID]; ok {
+			d := diag.New("manifest.invalid", "removed[%d].id: %s has a tombstone, but the catalog still has it (%s): a call to it would be answered \"removed\"", i, ts.ID, t.Source.String())
+			d.File = b.manifestFile
+			d.Line, d.Column = b.m.Pos(fmt.Sprintf("removed[%d].id", i))
+			b.diags = append(b.diags, d.WithFix("remove the [[removed]] entry, or the tool"))
 		}
 	}
 }

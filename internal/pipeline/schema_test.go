@@ -132,7 +132,28 @@ func manifestSchema() obj {
 	}
 	entries := func(desc string) obj { return obj{{"$ref", "#/$defs/entries"}, {"description", desc}} }
 	targetEntries := func(desc string) obj { return obj{{"$ref", "#/$defs/target-entries"}, {"description", desc}} }
-	policy := obj{{"$ref", "#/$defs/policy"}}
+	until := obj{{"anyOf", []any{obj{{"type", "string"}, {"pattern", manifest.SemverPattern}}, obj{{"type", "string"}, {"format", "date"}}}}, {"description", "a version or a date (YYYY-MM-DD): after it the entry is an error"}}
+	policyOf := func(extra ...member) obj {
+		return obj{
+			{"type", "object"},
+			{"description", "What to do with codes or whole categories; errors always fail. toolc rules lists them."},
+			{"additionalProperties", false},
+			{"properties", append(obj{
+				{"deny", entries("fail the build on these")},
+				{"warn", entries("report these as warnings")},
+				{"ignore", entries("do not report these")},
+			}, extra...)},
+		}
+	}
+	policy := policyOf(member{"deprecation", obj{
+		{"type", "object"},
+		{"additionalProperties", false},
+		{"description", "toolc breaking: removing a deprecated tool or property is minor only after it was deprecated this many releases (git tags) and days"},
+		{"properties", obj{
+			{"releases", obj{{"type", "integer"}, {"minimum", 0}}},
+			{"days", obj{{"type", "integer"}, {"minimum", 0}}},
+		}},
+	}})
 	path := obj{{"type", "string"}, {"pattern", `^[^/\\]`}, {"not", obj{{"pattern", `(^|/)\.\.(/|$)`}}}}
 	return obj{
 		{"$schema", "https://json-schema.org/draft/2020-12/schema"},
@@ -183,6 +204,7 @@ func manifestSchema() obj {
 								{"pii_handling", obj{{"enum", canonical.PIIHandlings()}}},
 							}},
 						}},
+						{"stability", obj{{"enum", canonical.Stabilities()}, {"description", "the default stability of the source's tools; what a tool says wins"}}},
 						{"capture", obj{
 							{"type", "object"},
 							{"additionalProperties", false},
@@ -227,18 +249,37 @@ func manifestSchema() obj {
 				}},
 			}},
 			{"policy", policy},
-		}},
-		{"$defs", obj{
-			{"policy", obj{
-				{"type", "object"},
-				{"description", "What to do with codes or whole categories; errors always fail. toolc rules lists them."},
-				{"additionalProperties", false},
-				{"properties", obj{
-					{"deny", entries("fail the build on these")},
-					{"warn", entries("report these as warnings")},
-					{"ignore", entries("do not report these")},
+			{"acknowledge", obj{
+				{"type", "array"},
+				{"description", "toolc breaking: findings a release means, each let through until a version or a date"},
+				{"items", obj{
+					{"type", "object"},
+					{"required", []string{"finding", "reason", "until"}},
+					{"additionalProperties", false},
+					{"properties", obj{
+						{"finding", obj{{"type", "string"}, {"pattern", `^(breaking\.[a-z-]+ tool=\S+( at=\S+)?|[0-9a-f]{32})$`}, {"description", "the line toolc breaking prints, or the finding's fingerprint"}}},
+						{"reason", obj{{"type", "string"}, {"minLength", 1}, {"description", "why the release breaks this on purpose"}}},
+						{"until", until},
+					}},
 				}},
 			}},
+			{"removed", obj{
+				{"type", "array"},
+				{"description", "tombstones: tools removed, which the lock records so that a call to one names the release and the replacement"},
+				{"items", obj{
+					{"type", "object"},
+					{"required", []string{"id", "in"}},
+					{"additionalProperties", false},
+					{"properties", obj{
+						{"id", obj{{"type", "string"}, {"description", "the removed tool's ID"}}},
+						{"in", obj{{"type", "string"}, {"pattern", manifest.SemverPattern}, {"description", "the version that removed it"}}},
+						{"use", obj{{"type", "string"}, {"description", "the tool to call instead"}}},
+					}},
+				}},
+			}},
+		}},
+		{"$defs", obj{
+			{"policy", policyOf()},
 			{"target-policy", obj{
 				{"type", "object"},
 				{"description", "What to do with this target's codes (accept, limit, loss, lower, name), before [policy]; errors always fail."},
@@ -358,7 +399,7 @@ func TestManifestSchemaKeys(t *testing.T) {
 			t.Errorf("schema of %T has %v, the decoder reads %v", c.typ, got, want)
 		}
 	}
-	if got, want := props(s, "properties"), []string{"catalog", "policy", "sources", "targets", "version"}; !slices.Equal(got, want) {
+	if got, want := props(s, "properties"), []string{"acknowledge", "catalog", "policy", "removed", "sources", "targets", "version"}; !slices.Equal(got, want) {
 		t.Errorf("top-level keys %v, want %v", got, want)
 	}
 }
@@ -462,6 +503,7 @@ func selectSchema(description string) obj {
 			{"tools", strs("globs over tool IDs")},
 			{"exclude", strs("globs over tool IDs left out")},
 			{"classification", obj{{"type", "array"}, {"items", obj{{"enum", canonical.Classifications()}}}, {"description", "tools whose data_classification is one of these (a tool that says none is left out)"}}},
+			{"stability", obj{{"type", "array"}, {"items", obj{{"enum", canonical.Stabilities()}}}, {"description", "tools of these stabilities (a tool that says none is stable)"}}},
 		}},
 	}
 }

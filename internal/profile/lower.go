@@ -72,9 +72,11 @@ var toolFields = []toolField{
 	{"security", "security metadata (data_classification, pii_handling)", "loss.metadata", func(t *canonical.Tool) bool { return t.Security != nil }, func(t *canonical.Tool) { t.Security = nil }},
 	{"icons", "icons", "loss.icons", func(t *canonical.Tool) bool { return len(t.Icons) > 0 }, func(t *canonical.Tool) { t.Icons = nil }},
 	{"meta", "_meta", "loss.meta", func(t *canonical.Tool) bool { return t.Meta != nil }, func(t *canonical.Tool) { t.Meta = nil }},
-	{"lifecycle", "lifecycle (deprecated, sunset, renamed_from)", "loss.metadata",
-		func(t *canonical.Tool) bool { return t.Deprecated || t.Sunset != "" || t.RenamedFrom != "" },
-		func(t *canonical.Tool) { t.Deprecated, t.Sunset, t.RenamedFrom = false, "", "" }},
+	{"lifecycle", "lifecycle (deprecated, sunset, renamed_from, stability)", "loss.metadata",
+		func(t *canonical.Tool) bool {
+			return t.Deprecated || t.Sunset != "" || t.RenamedFrom != "" || t.Stability != ""
+		},
+		func(t *canonical.Tool) { t.Deprecated, t.Sunset, t.RenamedFrom, t.Stability = false, "", "", "" }},
 }
 
 // Lower prepares tools for the profile's target, named target in

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -84,4 +85,17 @@ func render(tmpl string, t *canonical.Tool) string {
 		}
 	}
 	return b.String()
+}
+
+// NameOf is the name a target with opts emits for a tool of this ID: the
+// name template filled and made legal by the target's name rule, as
+// lowering names a tool. A removed tool's tombstone is found by it.
+func (p *Profile) NameOf(id string, opts Options) string {
+	ns, name, _ := canonical.ParseID(id)
+	t := &canonical.Tool{Namespace: ns, Name: name}
+	rule := p.nameRule(opts)
+	if rule.Max == 0 {
+		return id
+	}
+	return rule.Legal(render(cmp.Or(opts.Names, p.Names, DefaultNames), t), id)
 }
