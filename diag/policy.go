@@ -151,7 +151,7 @@ func action(code string, policies []*Policy) Action {
 // targetCategories are the categories of codes that lowering a tool for a
 // target reports, each with the target it comes from: the only ones a
 // target's policy sees.
-var targetCategories = map[string]bool{"accept": true, "limit": true, "loss": true, "lower": true, "name": true}
+var targetCategories = map[string]bool{"accept": true, "limit": true, "loss": true, "lower": true, "name": true, "publish": true}
 
 // PerTarget reports whether the codes of c, a code or a category, come
 // from a target, so that a target's policy can decide them.

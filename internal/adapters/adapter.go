@@ -42,6 +42,11 @@ type Adapter struct {
 	// Profile is what the format accepts as a target. Nil for source-only
 	// formats.
 	Profile *profile.Profile
+	// Publish, for a release target (server-json, mcpb, a2a-card,
+	// llms-txt), writes the bundle from the lowered tools and their sources
+	// and checks it against what its destination publishes, in place of
+	// Encode and the acceptance table.
+	Publish func(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic)
 }
 
 // Direction says which way a conversion failed.
@@ -136,7 +141,8 @@ func (r *Registry) List() []*Adapter {
 
 // Default returns a new registry with every format toolc knows.
 func Default() *Registry {
-	return NewRegistry(MCP(), OpenAI(), OpenAIResponses(), Anthropic(), Gemini(), Bedrock(), Canonical(), JSONSchema(), OpenAPI(), LangChain())
+	return NewRegistry(MCP(), OpenAI(), OpenAIResponses(), Anthropic(), Gemini(), Bedrock(), Canonical(), JSONSchema(), OpenAPI(), LangChain(),
+		ServerJSON(), MCPB(), A2ACard(), LLMsTxt())
 }
 
 // CheckSchemas reports, as schema.not-object errors, each tool whose input
@@ -180,6 +186,15 @@ type decoder struct{ decode.Decoder }
 // warning.
 func (a *Adapter) Emit(tools []*canonical.Tool, target string, opts profile.Options) *profile.Lowered {
 	low := a.Profile.Lower(tools, target, opts)
+	if a.Publish != nil {
+		var ds []diag.Diagnostic
+		low.Bundle, ds = a.Publish(low.Tools, low.Sources, opts)
+		for i := range ds {
+			ds[i].Target = target
+		}
+		low.Diagnostics = append(low.Diagnostics, ds...)
+		return low
+	}
 	low.Bundle = a.Encode(low.Tools, opts)
 	low.Diagnostics = append(low.Diagnostics, a.Profile.Accept(low.Bundle, low.Sources, target, opts)...)
 	return low

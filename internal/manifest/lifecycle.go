@@ -111,3 +111,19 @@ func (d *decoder) checkLifecycle(m *Manifest) {
 		d.errorAt("manifest.invalid", "policy.deprecation", "releases and days count forward: want 0 or more")
 	}
 }
+
+// checkRelease checks the options of the release targets that the manifest
+// alone can judge.
+func (d *decoder) checkRelease(key string, t *Target) {
+	for _, o := range []struct {
+		name, value string
+		allowed     []string
+	}{{"flavor", t.Flavor, []string{"spec", "smithery"}}, {"skills", t.Skills, []string{"tools", "tags"}}, {"sections", t.Sections, []string{"namespaces", "tags"}}} {
+		if o.value != "" {
+			d.checkOneOf(key+"."+o.name, o.name, o.value, o.allowed)
+		}
+	}
+	if t.Links != "" && !strings.Contains(t.Links, "{") {
+		d.errorAt("manifest.invalid", key+".links", "links = %q names no tool: use {id}, {namespace} or {name} in it", t.Links)
+	}
+}

@@ -124,6 +124,9 @@ func (m *Manifest) Pos(key string) (line, col int) { return m.keys.pos(key) }
 type Catalog struct {
 	Name    string `toml:"name"`
 	Version string `toml:"version"` // semantic version, or ""
+	// Description says what the catalog's server does, for the release
+	// targets (server-json takes at most 100 characters).
+	Description string `toml:"description"`
 }
 
 // Source is one [[sources]] entry: a set of files in one format.
@@ -246,6 +249,19 @@ type Target struct {
 	// Clients names the MCP clients an MCP bundle is made for ("vscode",
 	// "claude-desktop", "cursor", "windsurf").
 	Clients []string `toml:"clients"`
+	// Server and MCPB are what the server-json and mcpb targets write that
+	// the catalog does not know ([targets.server], [targets.mcpb]): the
+	// destination's own fields, checked by the target.
+	Server map[string]any `toml:"server"`
+	MCPB   map[string]any `toml:"mcpb"`
+	// StaticResponses and Flavor are the mcpb target's; Skills the
+	// a2a-card's ("tools" or "tags"); Sections the llms-txt's
+	// ("namespaces" or "tags"); Links a URL template of a tool's page.
+	StaticResponses bool   `toml:"static_responses"`
+	Flavor          string `toml:"flavor"`
+	Skills          string `toml:"skills"`
+	Sections        string `toml:"sections"`
+	Links           string `toml:"links"`
 	// Protocol is the MCP revision an MCP bundle is for ("2025-06-18",
 	// "2025-11-25" or "2026-07-28", the newest when empty): before
 	// 2026-07-28 an output schema must be an object schema.
@@ -528,7 +544,8 @@ var (
 
 func (d *decoder) check(m *Manifest, formats Formats) {
 	if v := m.Catalog.Version; v != "" && !semverRE.MatchString(v) {
-		d.errorAt("manifest.invalid", "catalog.version", "%q is not a semantic version (MAJOR.MINOR.PATCH)", v)
+		d.errorAt("manifest.invalid", "catalog.version", "%q is not a semantic version (MAJOR.MINOR.PATCH): the catalog's version is the exact version of a release, which registries take, not a range", v)
+		d.diags[len(d.diags)-1].Fix = `write the release's version, such as "1.2.0"`
 	}
 	if len(m.Sources) == 0 {
 		d.errorAt("manifest.invalid", "", "the manifest has no [[sources]]")
@@ -610,13 +627,14 @@ func (d *decoder) checkTarget(i int, t *Target, formats Formats, seen *targetsSe
 		for _, o := range []struct {
 			name string
 			set  bool
-		}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"clients", t.Clients != nil}, {"protocol", t.Protocol != ""}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
+		}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"clients", t.Clients != nil}, {"protocol", t.Protocol != ""}, {"server", t.Server != nil}, {"mcpb", t.MCPB != nil}, {"static_responses", t.StaticResponses}, {"flavor", t.Flavor != ""}, {"skills", t.Skills != ""}, {"sections", t.Sections != ""}, {"links", t.Links != ""}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
 			if o.set && !slices.Contains(opts, o.name) {
 				d.errorAt("manifest.unknown-key", key+"."+o.name, "format %s has no option %q", t.Format, o.name)
 			}
 		}
 	}
 	d.checkSelect(key+".select", t.Select)
+	d.checkRelease(key, t)
 	if t.Name == "" {
 		t.Name = t.Format
 	} else if !targetRE.MatchString(t.Name) {

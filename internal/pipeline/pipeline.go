@@ -111,7 +111,7 @@ func StreamOutput(path string, write func(io.Writer) error) Output {
 func (o Output) WriteTo(w io.Writer) (int64, error) {
 	switch {
 	case o.value != nil:
-		return o.value.WriteIndent(w)
+		return writeBundle(o.value, w)
 	case o.stream != nil:
 		c := &countingWriter{w: w}
 		err := o.stream(c)
@@ -119,6 +119,16 @@ func (o Output) WriteTo(w io.Writer) (int64, error) {
 	}
 	n, err := w.Write(o.data)
 	return int64(n), err
+}
+
+// writeBundle writes a bundle: indented JSON, or the text of a bundle
+// that is a string (llms.txt, which is Markdown).
+func writeBundle(v *canonical.Value, w io.Writer) (int64, error) {
+	if v.Kind == canonical.String {
+		n, err := io.WriteString(w, v.Text)
+		return int64(n), err
+	}
+	return v.WriteIndent(w)
 }
 
 // countingWriter counts what it passes on.
@@ -137,6 +147,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // needs them at once (a diff, a test).
 func (o Output) Bytes() []byte {
 	switch {
+	case o.value != nil && o.value.Kind == canonical.String:
+		return []byte(o.value.Text)
 	case o.value != nil:
 		return o.value.Indent()
 	case o.stream != nil:
@@ -427,6 +439,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 	options := make([]profile.Options, len(b.m.Targets))
 	for i, t := range b.m.Targets {
 		options[i] = b.targetOptions(t)
+		options[i].Publish = b.publish(i)
 	}
 	memo := b.memo(options)
 	g, ctx := errgroup.WithContext(ctx)
@@ -462,6 +475,27 @@ func (b *build) targetOptions(t manifest.Target) profile.Options {
 		Catalog:   profile.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
 		Unchecked: b.invalid,
 	}
+}
+
+// publish is what the i-th target, a release target, writes besides the
+// tools, with the places of its tables for the target's diagnostics.
+func (b *build) publish(i int) profile.Publish {
+	t := b.m.Targets[i]
+	p := profile.Publish{Description: b.m.Catalog.Description, Server: t.Server, MCPB: t.MCPB, StaticResponses: t.StaticResponses,
+		Flavor: t.Flavor, Skills: t.Skills, Sections: t.Sections, Links: t.Links, File: b.manifestFile}
+	p.Table = fmt.Sprintf("targets[%d]", i)
+	switch {
+	case t.MCPB != nil:
+		p.Table += ".mcpb"
+	case t.Server != nil:
+		p.Table += ".server"
+	}
+	p.Line, p.Column = b.m.Pos(p.Table)
+	p.DescriptionLine, p.DescriptionColumn = b.m.Pos("catalog.description")
+	if p.DescriptionLine == 0 {
+		p.DescriptionLine, p.DescriptionColumn = b.m.Pos("catalog")
+	}
+	return p
 }
 
 // memo is where targets under the same rules (OpenAI's Chat and
@@ -508,7 +542,7 @@ func (b *build) buildTarget(i int, opts profile.Options) error {
 		count = c
 		ds = append(ds, b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
 	}
-	hash, size := hashEncoding(low.Bundle.WriteIndent)
+	hash, size := hashEncoding(func(w io.Writer) (int64, error) { return writeBundle(low.Bundle, w) })
 	b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
 		bundle: low.Bundle, size: size, hash: hash, diags: b.apply(ds, t.Policy), tokens: count}
 	return nil

@@ -87,7 +87,7 @@ func manifestSchema() obj {
 		}
 		targets = append(targets, a.Name)
 		var not obj
-		for _, o := range []string{"strict", "dialect", "schema", "names", "describe", "profile", "limits"} {
+		for _, o := range []string{"strict", "dialect", "schema", "names", "describe", "profile", "limits", "clients", "protocol", "server", "mcpb", "static_responses", "flavor", "skills", "sections", "links"} {
 			if !slices.Contains(a.Profile.Options, o) {
 				not = append(not, member{o, false})
 			}
@@ -171,6 +171,7 @@ func manifestSchema() obj {
 				{"properties", obj{
 					{"name", obj{{"type", "string"}, {"description", "the catalog's name, written to the lock and the canonical bundle"}}},
 					{"version", obj{{"type", "string"}, {"pattern", manifest.SemverPattern}, {"description", "the catalog's semantic version"}}},
+					{"description", obj{{"type", "string"}, {"description", "what the catalog's server does, for the release targets (server-json takes at most 100 characters)"}}},
 				}},
 			}},
 			{"sources", obj{
@@ -238,6 +239,13 @@ func manifestSchema() obj {
 						{"dialect", obj{{"enum", dialectNames()}, {"description", "OpenAI: the server that speaks the format; only openai takes the strict flag"}}},
 						{"clients", obj{{"type", "array"}, {"items", obj{{"enum", profile.Clients()}}}, {"uniqueItems", true}, {"description", "MCP: the clients the bundle is made for, whose rules it meets; the others' refusals are warnings"}}},
 						{"protocol", obj{{"enum", profile.Protocols()}, {"description", "MCP: the protocol revision the bundle is for (default the newest); before 2026-07-28 an output schema must be an object schema"}}},
+						{"server", obj{{"type", "object"}, {"description", "server-json, a2a-card: what the catalog does not know: name, website, repository = { url, source }, [[packages]] (registry_type, identifier, version, transport, file_sha256), [[remotes]] (type, url); url and provider = { organization, url } for an agent card"}}},
+						{"mcpb", obj{{"type", "object"}, {"description", "mcpb: the manifest's fields the catalog does not know, written as they are: author = { name }, server = { type, entry_point, mcp_config }, display_name, license, keywords, user_config …"}}},
+						{"static_responses", obj{{"type", "boolean"}, {"description", "mcpb: add the MCP tools/list answer under _meta[\"com.microsoft.windows\"].static_responses"}}},
+						{"flavor", obj{{"enum", []string{"spec", "smithery"}}, {"description", "mcpb: spec (tools as name and description, what mcpb validate takes) or smithery (with inputSchema, which Smithery's publish needs)"}}},
+						{"skills", obj{{"enum", []string{"tools", "tags"}}, {"description", "a2a-card: a skill per tool, or per tag"}}},
+						{"sections", obj{{"enum", []string{"namespaces", "tags"}}, {"description", "llms-txt: a section per namespace, or per tag"}}},
+						{"links", obj{{"type", "string"}, {"pattern", `\{(id|namespace|name)\}`}, {"description", "a2a-card, llms-txt: the URL of a tool's page, with {id}, {namespace} and {name}"}}},
 						{"schema", obj{{"enum", adapters.GeminiSchemas()}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},
 						{"names", obj{{"type", "string"}, {"pattern", `\{name\}`}, {"description", "the template of emitted names, {namespace}__{name} by default"}}},
 						{"describe", obj{{"type", "boolean"}, {"description", "keep dropped constraints in the descriptions"}}},

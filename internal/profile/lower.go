@@ -335,7 +335,7 @@ func (tl *toolLowering) lowerOutput() {
 func (tl *toolLowering) cutDescription() {
 	d := tl.c.Description
 	if max, ok := tl.rules.Limit("description"); ok && utf8.RuneCountInString(d) > max {
-		short := shorten(d, max)
+		short := Shorten(d, max)
 		tl.at("loss.description", "/description", "the description has %d characters; %s takes at most %d, so it was cut to %d (the MCP and canonical bundles keep it whole)",
 			utf8.RuneCountInString(d), tl.p.Format, max, utf8.RuneCountInString(short))
 		tl.c.Description = short
@@ -471,7 +471,9 @@ type pendingAlias struct {
 // shorten cuts s to at most max characters: at the end of the last
 // sentence that fits when that keeps at least half, else at the last word
 // boundary, with "…" after a cut inside a sentence.
-func shorten(s string, max int) string {
+// Shorten cuts s to at most max characters, at the end of a sentence where
+// one ends past the half, else at a word, with "…".
+func Shorten(s string, max int) string {
 	rs := []rune(s)
 	if len(rs) <= max {
 		return s

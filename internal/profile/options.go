@@ -35,6 +35,8 @@ type Options struct {
 	// Protocol is the MCP revision an MCP bundle is for (Protocols); ""
 	// is the newest.
 	Protocol string
+	// Publish is what a release target writes besides the tools.
+	Publish Publish
 	// Unchecked holds the IDs of tools that the acceptance check skips:
 	// tools whose own schemas are in error, which fail the build already.
 	Unchecked map[string]bool

@@ -394,7 +394,7 @@ func TestShorten(t *testing.T) {
 		{"Lists the issues of a repository with filters", 20, "Lists the issues of…"},
 		{"Überschrift über alles", 10, "Überschri…"},
 	} {
-		if got := shorten(tc.in, tc.max); got != tc.want || len([]rune(got)) > tc.max {
+		if got := Shorten(tc.in, tc.max); got != tc.want || len([]rune(got)) > tc.max {
 			t.Errorf("shorten(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
 		}
 	}

@@ -1,0 +1,38 @@
+// Package npmtest runs, in tests, the validators that the owners of a
+// format publish on npm (mcpb validate from @anthropic-ai/mcpb, tsc with
+// the types of @a2a-js/sdk). .ci/run installs them into $TOOLC_NPM_CACHE;
+// elsewhere a test skips the check, saying so, unless TOOLC_REQUIRE_CORPUS=1
+// (as CI sets it) requires it.
+package npmtest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Modules is the node_modules folder of $TOOLC_NPM_CACHE, or "".
+func Modules() string {
+	dir := os.Getenv("TOOLC_NPM_CACHE")
+	if dir == "" {
+		return ""
+	}
+	return filepath.Join(dir, "node_modules")
+}
+
+// Bin returns the path of the npm program name, installed by pkg; without
+// it, tb is skipped or, under TOOLC_REQUIRE_CORPUS=1, failed.
+func Bin(tb testing.TB, name, pkg string) string {
+	tb.Helper()
+	if m := Modules(); m != "" {
+		p := filepath.Join(m, ".bin", name)
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("TOOLC_REQUIRE_CORPUS") == "1" {
+		tb.Fatalf("%s (npm %s) is not installed in $TOOLC_NPM_CACHE (.ci/run installs it)", name, pkg)
+	}
+	tb.Skipf("%s (npm %s) is not installed in $TOOLC_NPM_CACHE: not checked", name, pkg)
+	return ""
+}
