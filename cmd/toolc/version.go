@@ -9,9 +9,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// releaseVersion is set by a release build that is not go install:
-// go build -ldflags "-X main.releaseVersion=v1.2.3" ./cmd/toolc.
-var releaseVersion string
+// releaseVersion and releaseCommit are set by a release build
+// (internal/cmd/release): go build -ldflags "-X main.releaseVersion=v1.2.3
+// -X main.releaseCommit=<sha>" ./cmd/toolc.
+var releaseVersion, releaseCommit string
 
 // version returns toolc's version from the module's build information: the
 // module version when installed with go install (v1.2.3, or a pseudo-version),
@@ -56,7 +57,11 @@ func newVersion(stdout io.Writer) *cobra.Command {
 		Short: "Print toolc's version, from the module's build information",
 		Args:  cobra.NoArgs,
 		RunE: func(*cobra.Command, []string) error {
-			fmt.Fprintf(stdout, "toolc %s (%s, %s/%s)\n", version(), runtime.Version(), runtime.GOOS, runtime.GOARCH)
+			commit := ""
+			if releaseCommit != "" {
+				commit = "commit " + releaseCommit[:min(12, len(releaseCommit))] + ", "
+			}
+			fmt.Fprintf(stdout, "toolc %s (%s%s, %s/%s)\n", version(), commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 			return nil
 		},
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/url"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/toolc-dev/toolc/diag"
@@ -46,10 +47,25 @@ type sarifTool struct {
 }
 
 type sarifDriver struct {
-	Name           string      `json:"name"`
-	InformationURI string      `json:"informationUri"`
-	Version        string      `json:"version,omitempty"`
-	Rules          []sarifRule `json:"rules"`
+	Name           string `json:"name"`
+	InformationURI string `json:"informationUri"`
+	Version        string `json:"version,omitempty"`
+	// SemanticVersion is the version of a release build, without its v
+	// (SARIF 2.1.0 §3.19.5): a devel build has none.
+	SemanticVersion string      `json:"semanticVersion,omitempty"`
+	Rules           []sarifRule `json:"rules"`
+}
+
+// releaseVersion is a release's version, v1.2.0 or 1.2.0-rc.1.
+var releaseVersion = regexp.MustCompile(`^v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)$`)
+
+// semanticVersion is version as SARIF's semanticVersion, "" for a build
+// that is no release.
+func semanticVersion(version string) string {
+	if m := releaseVersion.FindStringSubmatch(version); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 type sarifText struct {
@@ -154,7 +170,7 @@ func writeSARIF(w io.Writer, ds []diag.Diagnostic, version, prefix string) error
 		Schema:  sarifSchema,
 		Version: sarifVersion,
 		Runs: []sarifRun{{
-			Tool:    sarifTool{Driver: sarifDriver{Name: "toolc", InformationURI: "https://github.com/toolc-dev/toolc", Version: version, Rules: rules}},
+			Tool:    sarifTool{Driver: sarifDriver{Name: "toolc", InformationURI: "https://github.com/toolc-dev/toolc", Version: version, SemanticVersion: semanticVersion(version), Rules: rules}},
 			Results: results,
 		}},
 	}
