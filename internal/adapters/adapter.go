@@ -142,7 +142,7 @@ func (r *Registry) List() []*Adapter {
 // Default returns a new registry with every format toolc knows.
 func Default() *Registry {
 	return NewRegistry(MCP(), OpenAI(), OpenAIResponses(), Anthropic(), Gemini(), Bedrock(), Canonical(), JSONSchema(), OpenAPI(), LangChain(),
-		ServerJSON(), MCPB(), A2ACard(), LLMsTxt())
+		ServerJSON(), MCPB(), A2ACard(), LLMsTxt(), TypeScript(), GoTypes(), Python())
 }
 
 // CheckSchemas reports, as schema.not-object errors, each tool whose input

@@ -147,59 +147,7 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the whole corpus to every target")
 	}
-	dir := corpus.Dir(t)
-	fsys := fstest.MapFS{}
-	var sources []string
-	add := func(namespace, format string, repair bool, files map[string][]byte) {
-		for name, data := range files {
-			fsys[namespace+"/"+name] = &fstest.MapFile{Data: data}
-		}
-		sources = append(sources, fmt.Sprintf("\n[[sources]]\ninclude = [%q]\nnamespace = %q\nformat = %q\nrepair = %v\n",
-			namespace+"/**", strings.ReplaceAll(namespace, "-", "_"), format, repair))
-	}
-	read := func(globs ...string) map[string][]byte {
-		files := map[string][]byte{}
-		for _, g := range globs {
-			ms, _ := filepath.Glob(filepath.Join(dir, g))
-			for _, m := range ms {
-				data, err := os.ReadFile(m)
-				if err != nil {
-					t.Fatal(err)
-				}
-				files[path.Base(m)] = data
-			}
-		}
-		return files
-	}
-	add("github", "mcp", false, read("mcp/github-mcp-server/tools_list.current.json"))
-	add("reference", "mcp", true, read("mcp/reference-servers-py/*.json"))
-	for _, api := range []string{"swagger-petstore/openapi.yaml", "redocly-museum/openapi.yaml", "notion/notion-openapi.json", "stripe/spec3.2023-09-12.json", "openai/openapi.json"} {
-		add(strings.SplitN(api, "/", 2)[0], "openapi", false, read("openapi/"+api))
-	}
-	examples, _ := filepath.Glob(filepath.Join(dir, "openapi/oai-examples/examples/v3.*/*.json"))
-	for _, e := range examples { // one source each: several describe the same petstore
-		ns := "oai-" + strings.NewReplacer(".", "-", "/", "-").Replace(strings.TrimSuffix(filepath.Base(e), ".json"))
-		add(ns, "openapi", false, read(strings.TrimPrefix(e, dir+string(filepath.Separator))))
-	}
-	bfcl := map[string][]byte{}
-	seen := map[string]bool{}
-	for i, l := range corpus.Lines(t, "openai/bfcl/all_functions.distinct.jsonl") {
-		var line struct {
-			Function map[string]any `json:"function"`
-		}
-		if json.Unmarshal(l, &line) != nil {
-			continue
-		}
-		name, _ := line.Function["name"].(string)
-		key := legal.ReplaceAllString(name, "_")
-		if seen[key] {
-			continue // one function per emitted name: BFCL has both solve.x and solve_x
-		}
-		seen[key] = true
-		data, _ := json.Marshal([]any{line.Function})
-		bfcl[fmt.Sprintf("%04d.json", i)] = data
-	}
-	add("bfcl", "openai", true, bfcl)
+	fsys, sources := wholeCorpus(t)
 	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + targets(slices.Sorted(maps.Keys(modes))...))}
 	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
 	if err != nil {
@@ -285,6 +233,65 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 		parts = append(parts, fmt.Sprintf("%s=%d", k, counts[k]))
 	}
 	t.Logf("%d tools from %d files (%d files with errors) to %d targets; warnings and errors: %s", res.Tools, res.Files, len(failedFiles), res.Targets, strings.Join(parts, " "))
+}
+
+// wholeCorpus is the corpus as one catalog: its files, and a [[sources]]
+// entry per part, each with a namespace of its own.
+func wholeCorpus(t *testing.T) (fstest.MapFS, []string) {
+	dir := corpus.Dir(t)
+	fsys := fstest.MapFS{}
+	var sources []string
+	add := func(namespace, format string, repair bool, files map[string][]byte) {
+		for name, data := range files {
+			fsys[namespace+"/"+name] = &fstest.MapFile{Data: data}
+		}
+		sources = append(sources, fmt.Sprintf("\n[[sources]]\ninclude = [%q]\nnamespace = %q\nformat = %q\nrepair = %v\n",
+			namespace+"/**", strings.ReplaceAll(namespace, "-", "_"), format, repair))
+	}
+	read := func(globs ...string) map[string][]byte {
+		files := map[string][]byte{}
+		for _, g := range globs {
+			ms, _ := filepath.Glob(filepath.Join(dir, g))
+			for _, m := range ms {
+				data, err := os.ReadFile(m)
+				if err != nil {
+					t.Fatal(err)
+				}
+				files[path.Base(m)] = data
+			}
+		}
+		return files
+	}
+	add("github", "mcp", false, read("mcp/github-mcp-server/tools_list.current.json"))
+	add("reference", "mcp", true, read("mcp/reference-servers-py/*.json"))
+	for _, api := range []string{"swagger-petstore/openapi.yaml", "redocly-museum/openapi.yaml", "notion/notion-openapi.json", "stripe/spec3.2023-09-12.json", "openai/openapi.json"} {
+		add(strings.SplitN(api, "/", 2)[0], "openapi", false, read("openapi/"+api))
+	}
+	examples, _ := filepath.Glob(filepath.Join(dir, "openapi/oai-examples/examples/v3.*/*.json"))
+	for _, e := range examples { // one source each: several describe the same petstore
+		ns := "oai-" + strings.NewReplacer(".", "-", "/", "-").Replace(strings.TrimSuffix(filepath.Base(e), ".json"))
+		add(ns, "openapi", false, read(strings.TrimPrefix(e, dir+string(filepath.Separator))))
+	}
+	bfcl := map[string][]byte{}
+	seen := map[string]bool{}
+	for i, l := range corpus.Lines(t, "openai/bfcl/all_functions.distinct.jsonl") {
+		var line struct {
+			Function map[string]any `json:"function"`
+		}
+		if json.Unmarshal(l, &line) != nil {
+			continue
+		}
+		name, _ := line.Function["name"].(string)
+		key := legal.ReplaceAllString(name, "_")
+		if seen[key] {
+			continue // one function per emitted name: BFCL has both solve.x and solve_x
+		}
+		seen[key] = true
+		data, _ := json.Marshal([]any{line.Function})
+		bfcl[fmt.Sprintf("%04d.json", i)] = data
+	}
+	add("bfcl", "openai", true, bfcl)
+	return fsys, sources
 }
 
 // compatibleIsIntersection checks that what dialect = "compatible" emits

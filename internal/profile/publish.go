@@ -33,6 +33,10 @@ type Publish struct {
 	// Links is the URL template of each tool's page: {id}, {namespace},
 	// {name}.
 	Links string
+	// Package is the Go package of a go target; Types names the types of
+	// tools whose PascalCase names collide, by tool ID.
+	Package string
+	Types   map[string]string
 }
 
 // release is the profile of a format that publishes the catalog: tools
@@ -56,4 +60,7 @@ func init() {
 	profiles["mcpb"] = release("mcpb", "MCPB manifest.json, manifest_version 0.3", "mcpb", "static_responses", "flavor")
 	profiles["a2a-card"] = release("a2a-card", "A2A agent card (a2a-js SDK 1.3.0 types)", "server", "skills")
 	profiles["llms-txt"] = release("llms-txt", "llms.txt (llmstxt.org)", "sections", "links")
+	profiles["typescript"] = release("typescript", "TypeScript declarations, checked by tsc --strict", "types")
+	profiles["go"] = release("go", "Go types, checked by go vet; the MCP Go SDK infers the catalog's schemas from them", "types", "package")
+	profiles["python"] = release("python", "Python TypedDicts, checked by pyright --strict", "types")
 }

@@ -1,0 +1,169 @@
+package typegen_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/typegen"
+)
+
+// TestGoStructsFitTheSDK: the MCP Go SDK's typed mcp.AddTool infers a
+// tool's input schema from its input struct (jsonschema-go's For). For every
+// sample tool whose input has no loss.type-*, the schema it infers from the
+// generated struct has the catalog's property names, required set and
+// types, so a server author gets typed handlers that take the same calls.
+func TestGoStructsFitTheSDK(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a program on the generated package")
+	}
+	tools := sample(t)
+	m := typegen.Build(tools, nil, nil)
+	lossy := map[string]bool{}
+	for _, l := range append(m.Losses, m.GoLosses...) {
+		if strings.HasPrefix(string(l.At), "/input") && l.Code != "loss.type-constraint" {
+			lossy[l.Tool.ID()] = true
+		}
+	}
+	dir := t.TempDir()
+	gen := filepath.Join(dir, "tools")
+	if err := os.MkdirAll(filepath.Join(dir, "main"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(gen, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tools/tools.go", string(m.Go("sample", "tools")))
+	var calls strings.Builder
+	checked := map[string]*canonical.Tool{}
+	for _, tool := range m.Tools {
+		if lossy[tool.ID] {
+			continue
+		}
+		checked[tool.ID] = tool.Source
+		fmt.Fprintf(&calls, "\tput(%q, func() (*jsonschema.Schema, error) { return jsonschema.For[tools.%s](nil) })\n", tool.ID, tool.Input)
+	}
+	write("main/main.go", `package main
+
+import (
+	"encoding/json"
+	"os"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"example.com/gen/tools"
+)
+
+func main() {
+	out := map[string]*jsonschema.Schema{}
+	put := func(id string, f func() (*jsonschema.Schema, error)) {
+		s, err := f()
+		if err != nil {
+			panic(id + ": " + err.Error())
+		}
+		out[id] = s
+	}
+`+calls.String()+`	json.NewEncoder(os.Stdout).Encode(out)
+}
+`)
+	sum, err := os.ReadFile(filepath.Join("..", "..", "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(sum), "\n") {
+		if strings.HasPrefix(l, "github.com/google/jsonschema-go ") {
+			lines = append(lines, l)
+		}
+	}
+	write("go.mod", "module example.com/gen\n\ngo 1.26\n\nrequire github.com/google/jsonschema-go v0.4.3\n")
+	write("go.sum", strings.Join(lines, "\n")+"\n")
+	cmd := exec.Command("go", "run", "./main")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off")
+	out, err := cmd.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		t.Fatalf("go run the SDK's inference: %v\n%s", err, msg)
+	}
+	var inferred map[string]struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if err := json.Unmarshal(out, &inferred); err != nil {
+		t.Fatal(err)
+	}
+	for id, src := range checked {
+		got := inferred[id]
+		root := src.Input.JSON()
+		props := root.Get("properties")
+		want := map[string]bool{}
+		if props != nil {
+			for _, p := range props.Members {
+				want[p.Key] = true
+				g, ok := got.Properties[p.Key]
+				if !ok {
+					t.Errorf("%s: the SDK's schema has no property %q", id, p.Key)
+					continue
+				}
+				var gt []string
+				switch x := g.Type.(type) {
+				case string:
+					gt = []string{x}
+				case []any:
+					for _, e := range x {
+						gt = append(gt, fmt.Sprint(e))
+					}
+				}
+				if wt := schemaType(p.Value); wt != "" && !slices.Contains(gt, wt) {
+					t.Errorf("%s: property %q is %s in the catalog and %v in the SDK's schema", id, p.Key, wt, gt)
+				}
+			}
+		}
+		for k := range got.Properties {
+			if !want[k] {
+				t.Errorf("%s: the SDK's schema has a property %q the catalog does not", id, k)
+			}
+		}
+		req, _ := root.Get("required").Strings()
+		slices.Sort(req)
+		slices.Sort(got.Required)
+		if !slices.Equal(slices.Compact(req), got.Required) {
+			t.Errorf("%s: required %v in the catalog, %v in the SDK's schema", id, req, got.Required)
+		}
+	}
+	t.Logf("%d of %d sample tools compared with the SDK's schema (the others have a loss.type-* in their input)", len(checked), len(m.Tools))
+	if len(checked) < len(m.Tools)/2 {
+		t.Errorf("only %d tools compared", len(checked))
+	}
+}
+
+// schemaType is a property's one JSON type besides null, "" when it has
+// none or several.
+func schemaType(v *canonical.Value) string {
+	ts := canonical.AsSchema(v).Types()
+	ts = slices.DeleteFunc(slices.Clone(ts), func(t string) bool { return t == "null" })
+	if len(ts) == 1 {
+		return ts[0]
+	}
+	if e := v.Get("enum"); e != nil && len(e.Items) > 0 && e.Items[0].Kind == canonical.String {
+		return "string"
+	}
+	return ""
+}
