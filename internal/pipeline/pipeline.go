@@ -309,14 +309,20 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 		return nil, err
 	}
 	b.collectTools()
-	b.diags = append(b.diags, security.Check(b.tools)...)
+	// The security lint reads the tools, as lowering does, and has a
+	// serial part (the confusable names): it runs beside the targets,
+	// its findings sorted in with theirs at the end.
+	lint := make(chan []diag.Diagnostic, 1)
+	go func() { lint <- security.Check(b.tools) }()
 	b.checkCuration()
 	b.selectTools()
 	if !opts.CatalogOnly {
 		if err := b.buildTargets(ctx); err != nil {
+			<-lint
 			return nil, err
 		}
 	}
+	b.diags = append(b.diags, <-lint...)
 	return b.finish(), nil
 }
 

@@ -10,6 +10,7 @@
 package security
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -30,6 +31,7 @@ import (
 // Check returns the findings of every rule on the tools of one catalog.
 func Check(tools []*canonical.Tool) []diag.Diagnostic {
 	per := make([][]diag.Diagnostic, len(tools)) // each tool's, in its slot: the order is the catalog's
+	var seen sync.Map                            // text → its phrase matches: catalogs repeat descriptions
 	par.For(len(tools), 256, func(i int) {
 		t := tools[i]
 		for _, f := range fields(t) {
@@ -37,7 +39,7 @@ func Check(tools []*canonical.Tool) []diag.Diagnostic {
 				per[i] = append(per[i], hidden(t, f)...)
 			}
 			if f.prose {
-				per[i] = append(per[i], phrases(t, f)...)
+				per[i] = append(per[i], phrases(t, f, &seen)...)
 			}
 		}
 		per[i] = append(per[i], annotations(t)...)
@@ -271,26 +273,48 @@ func pictograph(r rune) bool {
 }
 
 // phrases runs the text rules on one field.
-func phrases(t *canonical.Tool, f field) []diag.Diagnostic {
+func phrases(t *canonical.Tool, f field, cache *sync.Map) []diag.Diagnostic {
+	var found []phraseMatch
+	if v, ok := cache.Load(f.text); ok {
+		found = v.([]phraseMatch)
+	} else {
+		found = matchPhrases(f.text)
+		cache.Store(f.text, found)
+	}
 	var out []diag.Diagnostic
-	seen := map[string]bool{}
+	for _, m := range found {
+		out = append(out, report(t, m.rule.Code, f.at, "%s holds %s: %q", f.label(), m.rule.Name, diagfmt.Elide(m.text, 80)))
+	}
+	return out
+}
+
+// phraseMatch is one rule's match in a text.
+type phraseMatch struct {
+	rule *textRule
+	text string
+}
+
+// matchPhrases finds the phrase rules' matches in text, each match of a
+// rule once.
+func matchPhrases(text string) []phraseMatch {
+	var out []phraseMatch
 	buf := lowerPool.Get().(*[]byte)
 	defer lowerPool.Put(buf)
-	*buf = lowerASCII((*buf)[:0], f.text)
+	*buf = lowerASCII((*buf)[:0], text)
 	lower := unsafeString(*buf)
-	for _, r := range textRules {
+	for i := range textRules {
+		r := &textRules[i]
 		missing := slices.ContainsFunc(r.Needles, func(group []string) bool {
 			return !slices.ContainsFunc(group, func(n string) bool { return strings.Contains(lower, n) })
 		})
 		if missing {
 			continue
 		}
-		m := r.Pattern.FindString(f.text)
-		if m == "" || seen[r.Code+m] {
+		m := r.Pattern.FindString(text)
+		if m == "" || slices.ContainsFunc(out, func(p phraseMatch) bool { return p.rule.Code == r.Code && p.text == m }) {
 			continue
 		}
-		seen[r.Code+m] = true
-		out = append(out, report(t, r.Code, f.at, "%s holds %s: %q", f.label(), r.Name, diagfmt.Elide(m, 80)))
+		out = append(out, phraseMatch{r, m})
 	}
 	return out
 }
@@ -429,7 +453,14 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 		return h.Sum64()
 	}
 	keys := make([][]uint64, len(norm))
-	buckets := map[uint64][]int{}
+	// The buckets, as one sorted slice of (key, name) pairs rather than a
+	// map of slices: a 20,000-tool catalog has 800,000 keys, and a map's
+	// growth and appends were most of this check's time.
+	type entry struct {
+		key uint64
+		i   int
+	}
+	var buckets []entry
 	for i, n := range norm {
 		if len(n) < 6 {
 			continue
@@ -446,9 +477,10 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 		}
 		keys[i] = ks
 		for _, k := range ks {
-			buckets[k] = append(buckets[k], i)
+			buckets = append(buckets, entry{k, i})
 		}
 	}
+	slices.SortFunc(buckets, func(a, b entry) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i)) })
 	// Each name, in catalog order, against the earlier names one letter
 	// from it, the earliest first.
 	var earlier []int
@@ -458,7 +490,9 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 		}
 		earlier = earlier[:0]
 		for _, k := range keys[j] {
-			for _, i := range buckets[k] {
+			at, _ := slices.BinarySearchFunc(buckets, k, func(e entry, k uint64) int { return cmp.Compare(e.key, k) })
+			for ; at < len(buckets) && buckets[at].key == k; at++ {
+				i := buckets[at].i
 				if i >= j {
 					break
 				}
