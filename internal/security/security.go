@@ -481,6 +481,16 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 		}
 	}
 	slices.SortFunc(buckets, func(a, b entry) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i)) })
+	// Where each key that two names share starts: most keys are one
+	// name's only, and need no look.
+	shared := map[uint64]int{}
+	for at := 0; at+1 < len(buckets); at++ {
+		if buckets[at].key == buckets[at+1].key {
+			if at == 0 || buckets[at-1].key != buckets[at].key {
+				shared[buckets[at].key] = at
+			}
+		}
+	}
 	// Each name, in catalog order, against the earlier names one letter
 	// from it, the earliest first.
 	var earlier []int
@@ -490,7 +500,10 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 		}
 		earlier = earlier[:0]
 		for _, k := range keys[j] {
-			at, _ := slices.BinarySearchFunc(buckets, k, func(e entry, k uint64) int { return cmp.Compare(e.key, k) })
+			at, ok := shared[k]
+			if !ok {
+				continue
+			}
 			for ; at < len(buckets) && buckets[at].key == k; at++ {
 				i := buckets[at].i
 				if i >= j {
