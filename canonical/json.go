@@ -750,6 +750,15 @@ func newline(b []byte, indent string, depth int) []byte {
 
 const hexDigits = "0123456789abcdef"
 
+// plainJSON are the bytes a JSON string holds as they are: ASCII from
+// the space, but the quote and the backslash.
+var plainJSON = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // AppendString appends s as a JSON string: '"' and '\\' escaped, control
 // characters as \b \t \n \f \r or \u00xx, invalid UTF-8 as U+FFFD, everything
 // else as is. This is also the string form of RFC 8785.
@@ -757,11 +766,13 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+		for i < len(s) && plainJSON[s[i]] { // most of a string: one look each
 			i++
-			continue
 		}
+		if i == len(s) {
+			break
+		}
+		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
