@@ -28,6 +28,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/toolc-dev/toolc/canonical"
 )
@@ -213,6 +215,34 @@ type Rules struct {
 	Limits []Limit
 	// Keys is the rule for property keys; nil keeps every key.
 	Keys *KeyRule
+
+	// index is the rows by feature and the plan of passes, made on first
+	// use: every schema of a build asks the same rules dozens of times.
+	// Set clears it; rows appended since it was made are seen by their
+	// count.
+	index atomic.Pointer[rulesIndex]
+}
+
+type rulesIndex struct {
+	rows     int
+	at       map[string]int
+	planOnce sync.Once
+	plan     []*Pass
+}
+
+// indexed returns r's index, made anew where the rows changed.
+func (r *Rules) indexed() *rulesIndex {
+	if ix := r.index.Load(); ix != nil && ix.rows == len(r.Rows) {
+		return ix
+	}
+	ix := &rulesIndex{rows: len(r.Rows), at: make(map[string]int, len(r.Rows))}
+	for i, row := range r.Rows {
+		if _, ok := ix.at[row.Feature]; !ok {
+			ix.at[row.Feature] = i
+		}
+	}
+	r.index.Store(ix)
+	return ix
 }
 
 // KeyRule is a target's rule for property keys: which characters, which
@@ -226,10 +256,8 @@ type KeyRule struct {
 
 // Row returns the row of feature; a feature without a row is kept.
 func (r *Rules) Row(feature string) Row {
-	for _, row := range r.Rows {
-		if row.Feature == feature {
-			return row
-		}
+	if i, ok := r.indexed().at[feature]; ok {
+		return r.Rows[i]
 	}
 	return Row{Feature: feature, Action: Keep}
 }
@@ -259,6 +287,7 @@ func (r *Rules) Clone() *Rules {
 // Set replaces the row of feature, as a manifest override does: action is
 // one of the feature's actions, and values (for Only) what it accepts.
 func (r *Rules) Set(feature string, action Action, values []string, source string) error {
+	defer r.index.Store(nil)
 	f, ok := FeatureNamed(feature)
 	if !ok {
 		return fmt.Errorf("unknown schema feature %q (one of %s)", feature, featureNames())

@@ -140,7 +140,14 @@ var passTable = []*Pass{pruneDefsPass, inlineRefsPass, modernizePass, mergeAllOf
 // are passes whose output it expects when they run; passTable orders every
 // pass after them (TestPassOrder checks it).
 func plan(rules *Rules) []*Pass {
-	var out []*Pass
+	ix := rules.indexed()
+	ix.planOnce.Do(func() { ix.plan = planOf(rules) })
+	return ix.plan
+}
+
+// planOf is the plan of rules, made.
+func planOf(rules *Rules) []*Pass {
+	out := []*Pass{}
 	for _, p := range passTable {
 		if p.When(rules) {
 			out = append(out, p)
