@@ -437,60 +437,7 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 	// work linear in the letters. A bucket is the hash of its key (no key
 	// string is built); oneEdit confirms every candidate, so a collision
 	// costs a comparison, never a finding.
-	seed := maphash.MakeSeed()
-	var h maphash.Hash
-	h.SetSeed(seed)
-	// key hashes kind, a and b: a and b are one string, the name less the
-	// letter between them ('s' marks the place where one was).
-	key := func(kind byte, a, b string) uint64 {
-		h.Reset()
-		h.WriteByte(kind)
-		h.WriteString(a)
-		if kind == 's' {
-			h.WriteByte(0)
-		}
-		h.WriteString(b)
-		return h.Sum64()
-	}
-	keys := make([][]uint64, len(norm))
-	// The buckets, as one sorted slice of (key, name) pairs rather than a
-	// map of slices: a 20,000-tool catalog has 800,000 keys, and a map's
-	// growth and appends were most of this check's time.
-	type entry struct {
-		key uint64
-		i   int
-	}
-	var buckets []entry
-	for i, n := range norm {
-		if len(n) < 6 {
-			continue
-		}
-		// A substitution: the two agree but at one place. An insertion:
-		// the longer less one letter is the shorter.
-		ks := make([]uint64, 0, 2*len(n)+1)
-		ks = append(ks, key('d', n, ""))
-		for k := range len(n) {
-			ks = append(ks, key('s', n[:k], n[k+1:]))
-			if k == 0 || n[k] != n[k-1] { // a letter of a run left out is one string
-				ks = append(ks, key('d', n[:k], n[k+1:]))
-			}
-		}
-		keys[i] = ks
-		for _, k := range ks {
-			buckets = append(buckets, entry{k, i})
-		}
-	}
-	slices.SortFunc(buckets, func(a, b entry) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i)) })
-	// Where each key that two names share starts: most keys are one
-	// name's only, and need no look.
-	shared := map[uint64]int{}
-	for at := 0; at+1 < len(buckets); at++ {
-		if buckets[at].key == buckets[at+1].key {
-			if at == 0 || buckets[at-1].key != buckets[at].key {
-				shared[buckets[at].key] = at
-			}
-		}
-	}
+	keys, buckets, shared := oneEditBuckets(norm)
 	// Each name, in catalog order, against the earlier names one letter
 	// from it, the earliest first.
 	var earlier []int
@@ -684,3 +631,71 @@ func lowerASCII(dst []byte, s string) []byte {
 // unsafeString is b as a string without a copy, for a search that ends
 // before b is reused.
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
+
+// entry is one key of a name in the confusable check's buckets.
+type entry struct {
+	key uint64
+	i   int
+}
+
+// oneEditBuckets are the keys of each name of norm (a hash of each string
+// one edit away from it: a letter left out, or a letter's place marked),
+// the (key, name) pairs sorted, and where each key that two names share
+// starts among them.
+func oneEditBuckets(norm []string) ([][]uint64, []entry, map[uint64]int) {
+	seed := maphash.MakeSeed()
+	var h maphash.Hash
+	h.SetSeed(seed)
+	// key hashes kind, a and b: a and b are one string, the name less the
+	// letter between them ('s' marks the place where one was).
+	key := func(kind byte, a, b string) uint64 {
+		h.Reset()
+		h.WriteByte(kind)
+		h.WriteString(a)
+		if kind == 's' {
+			h.WriteByte(0)
+		}
+		h.WriteString(b)
+		return h.Sum64()
+	}
+	keys := make([][]uint64, len(norm))
+	// The buckets, as one sorted slice of (key, name) pairs rather than a
+	// map of slices: a 20,000-tool catalog has 800,000 keys, and a map's
+	// growth and appends were most of this check's time.
+	var buckets []entry
+	for i, n := range norm {
+		if len(n) < 6 {
+			continue
+		}
+		// A substitution: the two agree but at one place. An insertion:
+		// the longer less one letter is the shorter.
+		ks := make([]uint64, 0, 2*len(n)+1)
+		ks = append(ks, key('d', n, ""))
+		for k := range len(n) {
+			ks = append(ks, key('s', n[:k], n[k+1:]))
+			if k == 0 || n[k] != n[k-1] { // a letter of a run left out is one string
+				ks = append(ks, key('d', n[:k], n[k+1:]))
+			}
+		}
+		keys[i] = ks
+		for _, k := range ks {
+			buckets = append(buckets, entry{k, i})
+		}
+	}
+	slices.SortFunc(buckets, func(a, b entry) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i)) })
+	// Where each key that two names share starts: most keys are one
+	// name's only, and need no look.
+	return keys, buckets, sharedKeys(buckets)
+}
+
+// sharedKeys says where each key that two names share starts among the
+// sorted buckets.
+func sharedKeys(buckets []entry) map[uint64]int {
+	shared := map[uint64]int{}
+	for at := 0; at+1 < len(buckets); at++ {
+		if buckets[at].key == buckets[at+1].key && (at == 0 || buckets[at-1].key != buckets[at].key) {
+			shared[buckets[at].key] = at
+		}
+	}
+	return shared
+}
