@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -215,4 +217,34 @@ func copyOperations(b *testing.B, data []byte, n int) []byte {
 	doc.Set("paths", paths)
 	doc.Set("components", components)
 	return doc.AppendJSON(nil, "")
+}
+
+// BenchmarkSharedBench builds the catalog on which the speed goals are
+// judged: ../shared/bench/gen.py's 20,000 real MCP tools, to OpenAI,
+// Anthropic and Gemini. It skips, saying why, without ../shared/bench or
+// python3. Compare two commits on it with benchstat:
+//
+//	go test -run '^$' -bench SharedBench -count 6 ./internal/pipeline > new.txt   # and old.txt at the other commit
+//	go run golang.org/x/perf/cmd/benchstat@latest old.txt new.txt
+func BenchmarkSharedBench(b *testing.B) {
+	gen := filepath.Join(corpus.Dir(b), "..", "bench", "gen.py")
+	if _, err := os.Stat(gen); err != nil {
+		b.Skipf("no %s: the shared bench is beside the corpus", gen)
+	}
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		b.Skip("python3 is not installed: gen.py writes the catalog")
+	}
+	dir := b.TempDir()
+	if out, err := exec.Command(python, gen, dir, "20000").CombinedOutput(); err != nil {
+		b.Fatalf("gen.py: %v\n%s", err, out)
+	}
+	fsys := os.DirFS(dir)
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
+		if err != nil || res.Failed || res.Tools != 20000 {
+			b.Fatalf("Build: %v, failed %v, %d tools", err, res != nil && res.Failed, res.Tools)
+		}
+	}
 }
