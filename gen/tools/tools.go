@@ -5,7 +5,12 @@
 // Package tools holds the types of the catalog's tools.
 package tools
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/toolc-dev/toolc/toolcall"
+)
 
 // The raw JSON of a value whose type Go has no word for.
 var _ json.RawMessage
@@ -432,3 +437,50 @@ type WeatherGetAlertsOutput = json.RawMessage
 
 // WeatherGetForecastOutput is the result of weather__get_forecast: the tool has no output schema.
 type WeatherGetForecastOutput = json.RawMessage
+
+// Decode turns a model's call of the tool the target emitted as name, with
+// the arguments args, into the catalog's terms (toolcall undoes renamed
+// keys and strict mode's nulls, and validates the arguments against the
+// tool's source schema) and decodes them into the tool's input struct: a
+// pointer to it, for a type switch.
+func Decode(cat *toolcall.Catalog, target, name string, args []byte) (any, *toolcall.Call, error) {
+	call, err := cat.Decode(target, name, args)
+	if err != nil {
+		return nil, call, err
+	}
+	var in any
+	switch call.ID {
+	case "billing:invoices_create":
+		in = new(BillingInvoicesCreateInput)
+	case "billing:invoices_get":
+		in = new(BillingInvoicesGetInput)
+	case "billing:invoices_list":
+		in = new(BillingInvoicesListInput)
+	case "billing:invoices_void":
+		in = new(BillingInvoicesVoidInput)
+	case "crm:cancel_order":
+		in = new(CrmCancelOrderInput)
+	case "crm:find_customer":
+		in = new(CrmFindCustomerInput)
+	case "github:create_issue":
+		in = new(GithubCreateIssueInput)
+	case "github:get_file_contents":
+		in = new(GithubGetFileContentsInput)
+	case "github:list_issues":
+		in = new(GithubListIssuesInput)
+	case "research:search_papers":
+		in = new(ResearchSearchPapersInput)
+	case "research:summarize_url":
+		in = new(ResearchSummarizeUrlInput)
+	case "weather:get_alerts":
+		in = new(WeatherGetAlertsInput)
+	case "weather:get_forecast":
+		in = new(WeatherGetForecastInput)
+	default:
+		return nil, call, fmt.Errorf("tool %s has no input type here: generate the types again", call.ID)
+	}
+	if err := json.Unmarshal(call.Arguments, in); err != nil {
+		return nil, call, fmt.Errorf("tool %s: %w", call.ID, err)
+	}
+	return in, call, nil
+}

@@ -48,7 +48,7 @@ func publishTypeScript(tools, sources []*canonical.Tool, opts profile.Options) (
 
 func publishGo(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	m, ds := typed(sources, tools, opts, true)
-	return canonical.NewString(string(m.Go(header(opts), cmp.Or(opts.Publish.Package, "tools")))), ds
+	return canonical.NewString(string(m.Go(header(opts), cmp.Or(opts.Publish.Package, "tools"), opts.Publish.Runtime))), ds
 }
 
 func publishPython(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {

@@ -266,6 +266,9 @@ type Target struct {
 	// whose names collide after casing (typescript, go, python).
 	Package string            `toml:"package"`
 	Types   map[string]string `toml:"types"`
+	// Runtime adds to a go target a Decode over toolcall that returns a
+	// call's input struct.
+	Runtime bool `toml:"runtime"`
 	// Protocol is the MCP revision an MCP bundle is for ("2025-06-18",
 	// "2025-11-25" or "2026-07-28", the newest when empty): before
 	// 2026-07-28 an output schema must be an object schema.
@@ -631,7 +634,7 @@ func (d *decoder) checkTarget(i int, t *Target, formats Formats, seen *targetsSe
 		for _, o := range []struct {
 			name string
 			set  bool
-		}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"clients", t.Clients != nil}, {"protocol", t.Protocol != ""}, {"server", t.Server != nil}, {"mcpb", t.MCPB != nil}, {"static_responses", t.StaticResponses}, {"flavor", t.Flavor != ""}, {"skills", t.Skills != ""}, {"sections", t.Sections != ""}, {"links", t.Links != ""}, {"package", t.Package != ""}, {"types", t.Types != nil}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
+		}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"clients", t.Clients != nil}, {"protocol", t.Protocol != ""}, {"server", t.Server != nil}, {"mcpb", t.MCPB != nil}, {"static_responses", t.StaticResponses}, {"flavor", t.Flavor != ""}, {"skills", t.Skills != ""}, {"sections", t.Sections != ""}, {"links", t.Links != ""}, {"package", t.Package != ""}, {"types", t.Types != nil}, {"runtime", t.Runtime}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
 			if o.set && !slices.Contains(opts, o.name) {
 				d.errorAt("manifest.unknown-key", key+"."+o.name, "format %s has no option %q", t.Format, o.name)
 			}

@@ -488,7 +488,7 @@ func (b *build) targetOptions(t manifest.Target) profile.Options {
 func (b *build) publish(i int) profile.Publish {
 	t := b.m.Targets[i]
 	p := profile.Publish{Description: b.m.Catalog.Description, Server: t.Server, MCPB: t.MCPB, StaticResponses: t.StaticResponses,
-		Flavor: t.Flavor, Skills: t.Skills, Sections: t.Sections, Links: t.Links, File: b.manifestFile, Package: t.Package, Types: t.Types}
+		Flavor: t.Flavor, Skills: t.Skills, Sections: t.Sections, Links: t.Links, File: b.manifestFile, Package: t.Package, Types: t.Types, Runtime: t.Runtime}
 	p.Table = fmt.Sprintf("targets[%d]", i)
 	switch {
 	case t.MCPB != nil:

@@ -87,7 +87,7 @@ func manifestSchema() obj {
 		}
 		targets = append(targets, a.Name)
 		var not obj
-		for _, o := range []string{"strict", "dialect", "schema", "names", "describe", "profile", "limits", "clients", "protocol", "server", "mcpb", "static_responses", "flavor", "skills", "sections", "links", "package", "types"} {
+		for _, o := range []string{"strict", "dialect", "schema", "names", "describe", "profile", "limits", "clients", "protocol", "server", "mcpb", "static_responses", "flavor", "skills", "sections", "links", "package", "types", "runtime"} {
 			if !slices.Contains(a.Profile.Options, o) {
 				not = append(not, member{o, false})
 			}
@@ -246,6 +246,7 @@ func manifestSchema() obj {
 						{"skills", obj{{"enum", []string{"tools", "tags"}}, {"description", "a2a-card: a skill per tool, or per tag"}}},
 						{"sections", obj{{"enum", []string{"namespaces", "tags"}}, {"description", "llms-txt: a section per namespace, or per tag"}}},
 						{"package", obj{{"type", "string"}, {"pattern", "^[a-z][a-z0-9_]*$"}, {"description", "go: the generated file's package (tools by default)"}}},
+						{"runtime", obj{{"type", "boolean"}, {"description", "go: add Decode, over toolcall, which returns a call's input struct"}}},
 						{"types", obj{{"type", "object"}, {"additionalProperties", obj{{"type", "string"}, {"pattern", "^[A-Z][A-Za-z0-9]*$"}}}, {"description", "typescript, go, python: the type name of a tool, by its ID, where two IDs make one name"}}},
 						{"links", obj{{"type", "string"}, {"pattern", `\{(id|namespace|name)\}`}, {"description", "a2a-card, llms-txt: the URL of a tool's page, with {id}, {namespace} and {name}"}}},
 						{"schema", obj{{"enum", adapters.GeminiSchemas()}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},

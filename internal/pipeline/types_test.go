@@ -22,7 +22,7 @@ import (
 // module of the whole corpus no further ("Code is too complex to analyze").
 func typedTargets(namespaces []string) string {
 	s := "\n[[targets]]\nformat = \"typescript\"\nout = \"gen/tools.ts\"\n" +
-		"\n[[targets]]\nformat = \"go\"\nout = \"gen/tools/tools.go\"\n"
+		"\n[[targets]]\nformat = \"go\"\nout = \"gen/tools/tools.go\"\nruntime = true\n"
 	for _, ns := range namespaces {
 		s += fmt.Sprintf("\n[[targets]]\nname = \"python-%s\"\nformat = \"python\"\nout = \"gen/py/%s.py\"\nselect = { namespaces = [%q] }\n", strings.ReplaceAll(ns, "_", "-"), ns, ns)
 	}
@@ -134,13 +134,24 @@ func compileTypes(t *testing.T, gen string) {
 		}
 	})
 	t.Run("go vet", func(t *testing.T) {
+		// A module of its own, which takes toolc (its Decode runs over
+		// toolcall) from this checkout, and its sums from toolc's.
 		pkg := filepath.Join(gen, "tools")
-		if err := os.WriteFile(filepath.Join(pkg, "go.mod"), []byte("module example.com/tools\n\ngo 1.26\n"), 0o644); err != nil {
+		root, _ := filepath.Abs(filepath.Join("..", ".."))
+		mod := "module example.com/tools\n\ngo 1.26\n\nrequire github.com/toolc-dev/toolc v0.0.0\n\nreplace github.com/toolc-dev/toolc => " + root + "\n"
+		sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, "go.mod"), []byte(mod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(pkg, "go.sum"), sum, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		cmd := exec.Command("go", "vet", ".")
 		cmd.Dir = pkg
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("go vet: %v\n%.3000s", err, out)
 		}

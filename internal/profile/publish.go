@@ -37,6 +37,8 @@ type Publish struct {
 	// tools whose PascalCase names collide, by tool ID.
 	Package string
 	Types   map[string]string
+	// Runtime (go) adds a Decode over toolcall.
+	Runtime bool
 }
 
 // release is the profile of a format that publishes the catalog: tools
@@ -61,6 +63,6 @@ func init() {
 	profiles["a2a-card"] = release("a2a-card", "A2A agent card (a2a-js SDK 1.3.0 types)", "server", "skills")
 	profiles["llms-txt"] = release("llms-txt", "llms.txt (llmstxt.org)", "sections", "links")
 	profiles["typescript"] = release("typescript", "TypeScript declarations, checked by tsc --strict", "types")
-	profiles["go"] = release("go", "Go types, checked by go vet; the MCP Go SDK infers the catalog's schemas from them", "types", "package")
+	profiles["go"] = release("go", "Go types, checked by go vet; the MCP Go SDK infers the catalog's schemas from them", "types", "package", "runtime")
 	profiles["python"] = release("python", "Python TypedDicts, checked by pyright --strict", "types")
 }

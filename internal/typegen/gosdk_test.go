@@ -44,7 +44,7 @@ func TestGoStructsFitTheSDK(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("tools/tools.go", string(m.Go("sample", "tools")))
+	write("tools/tools.go", string(m.Go("sample", "tools", false)))
 	var calls strings.Builder
 	checked := map[string]*canonical.Tool{}
 	for _, tool := range m.Tools {
