@@ -159,7 +159,14 @@ class CrmCancelOrderInput(TypedDict):
 CrmCancelOrderInputReason: TypeAlias = Literal["customer_request", "fraud", "out_of_stock", "other"]
 
 
-CrmFindCustomerInput: TypeAlias = Union[Any, Any]
+class CrmFindCustomerInput(TypedDict):
+    """Find a customer by email address or by customer ID. Exactly one of the two must be given."""
+    email: NotRequired[str]
+    """The customer's email address
+    @format "email" """
+    customer_id: NotRequired[str]
+    """Customer ID such as C004217
+    @pattern "^C[0-9]{6}$" """
 
 
 class GithubCreateIssueInput(TypedDict):

@@ -230,7 +230,18 @@ export type CrmCancelOrderInputReason = ("customer_request" | "fraud" | "out_of_
 /**
  * Find a customer by email address or by customer ID. Exactly one of the two must be given.
  */
-export type CrmFindCustomerInput = (unknown | unknown);
+export interface CrmFindCustomerInput {
+  /**
+   * The customer's email address
+   * @format "email"
+   */
+  "email"?: string;
+  /**
+   * Customer ID such as C004217
+   * @pattern "^C[0-9]{6}$"
+   */
+  "customer_id"?: string;
+}
 
 /**
  * Open a new issue in a repository.

@@ -258,7 +258,14 @@ const (
 )
 
 // CrmFindCustomerInput: Find a customer by email address or by customer ID. Exactly one of the two must be given.
-type CrmFindCustomerInput = json.RawMessage
+type CrmFindCustomerInput struct {
+	// The customer's email address
+	// @format "email"
+	Email *string `json:"email,omitempty"`
+	// Customer ID such as C004217
+	// @pattern "^C[0-9]{6}$"
+	CustomerId *string `json:"customer_id,omitempty"`
+}
 
 // GithubCreateIssueInput: Open a new issue in a repository.
 type GithubCreateIssueInput struct {

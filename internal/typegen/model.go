@@ -191,6 +191,9 @@ func description(node *canonical.Value) string {
 
 // typ is the type of node, nested objects declared under name's path.
 func (c *conv) typ(node *canonical.Value, at canonical.Pointer, name string) *Type {
+	if node != nil && node.Kind == canonical.Bool && !node.Bool {
+		c.loss("loss.type-constraint", at, "the schema false takes no value, which no type says: any value")
+	}
 	if node == nil || node.Kind == canonical.Bool {
 		return &Type{Kind: Any}
 	}
@@ -216,6 +219,13 @@ func (c *conv) typ(node *canonical.Value, at canonical.Pointer, name string) *Ty
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if b := node.Get(k); b != nil && b.Kind == canonical.Array && len(b.Items) > 0 {
+			if props := node.Get("properties"); props != nil && props.Kind == canonical.Object && len(props.Members) > 0 {
+				// Branches beside declared properties (most often lists
+				// of required ones) narrow the object: the type keeps its
+				// properties, and says it does not narrow.
+				c.loss("loss.type-one-of", at.Append(k), "the %s beside the object's properties narrows it, which the type cannot say: it has the declared properties, and a validator checks the rest", k)
+				return c.object(node, at, name)
+			}
 			u := &Type{Kind: Union}
 			for i, br := range b.Items {
 				u.Union = append(u.Union, c.typ(br, at.Append(k).Index(i), name+"Variant"+fmt.Sprint(i+1)))
