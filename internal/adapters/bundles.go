@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -27,7 +28,7 @@ func publishMCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canon
 	m := r.p.MCPB
 	out := canonical.NewObject()
 	out.Set("manifest_version", canonical.NewString(MCPBVersion))
-	out.Set("name", canonical.NewString(cmpString(str(m, "name"), opts.Catalog.Name)))
+	out.Set("name", canonical.NewString(cmp.Or(str(m, "name"), opts.Catalog.Name)))
 	out.Set("version", canonical.NewString(r.version("an MCPB manifest")))
 	out.Set("description", canonical.NewString(r.description(0, "an MCPB manifest")))
 	if a := table(m, "author"); str(a, "name") == "" {
@@ -73,13 +74,6 @@ func publishMCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canon
 	return out, r.ds
 }
 
-func cmpString(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 // ---- A2A agent card ----
 
 // A2AProtocol is the A2A protocol version the card's interface declares.
@@ -97,7 +91,7 @@ func publishA2A(tools, sources []*canonical.Tool, opts profile.Options) (*canoni
 	}
 	iface := canonical.NewObject()
 	iface.Set("url", canonical.NewString(url))
-	iface.Set("protocolBinding", canonical.NewString(cmpString(str(srv, "binding"), "JSONRPC")))
+	iface.Set("protocolBinding", canonical.NewString(cmp.Or(str(srv, "binding"), "JSONRPC")))
 	iface.Set("tenant", canonical.NewString(""))
 	iface.Set("protocolVersion", canonical.NewString(A2AProtocol))
 	out.Set("supportedInterfaces", canonical.NewArray(iface))
@@ -156,7 +150,7 @@ func (r *release) skills() *canonical.Value {
 	}
 	for i, t := range r.tools {
 		src := r.sources[i]
-		out.Items = append(out.Items, skill(t.Name, cmpString(src.Title, src.Name), src.Description, cmpTags(src)))
+		out.Items = append(out.Items, skill(t.Name, cmp.Or(src.Title, src.Name), src.Description, cmpTags(src)))
 		r.atTool(i, "loss.input-schema", "/input", "a skill is described in words; the tool's MCP or provider bundle carries its schema",
 			"an A2A skill carries no argument schema, output schema or annotations: the card describes the tool in words only")
 	}
@@ -179,13 +173,13 @@ func cmpTags(t *canonical.Tool) []string {
 func publishLLMs(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	r := &release{tools: tools, sources: sources, opts: opts, p: opts.Publish}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n\n", cmpString(opts.Catalog.Name, "Tools"))
+	fmt.Fprintf(&b, "# %s\n\n", cmp.Or(opts.Catalog.Name, "Tools"))
 	if d := r.description(0, "llms.txt"); d != "" {
 		fmt.Fprintf(&b, "> %s\n", strings.Join(strings.Fields(d), " "))
 	}
 	sections := map[string][]int{}
 	for i, t := range sources {
-		keys := []string{cmpString(t.Namespace, "Tools")}
+		keys := []string{cmp.Or(t.Namespace, "Tools")}
 		if r.p.Sections == "tags" {
 			keys = cmpTags(t)
 			if len(keys) == 0 {

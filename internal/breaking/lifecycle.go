@@ -272,10 +272,11 @@ func Acknowledge(ds []diag.Diagnostic, acks []Ack, version string, today time.Ti
 	return out, reasons, own
 }
 
-// untilFor is the until an entry pasted now would take: the release itself.
+// untilFor is the until an entry pasted now would take: the release
+// itself, or, for a catalog without a version, a date to choose.
 func untilFor(version string) string {
 	if version == "" {
-		return time.Now().AddDate(0, 3, 0).Format(time.DateOnly)
+		return "YYYY-MM-DD"
 	}
 	return version
 }

@@ -13,10 +13,12 @@ import (
 // the last is the default. anyOutput says the revision takes any JSON
 // Schema as a tool's outputSchema; the earlier ones take an object schema
 // only, as their structuredContent is a JSON object.
-var protocols = []struct {
+var protocols = []protocol{{"2025-06-18", false}, {"2025-11-25", false}, {"2026-07-28", true}}
+
+type protocol struct {
 	version   string
 	anyOutput bool
-}{{"2025-06-18", false}, {"2025-11-25", false}, {"2026-07-28", true}}
+}
 
 // Protocols lists the MCP revisions a target can name, oldest first.
 func Protocols() []string {
@@ -41,12 +43,7 @@ func (p *Profile) objectOutputOnly(opts Options) bool {
 	if !slices.Contains(p.Options, "protocol") || opts.Protocol == "" {
 		return false
 	}
-	i := slices.IndexFunc(protocols, func(x struct {
-		version   string
-		anyOutput bool
-	}) bool {
-		return x.version == opts.Protocol
-	})
+	i := slices.IndexFunc(protocols, func(p protocol) bool { return p.version == opts.Protocol })
 	return i >= 0 && !protocols[i].anyOutput
 }
 

@@ -13,16 +13,18 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/toolc-dev/toolc/internal/npmtest"
 )
 
 // Tool is the multitool's program for this platform, or "" when it is not
 // installed.
 func Tool() string {
-	dir := os.Getenv("TOOLC_NPM_CACHE")
-	if dir == "" {
+	modules := npmtest.Modules()
+	if modules == "" {
 		return ""
 	}
-	p := filepath.Join(dir, "node_modules", "@microsoft", "sarif-multitool-"+runtime.GOOS, "Sarif.Multitool")
+	p := filepath.Join(modules, "@microsoft", "sarif-multitool-"+runtime.GOOS, "Sarif.Multitool")
 	if _, err := os.Stat(p); err != nil {
 		return ""
 	}

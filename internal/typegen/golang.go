@@ -3,7 +3,6 @@ package typegen
 import (
 	"fmt"
 	"go/format"
-	"slices"
 	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -57,10 +56,9 @@ func (m *Model) Go(header, pkg string, runtime bool) []byte {
 }
 
 type goWriter struct {
-	m     *Model
-	b     bytesBuilder
-	decl1 *Decl
-	used  map[string]bool // the package's identifiers
+	m    *Model
+	b    bytesBuilder
+	used map[string]bool // the package's identifiers
 }
 
 type bytesBuilder struct{ strings.Builder }
@@ -68,7 +66,6 @@ type bytesBuilder struct{ strings.Builder }
 func (b *bytesBuilder) Bytes() []byte { return []byte(b.String()) }
 
 func (g *goWriter) decl(d *Decl) {
-	g.decl1 = d
 	g.b.WriteString("\n")
 	writeGoDoc(&g.b, "", d.Name, d.Doc)
 	if d.Type.Kind != Object {
@@ -76,7 +73,7 @@ func (g *goWriter) decl(d *Decl) {
 			g.enum(d.Name, lits)
 			return
 		}
-		fmt.Fprintf(&g.b, "type %s = %s\n", d.Name, g.typ(d.Type, d.Name))
+		fmt.Fprintf(&g.b, "type %s = %s\n", d.Name, g.typ(d.Type))
 		return
 	}
 	fmt.Fprintf(&g.b, "type %s struct {\n", d.Name)
@@ -87,7 +84,7 @@ func (g *goWriter) decl(d *Decl) {
 			name += "_"
 		}
 		used[name] = true
-		t := g.typ(f.Type, d.Name+name)
+		t := g.typ(f.Type)
 		tag := f.JSON
 		if !f.Required {
 			tag += ",omitempty"
@@ -168,7 +165,7 @@ func stringLiterals(t *Type) []string {
 	return out
 }
 
-func (g *goWriter) typ(t *Type, where string) string {
+func (g *goWriter) typ(t *Type) string {
 	switch t.Kind {
 	case String:
 		return "string"
@@ -179,9 +176,9 @@ func (g *goWriter) typ(t *Type, where string) string {
 	case Boolean:
 		return "bool"
 	case Array:
-		return "[]" + g.typ(t.Elem, where+"Item")
+		return "[]" + g.typ(t.Elem)
 	case Map:
-		return "map[string]" + g.typ(t.Elem, where+"Value")
+		return "map[string]" + g.typ(t.Elem)
 	case Named:
 		return t.Name
 	case Literal:
@@ -206,7 +203,7 @@ func (g *goWriter) typ(t *Type, where string) string {
 			}
 		}
 		if len(rest) == 1 { // T or null: a pointer, nil for null
-			inner := g.typ(rest[0], where)
+			inner := g.typ(rest[0])
 			if canPoint(rest[0], inner) {
 				return "*" + inner
 			}
@@ -219,11 +216,10 @@ func (g *goWriter) typ(t *Type, where string) string {
 
 // goName is a JSON name as an exported Go identifier.
 func goName(s string) string {
-	n := Pascal(s)
-	if slices.Contains([]string{"T"}, n) && s == "" {
+	if s == "" {
 		return "Empty"
 	}
-	return n
+	return Pascal(s)
 }
 
 // writeGoDoc writes a Go comment: "Name doc" for a declaration.
