@@ -104,7 +104,10 @@ func Apply(ds []Diagnostic, policies ...*Policy) []Diagnostic {
 // (the policy of the source whose file it is in, say; nil for none),
 // deciding before the others.
 func ApplyFirst(ds []Diagnostic, first func(Diagnostic) *Policy, policies ...*Policy) []Diagnostic {
-	out := ds[:0:0]
+	if len(ds) == 0 {
+		return ds[:0:0]
+	}
+	out := make([]Diagnostic, 0, len(ds)) // once, not grown: a build has tens of thousands
 	for _, d := range ds {
 		if d.Severity != Error || judgments[Code{Code: d.Code}.Category()] {
 			a := action(d.Code, policies)

@@ -34,14 +34,14 @@ func Check(tools []*canonical.Tool) []diag.Diagnostic {
 	var seen sync.Map                            // text → its phrase matches: catalogs repeat descriptions
 	par.For(len(tools), 256, func(i int) {
 		t := tools[i]
-		for _, f := range fields(t) {
+		fields(t, func(f field) {
 			if mayHide(f.text) {
 				per[i] = append(per[i], hidden(t, f)...)
 			}
 			if f.prose {
 				per[i] = append(per[i], phrases(t, f, &seen)...)
 			}
-		}
+		})
 		per[i] = append(per[i], annotations(t)...)
 	})
 	out := slices.Concat(per...)
@@ -52,20 +52,24 @@ func Check(tools []*canonical.Tool) []diag.Diagnostic {
 
 // field is one piece of a tool's text.
 type field struct {
-	at    canonical.Pointer // in the canonical form
+	base  canonical.Pointer // in the canonical form, with path below it
+	path  []string          // the walk's: valid only while the field is visited
 	text  string
 	key   bool // a property name, not a value
 	prose bool // text for the model to read (a description, a title), which the phrase rules read
 }
 
-// fields lists the text of a tool that a model reads, for the phrase
+// at is where the field is: made only for a finding, as most fields have
+// none.
+func (f field) at() canonical.Pointer { return f.base.Append(f.path...) }
+
+// fields visits the text of a tool that a model reads, for the phrase
 // rules: its title and description, and the descriptions and titles in its
 // schemas; and any other string of it that holds an invisible character.
-func fields(t *canonical.Tool) []field {
-	var fs []field
+func fields(t *canonical.Tool, visit func(field)) {
 	add := func(at canonical.Pointer, text string, prose bool) {
 		if prose && text != "" || mayHide(text) {
-			fs = append(fs, field{at: at, text: text, prose: prose})
+			visit(field{base: at, text: text, prose: prose})
 		}
 	}
 	add("/name", t.Name, false)
@@ -74,27 +78,25 @@ func fields(t *canonical.Tool) []field {
 	if t.Annotations != nil {
 		add("/annotations/title", t.Annotations.Title, true)
 	}
+	path := make([]string, 0, 16)
 	if t.Meta != nil { // _meta: what a client may show or pass on
-		walkText(t.Meta, "/meta", make([]string, 0, 16), &fs)
+		walkText(t.Meta, "/meta", path, visit)
 	}
 	for i, ex := range t.Examples {
-		walkText(ex, canonical.Pointer("/examples").Index(i), make([]string, 0, 16), &fs)
+		walkText(ex, canonical.Pointer("/examples").Index(i), path, visit)
 	}
-	for _, s := range []struct {
-		at  canonical.Pointer
-		sch *canonical.Schema
-	}{{"/input", t.Input}, {"/output", t.Output}} {
-		if s.sch != nil {
-			walkStrings(s.sch.JSON(), s.at, make([]string, 0, 16), &fs)
-		}
+	if t.Input != nil {
+		walkStrings(t.Input.JSON(), "/input", path, visit)
 	}
-	return fs
+	if t.Output != nil {
+		walkStrings(t.Output.JSON(), "/output", path, visit)
+	}
 }
 
-// walkStrings adds the strings of a schema that fields wants: values and
-// property names; path is where v is, its last element the key it is
-// under. Pointers are made only for what is added.
-func walkStrings(v *canonical.Value, base canonical.Pointer, path []string, out *[]field) {
+// walkStrings visits the strings of a schema that fields wants: values
+// and property names; path is where v is, its last element the key it is
+// under.
+func walkStrings(v *canonical.Value, base canonical.Pointer, path []string, visit func(field)) {
 	switch v.Kind {
 	case canonical.String:
 		key := ""
@@ -103,21 +105,21 @@ func walkStrings(v *canonical.Value, base canonical.Pointer, path []string, out 
 		}
 		prose := key == "description" || key == "title" || key == "default" || key == "const" || valueOf(path)
 		if prose && v.Text != "" || mayHide(v.Text) {
-			*out = append(*out, field{at: base.Append(path...), text: v.Text, prose: prose})
+			visit(field{base: base, path: path, text: v.Text, prose: prose})
 		}
 	case canonical.Array:
 		for i, it := range v.Items {
 			if it.Kind == canonical.Object || it.Kind == canonical.Array || it.Kind == canonical.String {
-				walkStrings(it, base, append(path, strconv.Itoa(i)), out)
+				walkStrings(it, base, append(path, strconv.Itoa(i)), visit)
 			}
 		}
 	case canonical.Object:
 		params := len(path) > 0 && path[len(path)-1] == "properties"
 		for _, m := range v.Members {
 			if params || mayHide(m.Key) { // a parameter's name is read by the model too
-				*out = append(*out, field{at: base.Append(append(path, m.Key)...), text: m.Key, key: true, prose: params})
+				visit(field{base: base, path: append(path, m.Key), text: m.Key, key: true, prose: params})
 			}
-			walkStrings(m.Value, base, append(path, m.Key), out)
+			walkStrings(m.Value, base, append(path, m.Key), visit)
 		}
 	}
 }
@@ -129,22 +131,22 @@ func valueOf(path []string) bool {
 	return n >= 2 && (path[n-2] == "enum" || path[n-2] == "examples")
 }
 
-// walkText adds every string and key of v (a tool's _meta, an input
+// walkText visits every string and key of v (a tool's _meta, an input
 // example) as text the phrase rules read.
-func walkText(v *canonical.Value, base canonical.Pointer, path []string, out *[]field) {
+func walkText(v *canonical.Value, base canonical.Pointer, path []string, visit func(field)) {
 	switch v.Kind {
 	case canonical.String:
 		if v.Text != "" {
-			*out = append(*out, field{at: base.Append(path...), text: v.Text, prose: true})
+			visit(field{base: base, path: path, text: v.Text, prose: true})
 		}
 	case canonical.Array:
 		for i, it := range v.Items {
-			walkText(it, base, append(path, strconv.Itoa(i)), out)
+			walkText(it, base, append(path, strconv.Itoa(i)), visit)
 		}
 	case canonical.Object:
 		for _, m := range v.Members {
-			*out = append(*out, field{at: base.Append(append(path, m.Key)...), text: m.Key, key: true, prose: true})
-			walkText(m.Value, base, append(path, m.Key), out)
+			visit(field{base: base, path: append(path, m.Key), text: m.Key, key: true, prose: true})
+			walkText(m.Value, base, append(path, m.Key), visit)
 		}
 	}
 }
@@ -164,7 +166,7 @@ func mayHide(s string) bool {
 // label says where a field is, as a person reads it: a parameter's
 // description rather than a pointer.
 func (f field) label() string {
-	p := string(f.at)
+	p := string(f.at())
 	schema := ""
 	switch {
 	case strings.HasPrefix(p, "/input"):
@@ -231,7 +233,7 @@ func hidden(t *canonical.Tool, f field) []diag.Diagnostic {
 	if tags.Len() > 0 {
 		msg += fmt.Sprintf("; the tag characters spell %q", diagfmt.Elide(tags.String(), 80))
 	}
-	return []diag.Diagnostic{report(t, "security.hidden-characters", f.at, "%s", msg)}
+	return []diag.Diagnostic{report(t, "security.hidden-characters", f.at(), "%s", msg)}
 }
 
 // invisibles are the characters a reader does not see: zero-width, bidi
@@ -283,7 +285,7 @@ func phrases(t *canonical.Tool, f field, cache *sync.Map) []diag.Diagnostic {
 	}
 	var out []diag.Diagnostic
 	for _, m := range found {
-		out = append(out, report(t, m.rule.Code, f.at, "%s holds %s: %q", f.label(), m.rule.Name, diagfmt.Elide(m.text, 80)))
+		out = append(out, report(t, m.rule.Code, f.at(), "%s holds %s: %q", f.label(), m.rule.Name, diagfmt.Elide(m.text, 80)))
 	}
 	return out
 }
@@ -661,15 +663,23 @@ func oneEditBuckets(norm []string) ([][]uint64, []entry, map[uint64]int) {
 	keys := make([][]uint64, len(norm))
 	// The buckets, as one sorted slice of (key, name) pairs rather than a
 	// map of slices: a 20,000-tool catalog has 800,000 keys, and a map's
-	// growth and appends were most of this check's time.
-	var buckets []entry
+	// growth and appends were most of this check's time. Both are
+	// allocated once, at most at their size.
+	total := 0
+	for _, n := range norm {
+		if len(n) >= 6 {
+			total += 2*len(n) + 1
+		}
+	}
+	all := make([]uint64, 0, total)
+	buckets := make([]entry, 0, total)
 	for i, n := range norm {
 		if len(n) < 6 {
 			continue
 		}
 		// A substitution: the two agree but at one place. An insertion:
 		// the longer less one letter is the shorter.
-		ks := make([]uint64, 0, 2*len(n)+1)
+		ks := all[len(all):len(all)]
 		ks = append(ks, key('d', n, ""))
 		for k := range len(n) {
 			ks = append(ks, key('s', n[:k], n[k+1:]))
@@ -677,7 +687,7 @@ func oneEditBuckets(norm []string) ([][]uint64, []entry, map[uint64]int) {
 				ks = append(ks, key('d', n[:k], n[k+1:]))
 			}
 		}
-		keys[i] = ks
+		keys[i], all = ks, all[:len(all)+len(ks)]
 		for _, k := range ks {
 			buckets = append(buckets, entry{k, i})
 		}
