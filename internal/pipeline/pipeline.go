@@ -11,13 +11,16 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -84,20 +87,45 @@ type Options struct {
 // Output is one file that a build writes: a bundle, kept as its value and
 // encoded as it is written (20,000 tools make 100 MB of bundles, which
 // held in memory until the lock was written were a third of a build's
-// live heap), or bytes (the lock).
+// live heap), bytes, or the lock, made from the bundles' hashes when it
+// is first needed.
 type Output struct {
 	Target string // the target's name; "" for the lock file
 	Path   string // relative to the manifest's folder, '/'-separated
 	value  *canonical.Value
+	sum    *encoding // a bundle's hash and size, once it was encoded
 	data   []byte
+	lazy   func() []byte         // the lock's bytes, made once
 	stream func(io.Writer) error // StreamOutput's
-	size   int64                 // of the file; -1 when not known before writing
-	hash   string                // of the file, "sha256:…" (a bundle's computed by its target's worker)
+	size   int64                 // of data's file; -1 for a stream
+	hash   string                // of data's file, "sha256:…"
+}
+
+// encoding is a bundle's file's hash and size. A bundle is hashed as it
+// is written (or, to compare it with the disk, encoded once for its hash),
+// never encoded a second time only to hash it, and the lock, which records
+// the hashes, is made after the bundles are written.
+type encoding struct {
+	mu   sync.Mutex
+	hash string // "" until known
+	size int64
 }
 
 // NewOutput returns the output of data at path, for Write.
 func NewOutput(path string, data []byte) Output {
 	return Output{Path: path, data: data, size: int64(len(data)), hash: hashBytes(data)}
+}
+
+// bundleOutput returns the output of the bundle v at path, for target.
+func bundleOutput(target, path string, v *canonical.Value) Output {
+	return Output{Target: target, Path: path, value: v, sum: &encoding{}}
+}
+
+// lazyOutput returns the output at path of what make makes, made once,
+// when it is first needed: after the outputs before it are written, when
+// Write writes it.
+func lazyOutput(path string, make func() []byte) Output {
+	return Output{Path: path, lazy: sync.OnceValue(make), size: -1}
 }
 
 // StreamOutput returns the output at path of what write writes, made as
@@ -107,9 +135,22 @@ func StreamOutput(path string, write func(io.Writer) error) Output {
 	return Output{Path: path, stream: write, size: -1}
 }
 
-// WriteTo writes the output's bytes to w.
+// WriteTo writes the output's bytes to w. A bundle whose hash is not yet
+// known is hashed as it is written.
 func (o Output) WriteTo(w io.Writer) (int64, error) {
 	switch {
+	case o.value != nil && o.sum != nil:
+		o.sum.mu.Lock()
+		defer o.sum.mu.Unlock()
+		if o.sum.hash != "" {
+			return writeBundle(o.value, w)
+		}
+		h := sha256.New()
+		n, err := writeBundle(o.value, io.MultiWriter(w, h))
+		if err == nil {
+			o.sum.hash, o.sum.size = hashText(h.Sum(nil)), n
+		}
+		return n, err
 	case o.value != nil:
 		return writeBundle(o.value, w)
 	case o.stream != nil:
@@ -117,8 +158,40 @@ func (o Output) WriteTo(w io.Writer) (int64, error) {
 		err := o.stream(c)
 		return c.n, err
 	}
-	n, err := w.Write(o.data)
+	n, err := w.Write(o.bytes())
 	return int64(n), err
+}
+
+// bytes are the bytes of an output of bytes, made for the lock.
+func (o Output) bytes() []byte {
+	if o.lazy != nil {
+		return o.lazy()
+	}
+	return o.data
+}
+
+// digest returns the hash and size of the output's file, encoding a
+// bundle whose hash is not yet known; ok is false for a stream, known
+// only by writing it.
+func (o Output) digest() (hash string, size int64, ok bool) {
+	switch {
+	case o.stream != nil:
+		return "", -1, false
+	case o.lazy != nil:
+		b := o.lazy()
+		return hashBytes(b), int64(len(b)), true
+	case o.value != nil && o.sum != nil:
+		o.sum.mu.Lock()
+		defer o.sum.mu.Unlock()
+		if o.sum.hash == "" {
+			o.sum.hash, o.sum.size = hashEncoding(func(w io.Writer) (int64, error) { return writeBundle(o.value, w) })
+		}
+		return o.sum.hash, o.sum.size, true
+	case o.value != nil:
+		h, n := hashEncoding(func(w io.Writer) (int64, error) { return writeBundle(o.value, w) })
+		return h, n, true
+	}
+	return o.hash, o.size, true
 }
 
 // writeBundle writes a bundle: indented JSON, or the text of a bundle
@@ -156,7 +229,7 @@ func (o Output) Bytes() []byte {
 		o.WriteTo(&b)
 		return b.Bytes()
 	}
-	return o.data
+	return o.bytes()
 }
 
 // Result is what Build produces.
@@ -431,8 +504,6 @@ type targetResult struct {
 	renamedO map[string]map[canonical.Pointer]string // of output schemas
 	aliases  map[string]string                       // renamed tool's ID → its old name
 	bundle   *canonical.Value
-	size     int64  // of the bundle's file
-	hash     string // of the bundle's file, computed by the target's worker
 	diags    []diag.Diagnostic
 	tokens   *tokens.Count // nil when not counted
 }
@@ -548,9 +619,8 @@ func (b *build) buildTarget(i int, opts profile.Options) error {
 		count = c
 		ds = append(ds, b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
 	}
-	hash, size := hashEncoding(func(w io.Writer) (int64, error) { return writeBundle(low.Bundle, w) })
 	b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
-		bundle: low.Bundle, size: size, hash: hash, diags: b.apply(ds, t.Policy), tokens: count}
+		bundle: low.Bundle, diags: b.apply(ds, t.Policy), tokens: count}
 	return nil
 }
 
@@ -640,8 +710,9 @@ func (b *build) finish() *Result {
 		return res
 	}
 	for i, t := range b.m.Targets {
-		res.Outputs = append(res.Outputs, Output{Target: t.Name, Path: t.Out, value: b.targets[i].bundle, size: b.targets[i].size, hash: b.targets[i].hash})
+		res.Outputs = append(res.Outputs, bundleOutput(t.Name, t.Out, b.targets[i].bundle))
 	}
-	res.Outputs = append(res.Outputs, NewOutput(manifest.LockFile, b.lock(res.Outputs)))
+	bundles := slices.Clone(res.Outputs)
+	res.Outputs = append(res.Outputs, lazyOutput(manifest.LockFile, func() []byte { return b.lock(bundles) }))
 	return res
 }

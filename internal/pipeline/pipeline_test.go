@@ -430,7 +430,7 @@ func TestEqualFile(t *testing.T) {
 	for i := range 5_000 {
 		tools.Items = append(tools.Items, canonical.NewString(fmt.Sprintf("tool %d", i)))
 	}
-	bundle := Output{Path: "bundle.json", value: tools, size: int64(len(tools.Indent()))}
+	bundle := bundleOutput("", "bundle.json", tools)
 	edited := tools.Indent()
 	edited[len(edited)/2] = 'x'
 	for _, c := range []struct {
@@ -439,17 +439,28 @@ func TestEqualFile(t *testing.T) {
 	}{
 		{tools.Indent(), true},
 		{edited, false},
-		{tools.Indent()[:bundle.size-1], false},
+		{tools.Indent()[:len(tools.Indent())-1], false},
 	} {
 		fsys["bundle.json"] = &fstest.MapFile{Data: c.data}
-		if got, err := equalFile(fsys, bundle); got != c.want || err != nil {
+		fresh := bundleOutput("", "bundle.json", tools)
+		if got, err := equalFile(fsys, fresh); got != c.want || err != nil {
 			t.Errorf("equalFile(bundle, %d bytes on disk) = %v, %v; want %v", len(c.data), got, err, c.want)
 		}
-		// With its hash, as a build makes it: only the file is hashed.
-		hashed := bundle
-		hashed.hash = hashBytes(tools.Indent())
-		if got, err := equalFile(fsys, hashed); got != c.want || err != nil {
-			t.Errorf("equalFile(hashed bundle, %d bytes on disk) = %v, %v; want %v", len(c.data), got, err, c.want)
+		if fresh.sum.hash != hashBytes(tools.Indent()) || fresh.sum.size != int64(len(tools.Indent())) {
+			t.Errorf("a compared bundle kept %q, %d; want its encoding's hash and size", fresh.sum.hash, fresh.sum.size)
+		}
+		// Once written, as a build writes it, its hash is known: only the
+		// file is hashed.
+		written := bundleOutput("", "bundle.json", tools)
+		var b bytes.Buffer
+		if _, err := written.WriteTo(&b); err != nil || !bytes.Equal(b.Bytes(), tools.Indent()) {
+			t.Fatalf("WriteTo wrote %d bytes, %v; want the bundle indented", b.Len(), err)
+		}
+		if written.sum.hash != hashBytes(tools.Indent()) {
+			t.Errorf("a written bundle kept the hash %q, want its bytes'", written.sum.hash)
+		}
+		if got, err := equalFile(fsys, written); got != c.want || err != nil {
+			t.Errorf("equalFile(written bundle, %d bytes on disk) = %v, %v; want %v", len(c.data), got, err, c.want)
 		}
 	}
 	if got := bundle.Bytes(); !bytes.Equal(got, tools.Indent()) {

@@ -46,38 +46,46 @@ func Write(root *os.Root, outputs []Output) error {
 // writeTemps compares each output with the disk and writes each that
 // differs to a temporary file beside it, in parallel (reading, writing and
 // syncing 100 MB of bundles one by one was a serial tail), and returns the
-// temporary files, "" for an output already on disk. On error it removes
-// them all.
+// temporary files, "" for an output already on disk. An output made from
+// the others (the lock, from the bundles' hashes) is written after them.
+// On error it removes them all.
 func writeTemps(root *os.Root, outputs []Output) ([]string, error) {
 	tmps := make([]string, len(outputs))
 	errs := make([]error, len(outputs))
-	var wg sync.WaitGroup
 	fsys := root.FS()
-	for i, o := range outputs {
-		wg.Go(func() {
-			if same, err := equalFile(fsys, o); err == nil && same {
-				return
+	for _, after := range []bool{false, true} {
+		var wg sync.WaitGroup
+		for i, o := range outputs {
+			if (o.lazy != nil) != after {
+				continue
 			}
-			if dir := path.Dir(o.Path); dir != "." {
-				if err := root.MkdirAll(dir, 0o755); err != nil {
-					errs[i] = fmt.Errorf("writing %s: %w", o.Path, unwrapPath(err))
-					return
-				}
-			}
-			tmp, err := writeTemp(root, o)
-			if err != nil {
-				errs[i] = fmt.Errorf("writing %s: %w", o.Path, unwrapPath(err))
-				return
-			}
-			tmps[i] = tmp
-		})
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		removeTemps(root, tmps)
-		return nil, err
+			wg.Go(func() { tmps[i], errs[i] = writeIfChanged(root, fsys, o) })
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			removeTemps(root, tmps)
+			return nil, err
+		}
 	}
 	return tmps, nil
+}
+
+// writeIfChanged writes o to a temporary file beside its path, and
+// returns its name, or "" when o is on disk already.
+func writeIfChanged(root *os.Root, fsys fs.FS, o Output) (string, error) {
+	if same, err := equalFile(fsys, o); err == nil && same {
+		return "", nil
+	}
+	if dir := path.Dir(o.Path); dir != "." {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return "", fmt.Errorf("writing %s: %w", o.Path, unwrapPath(err))
+		}
+	}
+	tmp, err := writeTemp(root, o)
+	if err != nil {
+		return "", fmt.Errorf("writing %s: %w", o.Path, unwrapPath(err))
+	}
+	return tmp, nil
 }
 
 // removeTemps removes the temporary files of a write that failed.
@@ -90,11 +98,12 @@ func removeTemps(root *os.Root, tmps []string) {
 }
 
 // equalFile reports whether the file at o.Path in fsys holds exactly o's
-// bytes, by its size and then its hash: a bundle's hash was computed as
-// its worker encoded it, so comparing never encodes it again, and neither
-// the bundle nor a second copy of it is ever whole in memory.
+// bytes, by its size and then its hash. A missing file is told without
+// encoding anything; otherwise a bundle whose hash is not known is encoded
+// once for it (and kept), and neither the bundle nor a second copy of it
+// is ever whole in memory.
 func equalFile(fsys fs.FS, o Output) (bool, error) {
-	if o.size < 0 {
+	if o.stream != nil {
 		return false, nil // a stream: known only by writing it
 	}
 	if err := regular(fsys, o.Path); err != nil {
@@ -105,21 +114,16 @@ func equalFile(fsys fs.FS, o Output) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() != o.size {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
 		return false, err
 	}
-	h, err := hashReader(f)
-	return h == o.sum(), err
-}
-
-// sum is the output's hash: the one it was made with, or, for an output
-// made without one, its bytes hashed as they are encoded.
-func (o Output) sum() string {
-	if o.hash != "" {
-		return o.hash
+	hash, size, _ := o.digest()
+	if st.Size() != size {
+		return false, nil
 	}
-	h, _ := hashEncoding(o.WriteTo)
-	return h
+	h, err := hashReader(f)
+	return h == hash, err
 }
 
 // removeStale removes the temporary files that a build killed between
