@@ -10,9 +10,9 @@
 package security
 
 import (
-	"cmp"
 	"fmt"
 	"hash/maphash"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -412,7 +412,7 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 			return false
 		}
 		out = append(out, report(b, "security.tool-confusable", "/name", "%q and %s (%q) differ only in %s and have %s: a model cannot tell them apart, and one may shadow the other",
-			b.Name, a.ID(), a.Name, how(a.Name, b.Name), same))
+			b.Name, a.ID(), a.Name, how(a.Name, b.Name, norm[i] == norm[j]), same))
 		return true
 	}
 	// Each tool is said once, against the first tool it cannot be told
@@ -453,8 +453,8 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 			if !ok {
 				continue
 			}
-			for ; at < len(buckets) && buckets[at].key == k; at++ {
-				i := buckets[at].i
+			for ; at < len(buckets.pairs) && buckets.key(at) == k; at++ {
+				i := buckets.name(at)
 				if i >= j {
 					break
 				}
@@ -508,6 +508,9 @@ var likeLatin = map[rune]rune{
 // skeleton is name with each full-width character as its ASCII one and
 // each look-alike letter as the Latin letter it passes for.
 func skeleton(name string) string {
+	if ascii(name) { // nothing to fold: most names
+		return name
+	}
 	name = width.Fold.String(name)
 	var b strings.Builder
 	for _, r := range name {
@@ -517,6 +520,16 @@ func skeleton(name string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// ascii reports whether s is ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // lookalikes names the look-alike letters of a name that mixes them with
@@ -542,8 +555,10 @@ func lookalikes(name string) string {
 	return strings.Join(slices.Compact(found), ", ")
 }
 
-func how(a, b string) string {
-	if fold(a) == fold(b) {
+// how says how the names a and b differ; folded is whether they fold to
+// one name.
+func how(a, b string, folded bool) string {
+	if folded {
 		switch {
 		case a == b:
 			return "their namespace"
@@ -634,37 +649,44 @@ func lowerASCII(dst []byte, s string) []byte {
 // before b is reused.
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// entry is one key of a name in the confusable check's buckets.
-type entry struct {
-	key uint64
-	i   int
+// buckets are the (key, name) pairs of the confusable check, each one
+// integer: the key in the high bits and the name's index in the low
+// shift bits, so that sorting them as integers orders them by key and
+// then name (a sort with a comparison function was a third of the check).
+type buckets struct {
+	pairs []uint64
+	shift uint
 }
 
+func (b buckets) key(at int) uint64 { return b.pairs[at] >> b.shift }
+func (b buckets) name(at int) int   { return int(b.pairs[at] & (1<<b.shift - 1)) }
+
 // oneEditBuckets are the keys of each name of norm (a hash of each string
-// one edit away from it: a letter left out, or a letter's place marked),
-// the (key, name) pairs sorted, and where each key that two names share
-// starts among them.
-func oneEditBuckets(norm []string) ([][]uint64, []entry, map[uint64]int) {
+// one edit away from it: a letter left out, or a letter's place marked,
+// less the bits that hold a name's index), the (key, name) pairs sorted,
+// and where each key that two names share starts among them.
+func oneEditBuckets(norm []string) ([][]uint64, buckets, map[uint64]int) {
+	b := buckets{shift: uint(bits.Len(uint(len(norm))))}
 	seed := maphash.MakeSeed()
 	var h maphash.Hash
 	h.SetSeed(seed)
 	// key hashes kind, a and b: a and b are one string, the name less the
 	// letter between them ('s' marks the place where one was).
-	key := func(kind byte, a, b string) uint64 {
+	key := func(kind byte, a, c string) uint64 {
 		h.Reset()
 		h.WriteByte(kind)
 		h.WriteString(a)
 		if kind == 's' {
 			h.WriteByte(0)
 		}
-		h.WriteString(b)
-		return h.Sum64()
+		h.WriteString(c)
+		return h.Sum64() >> b.shift
 	}
 	keys := make([][]uint64, len(norm))
-	// The buckets, as one sorted slice of (key, name) pairs rather than a
-	// map of slices: a 20,000-tool catalog has 800,000 keys, and a map's
-	// growth and appends were most of this check's time. Both are
-	// allocated once, at most at their size.
+	// The buckets, as one sorted slice of pairs rather than a map of
+	// slices: a 20,000-tool catalog has 800,000 keys, and a map's growth
+	// and appends were most of this check's time. Both are allocated
+	// once, at most at their size.
 	total := 0
 	for _, n := range norm {
 		if len(n) >= 6 {
@@ -672,7 +694,7 @@ func oneEditBuckets(norm []string) ([][]uint64, []entry, map[uint64]int) {
 		}
 	}
 	all := make([]uint64, 0, total)
-	buckets := make([]entry, 0, total)
+	b.pairs = make([]uint64, 0, total)
 	for i, n := range norm {
 		if len(n) < 6 {
 			continue
@@ -689,23 +711,17 @@ func oneEditBuckets(norm []string) ([][]uint64, []entry, map[uint64]int) {
 		}
 		keys[i], all = ks, all[:len(all)+len(ks)]
 		for _, k := range ks {
-			buckets = append(buckets, entry{k, i})
+			b.pairs = append(b.pairs, k<<b.shift|uint64(i))
 		}
 	}
-	slices.SortFunc(buckets, func(a, b entry) int { return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.i, b.i)) })
+	slices.Sort(b.pairs)
 	// Where each key that two names share starts: most keys are one
 	// name's only, and need no look.
-	return keys, buckets, sharedKeys(buckets)
-}
-
-// sharedKeys says where each key that two names share starts among the
-// sorted buckets.
-func sharedKeys(buckets []entry) map[uint64]int {
 	shared := map[uint64]int{}
-	for at := 0; at+1 < len(buckets); at++ {
-		if buckets[at].key == buckets[at+1].key && (at == 0 || buckets[at-1].key != buckets[at].key) {
-			shared[buckets[at].key] = at
+	for at := 0; at+1 < len(b.pairs); at++ {
+		if k := b.key(at); k == b.key(at+1) && (at == 0 || b.key(at-1) != k) {
+			shared[k] = at
 		}
 	}
-	return shared
+	return keys, b, shared
 }
