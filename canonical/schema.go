@@ -122,37 +122,32 @@ const (
 	namedMixed                         // "dependencies": values are schemas or arrays of property names
 )
 
-// Applicators maps every keyword that holds subschemas, in any of 2020-12,
-// 2019-09, draft-07 and draft-04, to how it holds them. Keywords not in the
-// table are annotations or assertions whose values are not schemas (unknown
-// keywords included, as the specifications say).
-var applicators = map[string]applicator{
-	"additionalItems":       single,
-	"additionalProperties":  single,
-	"contains":              single,
-	"contentSchema":         single,
-	"else":                  single,
-	"if":                    single,
-	"not":                   single,
-	"propertyNames":         single,
-	"then":                  single,
-	"unevaluatedItems":      single,
-	"unevaluatedProperties": single,
-	"items":                 singleOrList,
-	"allOf":                 list,
-	"anyOf":                 list,
-	"oneOf":                 list,
-	"prefixItems":           list,
-	"$defs":                 named,
-	"definitions":           named,
-	"dependentSchemas":      named,
-	"patternProperties":     named,
-	"properties":            named,
-	"dependencies":          namedMixed,
+// applicatorOf tells, for every keyword that holds subschemas in any of
+// 2020-12, 2019-09, draft-07 and draft-04, how it holds them, and 0 for
+// any other: annotations or assertions whose values are not schemas
+// (unknown keywords included, as the specifications say).
+func applicatorOf(k string) applicator {
+	// A switch, not a map: every walk asks this of every key of every
+	// schema, and most keys (type, description, enum) are none of these,
+	// which a switch tells by length at once, where a map hashes them.
+	switch k {
+	case "additionalItems", "additionalProperties", "contains", "contentSchema", "else", "if", "not",
+		"propertyNames", "then", "unevaluatedItems", "unevaluatedProperties":
+		return single
+	case "items":
+		return singleOrList
+	case "allOf", "anyOf", "oneOf", "prefixItems":
+		return list
+	case "$defs", "definitions", "dependentSchemas", "patternProperties", "properties":
+		return named
+	case "dependencies":
+		return namedMixed
+	}
+	return 0
 }
 
 // IsApplicator reports whether keyword k holds subschemas.
-func IsApplicator(k string) bool { return applicators[k] != 0 }
+func IsApplicator(k string) bool { return applicatorOf(k) != 0 }
 
 func isSchemaValue(v *Value) bool { return v != nil && (v.Kind == Object || v.Kind == Bool) }
 
@@ -251,7 +246,7 @@ func (s *Schema) EachSubschema(fn func(st Step, sub *Schema) bool) {
 		return
 	}
 	for _, m := range s.Members {
-		kind := applicators[m.Key]
+		kind := applicatorOf(m.Key)
 		if kind == 0 {
 			continue
 		}
