@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -311,6 +313,50 @@ func TestElide(t *testing.T) {
 	} {
 		if got := Elide(c.in, c.n); got != c.want {
 			t.Errorf("Elide(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
+		}
+	}
+}
+
+// TestGroupSortedAsHashed: grouping sorted diagnostics by runs finds the
+// findings that hashing each whole finds, in the same order, whatever
+// the runs' lengths (short ones searched, long ones hashed).
+func TestGroupSortedAsHashed(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 5, 200, 3000} {
+		var ds []diag.Diagnostic
+		for range n {
+			d := diag.New("loss.enum", "enum %d dropped", r.IntN(3)).At("a.json", fmt.Sprintf("/p/%d", r.IntN(40)))
+			d.Line, d.Column, d.Tool = 1+r.IntN(3), 1, "s:t"
+			d.Target = []string{"", "openai", "gemini", "anthropic"}[r.IntN(4)]
+			ds = append(ds, d, d) // an exact duplicate, as Sort leaves none but callers may pass
+		}
+		ds = diag.Sort(ds)
+		want := []finding{}
+		at := map[diag.Diagnostic]int{}
+		for _, d := range ds {
+			tg := d.Target
+			d.Target = ""
+			i, ok := at[d]
+			if !ok {
+				i = len(want)
+				at[d] = i
+				want = append(want, finding{Diagnostic: d})
+			}
+			if tg != "" && !slices.Contains(want[i].targets, tg) {
+				want[i].targets = append(want[i].targets, tg)
+			}
+		}
+		for i := range want {
+			slices.Sort(want[i].targets)
+		}
+		got := group(ds)
+		if len(got) != len(want) {
+			t.Fatalf("%d diagnostics: %d findings, want %d", len(ds), len(got), len(want))
+		}
+		for i := range got {
+			if got[i].Diagnostic != want[i].Diagnostic || !slices.Equal(got[i].targets, want[i].targets) {
+				t.Fatalf("%d diagnostics: finding %d is %v %v, want %v %v", len(ds), i, got[i].Diagnostic, got[i].targets, want[i].Diagnostic, want[i].targets)
+			}
 		}
 	}
 }
