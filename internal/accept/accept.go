@@ -368,7 +368,8 @@ type checker struct {
 	// at is the node being checked, one for the checker: a check is
 	// done with it when it returns, and one allocated per node and rule
 	// was a fifth of the acceptance check's time.
-	at nodeAt
+	at        nodeAt
+	nodeRules []nodeRule // of the schema being checked
 }
 
 func (c *checker) name() string {
@@ -415,13 +416,21 @@ func (c *checker) accepted(k string) bool { return slices.Contains(c.opts.Accept
 // schema checks one emitted schema.
 func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 	var found []ref // collected on the walk, for the reference rules
+	// The rules that look at each node, with their checks: looked up once
+	// per schema, not per node and rule.
+	c.nodeRules = c.nodeRules[:0]
+	for _, r := range rules {
+		if check := nodeChecks[r.Kind]; check != nil || r.Kind == Typed || r.Kind == NoBoolSchemas {
+			c.nodeRules = append(c.nodeRules, nodeRule{r, check})
+		}
+	}
 	var visit func(v *canonical.Value, at *step, key string, pos canonical.Pos)
 	visit = func(v *canonical.Value, at *step, key string, pos canonical.Pos) {
 		if v.Pos.IsValid() {
 			pos = v.Pos
 		}
-		for _, r := range rules {
-			c.node(r, v, at, key, pos)
+		for _, nr := range c.nodeRules {
+			c.node(nr, v, at, key, pos)
 		}
 		if v.Kind != canonical.Object {
 			return
@@ -441,7 +450,7 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 						visit(it, &step{parent: in, index: i + 1}, m.Key, pos)
 					}
 				}
-			case sub.Kind == canonical.Object && named[m.Key]:
+			case sub.Kind == canonical.Object && isNamed(m.Key):
 				for _, nm := range sub.Members {
 					if nm.Value.Kind == canonical.Object || nm.Value.Kind == canonical.Bool {
 						visit(nm.Value, &step{parent: in, tok: nm.Key}, m.Key, pos)
@@ -485,8 +494,15 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 	}
 }
 
-// named are the applicators whose value is an object of named schemas.
-var named = map[string]bool{"properties": true, "$defs": true, "definitions": true, "patternProperties": true, "dependentSchemas": true, "dependencies": true}
+// isNamed reports whether the applicator k holds an object of named
+// schemas.
+func isNamed(k string) bool {
+	switch k {
+	case "properties", "$defs", "definitions", "patternProperties", "dependentSchemas", "dependencies":
+		return true
+	}
+	return false
+}
 
 // step is one token of the JSON Pointer of a schema in a walk: built into
 // a string only when a finding needs it.
@@ -553,7 +569,8 @@ func isArray(v *canonical.Value) bool { return slices.Contains(types(v), "array"
 
 // node checks one rule on one subschema v at the emitted pointer at, held
 // by keyword key of its parent: by the check of the rule's kind.
-func (c *checker) node(r Rule, v *canonical.Value, st *step, key string, pos canonical.Pos) {
+func (c *checker) node(nr nodeRule, v *canonical.Value, st *step, key string, pos canonical.Pos) {
+	r := nr.rule
 	n := &c.at
 	*n = nodeAt{c: c, r: r, st: st, pos: pos}
 	if v.Kind == canonical.Bool {
@@ -567,9 +584,15 @@ func (c *checker) node(r Rule, v *canonical.Value, st *step, key string, pos can
 		}
 		return
 	}
-	if check := nodeChecks[r.Kind]; check != nil && v.Kind == canonical.Object {
-		check(n, v)
+	if nr.check != nil && v.Kind == canonical.Object {
+		nr.check(n, v)
 	}
+}
+
+// nodeRule is a rule that looks at each node of a schema, with its check.
+type nodeRule struct {
+	rule  Rule
+	check func(n *nodeAt, v *canonical.Value)
 }
 
 // boolTaken are the keywords whose boolean value the servers that refuse
