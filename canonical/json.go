@@ -10,6 +10,7 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth is the deepest nesting of arrays and objects that ParseJSON
@@ -65,6 +66,68 @@ type parser struct {
 	depth     int
 
 	scratch
+	// The values, members and items of the parsed document are taken
+	// from chunks, each sized by what is left to read: one allocation for
+	// many small ones. A chunk lives as long as one of its values does,
+	// which for a parsed document is as long as the document.
+	valueSlab  []Value
+	memberSlab []Member
+	itemSlab   []*Value
+	// text holds the bytes of the document's strings and numbers, which
+	// are views of it: a string each was most of a parse's allocations.
+	// Bytes are only appended to it, never changed, and a full chunk is
+	// left for a new one.
+	text []byte
+}
+
+// textSlab is the size of a chunk of text, at most.
+const textSlab = 16 << 10
+
+// str returns b as a string kept in the parser's text.
+func (p *parser) string(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > textSlab/4 {
+		return string(b) // a long one alone
+	}
+	if cap(p.text)-len(p.text) < len(b) {
+		p.text = make([]byte, 0, max(len(b), p.ahead(4, 64, textSlab)))
+	}
+	start := len(p.text)
+	p.text = append(p.text, b...)
+	return unsafe.String(&p.text[start], len(b))
+}
+
+// ahead estimates how many of something the rest of the document holds,
+// one in every per bytes, between lo and hi: the size of the next chunk,
+// so that a small document, or the end of a large one, wastes little of
+// its last.
+func (p *parser) ahead(per, lo, hi int) int {
+	return min(hi, max(lo, (len(p.data)-p.i)/per))
+}
+
+// newValue returns a new value from the parser's chunk.
+func (p *parser) newValue(v Value) *Value {
+	if len(p.valueSlab) == cap(p.valueSlab) {
+		p.valueSlab = make([]Value, 0, p.ahead(128, 4, 1024))
+	}
+	p.valueSlab = append(p.valueSlab, v)
+	return &p.valueSlab[len(p.valueSlab)-1]
+}
+
+// slab returns a copy of from, in a chunk of at least ahead more (which
+// it allocates when the current one has no room), whose capacity ends
+// with it, so that appending to the copy moves it out rather than over
+// its neighbour.
+func slab[T any](chunk *[]T, from []T, ahead int) []T {
+	n := len(from)
+	if cap(*chunk)-len(*chunk) < n {
+		*chunk = make([]T, 0, max(n, ahead))
+	}
+	start := len(*chunk)
+	*chunk = append(*chunk, from...)
+	return (*chunk)[start : start+n : start+n]
 }
 
 // scratch is what a parser reuses from one document to the next.
@@ -133,13 +196,13 @@ func (p *parser) value() (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Value{Kind: String, Text: s, Pos: pos}, nil
+		return p.newValue(Value{Kind: String, Text: s, Pos: pos}), nil
 	case c == '-' || c >= '0' && c <= '9':
 		lit, err := p.number()
 		if err != nil {
 			return nil, err
 		}
-		return &Value{Kind: Number, Text: lit, Pos: pos}, nil
+		return p.newValue(Value{Kind: Number, Text: lit, Pos: pos}), nil
 	default:
 		for _, lit := range []struct {
 			text string
@@ -149,7 +212,7 @@ func (p *parser) value() (*Value, error) {
 				p.i += len(lit.text)
 				v := lit.v
 				v.Pos = pos
-				return &v, nil
+				return p.newValue(v), nil
 			}
 		}
 		return nil, p.errorf("unexpected %s, want a JSON value", p.describe())
@@ -169,7 +232,7 @@ func (p *parser) object(pos Pos) (*Value, error) {
 		return nil, err
 	}
 	p.i++ // {
-	v := &Value{Kind: Object, Members: []Member{}, Pos: pos}
+	v := p.newValue(Value{Kind: Object, Members: []Member{}, Pos: pos})
 	start := len(p.members)
 	defer func() { p.members = p.members[:start] }()
 	var seen map[string]struct{}
@@ -227,7 +290,7 @@ func (p *parser) object(pos Pos) (*Value, error) {
 		case '}':
 			p.i++
 			p.depth--
-			v.Members = slices.Clone(p.members[start:])
+			v.Members = slab(&p.memberSlab, p.members[start:], p.ahead(128, 4, 1024))
 			return v, nil
 		default:
 			return nil, p.errorf("unexpected %s, want ',' or '}'", p.describe())
@@ -240,7 +303,7 @@ func (p *parser) array(pos Pos) (*Value, error) {
 		return nil, err
 	}
 	p.i++ // [
-	v := &Value{Kind: Array, Items: []*Value{}, Pos: pos}
+	v := p.newValue(Value{Kind: Array, Items: []*Value{}, Pos: pos})
 	start := len(p.items)
 	defer func() { p.items = p.items[:start] }()
 	p.space()
@@ -266,7 +329,7 @@ func (p *parser) array(pos Pos) (*Value, error) {
 		case ']':
 			p.i++
 			p.depth--
-			v.Items = slices.Clone(p.items[start:])
+			v.Items = slab(&p.itemSlab, p.items[start:], p.ahead(512, 4, 1024))
 			return v, nil
 		default:
 			return nil, p.errorf("unexpected %s, want ',' or ']'", p.describe())
@@ -308,14 +371,17 @@ func (p *parser) number() (string, error) {
 			return "", p.errorf("invalid number: want a digit in the exponent, got %s", p.describe())
 		}
 	}
-	return string(p.data[start:p.i]), nil
+	return p.string(p.data[start:p.i]), nil
 }
 
 // str parses a JSON string starting at the opening quote.
-// keep returns s as a string: the same string for the same short text.
+// keep returns s as a string: the same string for the same short text,
+// and a view of the parser's text for a longer one. A short one is copied
+// alone, as the parsers share them: a view would keep one document's text
+// alive for the next.
 func (p *parser) keep(s []byte) string {
 	if len(s) > maxShort {
-		return string(s)
+		return p.string(s)
 	}
 	if k, ok := p.short[string(s)]; ok {
 		return k
