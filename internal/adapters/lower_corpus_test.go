@@ -572,3 +572,49 @@ func metaSchema(ref string) bool { return slices.Contains(metaSchemas, strings.T
 func metaSchemaIn(msg string) bool {
 	return slices.ContainsFunc(metaSchemas, func(m string) bool { return strings.Contains(msg, m) })
 }
+
+// TestAppliesHoldsOnTheCorpus: where lower.Applies says a rule set has
+// nothing to do with a tool's schema (the schema is then emitted as it is,
+// uncopied), lowering it anyway changes and reports nothing, for every
+// schema of the MCP corpus under every mode of every profile. The passes'
+// checks that make Applies say so must never miss a change.
+func TestAppliesHoldsOnTheCorpus(t *testing.T) {
+	corpus.Heavy(t)
+	docs := mcpCorpus(t)
+	files := slices.Sorted(maps.Keys(docs))
+	failures := make([][]string, len(files))
+	skipped := make([]int, len(files))
+	par.For(len(files), 1, func(i int) {
+		for _, tl := range docs[files[i]] {
+			for _, s := range []*canonical.Schema{tl.Input, tl.Output} {
+				if s == nil {
+					continue
+				}
+				for _, format := range profile.Formats() {
+					p, _ := profile.Of(format)
+					for _, mode := range slices.Sorted(maps.Keys(p.Schema)) {
+						rules := p.Schema[mode]
+						if lower.Applies(s, rules) {
+							continue
+						}
+						skipped[i]++
+						if res := lower.Schema(s, rules, lower.Options{}); len(res.Changes) > 0 || !res.Schema.Equal(s) {
+							failures[i] = append(failures[i], fmt.Sprintf("%s: %s (%s %s): Applies says nothing to do, but lowering gives %v", files[i], tl.ID(), format, mode, res.Changes))
+						}
+					}
+				}
+			}
+		}
+	})
+	n := 0
+	for i := range files {
+		n += skipped[i]
+		for _, f := range failures[i] {
+			t.Error(f)
+		}
+	}
+	if n == 0 {
+		t.Fatal("Applies never said a schema needs nothing: the test tests nothing")
+	}
+	t.Logf("%d schema and rule pairs needed no lowering, and got none", n)
+}

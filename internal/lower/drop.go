@@ -74,20 +74,12 @@ func dropNode(u *Unit, path canonical.Path, n *canonical.Value) {
 	var described []string
 	for _, k := range n.Keys() {
 		v := n.Get(k)
-		f := keywordFeature(k)
-		switch {
-		case k == "items" && v.Kind == canonical.Array:
-			f, _ = FeatureNamed("prefixItems")
-		case k == "type" && v.Kind == canonical.Array:
-			f, _ = FeatureNamed("type-array")
-		case k == "nullable" && nullable:
-			f = nil
-		}
+		f := dropFeature(k, v, nullable)
 		if f == nil {
 			continue
 		}
 		row := u.Rules.Row(f.Name)
-		if f.Name == "enum" && row.Action == Only && v.Kind == canonical.Array && slices.ContainsFunc(v.Items, isNull) {
+		if enumWithNull(f, row, v) {
 			rest := &canonical.Value{Kind: canonical.Array, Pos: v.Pos, Items: slices.DeleteFunc(slices.Clone(v.Items), isNull)}
 			if len(rest.Items) > 0 && keeps(row, k, rest) {
 				n.Set(k, rest)
@@ -95,8 +87,7 @@ func dropNode(u *Unit, path canonical.Path, n *canonical.Value) {
 				continue
 			}
 		}
-		dynamic := (k == "$dynamicRef" || k == "$recursiveRef") && u.Rules.Action("core") == Drop // its anchor goes
-		if keeps(row, k, v) && !dynamic {
+		if !dropsKeyword(u.Rules, row, k, v) {
 			continue
 		}
 		n.Delete(k)
@@ -120,6 +111,51 @@ func dropNode(u *Unit, path canonical.Path, n *canonical.Value) {
 		}
 		n.Set("description", canonical.NewString(text))
 	}
+}
+
+// dropFeature is the feature under which the drop pass judges keyword k
+// with value v; nil for a keyword it leaves alone.
+func dropFeature(k string, v *canonical.Value, nullable bool) *Feature {
+	f := keywordFeature(k)
+	switch {
+	case k == "items" && v.Kind == canonical.Array:
+		f, _ = FeatureNamed("prefixItems")
+	case k == "type" && v.Kind == canonical.Array:
+		f, _ = FeatureNamed("type-array")
+	case k == "nullable" && nullable:
+		f = nil
+	}
+	return f
+}
+
+// enumWithNull reports whether v, an enum under row, holds a null that the
+// target's enum takes no values of.
+func enumWithNull(f *Feature, row Row, v *canonical.Value) bool {
+	return f.Name == "enum" && row.Action == Only && v.Kind == canonical.Array && slices.ContainsFunc(v.Items, isNull)
+}
+
+// dropsKeyword reports whether the target cannot carry keyword k, with
+// value v, under row.
+func dropsKeyword(r *Rules, row Row, k string, v *canonical.Value) bool {
+	dynamic := (k == "$dynamicRef" || k == "$recursiveRef") && r.Action("core") == Drop // its anchor goes
+	return dynamic || !keeps(row, k, v)
+}
+
+// checkDrop reports whether the drop pass could change root: whether one
+// of its schemas has a keyword the target cannot carry. Most schemas of
+// most targets have none, and are then not copied for it.
+func checkDrop(r *Rules, root *canonical.Value) bool {
+	nullable := r.Action("type-array") == Nullable
+	return someNode(root, func(n *canonical.Value) bool {
+		for _, m := range n.Members {
+			if f := dropFeature(m.Key, m.Value, nullable); f != nil {
+				if row := r.Row(f.Name); enumWithNull(f, row, m.Value) || dropsKeyword(r, row, m.Key, m.Value) {
+					return true
+				}
+			}
+		}
+		return false
+	})
 }
 
 // quoteRaw renders a value for a description: strings as they are.

@@ -214,3 +214,34 @@ func TestKeyRuleMatchesItsPattern(t *testing.T) {
 		t.Error("the zero rule takes any non-empty key")
 	}
 }
+
+// TestAppliesSeesTyping: under rules that type untyped schemas, a schema
+// whose only change is a type given (or the union of the scalar types) is
+// lowered, and a schema typed throughout is left as it is, uncopied.
+func TestAppliesSeesTyping(t *testing.T) {
+	rules, _ := parseRules(t, "untyped type")
+	for _, src := range []string{
+		`{"type":"object","properties":{"a":{"description":"any value"}}}`,
+		`{"type":"object","properties":{"a":{"enum":["x","y"]}}}`,
+		`{"type":"object","properties":{"a":{"const":3}}}`,
+		`{"type":"object","properties":{"a":true}}`,
+		`{"type":"object","properties":{"a":{"minLength":2}}}`,
+		`{"type":"object","properties":{"a":{"type":"string"}},"anyOf":[{"required":["a"]}]}`,
+	} {
+		s, err := canonical.ParseSchema([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Schema(s, rules, Options{})
+		if len(res.Changes) == 0 {
+			t.Fatalf("%s: lowering changed nothing; the case tests nothing", src)
+		}
+		if !Applies(s, rules) {
+			t.Errorf("%s: Applies says nothing to do, but lowering gives %v", src, res.Changes)
+		}
+	}
+	typed, _ := canonical.ParseSchema([]byte(`{"type":"object","properties":{"a":{"type":"string","enum":["x"]},"b":{"anyOf":[{"type":"string"},{"type":"null"}]},"c":{"$ref":"#/properties/a"}}}`))
+	if Applies(typed, rules) {
+		t.Errorf("Applies says a schema typed throughout needs typing: %v", Schema(typed, rules, Options{}).Changes)
+	}
+}

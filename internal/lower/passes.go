@@ -21,13 +21,13 @@ var (
 				r.Action("ref-targets") == Hoist || r.Action("ref-external") == Drop
 		},
 		Run: runRefs,
+		// Only where a reference is, static or dynamic (what inlining,
+		// cutting cycles, normalizing, dropping and hoisting act on), or,
+		// for a target that inlines, definitions (which inlining removes).
 		Check: func(r *Rules, root *canonical.Value) bool {
-			if r.Action("$ref") != Keep || r.Action("core") == Drop || r.Action("other") == Drop {
-				return true
-			}
-			// hoisting alone: only where a reference is, static or dynamic
+			inline := r.Action("$ref") == Inline
 			return someNode(root, func(n *canonical.Value) bool {
-				return n.Has("$ref") || n.Has("$dynamicRef") || n.Has("$recursiveRef")
+				return n.Has("$ref") || n.Has("$dynamicRef") || n.Has("$recursiveRef") || inline && (n.Has("$defs") || n.Has("definitions"))
 			})
 		},
 	}
@@ -43,18 +43,24 @@ var (
 		Doc:  "merges allOf members into their schema where the result accepts exactly the same values (lower.all-of-merged) and drops the members that cannot be merged (loss.all-of)",
 		When: needs("allOf", Merge),
 		Run:  runAllOf,
+		// Every check below spares the schemas a pass cannot change the
+		// copy: Gemini's rules have this pass, and without it every
+		// schema of every Gemini bundle was copied and walked by each.
+		Check: func(_ *Rules, root *canonical.Value) bool { return hasKeyword(root, "allOf") },
 	}
 	oneOfToAnyOfPass = &Pass{
-		Name: "one-of",
-		Doc:  "writes oneOf as anyOf (lower.one-of-as-any-of): a value that matches two branches is then accepted too",
-		When: needs("oneOf", AnyOf),
-		Run:  runOneOf,
+		Name:  "one-of",
+		Doc:   "writes oneOf as anyOf (lower.one-of-as-any-of): a value that matches two branches is then accepted too",
+		When:  needs("oneOf", AnyOf),
+		Run:   runOneOf,
+		Check: func(_ *Rules, root *canonical.Value) bool { return hasKeyword(root, "oneOf") },
 	}
 	constToEnumPass = &Pass{
-		Name: "const",
-		Doc:  "writes const as a one-value enum (lower.const-as-enum)",
-		When: needs("const", Enum),
-		Run:  runConst,
+		Name:  "const",
+		Doc:   "writes const as a one-value enum (lower.const-as-enum)",
+		When:  needs("const", Enum),
+		Run:   runConst,
+		Check: func(_ *Rules, root *canonical.Value) bool { return hasKeyword(root, "const") },
 	}
 	nullableTypesPass = &Pass{
 		Name:     "nullable",
@@ -103,7 +109,8 @@ var (
 			}
 			return false
 		},
-		Run: runDrop,
+		Run:   runDrop,
+		Check: checkDrop,
 	}
 	pruneDefsPass = &Pass{
 		Name:  "defs",
@@ -165,6 +172,11 @@ func reversed(root *canonical.Value) []located {
 }
 
 // ---- allOf ----
+
+// hasKeyword reports whether one of the object schemas of root has k.
+func hasKeyword(root *canonical.Value, k string) bool {
+	return someNode(root, func(n *canonical.Value) bool { return n.Has(k) })
+}
 
 // someNode reports whether f holds for one of the object schemas of root,
 // stopping at the first: the passes' checks, which spare a schema the copy.

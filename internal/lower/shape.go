@@ -56,12 +56,10 @@ var (
 // checkShape reports whether the shape pass could change root: a cheap
 // walk for the targets that need only items, properties or $ref alone.
 func checkShape(r *Rules, root *canonical.Value) bool {
-	if r.Action("untyped") == Type {
-		return true // strict modes and Gemini: nearly every schema
-	}
 	if rootWork(r, root) {
 		return true
 	}
+	typed := r.Action("untyped") == Type
 	items, props, prune := r.Action("items-missing") == Add, r.Action("properties-missing") == Add, r.Action("required-undefined") == Prune
 	refs := r.Action("ref-siblings") != Keep
 	enumNull, reqAlone, portable := r.Action("enum-null") == Drop, r.Action("required-alone") == Add, r.Action("pattern") == Portable
@@ -69,13 +67,17 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 	python, branches := r.Action("pattern-flavor") == Python, r.Action("branch-types") == Type
 	found := false
 	canonical.Visit(canonical.AsSchema(root), func(s *canonical.Schema) bool {
+		if typed && s.IsBool() && s.JSON().Bool {
+			found = true // true is written as a union of the scalar types
+		}
 		if found || !s.IsObject() {
 			return false
 		}
 		n := s.JSON()
 		ts := s.Types()
 		switch {
-		case items && slices.Contains(ts, "array") && !n.Has("items") && !n.Has("prefixItems"),
+		case typed && mayType(n),
+			items && slices.Contains(ts, "array") && !n.Has("items") && !n.Has("prefixItems"),
 			props && isObjectSchema(n) && !n.Has("properties"),
 			refs && n.Has("$ref") && len(n.Members) > 1,
 			prune && n.Has("required"),
@@ -334,6 +336,20 @@ func shapeType(u *Unit, n *canonical.Value, at canonical.Pointer, inherit []stri
 	}
 	n.Members = append(n.Members, canonical.Member{Key: "anyOf", Value: scalars()})
 	u.Report("loss.untyped", at, n, "", "a schema without a type (any value) written as anyOf of string, number, boolean and null: the target needs a type, so objects and arrays are no longer accepted here")
+}
+
+// mayType reports whether shapeType could change the object schema n:
+// when nothing types it, when an enum or a const alone does (a type may be
+// added), and when an object schema has a union (of required lists, which
+// goes). It errs towards yes.
+func mayType(n *canonical.Value) bool {
+	if !slices.ContainsFunc(typing, n.Has) {
+		return true
+	}
+	if !n.Has("type") && !n.Has("$ref") && (n.Has("enum") || n.Has("const")) {
+		return true
+	}
+	return isObjectSchema(n) && (n.Has("anyOf") || n.Has("oneOf"))
 }
 
 // rootRules reports whether rules rewrite anything at the root of a schema.
