@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolc-dev/toolc/canonical"
 )
@@ -51,6 +52,17 @@ func (d Detection) Score(format string) float64 {
 // and chooses the best one when it is clear.
 func (r *Registry) Detect(doc *canonical.Value) Detection {
 	var d Detection
+	// The shapes of the document's tools, which every format's detector
+	// weighs: found once for them all (a 1,000-tool file was read once
+	// per format).
+	if items, _ := toolList(doc); len(items) > 0 {
+		ss := make([]shape, len(items))
+		for i, it := range items {
+			ss[i] = shapeOf(it)
+		}
+		known.Store(doc, ss)
+		defer known.Delete(doc)
+	}
 	for _, a := range r.List() {
 		if a.Detect != nil {
 			d.Scores = append(d.Scores, Score{Format: a.Name, Confidence: a.Detect(doc)})
@@ -186,11 +198,20 @@ func fit(doc *canonical.Value, weights map[shape]float64, emptyEnvelope float64)
 		return 0
 	}
 	var sum float64
-	for _, it := range items {
-		sum += weights[shapeOf(it)]
+	if ss, ok := known.Load(doc); ok {
+		for _, sh := range ss.([]shape) {
+			sum += weights[sh]
+		}
+	} else {
+		for _, it := range items {
+			sum += weights[shapeOf(it)]
+		}
 	}
 	return sum / float64(len(items))
 }
+
+// known holds, while Detect runs, the shapes of its document's tools.
+var known sync.Map // *canonical.Value → []shape
 
 func detectMCP(doc *canonical.Value) float64 {
 	return fit(doc, map[shape]float64{shapeMCP: 1}, 0.9)
