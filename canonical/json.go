@@ -1,6 +1,7 @@
 package canonical
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"runtime"
@@ -825,6 +826,19 @@ var plainJSON = func() (t [256]bool) {
 	return t
 }()
 
+// plainWord reports whether the first eight bytes of s are all plainJSON:
+// none below 0x20, none '"' or '\\', none of 0x80 or above, told of the
+// eight at once (the bit tricks of "Bit Twiddling Hacks", "Determine if
+// a word has a byte less than n").
+func plainWord(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
+	control := (x - 0x20*ones) &^ x & highs // a byte below 0x20
+	quote := (x ^ '"'*ones - ones) &^ (x ^ '"'*ones) & highs
+	backslash := (x ^ '\\'*ones - ones) &^ (x ^ '\\'*ones) & highs
+	return (control|quote|backslash)|x&highs == 0
+}
+
 // AppendString appends s as a JSON string: '"' and '\\' escaped, control
 // characters as \b \t \n \f \r or \u00xx, invalid UTF-8 as U+FFFD, everything
 // else as is. This is also the string form of RFC 8785.
@@ -832,7 +846,10 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		for i < len(s) && plainJSON[s[i]] { // most of a string: one look each
+		for i+8 <= len(s) && plainWord(s[i:]) { // most of a string: eight bytes a look
+			i += 8
+		}
+		for i < len(s) && plainJSON[s[i]] {
 			i++
 		}
 		if i == len(s) {

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/internal/corpus"
 )
@@ -263,5 +265,58 @@ func TestWriteIndentError(t *testing.T) {
 	}
 	if n, err := items.WriteIndent(&failWriter{limit: size}); err != nil || n != int64(size) {
 		t.Errorf("exact fit: WriteIndent = %d, %v", n, err)
+	}
+}
+
+// TestAppendStringWordAtATime: the escaping that looks at eight bytes at
+// once writes what looking at each byte writes, for strings dense in
+// every byte that needs a look (controls, quotes, backslashes, UTF-8, bad
+// UTF-8) at every offset.
+func TestAppendStringWordAtATime(t *testing.T) {
+	oneByOne := func(s string) []byte {
+		b := []byte{'"'}
+		for i := 0; i < len(s); {
+			c := s[i]
+			switch {
+			case c >= 0x80:
+				r, size := utf8.DecodeRuneInString(s[i:])
+				if r == utf8.RuneError && size == 1 {
+					b = append(b, "\ufffd"...)
+				} else {
+					b = append(b, s[i:i+size]...)
+				}
+				i += size
+				continue
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c < 0x20:
+				b = append(b, fmt.Sprintf("\\u%04x", c)...)
+				switch c {
+				case '\b', '\t', '\n', '\f', '\r':
+					b = b[:len(b)-6]
+					b = append(b, '\\', map[byte]byte{'\b': 'b', '\t': 't', '\n': 'n', '\f': 'f', '\r': 'r'}[c])
+				}
+			default:
+				b = append(b, c)
+			}
+			i++
+		}
+		return append(b, '"')
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	pool := []byte("abcdefgh ~\x7f\x1f\x00\"\\\n\t\x80\xc3\xa9\xe2\x80\x8b\xff!#0189AZ[]{}")
+	for range 20000 {
+		n := r.IntN(40)
+		s := make([]byte, n)
+		for i := range s {
+			if r.IntN(4) == 0 {
+				s[i] = pool[r.IntN(len(pool))]
+			} else {
+				s[i] = byte('a' + r.IntN(26))
+			}
+		}
+		if got, want := AppendString(nil, string(s)), oneByOne(string(s)); !bytes.Equal(got, want) {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+		}
 	}
 }
