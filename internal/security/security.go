@@ -30,6 +30,10 @@ import (
 
 // Check returns the findings of every rule on the tools of one catalog.
 func Check(tools []*canonical.Tool) []diag.Diagnostic {
+	// The confusable names are a serial part: begun first, beside the
+	// rules of each tool, so that it does not end the check alone.
+	confused := make(chan []diag.Diagnostic, 1)
+	go func() { confused <- confusable(tools) }()
 	per := make([][]diag.Diagnostic, len(tools)) // each tool's, in its slot: the order is the catalog's
 	var seen sync.Map                            // text → its phrase matches: catalogs repeat descriptions
 	par.For(len(tools), 256, func(i int) {
@@ -45,7 +49,7 @@ func Check(tools []*canonical.Tool) []diag.Diagnostic {
 		per[i] = append(per[i], annotations(t)...)
 	})
 	out := slices.Concat(per...)
-	out = append(out, confusable(tools)...)
+	out = append(out, <-confused...)
 	out = append(out, crossReferences(tools)...)
 	return out
 }
