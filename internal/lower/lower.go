@@ -407,11 +407,18 @@ func Applies(s *canonical.Schema, rules *Rules) bool {
 			return true
 		}
 	}
-	var all []located // listed once, and only when a limit needs it
+	var m *measured // listed once, and only when a limit needs it
+	defer func() {
+		if m != nil {
+			m.release()
+		}
+	}()
+	var all []located
 	for _, l := range rules.Limits {
 		if c, ok := LimitNamed(l.Name); ok && c.measure != nil {
-			if all == nil {
-				all = allSchemas(s.JSON())
+			if m == nil {
+				m = measuredPool.Get().(*measured)
+				all = m.schemas(s.JSON())
 			}
 			if n, _ := c.measure(all); n > l.Max {
 				return true

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/refs"
@@ -542,7 +543,12 @@ func allSchemas(root *canonical.Value) []located {
 	// was the largest allocation of a build.
 	n, objects := countSchemas(canonical.AsSchema(root))
 	list := &schemaList{entries: make([]schemaEntry, 0, n)}
-	out := make([]located, 0, objects)
+	return listSchemas(root, list, make([]located, 0, objects))
+}
+
+// listSchemas appends every schema under root to list, and the object
+// schemas to out, which it returns.
+func listSchemas(root *canonical.Value, list *schemaList, out []located) []located {
 	var walk func(s *canonical.Schema, parent int, st canonical.Step)
 	walk = func(s *canonical.Schema, parent int, st canonical.Step) {
 		i := len(list.entries)
@@ -557,6 +563,31 @@ func allSchemas(root *canonical.Value) []located {
 	}
 	walk(canonical.AsSchema(root), -1, canonical.Step{})
 	return out
+}
+
+// measured lists the schemas that Applies measures against the limits and
+// then drops, in memory reused from one schema to the next: every schema
+// of a target with a schema budget (Gemini's maxItems) is measured, and
+// most need no lowering.
+type measured struct {
+	list schemaList
+	out  []located
+}
+
+var measuredPool = sync.Pool{New: func() any { return new(measured) }}
+
+// schemas lists the object schemas under root.
+func (m *measured) schemas(root *canonical.Value) []located {
+	m.list.entries = m.list.entries[:0]
+	m.out = listSchemas(root, &m.list, m.out[:0])
+	return m.out
+}
+
+// release clears m of the schemas and gives it back to the pool.
+func (m *measured) release() {
+	clear(m.list.entries)
+	clear(m.out)
+	measuredPool.Put(m)
 }
 
 // countSchemas counts s and its subschemas, and the objects among them.
