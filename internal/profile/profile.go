@@ -223,14 +223,20 @@ func (p *Profile) sourceStrict(t *canonical.Tool) (strict bool, format string, o
 	if !slices.Contains(p.Options, "strict") {
 		return false, "", false
 	}
-	for _, f := range slices.Sorted(maps.Keys(t.Extensions)) {
-		if q, ok := profiles[f]; ok && slices.Contains(q.Options, "strict") {
-			if b, ok := t.Extensions[f].Get("strict").BoolValue(); ok {
-				return b, f, true
-			}
+	// The first format in sorted order whose flag it is: found without
+	// sorting, as this is asked of every tool several times.
+	for f, ext := range t.Extensions {
+		if format != "" && f > format {
+			continue
+		}
+		if q, known := profiles[f]; !known || !slices.Contains(q.Options, "strict") {
+			continue
+		}
+		if b, has := ext.Get("strict").BoolValue(); has {
+			strict, format = b, f
 		}
 	}
-	return false, "", false
+	return strict, format, format != ""
 }
 
 func (p *Profile) extensionFormats() []string {
