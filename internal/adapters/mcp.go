@@ -190,7 +190,10 @@ func setDescription(o *canonical.Value, t *canonical.Tool) {
 
 // toolObject starts the object of one tool with its name and description.
 func toolObject(t *canonical.Tool) *canonical.Value {
-	o := canonical.NewObject()
+	// Room for the name, description, schema and one more: a bundle has a
+	// tool object per tool, and growing each member by member was a fifth
+	// of what encoding a bundle allocated.
+	o := &canonical.Value{Kind: canonical.Object, Members: make([]canonical.Member, 0, 4)}
 	o.Set("name", canonical.NewString(t.Name))
 	setDescription(o, t)
 	return o

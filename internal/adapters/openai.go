@@ -81,7 +81,7 @@ func encodeOpenAI(tools []*canonical.Tool, opts profile.Options) *canonical.Valu
 		fn := toolObject(t)
 		fn.Set("parameters", t.Input.JSON())
 		appendExtensions(fn, t, "openai")
-		o := canonical.NewObject()
+		o := &canonical.Value{Kind: canonical.Object, Members: make([]canonical.Member, 0, 2)}
 		o.Set("type", canonical.NewString("function"))
 		o.Set("function", fn)
 		return o

@@ -666,7 +666,14 @@ func (b *build) selectTools() {
 // finish gathers, locates, filters and sorts the diagnostics, and produces
 // the outputs and lock when nothing failed.
 func (b *build) finish() *Result {
-	ds := b.apply(b.diags, nil)
+	n := len(b.diags) // the diagnostics gathered below, allocated for once
+	for _, f := range b.files {
+		n += len(f.diags)
+	}
+	for _, t := range b.targets {
+		n += len(t.diags)
+	}
+	ds := append(make([]diag.Diagnostic, 0, n+1), b.apply(b.diags, nil)...)
 	docs := map[string]*canonical.Value{}
 	grafts := map[string][]openapi.Graft{}
 	for i, f := range b.files {

@@ -619,7 +619,7 @@ func crossReferences(tools []*canonical.Tool) []diag.Diagnostic {
 	}
 	var out []diag.Diagnostic
 	for _, t := range tools {
-		for _, w := range strings.FieldsFunc(t.Description, func(r rune) bool {
+		for w := range strings.FieldsFuncSeq(t.Description, func(r rune) bool {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.'
 		}) {
 			w = strings.Trim(w, ".-")
