@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"github.com/toolc-dev/toolc/canonical"
 	"html/template"
 	"io"
 	"maps"
@@ -45,12 +46,31 @@ type pageDetail struct {
 	Input       string     `json:"input"`
 	Findings    []Finding  `json:"findings"`
 	Cells       []pageCell `json:"cells"`
+
+	input *canonical.Value // made into Input as the detail is written, when Input is ""
 }
 
 type pageCell struct {
 	Name     string    `json:"name"`
 	Schema   string    `json:"schema,omitempty"`
 	Findings []Finding `json:"findings,omitempty"`
+
+	schema *canonical.Value // made into Schema as the detail is written
+}
+
+// texts makes the detail's schema texts that the overview did not make
+// (Summary's), so that only one tool's are held at a time.
+func (d pageDetail) texts() pageDetail {
+	if d.Input == "" && d.input != nil {
+		d.Input = string(d.input.Indent())
+	}
+	d.Cells = slices.Clone(d.Cells) // the texts go with the copy, once written
+	for j, c := range d.Cells {
+		if c.Schema == "" && c.schema != nil {
+			d.Cells[j].Schema = string(c.schema.Indent())
+		}
+	}
+	return d
 }
 
 var statusLetter = map[string]string{AsIs: "a", Lowered: "l", Lossy: "x", Refused: "r", Absent: "-"}
@@ -122,9 +142,9 @@ func pageOf(ov *Overview) (pageData, []pageDetail) {
 	details := make([]pageDetail, len(ov.Tools))
 	for i, t := range ov.Tools {
 		d.Tools = append(d.Tools, pageRow(t, codeIndex))
-		det := pageDetail{Source: t.Source, Description: t.Description, Input: t.Input, Findings: t.Findings, Cells: make([]pageCell, len(t.Cells))}
+		det := pageDetail{Source: t.Source, Description: t.Description, Input: t.Input, Findings: t.Findings, Cells: make([]pageCell, len(t.Cells)), input: t.input}
 		for j, c := range t.Cells {
-			det.Cells[j] = pageCell{Name: c.Name, Schema: c.Schema, Findings: c.Findings}
+			det.Cells[j] = pageCell{Name: c.Name, Schema: c.Schema, Findings: c.Findings, schema: c.schema}
 		}
 		details[i] = det
 	}
@@ -163,7 +183,8 @@ func writeDetails(w io.Writer, details []pageDetail) error {
 		if i == 0 {
 			sep = "["
 		}
-		b, err := json.Marshal(&details[i])
+		det := details[i].texts()
+		b, err := json.Marshal(&det)
 		if err != nil {
 			return err
 		}

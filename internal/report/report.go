@@ -90,6 +90,8 @@ type Tool struct {
 	Findings []Finding `json:"findings,omitempty"`
 	// Cells are the tool in each target, in the order of Targets.
 	Cells []Cell `json:"cells"`
+
+	input *canonical.Value // Input's schema, which the page writes when Input is not made
 }
 
 // Cell is one tool in one target.
@@ -101,6 +103,8 @@ type Cell struct {
 	// the canonical one ("" when it is the same, or not known).
 	Schema   string    `json:"schema,omitempty"`
 	Findings []Finding `json:"findings,omitempty"`
+
+	schema *canonical.Value // Schema's, when it differs, for the page
 }
 
 // Finding is a diagnostic about a tool, placed in its canonical form.
@@ -122,8 +126,9 @@ func Make(res *pipeline.Result, jobs int) *Overview { return makeOverview(res, j
 
 // Summary makes the overview of res without the schemas' texts (Tool.Input
 // and Cell.Schema are empty; every status is as Make says): what the
-// Markdown report reads. Indenting every schema of every target was most
-// of what a Markdown report allocated beyond its build.
+// Markdown report reads, and what WriteHTML writes the page from, making
+// each tool's texts as it writes the tool. Indenting every schema of every
+// target was most of what a report allocated beyond its build.
 func Summary(res *pipeline.Result, jobs int) *Overview { return makeOverview(res, jobs, false) }
 
 func makeOverview(res *pipeline.Result, jobs int, schemas bool) *Overview {
@@ -200,6 +205,7 @@ func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []pipeline.Bundl
 	var input *canonical.Value
 	if ct.Input != nil {
 		input = ct.Input.JSON()
+		t.input = input
 		if schemas {
 			t.Input = string(input.Indent())
 		}
@@ -213,6 +219,7 @@ func makeTool(ct *canonical.Tool, ds []diag.Diagnostic, bundles []pipeline.Bundl
 		e := out[i][name]
 		c.Name, c.Status, c.Tokens = name, AsIs, e.tokens
 		if in := e.input; in != nil && input != nil && !in.Equal(input) {
+			c.schema = in
 			if schemas {
 				c.Schema = string(in.Indent())
 			}
