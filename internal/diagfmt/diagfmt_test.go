@@ -318,14 +318,15 @@ func TestElide(t *testing.T) {
 }
 
 // TestGroupSortedAsHashed: grouping sorted diagnostics by runs finds the
-// findings that hashing each whole finds, in the same order, whatever
-// the runs' lengths (short ones searched, long ones hashed).
+// findings that hashing each whole finds, in the same order, and Count
+// counts them by severity, whatever the runs' lengths (short ones
+// searched, long ones hashed).
 func TestGroupSortedAsHashed(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 5, 200, 3000} {
 		var ds []diag.Diagnostic
 		for range n {
-			d := diag.New("loss.enum", "enum %d dropped", r.IntN(3)).At("a.json", fmt.Sprintf("/p/%d", r.IntN(40)))
+			d := diag.New([]string{"loss.enum", "schema.invalid", "lower.type-inferred"}[r.IntN(3)], "enum %d dropped", r.IntN(3)).At("a.json", fmt.Sprintf("/p/%d", r.IntN(40)))
 			d.Line, d.Column, d.Tool = 1+r.IntN(3), 1, "s:t"
 			d.Target = []string{"", "openai", "gemini", "anthropic"}[r.IntN(4)]
 			ds = append(ds, d, d) // an exact duplicate, as Sort leaves none but callers may pass
@@ -348,6 +349,20 @@ func TestGroupSortedAsHashed(t *testing.T) {
 		}
 		for i := range want {
 			slices.Sort(want[i].targets)
+		}
+		var e, w, i int
+		for _, f := range want {
+			switch f.Severity {
+			case diag.Error:
+				e++
+			case diag.Warning:
+				w++
+			default:
+				i++
+			}
+		}
+		if ge, gw, gi := Count(ds); ge != e || gw != w || gi != i {
+			t.Errorf("%d diagnostics: Count = %d, %d, %d; want %d, %d, %d", len(ds), ge, gw, gi, e, w, i)
 		}
 		got := group(ds)
 		if len(got) != len(want) {
