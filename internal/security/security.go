@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"math/bits"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -672,40 +673,44 @@ func (b buckets) name(at int) int   { return int(b.pairs[at] & (1<<b.shift - 1))
 func oneEditBuckets(norm []string) ([][]uint64, buckets, map[uint64]int) {
 	b := buckets{shift: uint(bits.Len(uint(len(norm))))}
 	seed := maphash.MakeSeed()
-	var h maphash.Hash
-	h.SetSeed(seed)
-	// key hashes kind, a and b: a and b are one string, the name less the
-	// letter between them ('s' marks the place where one was).
-	key := func(kind byte, a, c string) uint64 {
-		h.Reset()
-		h.WriteByte(kind)
-		h.WriteString(a)
-		if kind == 's' {
-			h.WriteByte(0)
-		}
-		h.WriteString(c)
-		return h.Sum64() >> b.shift
-	}
-	keys := make([][]uint64, len(norm))
 	// The buckets, as one sorted slice of pairs rather than a map of
 	// slices: a 20,000-tool catalog has 800,000 keys, and a map's growth
-	// and appends were most of this check's time. Both are allocated
-	// once, at most at their size.
-	total := 0
-	for _, n := range norm {
+	// and appends were most of this check's time. Each name's keys have a
+	// place at most their number long, found first, so the names are
+	// hashed in parallel; a place a name leaves unused holds a pair no
+	// name makes (all ones: an index is below 1<<shift - 1), sorted last.
+	start := make([]int, len(norm)+1)
+	for i, n := range norm {
+		start[i+1] = start[i]
 		if len(n) >= 6 {
-			total += 2*len(n) + 1
+			start[i+1] += 2*len(n) + 1
 		}
 	}
-	all := make([]uint64, 0, total)
-	b.pairs = make([]uint64, 0, total)
-	for i, n := range norm {
+	all := make([]uint64, start[len(norm)])
+	b.pairs = make([]uint64, len(all))
+	keys := make([][]uint64, len(norm))
+	par.For(len(norm), 256, func(i int) {
+		n := norm[i]
 		if len(n) < 6 {
-			continue
+			return
+		}
+		var h maphash.Hash
+		h.SetSeed(seed)
+		// key hashes kind, a and c: a and c are one string, the name less
+		// the letter between them ('s' marks the place where one was).
+		key := func(kind byte, a, c string) uint64 {
+			h.Reset()
+			h.WriteByte(kind)
+			h.WriteString(a)
+			if kind == 's' {
+				h.WriteByte(0)
+			}
+			h.WriteString(c)
+			return h.Sum64() >> b.shift
 		}
 		// A substitution: the two agree but at one place. An insertion:
 		// the longer less one letter is the shorter.
-		ks := all[len(all):len(all)]
+		ks := all[start[i]:start[i]:start[i+1]]
 		ks = append(ks, key('d', n, ""))
 		for k := range len(n) {
 			ks = append(ks, key('s', n[:k], n[k+1:]))
@@ -713,12 +718,19 @@ func oneEditBuckets(norm []string) ([][]uint64, buckets, map[uint64]int) {
 				ks = append(ks, key('d', n[:k], n[k+1:]))
 			}
 		}
-		keys[i], all = ks, all[:len(all)+len(ks)]
-		for _, k := range ks {
-			b.pairs = append(b.pairs, k<<b.shift|uint64(i))
+		keys[i] = ks
+		pairs := b.pairs[start[i]:start[i+1]]
+		for j := range pairs {
+			pairs[j] = ^uint64(0)
+			if j < len(ks) {
+				pairs[j] = ks[j]<<b.shift | uint64(i)
+			}
 		}
+	})
+	sortParallel(b.pairs)
+	for len(b.pairs) > 0 && b.pairs[len(b.pairs)-1] == ^uint64(0) {
+		b.pairs = b.pairs[:len(b.pairs)-1]
 	}
-	slices.Sort(b.pairs)
 	// Where each key that two names share starts: most keys are one
 	// name's only, and need no look.
 	shared := map[uint64]int{}
@@ -728,4 +740,29 @@ func oneEditBuckets(norm []string) ([][]uint64, buckets, map[uint64]int) {
 		}
 	}
 	return keys, b, shared
+}
+
+// sortParallel sorts s, its two halves on two cores and then merged,
+// when it is long enough for that to pay.
+func sortParallel(s []uint64) {
+	if len(s) < 1<<16 || runtime.GOMAXPROCS(0) < 2 {
+		slices.Sort(s)
+		return
+	}
+	mid := len(s) / 2
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.Sort(s[:mid]) })
+	slices.Sort(s[mid:])
+	wg.Wait()
+	left := slices.Clone(s[:mid])
+	i, j, k := 0, mid, 0
+	for i < len(left) && j < len(s) {
+		if left[i] <= s[j] {
+			s[k], i = left[i], i+1
+		} else {
+			s[k], j = s[j], j+1
+		}
+		k++
+	}
+	copy(s[k:], left[i:]) // what is left of the right half is in place
 }
