@@ -141,12 +141,12 @@ func dropsKeyword(r *Rules, row Row, k string, v *canonical.Value) bool {
 	return dynamic || !keeps(row, k, v)
 }
 
-// checkDrop reports whether the drop pass could change root: whether one
-// of its schemas has a keyword the target cannot carry. Most schemas of
-// most targets have none, and are then not copied for it.
-func checkDrop(r *Rules, root *canonical.Value) bool {
+// dropTest is the drop pass's Node test: whether a schema has a keyword
+// the target cannot carry. Most schemas of most targets have none, and
+// are then not copied for it.
+func dropTest(r *Rules) func(*canonical.Value) bool {
 	nullable := r.Action("type-array") == Nullable
-	return someNode(root, func(n *canonical.Value) bool {
+	return func(n *canonical.Value) bool {
 		for _, m := range n.Members {
 			if f := dropFeature(m.Key, m.Value, nullable); f != nil {
 				if row := r.Row(f.Name); enumWithNull(f, row, m.Value) || dropsKeyword(r, row, m.Key, m.Value) {
@@ -155,7 +155,7 @@ func checkDrop(r *Rules, root *canonical.Value) bool {
 			}
 		}
 		return false
-	})
+	}
 }
 
 // quoteRaw renders a value for a description: strings as they are.

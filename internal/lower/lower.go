@@ -228,6 +228,8 @@ type rulesIndex struct {
 	at       map[string]int
 	planOnce sync.Once
 	plan     []*Pass
+	// tests are the Node tests of the plan's passes, made with it.
+	tests []func(n *canonical.Value) bool
 }
 
 // indexed returns r's index, made anew where the rows changed.
@@ -403,9 +405,14 @@ func (r *Result) Narrowed() (Change, bool) {
 // need nothing, and this spares copying them.
 func Applies(s *canonical.Schema, rules *Rules) bool {
 	for _, p := range plan(rules) {
-		if p.Check == nil || p.Check(rules, s.JSON()) {
+		if p.Node == nil && (p.Check == nil || p.Check(rules, s.JSON())) {
 			return true
 		}
+	}
+	if tests := rules.indexed().tests; len(tests) > 0 && someNode(s.JSON(), func(n *canonical.Value) bool {
+		return slices.ContainsFunc(tests, func(test func(*canonical.Value) bool) bool { return test(n) })
+	}) {
+		return true
 	}
 	var m *measured // listed once, and only when a limit needs it
 	defer func() {
@@ -627,8 +634,13 @@ type Pass struct {
 	// Run rewrites u's schema, reporting each change through u.Report.
 	Run func(u *Unit)
 	// Check, when set, reports cheaply whether Run could change or report
-	// anything in the schema root; without it, Run is assumed to.
+	// anything in the schema root; without it (and without Node), Run is
+	// assumed to.
 	Check func(r *Rules, root *canonical.Value) bool
+	// Node, when set in place of Check, is that check as a test of each
+	// object schema under rules r: Applies tests every such pass in one
+	// walk of the schema, where each Check walks it alone.
+	Node func(r *Rules) func(n *canonical.Value) bool
 }
 
 func (p *Pass) String() string { return p.Name }

@@ -24,11 +24,11 @@ var (
 		// Only where a reference is, static or dynamic (what inlining,
 		// cutting cycles, normalizing, dropping and hoisting act on), or,
 		// for a target that inlines, definitions (which inlining removes).
-		Check: func(r *Rules, root *canonical.Value) bool {
+		Node: func(r *Rules) func(*canonical.Value) bool {
 			inline := r.Action("$ref") == Inline
-			return someNode(root, func(n *canonical.Value) bool {
+			return func(n *canonical.Value) bool {
 				return n.Has("$ref") || n.Has("$dynamicRef") || n.Has("$recursiveRef") || inline && (n.Has("$defs") || n.Has("definitions"))
-			})
+			}
 		},
 	}
 	modernizePass = &Pass{
@@ -46,21 +46,21 @@ var (
 		// Every check below spares the schemas a pass cannot change the
 		// copy: Gemini's rules have this pass, and without it every
 		// schema of every Gemini bundle was copied and walked by each.
-		Check: func(_ *Rules, root *canonical.Value) bool { return hasKeyword(root, "allOf") },
+		Node: has("allOf"),
 	}
 	oneOfToAnyOfPass = &Pass{
-		Name:  "one-of",
-		Doc:   "writes oneOf as anyOf (lower.one-of-as-any-of): a value that matches two branches is then accepted too",
-		When:  needs("oneOf", AnyOf),
-		Run:   runOneOf,
-		Check: func(_ *Rules, root *canonical.Value) bool { return hasKeyword(root, "oneOf") },
+		Name: "one-of",
+		Doc:  "writes oneOf as anyOf (lower.one-of-as-any-of): a value that matches two branches is then accepted too",
+		When: needs("oneOf", AnyOf),
+		Run:  runOneOf,
+		Node: has("oneOf"),
 	}
 	constToEnumPass = &Pass{
-		Name:  "const",
-		Doc:   "writes const as a one-value enum (lower.const-as-enum)",
-		When:  needs("const", Enum),
-		Run:   runConst,
-		Check: func(_ *Rules, root *canonical.Value) bool { return hasKeyword(root, "const") },
+		Name: "const",
+		Doc:  "writes const as a one-value enum (lower.const-as-enum)",
+		When: needs("const", Enum),
+		Run:  runConst,
+		Node: has("const"),
 	}
 	nullableTypesPass = &Pass{
 		Name:     "nullable",
@@ -76,11 +76,11 @@ var (
 		Run:  runTuple,
 		// Only a schema with a tuple: OpenAI's default mode has this pass,
 		// and without a check every schema would be copied for it.
-		Check: func(_ *Rules, root *canonical.Value) bool {
-			return someNode(root, func(n *canonical.Value) bool {
+		Node: func(*Rules) func(*canonical.Value) bool {
+			return func(n *canonical.Value) bool {
 				p, items := n.Get("prefixItems"), n.Get("items")
 				return p != nil && p.Kind == canonical.Array || items != nil && items.Kind == canonical.Array
-			})
+			}
 		},
 	}
 	strictModePass = &Pass{
@@ -109,8 +109,8 @@ var (
 			}
 			return false
 		},
-		Run:   runDrop,
-		Check: checkDrop,
+		Run:  runDrop,
+		Node: dropTest,
 	}
 	pruneDefsPass = &Pass{
 		Name:  "defs",
@@ -148,7 +148,14 @@ var passTable = []*Pass{pruneDefsPass, inlineRefsPass, modernizePass, mergeAllOf
 // pass after them (TestPassOrder checks it).
 func plan(rules *Rules) []*Pass {
 	ix := rules.indexed()
-	ix.planOnce.Do(func() { ix.plan = planOf(rules) })
+	ix.planOnce.Do(func() {
+		ix.plan = planOf(rules)
+		for _, p := range ix.plan {
+			if p.Node != nil {
+				ix.tests = append(ix.tests, p.Node(rules))
+			}
+		}
+	})
 	return ix.plan
 }
 
@@ -173,9 +180,11 @@ func reversed(root *canonical.Value) []located {
 
 // ---- allOf ----
 
-// hasKeyword reports whether one of the object schemas of root has k.
-func hasKeyword(root *canonical.Value, k string) bool {
-	return someNode(root, func(n *canonical.Value) bool { return n.Has(k) })
+// has is the Node test of a pass that acts only where keyword k is.
+func has(k string) func(*Rules) func(*canonical.Value) bool {
+	return func(*Rules) func(*canonical.Value) bool {
+		return func(n *canonical.Value) bool { return n.Has(k) }
+	}
 }
 
 // someNode reports whether f holds for one of the object schemas of root,

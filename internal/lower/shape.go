@@ -74,10 +74,9 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 			return false
 		}
 		n := s.JSON()
-		ts := s.Types()
 		switch {
 		case typed && mayType(n),
-			items && slices.Contains(ts, "array") && !n.Has("items") && !n.Has("prefixItems"),
+			items && s.HasType("array") && !n.Has("items") && !n.Has("prefixItems"),
 			props && isObjectSchema(n) && !n.Has("properties"),
 			refs && n.Has("$ref") && len(n.Members) > 1,
 			prune && n.Has("required"),
