@@ -67,12 +67,21 @@ func (s *Schema) Types() []string {
 
 // HasType reports whether the "type" keyword allows t.
 func (s *Schema) HasType(t string) bool {
-	for _, x := range s.Types() {
-		if x == t {
-			return true
-		}
+	v := s.Keyword("type")
+	if v == nil {
+		return false
 	}
-	return false
+	if v.Kind == String {
+		return v.Text == t // without the slice Types makes: walks ask this of every schema
+	}
+	found := false
+	for _, x := range v.Items {
+		if x.Kind != String {
+			return false // not a list of types, as Types says
+		}
+		found = found || x.Text == t
+	}
+	return found
 }
 
 // Description returns the "description" keyword, or "".
