@@ -153,6 +153,16 @@ func New(code string, format string, args ...any) Diagnostic {
 	return Diagnostic{Code: code, Severity: c.Severity, Message: fmt.Sprintf(format, args...)}
 }
 
+// NewText is New with a message already made: for a message said many
+// times over (a field every tool loses in a target), made once.
+func NewText(code, message string) Diagnostic {
+	c, ok := Lookup(code)
+	if !ok {
+		panic("diag: unknown code " + code)
+	}
+	return Diagnostic{Code: code, Severity: c.Severity, Message: message}
+}
+
 // At returns a copy of d located at pointer in file.
 func (d Diagnostic) At(file, pointer string) Diagnostic {
 	d.File, d.Pointer = file, pointer

@@ -173,10 +173,33 @@ func (l *lowering) tool(t *canonical.Tool) loweredTool {
 
 // at reports a change to the tool at field of its canonical form.
 func (tl *toolLowering) at(code string, field canonical.Pointer, format string, args ...any) {
-	d := diag.New(code, format, args...).At(tl.src.Source.Place(field)).About(tl.src.ID())
+	tl.said(code, field, fmt.Sprintf(format, args...))
+}
+
+// said is at with its message made.
+func (tl *toolLowering) said(code string, field canonical.Pointer, message string) {
+	d := diag.NewText(code, message).At(tl.src.Source.Place(field)).About(tl.src.ID())
 	d.Target = tl.target
 	tl.o.diags = append(tl.o.diags, d)
 }
+
+// droppedFields are each tool field's place and message when a target
+// drops it, made once: nearly every tool of a catalog loses its
+// annotations in most targets.
+var droppedFields = func() []struct {
+	at      canonical.Pointer
+	message string
+} {
+	out := make([]struct {
+		at      canonical.Pointer
+		message string
+	}, len(toolFields))
+	for i, f := range toolFields {
+		out[i].at = canonical.Pointer("").Append(f.name)
+		out[i].message = fmt.Sprintf("the target has no place for its %s; dropped", f.label)
+	}
+	return out
+}()
 
 func (tl *toolLowering) rename() {
 	if rule := tl.nameRule; rule.Max > 0 {
@@ -194,9 +217,9 @@ func (tl *toolLowering) rename() {
 }
 
 func (tl *toolLowering) dropFields() {
-	for _, f := range toolFields {
+	for i, f := range toolFields {
 		if f.has(&tl.c) && !slices.Contains(tl.p.Carries, f.name) {
-			tl.at(f.code, canonical.Pointer("").Append(f.name), "the target has no place for its %s; dropped", f.label)
+			tl.said(f.code, droppedFields[i].at, droppedFields[i].message)
 			f.clear(&tl.c)
 		}
 	}
