@@ -400,7 +400,11 @@ func (p *parser) keep(s []byte) string {
 func (p *parser) str() (string, error) {
 	p.i++ // opening quote
 	start := p.i
-	// Fast path: no escapes, all ASCII or valid UTF-8.
+	// Fast path: no escapes, all ASCII or valid UTF-8; eight bytes a look
+	// where none is a quote, a backslash or a control.
+	for p.i+8 <= len(p.data) && inStringWord(binary.LittleEndian.Uint64(p.data[p.i:])) {
+		p.i += 8
+	}
 	for p.i < len(p.data) {
 		c := p.data[p.i]
 		if c == '"' {
@@ -826,6 +830,17 @@ var plainJSON = func() (t [256]bool) {
 	return t
 }()
 
+// inStringWord reports whether none of the eight bytes of x ends a JSON
+// string's plain run: a quote, a backslash or a control (bytes of 0x80 and
+// above pass; UTF-8 is checked whole after).
+func inStringWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	control := (x - 0x20*ones) &^ x & highs
+	quote := (x ^ '"'*ones - ones) &^ (x ^ '"'*ones) & highs
+	backslash := (x ^ '\\'*ones - ones) &^ (x ^ '\\'*ones) & highs
+	return control|quote|backslash == 0
+}
+
 // plainWord reports whether the first eight bytes of s are all plainJSON:
 // none below 0x20, none '"' or '\\', none of 0x80 or above, told of the
 // eight at once (the bit tricks of "Bit Twiddling Hacks", "Determine if
@@ -833,10 +848,7 @@ var plainJSON = func() (t [256]bool) {
 func plainWord(s string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s), 8))
-	control := (x - 0x20*ones) &^ x & highs // a byte below 0x20
-	quote := (x ^ '"'*ones - ones) &^ (x ^ '"'*ones) & highs
-	backslash := (x ^ '\\'*ones - ones) &^ (x ^ '\\'*ones) & highs
-	return (control|quote|backslash)|x&highs == 0
+	return x&highs == 0 && inStringWord(x)
 }
 
 // AppendString appends s as a JSON string: '"' and '\\' escaped, control

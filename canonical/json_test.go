@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -317,6 +318,38 @@ func TestAppendStringWordAtATime(t *testing.T) {
 		}
 		if got, want := AppendString(nil, string(s)), oneByOne(string(s)); !bytes.Equal(got, want) {
 			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestParseStringWordAtATime: strings read eight bytes a look come back as
+// they were written, escapes and UTF-8 at every offset, and a raw control
+// anywhere in one is refused.
+func TestParseStringWordAtATime(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	pool := []rune("abcdefgh ~\"\\\n\t\x01é€😀/")
+	for range 20000 {
+		n := r.IntN(40)
+		rs := make([]rune, n)
+		for i := range rs {
+			if r.IntN(3) == 0 {
+				rs[i] = pool[r.IntN(len(pool))]
+			} else {
+				rs[i] = rune('a' + r.IntN(26))
+			}
+		}
+		s := string(rs)
+		text := AppendString(nil, s)
+		v, err := ParseJSON(text)
+		if err != nil || v.Kind != String || v.Text != s {
+			t.Fatalf("ParseJSON(%s) = %v, %v; want the string %q", text, v, err, s)
+		}
+		if n > 0 {
+			raw := slices.Clone(text)
+			raw[1+r.IntN(len(raw)-2)] = 0x1f
+			if _, err := ParseJSON(raw); err == nil && bytes.IndexByte(raw, 0x1f) > 0 {
+				t.Fatalf("ParseJSON(%q) took a raw control character", raw)
+			}
 		}
 	}
 }
