@@ -217,9 +217,12 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	if f.check {
 		return check(m, res, f.diff, out, summary)
 	}
+	// The files are written while the findings are printed; what the write says comes after.
+	written := make(chan writeResult, 1)
+	go func() { written <- writeOutputs(m, res) }()
 	out.digest(res.Diagnostics)
 	baselineStatus(res, out)
-	if err := write(m, res, out); err != nil {
+	if err := (<-written).say(out); err != nil {
 		return err
 	}
 	out.status("built %s", summary)
@@ -247,20 +250,32 @@ func upToDate(ctx context.Context, m *manifestRoot, jobs int, out *output, start
 	return fresh, nil
 }
 
-// write writes the build's outputs and removes the bundles of targets no
-// longer in the manifest (but one edited since toolc wrote it).
-func write(m *manifestRoot, res *pipeline.Result, out *output) error {
+// writeResult is what writing a build's outputs did.
+type writeResult struct {
+	orphans pipeline.Orphans
+	err     error
+}
+
+// writeOutputs writes the build's outputs and removes the bundles of
+// targets no longer in the manifest (but one edited since toolc wrote
+// it). It prints nothing: say does.
+func writeOutputs(m *manifestRoot, res *pipeline.Result) writeResult {
 	orphans := res.Orphans(m.root.FS())
 	if err := pipeline.Write(m.root, res.Outputs); err != nil {
-		return out.fail(exitFailed, "%v", err)
+		return writeResult{err: err}
 	}
-	if err := pipeline.RemoveOrphans(m.root, orphans); err != nil {
-		return out.fail(exitFailed, "%v", err)
+	return writeResult{orphans: orphans, err: pipeline.RemoveOrphans(m.root, orphans)}
+}
+
+// say reports what the write did.
+func (w writeResult) say(out *output) error {
+	if w.err != nil {
+		return out.fail(exitFailed, "%v", w.err)
 	}
-	for _, p := range orphans.Remove {
+	for _, p := range w.orphans.Remove {
 		out.status("removed %s: its target is no longer in the manifest", out.path(p))
 	}
-	for _, p := range orphans.Edited {
+	for _, p := range w.orphans.Edited {
 		out.status("left %s in place: its target is no longer in the manifest, but it was edited since toolc wrote it", out.path(p))
 	}
 	return nil
