@@ -531,7 +531,30 @@ func (b *build) buildTargets(ctx context.Context) error {
 			return b.buildTarget(i, opts)
 		})
 	}
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	return b.countTokens()
+}
+
+// countTokens counts the tokens of every bundle not yet counted, for a
+// report: after the targets are built, one bundle at a time (each on
+// every core), so that the counting's garbage never adds to lowering's.
+func (b *build) countTokens() error {
+	if !b.opts.Tokens {
+		return nil
+	}
+	for i, t := range b.m.Targets {
+		if b.targets[i].tokens != nil || !tokens.Counts(t.Format) {
+			continue
+		}
+		c, err := tokens.Bundle(t.Format, b.targets[i].bundle, b.opts.Jobs)
+		if err != nil {
+			return err
+		}
+		b.targets[i].tokens = c
+	}
+	return nil
 }
 
 // targetOptions are the options a target's manifest entry sets.
@@ -611,7 +634,7 @@ func (b *build) buildTarget(i int, opts profile.Options) error {
 	var count *tokens.Count
 	_, bundleBudget := t.Limits["tokens"]
 	_, toolBudget := t.Limits["tool-tokens"]
-	if tokens.Counts(t.Format) && (b.opts.Tokens || bundleBudget || toolBudget) {
+	if tokens.Counts(t.Format) && (bundleBudget || toolBudget) { // a report's counts are made after (countTokens)
 		c, err := tokens.Bundle(t.Format, low.Bundle, b.opts.Jobs)
 		if err != nil {
 			return err
