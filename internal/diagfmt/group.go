@@ -16,74 +16,80 @@ type finding struct {
 }
 
 // group folds ds into findings, in the order of each finding's first
-// diagnostic.
+// diagnostic. Sorted diagnostics, as a build's are, keep a finding's in
+// one run of place, code, tool and message, and a finding is looked for in
+// its run alone (hashing every diagnostic whole was most of the time a
+// 20,000-tool build spent on its digest); others are hashed.
 func group(ds []diag.Diagnostic) []finding {
 	out := make([]finding, 0, len(ds))
-	add := func(i int, t string) {
+	sorted := slices.IsSortedFunc(ds, diag.Compare)
+	var run runIndex
+	var at map[diag.Diagnostic]int
+	if !sorted {
+		at = make(map[diag.Diagnostic]int, len(ds))
+	}
+	for j, d := range ds {
+		t := d.Target
+		d.Target = ""
+		i, ok := at[d]
+		if sorted {
+			if j == 0 || !sameRun(ds[j-1], ds[j]) {
+				run = runIndex{start: len(out)}
+			}
+			i = run.find(out, d)
+			ok = i >= 0
+		}
+		if !ok {
+			i = len(out)
+			out = append(out, finding{Diagnostic: d})
+			if sorted {
+				run.added(d, i)
+			} else {
+				at[d] = i
+			}
+		}
 		if t != "" && !slices.Contains(out[i].targets, t) {
 			out[i].targets = append(out[i].targets, t)
-		}
-	}
-	if slices.IsSortedFunc(ds, diag.Compare) {
-		// Sorted, as a build's are: the diagnostics of one finding are
-		// among those of one place, code, tool and message, which are
-		// next to each other, and a finding is looked for among those
-		// alone (hashing every diagnostic whole was most of the time a
-		// 20,000-tool build spent on its digest).
-		start := 0                       // the first finding of this run
-		var long map[diag.Diagnostic]int // a long run's findings
-		for j, d := range ds {
-			t := d.Target
-			d.Target = ""
-			if j == 0 || !sameRun(ds[j-1], ds[j]) {
-				start, long = len(out), nil
-			}
-			i := -1
-			switch {
-			case long != nil:
-				if k, ok := long[d]; ok {
-					i = k
-				}
-			case len(out)-start > 16: // a run that long is looked up by hash
-				long = make(map[diag.Diagnostic]int, len(out)-start)
-				for k := start; k < len(out); k++ {
-					long[out[k].Diagnostic] = k
-				}
-				if k, ok := long[d]; ok {
-					i = k
-				}
-			default:
-				if k := slices.IndexFunc(out[start:], func(f finding) bool { return f.Diagnostic == d }); k >= 0 {
-					i = start + k
-				}
-			}
-			if i < 0 {
-				i = len(out)
-				out = append(out, finding{Diagnostic: d})
-				if long != nil {
-					long[d] = i
-				}
-			}
-			add(i, t)
-		}
-	} else {
-		at := make(map[diag.Diagnostic]int, len(ds))
-		for _, d := range ds {
-			t := d.Target
-			d.Target = ""
-			i, ok := at[d]
-			if !ok {
-				i = len(out)
-				at[d] = i
-				out = append(out, finding{Diagnostic: d})
-			}
-			add(i, t)
 		}
 	}
 	for i := range out {
 		slices.Sort(out[i].targets)
 	}
 	return out
+}
+
+// runIndex finds a finding among those of one run of sorted diagnostics:
+// by looking at each, or by hash once the run is long.
+type runIndex struct {
+	start int                     // the run's first finding
+	long  map[diag.Diagnostic]int // a long run's findings
+}
+
+// find returns the index in out of the finding d, or -1.
+func (r *runIndex) find(out []finding, d diag.Diagnostic) int {
+	if r.long == nil && len(out)-r.start > 16 {
+		r.long = make(map[diag.Diagnostic]int, len(out)-r.start)
+		for k := r.start; k < len(out); k++ {
+			r.long[out[k].Diagnostic] = k
+		}
+	}
+	if r.long != nil {
+		if k, ok := r.long[d]; ok {
+			return k
+		}
+		return -1
+	}
+	if k := slices.IndexFunc(out[r.start:], func(f finding) bool { return f.Diagnostic == d }); k >= 0 {
+		return r.start + k
+	}
+	return -1
+}
+
+// added records that d is the finding at i.
+func (r *runIndex) added(d diag.Diagnostic, i int) {
+	if r.long != nil {
+		r.long[d] = i
+	}
 }
 
 // sameRun reports whether a and b, sorted, are of one place, code, tool

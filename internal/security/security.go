@@ -690,34 +690,10 @@ func oneEditBuckets(norm []string) ([][]uint64, buckets, map[uint64]int) {
 	b.pairs = make([]uint64, len(all))
 	keys := make([][]uint64, len(norm))
 	par.For(len(norm), 256, func(i int) {
-		n := norm[i]
-		if len(n) < 6 {
+		if len(norm[i]) < 6 {
 			return
 		}
-		var h maphash.Hash
-		h.SetSeed(seed)
-		// key hashes kind, a and c: a and c are one string, the name less
-		// the letter between them ('s' marks the place where one was).
-		key := func(kind byte, a, c string) uint64 {
-			h.Reset()
-			h.WriteByte(kind)
-			h.WriteString(a)
-			if kind == 's' {
-				h.WriteByte(0)
-			}
-			h.WriteString(c)
-			return h.Sum64() >> b.shift
-		}
-		// A substitution: the two agree but at one place. An insertion:
-		// the longer less one letter is the shorter.
-		ks := all[start[i]:start[i]:start[i+1]]
-		ks = append(ks, key('d', n, ""))
-		for k := range len(n) {
-			ks = append(ks, key('s', n[:k], n[k+1:]))
-			if k == 0 || n[k] != n[k-1] { // a letter of a run left out is one string
-				ks = append(ks, key('d', n[:k], n[k+1:]))
-			}
-		}
+		ks := nameKeys(norm[i], seed, b.shift, all[start[i]:start[i]:start[i+1]])
 		keys[i] = ks
 		pairs := b.pairs[start[i]:start[i+1]]
 		for j := range pairs {
@@ -740,6 +716,35 @@ func oneEditBuckets(norm []string) ([][]uint64, buckets, map[uint64]int) {
 		}
 	}
 	return keys, b, shared
+}
+
+// nameKeys appends to ks the keys of the name n: the hash, less its low
+// shift bits, of each string one edit away from it.
+func nameKeys(n string, seed maphash.Seed, shift uint, ks []uint64) []uint64 {
+	var h maphash.Hash
+	h.SetSeed(seed)
+	// key hashes kind, a and c: a and c are one string, the name less the
+	// letter between them ('s' marks the place where one was).
+	key := func(kind byte, a, c string) uint64 {
+		h.Reset()
+		h.WriteByte(kind)
+		h.WriteString(a)
+		if kind == 's' {
+			h.WriteByte(0)
+		}
+		h.WriteString(c)
+		return h.Sum64() >> shift
+	}
+	// A substitution: the two agree but at one place. An insertion: the
+	// longer less one letter is the shorter.
+	ks = append(ks, key('d', n, ""))
+	for k := range len(n) {
+		ks = append(ks, key('s', n[:k], n[k+1:]))
+		if k == 0 || n[k] != n[k-1] { // a letter of a run left out is one string
+			ks = append(ks, key('d', n[:k], n[k+1:]))
+		}
+	}
+	return ks
 }
 
 // sortParallel sorts s, its two halves on two cores and then merged,
