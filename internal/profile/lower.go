@@ -384,6 +384,9 @@ func (l *lowering) join(tools []*canonical.Tool, done []loweredTool) *Lowered {
 		n += len(o.diags)
 	}
 	out.Diagnostics = slices.Grow(out.Diagnostics, n) // once, not by doubling
+	if len(tools) > 0 {
+		out.Tools, out.Sources = make([]*canonical.Tool, 0, len(tools)), make([]*canonical.Tool, 0, len(tools))
+	}
 	for i, t := range tools {
 		o := done[i]
 		id := t.ID()
