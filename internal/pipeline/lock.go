@@ -36,7 +36,7 @@ func (b *build) lock(outputs []Output) []byte {
 		format[t.Name] = t.Format
 	}
 	for _, o := range outputs {
-		hash, _, _ := o.digest() // known when the bundle was written
+		hash, _ := o.digest() // known when the bundle was written
 		l.Outputs = append(l.Outputs, lock.Output{Target: o.Target, Format: format[o.Target], Path: o.Path, Hash: hash})
 	}
 	slices.SortFunc(l.Sources, func(x, y lock.Source) int { return strings.Compare(x.Path, y.Path) })

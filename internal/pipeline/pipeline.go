@@ -139,7 +139,7 @@ func StreamOutput(path string, write func(io.Writer) error) Output {
 // known is hashed as it is written.
 func (o Output) WriteTo(w io.Writer) (int64, error) {
 	switch {
-	case o.value != nil && o.sum != nil:
+	case o.value != nil: // a bundle: bundleOutput's, with its sum
 		o.sum.mu.Lock()
 		defer o.sum.mu.Unlock()
 		if o.sum.hash != "" {
@@ -151,8 +151,6 @@ func (o Output) WriteTo(w io.Writer) (int64, error) {
 			o.sum.hash, o.sum.size = hashText(h.Sum(nil)), n
 		}
 		return n, err
-	case o.value != nil:
-		return writeBundle(o.value, w)
 	case o.stream != nil:
 		c := &countingWriter{w: w}
 		err := o.stream(c)
@@ -171,27 +169,22 @@ func (o Output) bytes() []byte {
 }
 
 // digest returns the hash and size of the output's file, encoding a
-// bundle whose hash is not yet known; ok is false for a stream, known
-// only by writing it.
-func (o Output) digest() (hash string, size int64, ok bool) {
+// bundle whose hash is not yet known. A stream has none before it is
+// written: its caller asks it of none.
+func (o Output) digest() (hash string, size int64) {
 	switch {
-	case o.stream != nil:
-		return "", -1, false
 	case o.lazy != nil:
 		b := o.lazy()
-		return hashBytes(b), int64(len(b)), true
-	case o.value != nil && o.sum != nil:
+		return hashBytes(b), int64(len(b))
+	case o.value != nil:
 		o.sum.mu.Lock()
 		defer o.sum.mu.Unlock()
 		if o.sum.hash == "" {
 			o.sum.hash, o.sum.size = hashEncoding(func(w io.Writer) (int64, error) { return writeBundle(o.value, w) })
 		}
-		return o.sum.hash, o.sum.size, true
-	case o.value != nil:
-		h, n := hashEncoding(func(w io.Writer) (int64, error) { return writeBundle(o.value, w) })
-		return h, n, true
+		return o.sum.hash, o.sum.size
 	}
-	return o.hash, o.size, true
+	return o.hash, o.size
 }
 
 // writeBundle writes a bundle: indented JSON, or the text of a bundle
@@ -510,7 +503,8 @@ type targetResult struct {
 
 func (b *build) configError(ds ...diag.Diagnostic) error { return configError(ds...) }
 
-// buildTargets lowers and encodes the catalog for every target in parallel.
+// buildTargets lowers and encodes the catalog for every target in parallel,
+// then counts the tokens a report asks for.
 func (b *build) buildTargets(ctx context.Context) error {
 	b.targets = make([]targetResult, len(b.m.Targets))
 	options := make([]profile.Options, len(b.m.Targets))
@@ -617,7 +611,8 @@ func (b *build) memo(options []profile.Options) *lower.Memo {
 	return lower.NewMemo(shared)
 }
 
-// buildTarget lowers, encodes, checks and counts the i-th target's bundle.
+// buildTarget lowers, encodes and checks the i-th target's bundle, and
+// counts its tokens where the target has a token budget.
 func (b *build) buildTarget(i int, opts profile.Options) error {
 	t := b.m.Targets[i]
 	a, _ := b.reg.Get(t.Format)

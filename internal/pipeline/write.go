@@ -118,7 +118,7 @@ func equalFile(fsys fs.FS, o Output) (bool, error) {
 	if err != nil || !st.Mode().IsRegular() {
 		return false, err
 	}
-	hash, size, _ := o.digest()
+	hash, size := o.digest()
 	if st.Size() != size {
 		return false, nil
 	}
