@@ -1,7 +1,6 @@
 package diagfmt
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -13,51 +12,19 @@ import (
 // text, JSON and GitHub Actions formats write, one for the diagnostics that
 // differ only in their target.
 func Count(ds []diag.Diagnostic) (errors, warnings, infos int) {
-	tally := func(s diag.Severity) {
-		switch s {
-		case diag.Error:
+	// Each finding at its first diagnostic, and no finding made: a build
+	// and a report count 50,000 of them.
+	eachFinding(ds, func(d diag.Diagnostic, _ string, _ int, first bool) {
+		switch {
+		case !first:
+		case d.Severity == diag.Error:
 			errors++
-		case diag.Warning:
+		case d.Severity == diag.Warning:
 			warnings++
 		default:
 			infos++
 		}
-	}
-	if !slices.IsSortedFunc(ds, diag.Compare) {
-		for _, f := range group(ds) {
-			tally(f.Severity)
-		}
-		return errors, warnings, infos
-	}
-	// Sorted, as a build's are: each finding is counted at its first
-	// diagnostic, looked for among those of its run alone, and no
-	// finding is made (a report and a build count 50,000 of them).
-	var run []diag.Diagnostic
-	var long map[diag.Diagnostic]bool
-	for j, d := range ds {
-		d.Target = ""
-		if j == 0 || !sameRun(ds[j-1], ds[j]) {
-			run, long = run[:0], nil
-		}
-		switch {
-		case long != nil:
-			if long[d] {
-				continue
-			}
-			long[d] = true
-		case slices.Contains(run, d):
-			continue
-		case len(run) >= 16: // a run that long is looked up by hash
-			long = make(map[diag.Diagnostic]bool, 2*len(run))
-			for _, r := range run {
-				long[r] = true
-			}
-			long[d] = true
-		default:
-			run = append(run, d)
-		}
-		tally(d.Severity)
-	}
+	})
 	return errors, warnings, infos
 }
 

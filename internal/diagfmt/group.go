@@ -16,79 +16,67 @@ type finding struct {
 }
 
 // group folds ds into findings, in the order of each finding's first
-// diagnostic. Sorted diagnostics, as a build's are, keep a finding's in
-// one run of place, code, tool and message, and a finding is looked for in
-// its run alone (hashing every diagnostic whole was most of the time a
-// 20,000-tool build spent on its digest); others are hashed.
+// diagnostic.
 func group(ds []diag.Diagnostic) []finding {
 	out := make([]finding, 0, len(ds))
-	sorted := slices.IsSortedFunc(ds, diag.Compare)
-	var run runIndex
-	var at map[diag.Diagnostic]int
-	if !sorted {
-		at = make(map[diag.Diagnostic]int, len(ds))
-	}
-	for j, d := range ds {
-		t := d.Target
-		d.Target = ""
-		i, ok := at[d]
-		if sorted {
-			if j == 0 || !sameRun(ds[j-1], ds[j]) {
-				run = runIndex{start: len(out)}
-			}
-			i = run.find(out, d)
-			ok = i >= 0
-		}
-		if !ok {
-			i = len(out)
+	eachFinding(ds, func(d diag.Diagnostic, target string, i int, first bool) {
+		if first {
 			out = append(out, finding{Diagnostic: d})
-			if sorted {
-				run.added(d, i)
-			} else {
-				at[d] = i
-			}
 		}
-		if t != "" && !slices.Contains(out[i].targets, t) {
-			out[i].targets = append(out[i].targets, t)
+		if target != "" && !slices.Contains(out[i].targets, target) {
+			out[i].targets = append(out[i].targets, target)
 		}
-	}
+	})
 	for i := range out {
 		slices.Sort(out[i].targets)
 	}
 	return out
 }
 
-// runIndex finds a finding among those of one run of sorted diagnostics:
-// by looking at each, or by hash once the run is long.
-type runIndex struct {
-	start int                     // the run's first finding
-	long  map[diag.Diagnostic]int // a long run's findings
-}
-
-// find returns the index in out of the finding d, or -1.
-func (r *runIndex) find(out []finding, d diag.Diagnostic) int {
-	if r.long == nil && len(out)-r.start > 16 {
-		r.long = make(map[diag.Diagnostic]int, len(out)-r.start)
-		for k := r.start; k < len(out); k++ {
-			r.long[out[k].Diagnostic] = k
+// eachFinding calls fn for each diagnostic of ds, with its target taken
+// out of it, the index of its finding (the findings numbered in the order
+// of their first diagnostics) and whether it is that first. Sorted
+// diagnostics, as a build's are, keep a finding's in one run of place,
+// code, tool and message, and a finding is looked for in its run alone,
+// by looking at each or, in a long run, by hash (hashing every diagnostic
+// whole was most of the time a 20,000-tool build spent on its digest);
+// others are all hashed.
+func eachFinding(ds []diag.Diagnostic, fn func(d diag.Diagnostic, target string, i int, first bool)) {
+	sorted := slices.IsSortedFunc(ds, diag.Compare)
+	var at map[diag.Diagnostic]int // every finding, or a long run's
+	var run []diag.Diagnostic      // a short run's findings
+	start, n := 0, 0               // the run's first finding, and how many there are
+	for j, d := range ds {
+		t := d.Target
+		d.Target = ""
+		if sorted && (j == 0 || !sameRun(ds[j-1], ds[j])) {
+			start, run, at = n, run[:0], nil
 		}
-	}
-	if r.long != nil {
-		if k, ok := r.long[d]; ok {
-			return k
+		i, ok := at[d]
+		if sorted && at == nil {
+			if k := slices.Index(run, d); k >= 0 {
+				i, ok = start+k, true
+			}
 		}
-		return -1
-	}
-	if k := slices.IndexFunc(out[r.start:], func(f finding) bool { return f.Diagnostic == d }); k >= 0 {
-		return r.start + k
-	}
-	return -1
-}
-
-// added records that d is the finding at i.
-func (r *runIndex) added(d diag.Diagnostic, i int) {
-	if r.long != nil {
-		r.long[d] = i
+		if !ok {
+			i, n = n, n+1
+			switch {
+			case !sorted || at != nil:
+				if at == nil {
+					at = map[diag.Diagnostic]int{}
+				}
+				at[d] = i
+			case len(run) < 16:
+				run = append(run, d)
+			default: // a run that long is looked up by hash
+				at = make(map[diag.Diagnostic]int, 2*len(run))
+				for k, r := range run {
+					at[r] = start + k
+				}
+				at[d] = i
+			}
+		}
+		fn(d, t, i, !ok)
 	}
 }
 
