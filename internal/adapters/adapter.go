@@ -32,6 +32,10 @@ type Adapter struct {
 	// Detect scores how well doc fits the format, from 0 (not at all) to
 	// 1 (certainly). Nil when the format cannot be detected.
 	Detect func(doc *canonical.Value) float64
+	// fit, for a format told by the shapes of a document's tools, is what
+	// Detect weighs them by: Registry.Detect finds the shapes once and
+	// weighs them for every such format.
+	fit *fitting
 	// Decode reads the tools of doc, a file named file. Problems with the
 	// input are diagnostics located by file and JSON Pointer; a tool that
 	// cannot be read is left out.

@@ -18,7 +18,8 @@ import (
 func Anthropic() *Adapter {
 	return &Adapter{
 		Name:    "anthropic",
-		Detect:  detectAnthropic,
+		Detect:  anthropicFit.detect,
+		fit:     anthropicFit,
 		Decode:  decodeAnthropic,
 		Encode:  encodeAnthropic,
 		Profile: profileOf("anthropic"),

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/toolc-dev/toolc/canonical"
 )
@@ -52,19 +51,19 @@ func (d Detection) Score(format string) float64 {
 // and chooses the best one when it is clear.
 func (r *Registry) Detect(doc *canonical.Value) Detection {
 	var d Detection
-	// The shapes of the document's tools, which every format's detector
-	// weighs: found once for them all (a 1,000-tool file was read once
-	// per format).
-	if items, _ := toolList(doc); len(items) > 0 {
-		ss := make([]shape, len(items))
-		for i, it := range items {
-			ss[i] = shapeOf(it)
-		}
-		known.Store(doc, ss)
-		defer known.Delete(doc)
-	}
+	// The shapes of the document's tools, found once for every format
+	// told by them (a 1,000-tool file was read once per format).
+	var ss []shape
+	var envelope, found bool
 	for _, a := range r.List() {
-		if a.Detect != nil {
+		switch {
+		case a.fit != nil:
+			if !found {
+				ss, envelope = shapesOf(doc)
+				found = true
+			}
+			d.Scores = append(d.Scores, Score{Format: a.Name, Confidence: a.fit.weigh(ss, envelope)})
+		case a.Detect != nil:
 			d.Scores = append(d.Scores, Score{Format: a.Name, Confidence: a.Detect(doc)})
 		}
 	}
@@ -187,61 +186,58 @@ func toolList(doc *canonical.Value) (items []*canonical.Value, mcpEnvelope bool)
 	return []*canonical.Value{doc}, false
 }
 
-// fit is the share of items whose shape has a weight for a format: the
-// weights say how much each shape speaks for it.
-func fit(doc *canonical.Value, weights map[shape]float64, emptyEnvelope float64) float64 {
-	items, envelope := toolList(doc)
-	if len(items) == 0 {
+// fitting is how a format is told by the shapes of a document's tools:
+// the weight with which each shape speaks for it, and the score of an
+// envelope without tools.
+type fitting struct {
+	weights       map[shape]float64
+	emptyEnvelope float64
+}
+
+// weigh is the share of the shapes ss that speak for the format.
+func (f *fitting) weigh(ss []shape, envelope bool) float64 {
+	if len(ss) == 0 {
 		if envelope {
-			return emptyEnvelope
+			return f.emptyEnvelope
 		}
 		return 0
 	}
 	var sum float64
-	if ss, ok := known.Load(doc); ok {
-		for _, sh := range ss.([]shape) {
-			sum += weights[sh]
-		}
-	} else {
-		for _, it := range items {
-			sum += weights[shapeOf(it)]
-		}
+	for _, sh := range ss {
+		sum += f.weights[sh]
 	}
-	return sum / float64(len(items))
+	return sum / float64(len(ss))
 }
 
-// known holds, while Detect runs, the shapes of its document's tools.
-var known sync.Map // *canonical.Value → []shape
-
-func detectMCP(doc *canonical.Value) float64 {
-	return fit(doc, map[shape]float64{shapeMCP: 1}, 0.9)
+// detect is the format's Detect: doc's shapes weighed.
+func (f *fitting) detect(doc *canonical.Value) float64 {
+	return f.weigh(shapesOf(doc))
 }
 
-func detectOpenAI(doc *canonical.Value) float64 {
-	return fit(doc, map[shape]float64{shapeChat: 1, shapeLegacy: 0.9, shapeOpenAIHosted: 0.5, shapeResponses: 0.3, shapeBare: 0.6}, 0)
+// shapesOf is the shape of each tool of doc, and whether doc is a list of
+// tools or holds one, rather than being one tool.
+func shapesOf(doc *canonical.Value) ([]shape, bool) {
+	items, envelope := toolList(doc)
+	ss := make([]shape, len(items))
+	for i, it := range items {
+		ss[i] = shapeOf(it)
+	}
+	return ss, envelope
 }
 
-// detectResponses: hosted tools (web_search, file_search …) belong to the
-// Responses API rather than to Chat Completions.
-func detectResponses(doc *canonical.Value) float64 {
-	return fit(doc, map[shape]float64{shapeResponses: 1, shapeOpenAIHosted: 0.9}, 0)
-}
+// The formats told by their tools' shapes.
+var (
+	mcpFit       = &fitting{map[shape]float64{shapeMCP: 1}, 0.9}
+	openAIFit    = &fitting{map[shape]float64{shapeChat: 1, shapeLegacy: 0.9, shapeOpenAIHosted: 0.5, shapeResponses: 0.3, shapeBare: 0.6}, 0}
+	responsesFit = &fitting{map[shape]float64{shapeResponses: 1, shapeOpenAIHosted: 0.9}, 0} // hosted tools (web_search, file_search …) belong to the Responses API rather than to Chat Completions
+	geminiFit    = &fitting{map[shape]float64{shapeGemini: 1, shapeGeminiTool: 1, shapeLegacy: 0.3}, 0}
+	bedrockFit   = &fitting{map[shape]float64{shapeBedrock: 1}, 0}
+	langChainFit = &fitting{map[shape]float64{shapeLangChain: 1}, 0}
+	anthropicFit = &fitting{map[shape]float64{shapeAnthropic: 1, shapeAnthropicDef: 1}, 0}
+)
 
-func detectGemini(doc *canonical.Value) float64 {
-	return fit(doc, map[shape]float64{shapeGemini: 1, shapeGeminiTool: 1, shapeLegacy: 0.3}, 0)
-}
-
-func detectBedrock(doc *canonical.Value) float64 {
-	return fit(doc, map[shape]float64{shapeBedrock: 1}, 0)
-}
-
-func detectLangChain(doc *canonical.Value) float64 {
-	return fit(doc, map[shape]float64{shapeLangChain: 1}, 0)
-}
-
-func detectAnthropic(doc *canonical.Value) float64 {
-	return fit(doc, map[shape]float64{shapeAnthropic: 1, shapeAnthropicDef: 1}, 0)
-}
+// detectMCP scores doc as MCP alone, for a test that reads MCP files.
+func detectMCP(doc *canonical.Value) float64 { return mcpFit.detect(doc) }
 
 // isSchemaObject reports whether v looks like the JSON Schema of a tool's
 // arguments: an object with a type or properties.

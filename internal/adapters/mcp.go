@@ -22,7 +22,8 @@ import (
 func MCP() *Adapter {
 	return &Adapter{
 		Name:    "mcp",
-		Detect:  detectMCP,
+		Detect:  mcpFit.detect,
+		fit:     mcpFit,
 		Decode:  decodeMCP,
 		Encode:  encodeMCP,
 		Profile: profileOf("mcp"),
