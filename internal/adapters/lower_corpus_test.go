@@ -22,6 +22,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/internal/profile"
 	"github.com/toolc-dev/toolc/internal/refs"
+	"github.com/toolc-dev/toolc/internal/schematest"
 	"github.com/toolc-dev/toolc/internal/validate"
 )
 
@@ -422,18 +423,9 @@ func TestCorpusCheckersCatch(t *testing.T) {
 // must get none, and what a 2020-12 target gets must still compile.
 func TestLowerTestSuiteSchemas(t *testing.T) {
 	corpus.Heavy(t)
-	files := corpus.Glob(t, "jsonschema-test-suite/draft2020-12/*.json")
-	files = append(files, corpus.Glob(t, "jsonschema-test-suite/draft7/*.json")...)
 	n := 0
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := canonical.ParseSchema(data)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, ts := range schematest.SuiteSchemas(t) {
+		f, s, data := ts.File, ts.Schema, []byte(ts.Text)
 		n++
 		for _, format := range profile.Formats() {
 			p, _ := profile.Of(format)
@@ -502,13 +494,9 @@ func TestTestSuiteRefsAccepted(t *testing.T) {
 	reg := Default()
 	v := validate.New()
 	schemas, refused, dropped, metas := 0, 0, 0, 0
-	for _, f := range append(corpus.Glob(t, "jsonschema-test-suite/draft2020-12/*.json"), corpus.Glob(t, "jsonschema-test-suite/draft7/*.json")...) {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := canonical.ParseSchema(data)
-		if err != nil || !s.IsObject() || !strings.Contains(string(data), "$ref") {
+	for _, ts := range schematest.SuiteSchemas(t) {
+		f, s := ts.File, ts.Schema
+		if !s.IsObject() || !strings.Contains(ts.Text, "$ref") {
 			continue
 		}
 		root := s.JSON()

@@ -1,12 +1,11 @@
 package profile
 
 import (
-	"os"
 	"testing"
 
-	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/corpus"
 	"github.com/toolc-dev/toolc/internal/lower"
+	"github.com/toolc-dev/toolc/internal/schematest"
 )
 
 // TestDialectLoweringIdempotent lowers every JSON-Schema-Test-Suite schema
@@ -15,20 +14,13 @@ import (
 // so that a bundle rebuilt from its own output stays byte-identical.
 func TestDialectLoweringIdempotent(t *testing.T) {
 	corpus.Heavy(t)
-	files := append(corpus.Glob(t, "jsonschema-test-suite/draft2020-12/*.json"), corpus.Glob(t, "jsonschema-test-suite/draft7/*.json")...)
+	suite := schematest.SuiteSchemas(t) // read once for every dialect: lowering changes no input
 	p := profiles["openai"]
 	for _, d := range Dialects("openai") {
 		_, rulesOf := p.rulesFor(Options{Dialect: d.Name})
 		rules := rulesOf("")
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := canonical.ParseSchema(data)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, ts := range suite {
+			f, s := ts.File, ts.Schema
 			before := s.DeepCopy()
 			res := lower.Schema(s, rules, lower.Options{})
 			if !s.Equal(before) {

@@ -1,6 +1,7 @@
 // Package schematest compiles the JSON Schemas that tests check toolc's own
-// outputs against (the SARIF shape, the manifest's schema), and parses the
-// JSON that tests write inline. It is for tests only.
+// outputs against (the SARIF shape, the manifest's schema), parses the
+// JSON that tests write inline, and reads the JSON-Schema-Test-Suite's
+// schemas from the shared corpus. It is for tests only.
 package schematest
 
 import (
@@ -11,6 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/corpus"
 )
 
 // Compile reads the 2020-12 schema in file and compiles it with format
@@ -68,4 +70,32 @@ func JSON(tb testing.TB, s string) *canonical.Value {
 // Schema parses s as a schema, or fails the test.
 func Schema(tb testing.TB, s string) *canonical.Schema {
 	return canonical.AsSchema(JSON(tb, s))
+}
+
+// SuiteSchema is one schema of the JSON-Schema-Test-Suite in the shared
+// corpus: its file, its text and the schema parsed.
+type SuiteSchema struct {
+	File, Text string
+	Schema     *canonical.Schema
+}
+
+// SuiteSchemas reads and parses the suite's draft 2020-12 and draft-07
+// schemas (the keyword coverage real tools lack: recursion, anchors,
+// tuples, conditionals), each anew for the caller.
+func SuiteSchemas(tb testing.TB) []SuiteSchema {
+	tb.Helper()
+	files := append(corpus.Glob(tb, "jsonschema-test-suite/draft2020-12/*.json"), corpus.Glob(tb, "jsonschema-test-suite/draft7/*.json")...)
+	out := make([]SuiteSchema, len(files))
+	for i, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		s, err := canonical.ParseSchema(data)
+		if err != nil {
+			tb.Fatalf("%s: %v", f, err)
+		}
+		out[i] = SuiteSchema{File: f, Text: string(data), Schema: s}
+	}
+	return out
 }
