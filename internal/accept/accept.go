@@ -438,28 +438,21 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 		if r, ok := v.Get("$ref").StringValue(); ok {
 			found = append(found, ref{at: at.pointer(), value: r, pos: pos})
 		}
-		for _, m := range v.Members {
-			if !canonical.IsApplicator(m.Key) {
-				continue
+		var in *step // the keyword's step, shared by its subschemas
+		canonical.AsSchema(v).EachSubschema(func(st canonical.Step, sub *canonical.Schema) bool {
+			if in == nil || in.tok != st.Keyword {
+				in = &step{parent: at, tok: st.Keyword}
 			}
-			in := &step{parent: at, tok: m.Key}
-			switch sub := m.Value; {
-			case sub.Kind == canonical.Array:
-				for i, it := range sub.Items {
-					if it.Kind == canonical.Object || it.Kind == canonical.Bool {
-						visit(it, &step{parent: in, index: i + 1}, m.Key, pos)
-					}
-				}
-			case sub.Kind == canonical.Object && isNamed(m.Key):
-				for _, nm := range sub.Members {
-					if nm.Value.Kind == canonical.Object || nm.Value.Kind == canonical.Bool {
-						visit(nm.Value, &step{parent: in, tok: nm.Key}, m.Key, pos)
-					}
-				}
-			case sub.Kind == canonical.Object || sub.Kind == canonical.Bool:
-				visit(sub, in, m.Key, pos)
+			here := in
+			switch {
+			case st.Named:
+				here = &step{parent: in, tok: st.Name}
+			case st.Index >= 0:
+				here = &step{parent: in, index: st.Index + 1}
 			}
-		}
+			visit(sub.JSON(), here, st.Keyword, pos)
+			return true
+		})
 	}
 	visit(root, nil, "", root.Pos)
 	if len(found) > 0 {
@@ -492,16 +485,6 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 			c.refs(root, found, r)
 		}
 	}
-}
-
-// isNamed reports whether the applicator k holds an object of named
-// schemas.
-func isNamed(k string) bool {
-	switch k {
-	case "properties", "$defs", "definitions", "patternProperties", "dependentSchemas", "dependencies":
-		return true
-	}
-	return false
 }
 
 // step is one token of the JSON Pointer of a schema in a walk: built into
