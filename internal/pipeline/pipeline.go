@@ -513,11 +513,11 @@ func (b *build) buildTargets(ctx context.Context) error {
 		options[i].Publish = b.publish(i)
 	}
 	memo := b.memo(options)
-	g, ctx := errgroup.WithContext(ctx)
+	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(b.opts.Jobs)
 	for i := range b.m.Targets {
 		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
+			if err := gctx.Err(); err != nil {
 				return err
 			}
 			opts := options[i]
@@ -528,19 +528,22 @@ func (b *build) buildTargets(ctx context.Context) error {
 	if err := g.Wait(); err != nil {
 		return err
 	}
-	return b.countTokens()
+	return b.countTokens(ctx)
 }
 
 // countTokens counts the tokens of every bundle not yet counted, for a
 // report: after the targets are built, one bundle at a time (each on
 // every core), so that the counting's garbage never adds to lowering's.
-func (b *build) countTokens() error {
+func (b *build) countTokens(ctx context.Context) error {
 	if !b.opts.Tokens {
 		return nil
 	}
 	for i, t := range b.m.Targets {
 		if b.targets[i].tokens != nil || !tokens.Counts(t.Format) {
 			continue
+		}
+		if err := ctx.Err(); err != nil { // a cancelled report stops between bundles
+			return err
 		}
 		c, err := tokens.Bundle(t.Format, b.targets[i].bundle, b.opts.Jobs)
 		if err != nil {
