@@ -63,13 +63,7 @@ func publishMCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canon
 		// from here instead of starting the server (mcpb's .NET CLI,
 		// StaticResponsesHelper): the MCP target's answer, exactly.
 		answer := encodeMCP(tools, profile.Options{})
-		sr := canonical.NewObject()
-		sr.Set("tools/list", answer)
-		win := canonical.NewObject()
-		win.Set("static_responses", sr)
-		meta := canonical.NewObject()
-		meta.Set("com.microsoft.windows", win)
-		out.Set("_meta", meta)
+		out.Set("_meta", nested(answer, "com.microsoft.windows", "static_responses", "tools/list"))
 	}
 	return out, r.ds
 }

@@ -214,12 +214,19 @@ func publishServer(tools, sources []*canonical.Tool, opts profile.Options) (*can
 		setStr(o, "description", firstSentence(t.Description))
 		list.Items = append(list.Items, o)
 	}
-	pp := canonical.NewObject()
-	pp.Set("dev.toolc/tools", list)
-	meta := canonical.NewObject()
-	meta.Set("io.modelcontextprotocol.registry/publisher-provided", pp)
-	out.Set("_meta", meta)
+	out.Set("_meta", nested(list, "io.modelcontextprotocol.registry/publisher-provided", "dev.toolc/tools"))
 	return out, r.ds
+}
+
+// nested puts v under keys, the outermost first: nested(v, "a", "b") is
+// {"a": {"b": v}}.
+func nested(v *canonical.Value, keys ...string) *canonical.Value {
+	for i := len(keys) - 1; i >= 0; i-- {
+		o := canonical.NewObject()
+		o.Set(keys[i], v)
+		v = o
+	}
+	return v
 }
 
 // packages writes [[targets.server.packages]] in the registry's terms.
