@@ -355,14 +355,6 @@ func (b *build) checkTool(t *canonical.Tool, ds []diag.Diagnostic) (td []diag.Di
 	return td, unread || diag.HasErrors(td)
 }
 
-// classification is t's data classification, "" when it has none.
-func classification(t *canonical.Tool) string {
-	if t.Security == nil {
-		return ""
-	}
-	return t.Security.Classification
-}
-
 // setBackend gives t the backend its source says: the server of a capture
 // (its command, or its URL without credentials or query: secrets are
 // never written), or the source's backend kind.
