@@ -42,12 +42,12 @@ func (v *Value) AppendJCS(b []byte) []byte {
 	case Bool:
 		return strconv.AppendBool(b, v.Bool)
 	case Number:
-		return append(b, jcsNumber(v.Text)...)
+		return append(b, jcsNumber(v.Text())...)
 	case String:
-		return AppendString(b, v.Text)
+		return AppendString(b, v.Text())
 	case Array:
 		b = append(b, '[')
-		for i, it := range v.Items {
+		for i, it := range v.Items() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -58,21 +58,22 @@ func (v *Value) AppendJCS(b []byte) []byte {
 		// The members' order, sorted, on the stack for most objects:
 		// cloning the members to sort them was a third of what hashing
 		// the catalog allocated.
+		members := v.Members()
 		var small [16]int32
 		order := small[:0]
-		if len(v.Members) > len(small) {
-			order = make([]int32, 0, len(v.Members))
+		if len(members) > len(small) {
+			order = make([]int32, 0, len(members))
 		}
-		for i := range v.Members {
+		for i := range members {
 			order = append(order, int32(i))
 		}
-		slices.SortFunc(order, func(x, y int32) int { return compareUTF16(v.Members[x].Key, v.Members[y].Key) })
+		slices.SortFunc(order, func(x, y int32) int { return compareUTF16(members[x].Key, members[y].Key) })
 		b = append(b, '{')
 		for i, j := range order {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			m := &v.Members[j]
+			m := &members[j]
 			b = AppendString(b, m.Key)
 			b = append(b, ':')
 			b = m.Value.AppendJCS(b)

@@ -197,13 +197,17 @@ func (p *parser) value() (*Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return p.newValue(Value{Kind: String, Text: s, Pos: pos}), nil
+		v := p.newValue(Value{Kind: String, Pos: pos})
+		v.SetText(s)
+		return v, nil
 	case c == '-' || c >= '0' && c <= '9':
 		lit, err := p.number()
 		if err != nil {
 			return nil, err
 		}
-		return p.newValue(Value{Kind: Number, Text: lit, Pos: pos}), nil
+		v := p.newValue(Value{Kind: Number, Pos: pos})
+		v.SetText(lit)
+		return v, nil
 	default:
 		for _, lit := range []struct {
 			text string
@@ -233,7 +237,7 @@ func (p *parser) object(pos Pos) (*Value, error) {
 		return nil, err
 	}
 	p.i++ // {
-	v := p.newValue(Value{Kind: Object, Members: []Member{}, Pos: pos})
+	v := p.newValue(Value{Kind: Object, Pos: pos})
 	start := len(p.members)
 	defer func() { p.members = p.members[:start] }()
 	var seen map[string]struct{}
@@ -291,7 +295,7 @@ func (p *parser) object(pos Pos) (*Value, error) {
 		case '}':
 			p.i++
 			p.depth--
-			v.Members = slab(&p.memberSlab, p.members[start:], p.ahead(128, 4, 1024))
+			v.SetMembers(slab(&p.memberSlab, p.members[start:], p.ahead(128, 4, 1024)))
 			return v, nil
 		default:
 			return nil, p.errorf("unexpected %s, want ',' or '}'", p.describe())
@@ -304,7 +308,7 @@ func (p *parser) array(pos Pos) (*Value, error) {
 		return nil, err
 	}
 	p.i++ // [
-	v := p.newValue(Value{Kind: Array, Items: []*Value{}, Pos: pos})
+	v := p.newValue(Value{Kind: Array, Pos: pos})
 	start := len(p.items)
 	defer func() { p.items = p.items[:start] }()
 	p.space()
@@ -330,7 +334,7 @@ func (p *parser) array(pos Pos) (*Value, error) {
 		case ']':
 			p.i++
 			p.depth--
-			v.Items = slab(&p.itemSlab, p.items[start:], p.ahead(512, 4, 1024))
+			v.SetItems(slab(&p.itemSlab, p.items[start:], p.ahead(512, 4, 1024)))
 			return v, nil
 		default:
 			return nil, p.errorf("unexpected %s, want ',' or ']'", p.describe())
@@ -677,7 +681,7 @@ func (c *chunk) write(b []byte, indent string) []byte {
 			b = append(b, ',')
 		}
 		b = newline(b, indent, c.depth+1)
-		b = appendValue(b, c.v.Items[i], indent, c.depth+1)
+		b = appendValue(b, c.v.Items()[i], indent, c.depth+1)
 	}
 	return b
 }
@@ -691,16 +695,16 @@ func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 		return appendValue(b, v, w.indent, depth)
 	}
 	switch {
-	case v.Kind == Array && len(v.Items) >= parallelItems:
+	case v.Kind == Array && len(v.Items()) >= parallelItems:
 		b = append(b, '[')
 		w.parts = append(w.parts, part{data: b})
 		// A loop of its own, not internal/par: canonical imports nothing
 		// of toolc's (STYLE.md).
-		chunks := make([]chunk, (len(v.Items)+parallelChunk-1)/parallelChunk)
+		chunks := make([]chunk, (len(v.Items())+parallelChunk-1)/parallelChunk)
 		var wg sync.WaitGroup
 		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 		for c := range chunks {
-			chunks[c] = chunk{v: v, from: c * parallelChunk, to: min(len(v.Items), (c+1)*parallelChunk), depth: depth}
+			chunks[c] = chunk{v: v, from: c * parallelChunk, to: min(len(v.Items()), (c+1)*parallelChunk), depth: depth}
 			if !w.measure {
 				continue
 			}
@@ -720,11 +724,11 @@ func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 		}
 		b = newline(nil, w.indent, depth)
 		return append(b, ']')
-	case (v.Kind == Object && len(v.Members) > 0) || (v.Kind == Array && len(v.Items) > 0):
+	case (v.Kind == Object && len(v.Members()) > 0) || (v.Kind == Array && len(v.Items()) > 0):
 		// Down to the large array: appendValue's loop, recursing here.
-		open, close, n := byte('{'), byte('}'), len(v.Members)
+		open, close, n := byte('{'), byte('}'), len(v.Members())
 		if v.Kind == Array {
-			open, close, n = '[', ']', len(v.Items)
+			open, close, n = '[', ']', len(v.Items())
 		}
 		b = append(b, open)
 		for i := range n {
@@ -734,10 +738,11 @@ func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 			b = newline(b, w.indent, depth+1)
 			var child *Value
 			if v.Kind == Object {
-				b = append(AppendString(b, v.Members[i].Key), ':', ' ')
-				child = v.Members[i].Value
+				m := v.Members()[i]
+				b = append(AppendString(b, m.Key), ':', ' ')
+				child = m.Value
 			} else {
-				child = v.Items[i]
+				child = v.Items()[i]
 			}
 			b = w.value(b, child, depth+1)
 		}
@@ -768,15 +773,15 @@ func appendValue(b []byte, v *Value, indent string, depth int) []byte {
 	case Bool:
 		return strconv.AppendBool(b, v.Bool)
 	case Number:
-		return append(b, v.Text...)
+		return append(b, v.Text()...)
 	case String:
-		return AppendString(b, v.Text)
+		return AppendString(b, v.Text())
 	case Array:
-		if len(v.Items) == 0 {
+		if len(v.Items()) == 0 {
 			return append(b, "[]"...)
 		}
 		b = append(b, '[')
-		for i, it := range v.Items {
+		for i, it := range v.Items() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -786,11 +791,11 @@ func appendValue(b []byte, v *Value, indent string, depth int) []byte {
 		b = newline(b, indent, depth)
 		return append(b, ']')
 	case Object:
-		if len(v.Members) == 0 {
+		if len(v.Members()) == 0 {
 			return append(b, "{}"...)
 		}
 		b = append(b, '{')
-		for i, m := range v.Members {
+		for i, m := range v.Members() {
 			if i > 0 {
 				b = append(b, ',')
 			}

@@ -121,8 +121,8 @@ func TestParseStrings(t *testing.T) {
 		{`"\b\f\n\r\t"`, "\b\f\n\r\t"},
 	} {
 		v, err := ParseJSON([]byte(tc.in))
-		if err != nil || v.Text != tc.want {
-			t.Errorf("ParseJSON(%s) = %q, %v; want %q", tc.in, v.Text, err, tc.want)
+		if err != nil || v.Text() != tc.want {
+			t.Errorf("ParseJSON(%s) = %q, %v; want %q", tc.in, v.Text(), err, tc.want)
 		}
 	}
 }
@@ -218,10 +218,10 @@ func TestIndentParallel(t *testing.T) {
 			}
 			nested := NewArray()
 			for j := range size {
-				nested.Items = append(nested.Items, NewString(fmt.Sprint(j)))
+				nested.SetItems(append(nested.Items(), NewString(fmt.Sprint(j))))
 			}
 			o.Set("deep", nested)
-			items.Items = append(items.Items, o)
+			items.SetItems(append(items.Items(), o))
 		}
 		for _, doc := range []*Value{items, func() *Value { o := NewObject(); o.Set("tools", items); o.Set("x", NewObject()); return o }()} {
 			want := append(doc.AppendJSON(nil, "  "), '\n')
@@ -254,7 +254,7 @@ func (w *failWriter) Write(p []byte) (int, error) {
 func TestWriteIndentError(t *testing.T) {
 	items := NewArray()
 	for i := range 10 * parallelChunk {
-		items.Items = append(items.Items, NewString(fmt.Sprintf("item %d", i)))
+		items.SetItems(append(items.Items(), NewString(fmt.Sprintf("item %d", i))))
 	}
 	size := len(items.Indent())
 	for _, limit := range []int{0, 1, size / 2, size - 1} {
@@ -341,7 +341,7 @@ func TestParseStringWordAtATime(t *testing.T) {
 		s := string(rs)
 		text := AppendString(nil, s)
 		v, err := ParseJSON(text)
-		if err != nil || v.Kind != String || v.Text != s {
+		if err != nil || v.Kind != String || v.Text() != s {
 			t.Fatalf("ParseJSON(%s) = %v, %v; want the string %q", text, v, err, s)
 		}
 		if n > 0 {

@@ -123,10 +123,10 @@ func (v *Value) child(token string) *Value {
 		return v.Get(token)
 	case Array:
 		i, err := strconv.Atoi(token)
-		if err != nil || i < 0 || i >= len(v.Items) || (len(token) > 1 && token[0] == '0') {
+		if err != nil || i < 0 || i >= len(v.Items()) || (len(token) > 1 && token[0] == '0') {
 			return nil
 		}
-		return v.Items[i]
+		return v.Items()[i]
 	}
 	return nil
 }
@@ -149,11 +149,12 @@ func (v *Value) posOf(p Pointer, index func(*Value, string) int) Pos {
 			if i < 0 {
 				return pos
 			}
-			pos = cur.Members[i].KeyPos
+			m := cur.Members()[i]
+			pos = m.KeyPos
 			if !pos.IsValid() {
-				pos = cur.Members[i].Value.Pos
+				pos = m.Value.Pos
 			}
-			cur = cur.Members[i].Value
+			cur = m.Value
 			continue
 		}
 		next := cur.child(t)
@@ -182,7 +183,7 @@ const bigObject = 32
 // PosOf is v.PosOf(p), with the objects on the way indexed.
 func (l *Locator) PosOf(v *Value, p Pointer) Pos {
 	return v.posOf(p, func(o *Value, key string) int {
-		if len(o.Members) <= bigObject {
+		if len(o.Members()) <= bigObject {
 			return o.Index(key)
 		}
 		l.mu.Lock()
@@ -191,9 +192,10 @@ func (l *Locator) PosOf(v *Value, p Pointer) Pos {
 			if l.index == nil {
 				l.index = map[*Value]map[string]int{}
 			}
-			idx = make(map[string]int, len(o.Members))
-			for i := len(o.Members) - 1; i >= 0; i-- { // the first of a repeated key wins, as Index says
-				idx[o.Members[i].Key] = i
+			members := o.Members()
+			idx = make(map[string]int, len(members))
+			for i := len(members) - 1; i >= 0; i-- { // the first of a repeated key wins, as Index says
+				idx[members[i].Key] = i
 			}
 			l.index[o] = idx
 		}

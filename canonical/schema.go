@@ -72,14 +72,14 @@ func (s *Schema) HasType(t string) bool {
 		return false
 	}
 	if v.Kind == String {
-		return v.Text == t // without the slice Types makes: walks ask this of every schema
+		return v.Text() == t // without the slice Types makes: walks ask this of every schema
 	}
 	found := false
-	for _, x := range v.Items {
+	for _, x := range v.Items() {
 		if x.Kind != String {
 			return false // not a list of types, as Types says
 		}
-		found = found || x.Text == t
+		found = found || x.Text() == t
 	}
 	return found
 }
@@ -103,7 +103,7 @@ func (s *Schema) Properties() iter.Seq2[string, *Schema] {
 		if props == nil || props.Kind != Object {
 			return
 		}
-		for _, m := range props.Members {
+		for _, m := range props.Members() {
 			if m.Value.Kind != Object && m.Value.Kind != Bool {
 				continue
 			}
@@ -254,7 +254,7 @@ func (s *Schema) EachSubschema(fn func(st Step, sub *Schema) bool) {
 	if !s.IsObject() {
 		return
 	}
-	for _, m := range s.Members {
+	for _, m := range s.JSON().Members() {
 		kind := applicatorOf(m.Key)
 		if kind == 0 {
 			continue
@@ -266,13 +266,13 @@ func (s *Schema) EachSubschema(fn func(st Step, sub *Schema) bool) {
 				return
 			}
 		case (kind == list || kind == singleOrList) && v.Kind == Array:
-			for i, it := range v.Items {
+			for i, it := range v.Items() {
 				if isSchemaValue(it) && !fn(Step{Keyword: m.Key, Index: i}, AsSchema(it)) {
 					return
 				}
 			}
 		case (kind == named || kind == namedMixed) && v.Kind == Object:
-			for _, nm := range v.Members {
+			for _, nm := range v.Members() {
 				if isSchemaValue(nm.Value) && !fn(Step{Keyword: m.Key, Name: nm.Key, Named: true, Index: -1}, AsSchema(nm.Value)) {
 					return
 				}

@@ -123,16 +123,16 @@ func TestDeepCopyNeverAliases(t *testing.T) {
 	before := string(s.JSON().AppendJSON(nil, ""))
 	var mutate func(v *Value)
 	mutate = func(v *Value) {
-		v.Text += "!"
-		for _, it := range v.Items {
+		v.SetText(v.Text() + "!")
+		for _, it := range v.Items() {
 			mutate(it)
 		}
-		for i := range v.Members {
-			v.Members[i].Key += "!"
-			mutate(v.Members[i].Value)
+		for i := range v.Members() {
+			v.Members()[i].Key += "!"
+			mutate(v.Members()[i].Value)
 		}
-		v.Items = append(v.Items, NewNull())
-		v.Members = append(v.Members, Member{Key: "new", Value: NewNull()})
+		v.SetItems(append(v.Items(), NewNull()))
+		v.SetMembers(append(v.Members(), Member{Key: "new", Value: NewNull()}))
 	}
 	mutate(c.JSON())
 	if after := string(s.JSON().AppendJSON(nil, "")); after != before {
@@ -153,14 +153,14 @@ func TestPointerTokens(t *testing.T) {
 		t.Error("Tokens of a pointer without '/' succeeded")
 	}
 	v, _ := ParseJSON([]byte(`{"a/b":{"c~d":{"":[0,1,2,"x"]}}}`))
-	if got := v.Resolve(p); got == nil || got.Text != "x" {
+	if got := v.Resolve(p); got == nil || got.Text() != "x" {
 		t.Errorf("Resolve(%q) = %v", p, got)
 	}
 	if v.Resolve("/a~1b/c~0d//03") != nil {
 		t.Error("leading zero index resolved")
 	}
-	for p, want := range map[Pointer]*Value{"": v, "/": nil, "a~1b": nil, "/a~1b": v.Members[0].Value, "/a~1b/": nil, "/a/b": nil,
-		"/a~1b/c~0d/": v.Members[0].Value.Members[0].Value.Members[0].Value, "/a~1b/c~0d//4": nil, "/a~1b/c~0d//x": nil} {
+	for p, want := range map[Pointer]*Value{"": v, "/": nil, "a~1b": nil, "/a~1b": v.Members()[0].Value, "/a~1b/": nil, "/a/b": nil,
+		"/a~1b/c~0d/": v.Members()[0].Value.Members()[0].Value.Members()[0].Value, "/a~1b/c~0d//4": nil, "/a~1b/c~0d//x": nil} {
 		if got := v.Resolve(p); got != want {
 			t.Errorf("Resolve(%q) = %v, want %v", p, got, want)
 		}

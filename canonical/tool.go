@@ -485,7 +485,7 @@ func (a *Annotations) ToValue() *Value {
 func IconsValue(icons []Icon) *Value {
 	a := NewArray()
 	for _, ic := range icons {
-		a.Items = append(a.Items, ic.ToValue())
+		a.SetItems(append(a.Items(), ic.ToValue()))
 	}
 	return a
 }

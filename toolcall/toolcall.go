@@ -484,7 +484,7 @@ func (b *beside) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Val
 		}
 	case canonical.Array:
 		if items := s.Get("items"); items != nil && items.Kind == canonical.Object {
-			for _, it := range v.Items {
+			for _, it := range v.Items() {
 				b.walk(items, at.Append("items"), it)
 			}
 		}
@@ -499,8 +499,8 @@ func (b *beside) walk(s *canonical.Value, at canonical.Pointer, v *canonical.Val
 func undo(e *entry, args *canonical.Value) (changed bool, problems []Problem) {
 	b := &beside{root: e.input}
 	b.object = func(props *canonical.Value, at canonical.Pointer, v *canonical.Value, descend func(*canonical.Value, canonical.Pointer, *canonical.Value)) {
-		kept := v.Members[:0:0]
-		for _, m := range v.Members {
+		kept := v.Members()[:0:0]
+		for _, m := range v.Members() {
 			ps := props.Get(m.Key)
 			if ps == nil {
 				kept = append(kept, m)
@@ -522,7 +522,7 @@ func undo(e *entry, args *canonical.Value) (changed bool, problems []Problem) {
 			}
 			kept = append(kept, m)
 		}
-		v.Members = kept
+		v.SetMembers(kept)
 	}
 	b.walk(e.input, "", args)
 	return changed, problems
@@ -534,7 +534,7 @@ func redo(e *entry, result *canonical.Value) bool {
 	changed := false
 	b := &beside{root: e.output}
 	b.object = func(props *canonical.Value, at canonical.Pointer, v *canonical.Value, descend func(*canonical.Value, canonical.Pointer, *canonical.Value)) {
-		for _, pm := range props.Members {
+		for _, pm := range props.Members() {
 			p := at.Append("properties", pm.Key)
 			old, renamed := e.renamedOut[p]
 			key := pm.Key
@@ -545,9 +545,9 @@ func redo(e *entry, result *canonical.Value) bool {
 			if i < 0 {
 				continue
 			}
-			descend(pm.Value, p, v.Members[i].Value)
+			descend(pm.Value, p, v.Members()[i].Value)
 			if renamed {
-				v.Members[i].Key = pm.Key
+				v.Members()[i].Key = pm.Key
 				changed = true
 			}
 		}
@@ -574,7 +574,7 @@ func also(root, s *canonical.Value, at canonical.Pointer, v *canonical.Value) []
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if bs := s.Get(k); bs != nil && bs.Kind == canonical.Array {
-			for i, b := range bs.Items {
+			for i, b := range bs.Items() {
 				if fits(b, v, root) {
 					out = append(out, located{b, at.Append(k).Index(i)})
 					break
@@ -583,7 +583,7 @@ func also(root, s *canonical.Value, at canonical.Pointer, v *canonical.Value) []
 		}
 	}
 	if all := s.Get("allOf"); all != nil && all.Kind == canonical.Array {
-		for i, b := range all.Items {
+		for i, b := range all.Items() {
 			out = append(out, located{b, at.Append("allOf").Index(i)})
 		}
 	}
@@ -621,7 +621,7 @@ func fits(b, v, root *canonical.Value) bool {
 	want := v.Kind.String()
 	if v.Kind == canonical.Number {
 		want = "number"
-		if !strings.ContainsAny(v.Text, ".eE") && slices.Contains(ts, "integer") {
+		if !strings.ContainsAny(v.Text(), ".eE") && slices.Contains(ts, "integer") {
 			return true
 		}
 	}

@@ -220,19 +220,19 @@ func generate(s, root *canonical.Value, depth int) *canonical.Value {
 			return generate(root.Resolve(p), root, depth+1)
 		}
 	}
-	if e := s.Get("enum"); e != nil && e.Kind == canonical.Array && len(e.Items) > 0 {
-		return e.Items[0]
+	if e := s.Get("enum"); e != nil && e.Kind == canonical.Array && len(e.Items()) > 0 {
+		return e.Items()[0]
 	}
 	if c := s.Get("const"); c != nil {
 		return c
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
-		if b := s.Get(k); b != nil && b.Kind == canonical.Array && len(b.Items) > 0 && !s.Has("type") {
-			return generate(b.Items[0], root, depth+1)
+		if b := s.Get(k); b != nil && b.Kind == canonical.Array && len(b.Items()) > 0 && !s.Has("type") {
+			return generate(b.Items()[0], root, depth+1)
 		}
 	}
-	if all := s.Get("allOf"); all != nil && all.Kind == canonical.Array && len(all.Items) > 0 && !s.Has("type") && !s.Has("properties") {
-		return generate(all.Items[0], root, depth+1)
+	if all := s.Get("allOf"); all != nil && all.Kind == canonical.Array && len(all.Items()) > 0 && !s.Has("type") && !s.Has("properties") {
+		return generate(all.Items()[0], root, depth+1)
 	}
 	ts := canonical.AsSchema(s).Types()
 	t := "object"
@@ -255,12 +255,12 @@ func generate(s, root *canonical.Value, depth int) *canonical.Value {
 		return o
 	case "array":
 		n := 1
-		if m := s.Get("minItems"); m != nil && m.Text != "" {
-			fmt.Sscan(m.Text, &n)
+		if m := s.Get("minItems"); m != nil && m.Text() != "" {
+			fmt.Sscan(m.Text(), &n)
 		}
 		a := canonical.NewArray()
 		for range min(n, 3) {
-			a.Items = append(a.Items, generate(s.Get("items"), root, depth+1))
+			a.SetItems(append(a.Items(), generate(s.Get("items"), root, depth+1)))
 		}
 		return a
 	case "integer":
@@ -305,7 +305,7 @@ func encode(e *entry, s *canonical.Value, at canonical.Pointer, v *canonical.Val
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if bs := s.Get(k); bs != nil && bs.Kind == canonical.Array {
-			for i, b := range bs.Items {
+			for i, b := range bs.Items() {
 				if fits(b, v, e.input) {
 					v = encode(e, b, at.Append(k).Index(i), v, depth+1)
 					break
@@ -321,7 +321,7 @@ func encode(e *entry, s *canonical.Value, at canonical.Pointer, v *canonical.Val
 		}
 		out := canonical.NewObject()
 		used := map[string]bool{}
-		for _, pm := range props.Members {
+		for _, pm := range props.Members() {
 			p := at.Append("properties", pm.Key)
 			key := pm.Key
 			if old, ok := e.renamed[p]; ok {
@@ -329,22 +329,22 @@ func encode(e *entry, s *canonical.Value, at canonical.Pointer, v *canonical.Val
 			}
 			used[key] = true
 			if x := v.Get(key); x != nil {
-				out.Members = append(out.Members, canonical.Member{Key: pm.Key, Value: encode(e, pm.Value, p, x, depth+1)})
+				out.SetMembers(append(out.Members(), canonical.Member{Key: pm.Key, Value: encode(e, pm.Value, p, x, depth+1)}))
 			} else if e.optional[p] {
-				out.Members = append(out.Members, canonical.Member{Key: pm.Key, Value: canonical.NewNull()})
+				out.SetMembers(append(out.Members(), canonical.Member{Key: pm.Key, Value: canonical.NewNull()}))
 			}
 		}
-		for _, m := range v.Members { // properties the schema does not list
+		for _, m := range v.Members() { // properties the schema does not list
 			if !used[m.Key] {
-				out.Members = append(out.Members, m)
+				out.SetMembers(append(out.Members(), m))
 			}
 		}
 		return out
 	case canonical.Array:
 		if items := s.Get("items"); items != nil {
 			out := canonical.NewArray()
-			for _, it := range v.Items {
-				out.Items = append(out.Items, encode(e, items, at.Append("items"), it, depth+1))
+			for _, it := range v.Items() {
+				out.SetItems(append(out.Items(), encode(e, items, at.Append("items"), it, depth+1)))
 			}
 			return out
 		}
@@ -408,13 +408,13 @@ func TestRoundTripCorpus(t *testing.T) {
 				t.Errorf("%s %s: sent %s, decoded %s %s, want %s %s", tn, name, sent, call.ID, call.Arguments, e.id, want)
 			}
 			// The same arguments with a property of the wrong type: a located problem.
-			if args.Kind == canonical.Object && len(args.Members) > 0 {
+			if args.Kind == canonical.Object && len(args.Members()) > 0 {
 				bad := args.DeepCopy()
-				bad.Members[0].Value = canonical.NewArray(canonical.NewArray())
+				bad.Members()[0].Value = canonical.NewArray(canonical.NewArray())
 				_, err := c.Decode(tn, name, bad.AppendJSON(nil, ""))
 				var ae *ArgumentsError
 				if !errors.As(err, &ae) || len(ae.Problems) == 0 || ae.Problems[0].Pointer == "" {
-					t.Errorf("%s %s: a wrong type at %s gives %v", tn, name, bad.Members[0].Key, err)
+					t.Errorf("%s %s: a wrong type at %s gives %v", tn, name, bad.Members()[0].Key, err)
 				}
 			}
 		}

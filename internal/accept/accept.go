@@ -221,11 +221,11 @@ func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target st
 	// checker; their findings and counts are joined in bundle order. Checked
 	// one after the other, a bundle of 20,000 tools took 50 ms on one core.
 	const chunk = 128
-	parts := make([]tally, (len(list.Items)+chunk-1)/chunk)
+	parts := make([]tally, (len(list.Items())+chunk-1)/chunk)
 	par.For(len(parts), 1, func(p int) {
 		c := &checker{t: t, target: target, opts: opts}
-		for i := p * chunk; i < min(len(list.Items), (p+1)*chunk); i++ {
-			c.checkTool(list.Items[i], tools, i, &parts[p])
+		for i := p * chunk; i < min(len(list.Items()), (p+1)*chunk); i++ {
+			c.checkTool(list.Items()[i], tools, i, &parts[p])
 		}
 		parts[p].out = c.out
 	})
@@ -239,12 +239,12 @@ func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target st
 		unions = append(unions, pt.unions...)
 	}
 	for _, r := range t.Request {
-		if r.Kind == Tools && len(list.Items) > r.Max {
-			c.request(r, len(list.Items), "tools", nil)
+		if r.Kind == Tools && len(list.Items()) > r.Max {
+			c.request(r, len(list.Items()), "tools", nil)
 		}
-		if r.Kind == SameStrict && strictTools > 0 && strictTools < len(list.Items) {
+		if r.Kind == SameStrict && strictTools > 0 && strictTools < len(list.Items()) {
 			d := diag.New(r.Code(), "the %s bundle has %d strict tools and %d others; %s takes %s (%s)",
-				c.target, strictTools, len(list.Items)-strictTools, c.t.Provider, r.Doc(), r.Evidence)
+				c.target, strictTools, len(list.Items())-strictTools, c.t.Provider, r.Doc(), r.Evidence)
 			d.Target = c.target
 			c.out = append(c.out, d)
 		}
@@ -478,7 +478,7 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 		case RootKeywords:
 			for _, k := range r.Values {
 				if i := root.Index(k); input && i >= 0 {
-					c.report(r, c.field, canonical.Pointer("").Append(k), root.Members[i].KeyPos, "the root schema has %s", k)
+					c.report(r, c.field, canonical.Pointer("").Append(k), root.Members()[i].KeyPos, "the root schema has %s", k)
 				}
 			}
 		case RefsResolve, Acyclic:
@@ -599,7 +599,7 @@ func hasLookaround(p string) bool {
 }
 
 func jsonType(v *canonical.Value) string {
-	if v.Kind == canonical.Number && !strings.ContainsAny(v.Text, ".eE") {
+	if v.Kind == canonical.Number && !strings.ContainsAny(v.Text(), ".eE") {
 		return "integer"
 	}
 	return v.Kind.String()
@@ -703,7 +703,7 @@ func parameters(root *canonical.Value) (optional, unions int) {
 		}
 		if props := v.Get("properties"); props != nil && props.Kind == canonical.Object {
 			req, _ := v.Get("required").Strings()
-			for _, m := range props.Members {
+			for _, m := range props.Members() {
 				if !slices.Contains(req, m.Key) {
 					optional++
 				}
@@ -727,7 +727,7 @@ func union(v, root *canonical.Value) bool {
 	if v.Kind != canonical.Object {
 		return false
 	}
-	if r, ok := v.Get("$ref").StringValue(); ok && len(v.Members) == 1 {
+	if r, ok := v.Get("$ref").StringValue(); ok && len(v.Members()) == 1 {
 		if t, ok := resolve(root, r); ok {
 			if d := root.Resolve(t); d != nil && d != v {
 				return d.Kind == canonical.Object && (d.Has("anyOf") || d.Has("oneOf") || len(types(d)) > 1)

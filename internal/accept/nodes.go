@@ -56,7 +56,7 @@ var nodeChecks = map[Kind]func(n *nodeAt, v *canonical.Value){
 // keywords reports each keyword that is not in the rule's values (only),
 // or that is (not only).
 func (n *nodeAt) keywords(v *canonical.Value, only bool) {
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if slices.Contains(n.r.Values, m.Key) != only && !n.c.accepted(m.Key) {
 			n.reportKey(m, "the keyword %q", m.Key)
 		}
@@ -68,7 +68,7 @@ func (n *nodeAt) alone(v *canonical.Value, key string) {
 	if !v.Has(key) {
 		return
 	}
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if m.Key != key && !slices.Contains(n.r.Values, m.Key) {
 			n.reportKey(m, "%s has the sibling %q", key, m.Key)
 		}
@@ -82,7 +82,7 @@ func checkRefTarget(n *nodeAt, v *canonical.Value) {
 }
 
 func checkEnumNoNull(n *nodeAt, v *canonical.Value) {
-	if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items, func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
+	if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items(), func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
 		n.report("null in enum")
 	}
 }
@@ -150,14 +150,14 @@ func checkPortablePattern(n *nodeAt, v *canonical.Value) {
 }
 
 func checkDraft2020(n *nodeAt, v *canonical.Value) {
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		switch {
 		case m.Key == "items" && m.Value.Kind == canonical.Array:
 			n.reportKey(m, "the draft-07 tuple form items: [...]")
 		case m.Key == "additionalItems" || m.Key == "dependencies":
 			n.reportKey(m, "the draft-07 keyword %q", m.Key)
-		case m.Key == "$schema" && m.Value.Kind == canonical.String && strings.TrimSuffix(m.Value.Text, "#") != "https://json-schema.org/draft/2020-12/schema":
-			n.reportKey(m, "$schema %q", m.Value.Text)
+		case m.Key == "$schema" && m.Value.Kind == canonical.String && strings.TrimSuffix(m.Value.Text(), "#") != "https://json-schema.org/draft/2020-12/schema":
+			n.reportKey(m, "$schema %q", m.Value.Text())
 		}
 	}
 }
@@ -177,7 +177,7 @@ func checkTyped(n *nodeAt, v *canonical.Value) {
 func checkAnyOfUntyped(n *nodeAt, v *canonical.Value) {
 	if v.Has("anyOf") {
 		if i := v.Index("type"); i >= 0 {
-			n.reportKey(v.Members[i], "type %s beside anyOf", v.Members[i].Value.String())
+			n.reportKey(v.Members()[i], "type %s beside anyOf", v.Members()[i].Value.String())
 		}
 	}
 }
@@ -185,7 +185,7 @@ func checkAnyOfUntyped(n *nodeAt, v *canonical.Value) {
 func checkBranchTyped(n *nodeAt, v *canonical.Value) {
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if b := v.Get(k); b != nil && b.Kind == canonical.Array {
-			for i, x := range b.Items {
+			for i, x := range b.Items() {
 				if x.Kind == canonical.Object && !x.Has("type") {
 					n.report("branch %d of %s has no type", i, k)
 				}
@@ -250,7 +250,7 @@ func checkItems(n *nodeAt, v *canonical.Value) {
 
 func checkPropertyKeys(n *nodeAt, v *canonical.Value) {
 	if p := v.Get("properties"); p != nil && p.Kind == canonical.Object {
-		for _, m := range p.Members {
+		for _, m := range p.Members() {
 			if !namematch.Compile(n.r.Values[0]).MatchString(m.Key) {
 				n.c.report(n.r, n.c.field, n.st.pointer().Append("properties", m.Key), keyPos(m, n.pos), "the property key %q", m.Key)
 			}
@@ -260,7 +260,7 @@ func checkPropertyKeys(n *nodeAt, v *canonical.Value) {
 
 func checkEnumTypes(n *nodeAt, v *canonical.Value) {
 	if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !n.c.accepted("enum") {
-		for _, x := range e.Items {
+		for _, x := range e.Items() {
 			if t := jsonType(x); !slices.Contains(n.r.Values, t) && !(t == "integer" && slices.Contains(n.r.Values, "number")) {
 				n.report("the enum value %s", x.String())
 				break
@@ -270,8 +270,8 @@ func checkEnumTypes(n *nodeAt, v *canonical.Value) {
 }
 
 func checkMinItems(n *nodeAt, v *canonical.Value) {
-	if m := v.Get("minItems"); m != nil && !slices.Contains(n.r.Values, m.Text) && !n.c.accepted("minItems") {
-		n.report("minItems %s", m.Text)
+	if m := v.Get("minItems"); m != nil && !slices.Contains(n.r.Values, m.Text()) && !n.c.accepted("minItems") {
+		n.report("minItems %s", m.Text())
 	}
 }
 

@@ -26,7 +26,7 @@ func encodeBedrock(tools []*canonical.Tool, opts profile.Options) *canonical.Val
 		appendExtensions(spec, t, "bedrock")
 		o := canonical.NewObject()
 		o.Set("toolSpec", spec)
-		list.Items = append(list.Items, o)
+		list.SetItems(append(list.Items(), o))
 	}
 	b := canonical.NewObject()
 	b.Set("tools", list)

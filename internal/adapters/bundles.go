@@ -55,7 +55,7 @@ func publishMCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canon
 			r.atTool(i, "loss.input-schema", "/input", `set flavor = "smithery" on the target for Smithery's publish, which answers 400 to a tool without one (that manifest fails mcpb validate)`,
 				"an MCPB manifest lists a tool by name and description only (MANIFEST.md 0.3: tools[] takes no inputSchema); the server gives its schema at run time")
 		}
-		list.Items = append(list.Items, o)
+		list.SetItems(append(list.Items(), o))
 	}
 	out.Set("tools", list)
 	if r.p.StaticResponses {
@@ -138,13 +138,13 @@ func (r *release) skills() *canonical.Value {
 		}
 		for _, tag := range slices.Sorted(maps.Keys(byTag)) {
 			names := byTag[tag]
-			out.Items = append(out.Items, skill(tag, tag, fmt.Sprintf("%d tool(s): %s.", len(names), strings.Join(names, ", ")), []string{tag}))
+			out.SetItems(append(out.Items(), skill(tag, tag, fmt.Sprintf("%d tool(s): %s.", len(names), strings.Join(names, ", ")), []string{tag})))
 		}
 		return out
 	}
 	for i, t := range r.tools {
 		src := r.sources[i]
-		out.Items = append(out.Items, skill(t.Name, cmp.Or(src.Title, src.Name), src.Description, cmpTags(src)))
+		out.SetItems(append(out.Items(), skill(t.Name, cmp.Or(src.Title, src.Name), src.Description, cmpTags(src))))
 		r.atTool(i, "loss.input-schema", "/input", "a skill is described in words; the tool's MCP or provider bundle carries its schema",
 			"an A2A skill carries no argument schema, output schema or annotations: the card describes the tool in words only")
 	}

@@ -34,7 +34,7 @@ func encodeCanonical(tools []*canonical.Tool, opts profile.Options) *canonical.V
 	}
 	list := canonical.NewArray()
 	for _, t := range tools {
-		list.Items = append(list.Items, t.ToValue())
+		list.SetItems(append(list.Items(), t.ToValue()))
 	}
 	b.Set("tools", list)
 	return b

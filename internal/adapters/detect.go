@@ -164,22 +164,22 @@ func shapeOf(v *canonical.Value) shape {
 func toolList(doc *canonical.Value) (items []*canonical.Value, mcpEnvelope bool) {
 	switch {
 	case doc.Kind == canonical.Array:
-		return doc.Items, false
+		return doc.Items(), false
 	case doc.Kind != canonical.Object:
 		return nil, false
 	case doc.Has("jsonrpc"):
 		if tools := doc.Get("result").Get("tools"); tools != nil && tools.Kind == canonical.Array {
-			return tools.Items, true
+			return tools.Items(), true
 		}
 		return nil, false
 	case doc.Has("tools") && !doc.Has("name"):
 		if tools := doc.Get("tools"); tools.Kind == canonical.Array {
-			return tools.Items, !doc.Has("model") && !doc.Has("messages") && !doc.Has("toolc")
+			return tools.Items(), !doc.Has("model") && !doc.Has("messages") && !doc.Has("toolc")
 		}
 		return nil, false
 	case doc.Has("functions") && !doc.Has("name"):
 		if fns := doc.Get("functions"); fns.Kind == canonical.Array {
-			return fns.Items, false
+			return fns.Items(), false
 		}
 		return nil, false
 	}

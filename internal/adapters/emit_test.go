@@ -74,7 +74,7 @@ func TestRenamedToolAlias(t *testing.T) {
 		{"name": "mid", "inputSchema": {"type": "object"}}]`
 	res, _ = Default().Convert(parse(t, []byte(order)), "a.json", "mcp", "openai", profile.Options{})
 	var names []string
-	for _, it := range res.Bundle.Items {
+	for _, it := range res.Bundle.Items() {
 		n, _ := it.Get("function").Get("name").StringValue()
 		names = append(names, n)
 	}
@@ -119,7 +119,7 @@ func TestRootCombinatorsLowered(t *testing.T) {
 		for i, tool := range res.Tools {
 			root := inputs[i]
 			for _, k := range []string{"anyOf", "allOf", "not"} {
-				had := parse(t, []byte(in)).Get("tools").Items[i].Get("inputSchema").Has(k)
+				had := parse(t, []byte(in)).Get("tools").Items()[i].Get("inputSchema").Has(k)
 				switch {
 				case to == "mcp" && had != root.Has(k):
 					t.Errorf("mcp: %s lost its root %s", tool.Name, k)
@@ -202,7 +202,7 @@ func eachMode(t *testing.T, in string, targets []string, check func(to string, s
 			tab, _ := accept.TableNamed(to)
 			shape := tab.Shape
 			var inputs []*canonical.Value
-			for _, e := range res.Bundle.Resolve(shape.List).Items {
+			for _, e := range res.Bundle.Resolve(shape.List).Items() {
 				inputs = append(inputs, e.Resolve(shape.Input))
 			}
 			check(to, strict, res, inputs)

@@ -33,7 +33,7 @@ func decodeGemini(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.
 	var tools []*canonical.Tool
 	switch {
 	case doc.Kind == canonical.Array:
-		for i, it := range doc.Items {
+		for i, it := range doc.Items() {
 			if isGeminiTool(it) {
 				tools = append(tools, g.tool(it, canonical.Pointer("").Index(i))...)
 			} else if t := g.declaration(it, canonical.Pointer("").Index(i)); t != nil {
@@ -61,7 +61,7 @@ type geminiDecoder struct {
 // isGeminiTool reports whether v is a Gemini Tool (a set of declarations or
 // a built-in tool) rather than one declaration.
 func isGeminiTool(v *canonical.Value) bool {
-	return v.Kind == canonical.Object && !v.Has("name") && (v.Has("functionDeclarations") || len(v.Members) > 0 && geminiBuiltin(v.Members[0].Key))
+	return v.Kind == canonical.Object && !v.Has("name") && (v.Has("functionDeclarations") || len(v.Members()) > 0 && geminiBuiltin(v.Members()[0].Key))
 }
 
 // geminiBuiltins are the keys of a Gemini Tool that turn on a built-in tool
@@ -77,7 +77,7 @@ func (g *geminiDecoder) list(v *canonical.Value, p canonical.Pointer, one func(*
 		return nil
 	}
 	var tools []*canonical.Tool
-	for i, it := range v.Items {
+	for i, it := range v.Items() {
 		tools = append(tools, one(it, p.Index(i))...)
 	}
 	return tools
@@ -91,7 +91,7 @@ func (g *geminiDecoder) tool(v *canonical.Value, p canonical.Pointer) []*canonic
 		return nil
 	}
 	var tools []*canonical.Tool
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		switch {
 		case m.Key == "functionDeclarations":
 			tools = append(tools, g.list(m.Value, p.Append(m.Key), func(v *canonical.Value, p canonical.Pointer) []*canonical.Tool {
@@ -144,22 +144,22 @@ func (g *geminiDecoder) openAPISchema(f *decode.Fields, key string, field canoni
 	report := g.conv.Add(f.At.Append(key))
 	canonical.Walk(canonical.AsSchema(c), func(p canonical.Pointer, sub *canonical.Schema) bool {
 		v := sub.JSON()
-		kept := v.Members[:0]
-		for _, m := range v.Members {
+		kept := v.Members()[:0]
+		for _, m := range v.Members() {
 			switch {
-			case m.Key == "type" && m.Value.Kind == canonical.String && m.Value.Text == "TYPE_UNSPECIFIED":
+			case m.Key == "type" && m.Value.Kind == canonical.String && m.Value.Text() == "TYPE_UNSPECIFIED":
 				report("gemini-type-unspecified", p.Append("type"))
 				continue
-			case m.Key == "type" && m.Value.Kind == canonical.String && m.Value.Text != strings.ToLower(m.Value.Text):
-				m.Value = &canonical.Value{Kind: canonical.String, Text: strings.ToLower(m.Value.Text), Pos: m.Value.Pos}
+			case m.Key == "type" && m.Value.Kind == canonical.String && m.Value.Text() != strings.ToLower(m.Value.Text()):
+				m.Value = canonical.NewString(strings.ToLower(m.Value.Text())).At(m.Value.Pos)
 				report("gemini-type", p.Append("type"))
-			case geminiInt64[m.Key] && m.Value.Kind == canonical.String && digits.MatchString(m.Value.Text):
-				m.Value = &canonical.Value{Kind: canonical.Number, Text: m.Value.Text, Pos: m.Value.Pos}
+			case geminiInt64[m.Key] && m.Value.Kind == canonical.String && digits.MatchString(m.Value.Text()):
+				m.Value = canonical.NewNumber(m.Value.Text()).At(m.Value.Pos)
 				report("gemini-int64", p.Append(m.Key))
 			}
 			kept = append(kept, m)
 		}
-		v.Members = kept
+		v.SetMembers(kept)
 		return true
 	})
 	decode.Convert30(c, report)
@@ -188,7 +188,7 @@ func encodeGemini(tools []*canonical.Tool, opts profile.Options) *canonical.Valu
 			o.Set(out, t.Output.JSON())
 		}
 		appendExtensions(o, t, "gemini")
-		list.Items = append(list.Items, o)
+		list.SetItems(append(list.Items(), o))
 	}
 	b := canonical.NewObject()
 	b.Set("functionDeclarations", list)

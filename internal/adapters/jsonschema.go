@@ -35,7 +35,7 @@ func encodeJSONSchema(tools []*canonical.Tool, opts profile.Options) *canonical.
 			if !in.Has("$id") && hasLocalRef(t.Input) {
 				s.Set("$id", canonical.NewString("urn:toolc:tool:"+url.PathEscape(t.ID())))
 			}
-			s.Members = append(s.Members, in.Members...)
+			s.SetMembers(append(s.Members(), in.Members()...))
 			if t.Description != "" && !in.Has("description") {
 				s.Set("description", canonical.NewString(t.Description))
 			}
@@ -79,7 +79,7 @@ func xSecurity(t *canonical.Tool) *canonical.Value {
 			v.Set("pii_handling", canonical.NewString(sec.PII))
 		}
 	}
-	if len(v.Members) == 0 {
+	if len(v.Members()) == 0 {
 		return nil
 	}
 	return v
@@ -102,7 +102,7 @@ func xCapabilities(a *canonical.Annotations) *canonical.Value {
 			v.Set(h.key, canonical.NewBool(*h.hint != h.invert))
 		}
 	}
-	if len(v.Members) == 0 {
+	if len(v.Members()) == 0 {
 		return nil
 	}
 	return v

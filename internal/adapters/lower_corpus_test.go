@@ -281,8 +281,8 @@ func checkStrict(s *canonical.Schema, formats []string, openai bool) []string {
 		if pat, ok := n.Get("pattern").StringValue(); ok && openai && strings.Contains(pat, "(?") {
 			out = append(out, fmt.Sprintf("%s has a pattern with lookaround", p))
 		}
-		if mi := n.Get("minItems"); mi != nil && !openai && mi.Text != "0" && mi.Text != "1" {
-			out = append(out, fmt.Sprintf("%s has minItems %s", p, mi.Text))
+		if mi := n.Get("minItems"); mi != nil && !openai && mi.Text() != "0" && mi.Text() != "1" {
+			out = append(out, fmt.Sprintf("%s has minItems %s", p, mi.Text()))
 		}
 		ts, _ := n.Get("type").Strings()
 		if t, ok := n.Get("type").StringValue(); ok {
@@ -313,14 +313,14 @@ func checkGeminiOpenAPI(s *canonical.Schema) []string {
 		if !sub.IsObject() {
 			continue
 		}
-		for _, m := range sub.Members {
+		for _, m := range sub.JSON().Members() {
 			if !slices.Contains(allowed, m.Key) {
 				out = append(out, fmt.Sprintf("%s has %s", p, m.Key))
 			}
-			if m.Key == "type" && (m.Value.Kind != canonical.String || m.Value.Text != strings.ToUpper(m.Value.Text)) {
+			if m.Key == "type" && (m.Value.Kind != canonical.String || m.Value.Text() != strings.ToUpper(m.Value.Text())) {
 				out = append(out, fmt.Sprintf("%s has type %s", p, m.Value.AppendJSON(nil, "")))
 			}
-			if m.Key == "enum" && slices.ContainsFunc(m.Value.Items, func(v *canonical.Value) bool { return v.Kind != canonical.String }) {
+			if m.Key == "enum" && slices.ContainsFunc(m.Value.Items(), func(v *canonical.Value) bool { return v.Kind != canonical.String }) {
 				out = append(out, fmt.Sprintf("%s has a non-string enum", p))
 			}
 		}
@@ -502,7 +502,7 @@ func TestTestSuiteRefsAccepted(t *testing.T) {
 		root := s.JSON()
 		if strings.Contains(f, "draft7") && !root.Has("$schema") {
 			// The suite's draft7 schemas are draft-07 without saying so.
-			root.Members = append([]canonical.Member{{Key: "$schema", Value: canonical.NewString("http://json-schema.org/draft-07/schema#")}}, root.Members...)
+			root.SetMembers(append([]canonical.Member{{Key: "$schema", Value: canonical.NewString("http://json-schema.org/draft-07/schema#")}}, root.Members()...))
 		}
 		if typ := s.Types(); typ != nil && !slices.Equal(typ, []string{"object"}) {
 			continue
@@ -515,7 +515,7 @@ func TestTestSuiteRefsAccepted(t *testing.T) {
 			metas++
 		}
 		if !root.Has("type") {
-			root.Members = append([]canonical.Member{{Key: "type", Value: canonical.NewString("object")}}, root.Members...)
+			root.SetMembers(append([]canonical.Member{{Key: "type", Value: canonical.NewString("object")}}, root.Members()...))
 		}
 		schemas++
 		tool := &canonical.Tool{Name: "t", Description: "d", Input: s, Source: canonical.Source{File: f, Fields: map[canonical.Pointer]canonical.Pointer{}}}

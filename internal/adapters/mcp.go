@@ -72,20 +72,20 @@ func (d *decoder) mcpTool(v *canonical.Value, p canonical.Pointer) *canonical.To
 		t.Sunset, _ = lc.Get("sunset").StringValue()
 		t.RenamedFrom, _ = lc.Get("renamed_from").StringValue()
 		t.Stability, _ = lc.Get("stability").StringValue()
-		for _, m := range lc.Members {
+		for _, m := range lc.Members() {
 			if !slices.Contains(lifecycleFields, m.Key) {
 				f.D.Report("source.ignored-field", f.At.Append("_meta", LifecycleMetaKey, m.Key),
 					"%q is not a lifecycle field (%s) and is not carried into bundles", m.Key, strings.Join(lifecycleFields, ", "))
 			}
 		}
 		rest := &canonical.Value{Kind: canonical.Object, Pos: t.Meta.Pos}
-		for _, m := range t.Meta.Members {
+		for _, m := range t.Meta.Members() {
 			if m.Key != LifecycleMetaKey {
-				rest.Members = append(rest.Members, m)
+				rest.SetMembers(append(rest.Members(), m))
 			}
 		}
 		t.Meta = rest
-		if len(rest.Members) == 0 {
+		if len(rest.Members()) == 0 {
 			t.Meta = nil
 		}
 		f.Lifecycle()
@@ -170,7 +170,7 @@ func mcpToolValue(t *canonical.Tool) *canonical.Value {
 	if lc := lifecycleValue(t); lc != nil {
 		meta = canonical.NewObject()
 		if t.Meta != nil {
-			meta.Members = slices.Clone(t.Meta.Members)
+			meta.SetMembers(slices.Clone(t.Meta.Members()))
 		}
 		meta.Set(LifecycleMetaKey, lc)
 	}
@@ -194,7 +194,7 @@ func toolObject(t *canonical.Tool) *canonical.Value {
 	// Room for the name, description, schema and one more: a bundle has a
 	// tool object per tool, and growing each member by member was a fifth
 	// of what encoding a bundle allocated.
-	o := &canonical.Value{Kind: canonical.Object, Members: make([]canonical.Member, 0, 4)}
+	o := canonical.NewObject(make([]canonical.Member, 0, 4)...)
 	o.Set("name", canonical.NewString(t.Name))
 	setDescription(o, t)
 	return o
@@ -204,7 +204,7 @@ func toolObject(t *canonical.Tool) *canonical.Value {
 // the fields o already has.
 func appendExtensions(o *canonical.Value, t *canonical.Tool, format string) {
 	if ext := t.Extensions[format]; ext != nil {
-		for _, m := range ext.Members {
+		for _, m := range ext.Members() {
 			if !o.Has(m.Key) {
 				o.Set(m.Key, m.Value)
 			}

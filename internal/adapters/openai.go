@@ -82,7 +82,7 @@ func encodeOpenAI(tools []*canonical.Tool, opts profile.Options) *canonical.Valu
 		fn := toolObject(t)
 		fn.Set("parameters", t.Input.JSON())
 		appendExtensions(fn, t, "openai")
-		o := &canonical.Value{Kind: canonical.Object, Members: make([]canonical.Member, 0, 2)}
+		o := canonical.NewObject(make([]canonical.Member, 0, 2)...)
 		o.Set("type", canonical.NewString("function"))
 		o.Set("function", fn)
 		return o
@@ -153,7 +153,7 @@ func encodeResponses(tools []*canonical.Tool, opts profile.Options) *canonical.V
 		o.Set("strict", strict)
 		appendExtensions(o, t, "openai-responses")
 		appendExtensions(o, t, "openai")
-		list.Items = append(list.Items, o)
+		list.SetItems(append(list.Items(), o))
 	}
 	return list
 }

@@ -141,7 +141,7 @@ func TestOpenAPINotionSnapshot(t *testing.T) {
 		}
 		var headers []string
 		params := cmp.Or(tl.Backend.HTTP.Get("parameters"), canonical.NewArray())
-		for _, p := range params.Items {
+		for _, p := range params.Items() {
 			if in, _ := p.Get("in").StringValue(); in == "header" {
 				h, _ := p.Get("property").StringValue()
 				headers = append(headers, h)

@@ -252,13 +252,13 @@ func (c *yamlConverter) value(n *yaml.Node, depth int) (*canonical.Value, error)
 		v.Pos = yamlPos(n)
 		return v, nil
 	case yaml.SequenceNode:
-		v := &canonical.Value{Kind: canonical.Array, Pos: yamlPos(n), Items: make([]*canonical.Value, 0, len(n.Content))}
+		v := canonical.NewArray(make([]*canonical.Value, 0, len(n.Content))...).At(yamlPos(n))
 		for _, it := range n.Content {
 			item, err := c.value(it, depth+1)
 			if err != nil {
 				return nil, err
 			}
-			v.Items = append(v.Items, item)
+			v.SetItems(append(v.Items(), item))
 		}
 		return v, nil
 	case yaml.MappingNode:
@@ -302,7 +302,7 @@ func (c *yamlConverter) mapping(v *canonical.Value, n *yaml.Node, depth int, exp
 		if err != nil {
 			return err
 		}
-		v.Members = append(v.Members, canonical.Member{Key: k.Value, Value: m, KeyPos: yamlPos(k)})
+		v.SetMembers(append(v.Members(), canonical.Member{Key: k.Value, Value: m, KeyPos: yamlPos(k)}))
 	}
 	for _, m := range merges {
 		if m.Kind == yaml.AliasNode && m.Alias != nil {
@@ -371,10 +371,10 @@ func scalar(n *yaml.Node) (*canonical.Value, error) {
 				}
 			}
 		}
-		return &canonical.Value{Kind: canonical.Number, Text: text, Pos: pos}, nil
+		return canonical.NewNumber(text).At(pos), nil
 	case "!!binary":
 		return nil, yamlErrorf(n, "binary data has no JSON form")
 	}
 	// !!str, !!timestamp and custom tags keep their text.
-	return &canonical.Value{Kind: canonical.String, Text: n.Value, Pos: pos}, nil
+	return canonical.NewString(n.Value).At(pos), nil
 }

@@ -89,13 +89,13 @@ func value(v any) *canonical.Value {
 	case []map[string]any:
 		a := canonical.NewArray()
 		for _, m := range x {
-			a.Items = append(a.Items, value(m))
+			a.SetItems(append(a.Items(), value(m)))
 		}
 		return a
 	case []any:
 		a := canonical.NewArray()
 		for _, it := range x {
-			a.Items = append(a.Items, value(it))
+			a.SetItems(append(a.Items(), value(it)))
 		}
 		return a
 	case string:
@@ -197,13 +197,13 @@ func publishServer(tools, sources []*canonical.Tool, opts profile.Options) (*can
 	}
 	setStr(out, "websiteUrl", str(srv, "website"))
 	pkgs, rem := r.packages(tables(srv, "packages")), r.remotes(tables(srv, "remotes"))
-	if len(pkgs.Items) > 0 {
+	if len(pkgs.Items()) > 0 {
 		out.Set("packages", pkgs)
 	}
-	if len(rem.Items) > 0 {
+	if len(rem.Items()) > 0 {
 		out.Set("remotes", rem)
 	}
-	if len(pkgs.Items)+len(rem.Items) == 0 {
+	if len(pkgs.Items())+len(rem.Items()) == 0 {
 		r.atTable("publish.field-missing", `add [[targets.server.packages]] (registry_type, identifier, transport) or [[targets.server.remotes]] (type, url)`, "the server.json says neither how to install the server (packages) nor where it runs (remotes)")
 	}
 	// The registry keeps custom data only under this key.
@@ -212,7 +212,7 @@ func publishServer(tools, sources []*canonical.Tool, opts profile.Options) (*can
 		o := canonical.NewObject()
 		o.Set("name", canonical.NewString(t.Name))
 		setStr(o, "description", firstSentence(t.Description))
-		list.Items = append(list.Items, o)
+		list.SetItems(append(list.Items(), o))
 	}
 	out.Set("_meta", nested(list, "io.modelcontextprotocol.registry/publisher-provided", "dev.toolc/tools"))
 	return out, r.ds
@@ -258,7 +258,7 @@ func (r *release) packages(ts []map[string]any) *canonical.Value {
 		tr := canonical.NewObject()
 		tr.Set("type", canonical.NewString(cmp.Or(str(t, "transport"), "stdio")))
 		o.Set("transport", tr)
-		out.Items = append(out.Items, o)
+		out.SetItems(append(out.Items(), o))
 	}
 	return out
 }
@@ -274,7 +274,7 @@ func (r *release) remotes(ts []map[string]any) *canonical.Value {
 		o := canonical.NewObject()
 		setStr(o, "type", kind)
 		setStr(o, "url", url)
-		out.Items = append(out.Items, o)
+		out.SetItems(append(out.Items(), o))
 	}
 	return out
 }

@@ -99,7 +99,7 @@ func TestLangChainCorpus(t *testing.T) {
 			t.Errorf("%v", d)
 		}
 	}
-	src := doc.Get("tools").Items
+	src := doc.Get("tools").Items()
 	if len(tools) != 33 || len(src) != 33 {
 		t.Fatalf("%d tools from %d, want 33", len(tools), len(src))
 	}

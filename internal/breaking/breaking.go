@@ -245,8 +245,8 @@ func (w *walk) schema(old, new *canonical.Value, at canonical.Pointer, path stri
 		w.schema(oi, ni, at+"/items", path+"[]")
 	}
 	if op, np := old.Get("prefixItems"), new.Get("prefixItems"); op != nil && np != nil && op.Kind == canonical.Array && np.Kind == canonical.Array {
-		for i := range min(len(op.Items), len(np.Items)) {
-			w.schema(op.Items[i], np.Items[i], at.Index(i).Append("prefixItems"), fmt.Sprintf("%s[%d]", path, i))
+		for i := range min(len(op.Items()), len(np.Items())) {
+			w.schema(op.Items()[i], np.Items()[i], at.Index(i).Append("prefixItems"), fmt.Sprintf("%s[%d]", path, i))
 		}
 	}
 }
@@ -361,13 +361,13 @@ func (w *walk) values(old, new *canonical.Value, at canonical.Pointer, path stri
 	case ne != nil && oe == nil:
 		w.report("breaking.enum-value-removed", at+"/enum", "%s takes only the enum %s now", w.where(path), ne.String())
 	case ne != nil && oe.Kind == canonical.Array && ne.Kind == canonical.Array:
-		for _, v := range oe.Items {
-			if !slices.ContainsFunc(ne.Items, v.Equal) {
+		for _, v := range oe.Items() {
+			if !slices.ContainsFunc(ne.Items(), v.Equal) {
 				w.report("breaking.enum-value-removed", at+"/enum", "%s no longer takes %s", w.where(path), v.String())
 			}
 		}
-		for _, v := range ne.Items {
-			if !slices.ContainsFunc(oe.Items, v.Equal) {
+		for _, v := range ne.Items() {
+			if !slices.ContainsFunc(oe.Items(), v.Equal) {
 				w.report("breaking.enum-value-added", at+"/enum", "%s takes %s too", w.where(path), v.String())
 			}
 		}
@@ -413,7 +413,7 @@ func number(v *canonical.Value) (float64, bool) {
 	if v == nil || v.Kind != canonical.Number {
 		return 0, false
 	}
-	f, err := strconv.ParseFloat(v.Text, 64)
+	f, err := strconv.ParseFloat(v.Text(), 64)
 	return f, err == nil
 }
 
@@ -425,15 +425,15 @@ func (w *walk) bounds(old, new *canonical.Value, at canonical.Pointer, path stri
 		case hasNew && (!hadOld || tighter(o, n)):
 			was := "none"
 			if hadOld {
-				was = old.Get(k).Text
+				was = old.Get(k).Text()
 			}
-			w.report("breaking.bound-tightened", at.Append(k), "%s: %s is %s now (was %s)", w.where(path), k, new.Get(k).Text, was)
+			w.report("breaking.bound-tightened", at.Append(k), "%s: %s is %s now (was %s)", w.where(path), k, new.Get(k).Text(), was)
 		case hadOld && (!hasNew || tighter(n, o)):
 			now := "none"
 			if hasNew {
-				now = new.Get(k).Text
+				now = new.Get(k).Text()
 			}
-			w.report("breaking.constraint-loosened", at, "%s: %s is %s now (was %s)", w.where(path), k, now, old.Get(k).Text)
+			w.report("breaking.constraint-loosened", at, "%s: %s is %s now (was %s)", w.where(path), k, now, old.Get(k).Text())
 		}
 	}
 	for _, k := range upperBounds {
@@ -484,7 +484,7 @@ func (w *walk) properties(old, new *canonical.Value, at canonical.Pointer, path 
 	op, np := old.Get("properties"), new.Get("properties")
 	oreq, nreq := requiredSet(old), requiredSet(new)
 	if op != nil && op.Kind == canonical.Object {
-		for _, m := range op.Members {
+		for _, m := range op.Members() {
 			name := m.Key
 			if np.Get(name) != nil {
 				continue
@@ -497,7 +497,7 @@ func (w *walk) properties(old, new *canonical.Value, at canonical.Pointer, path 
 		}
 	}
 	if np != nil && np.Kind == canonical.Object {
-		for _, m := range np.Members {
+		for _, m := range np.Members() {
 			name, pat := m.Key, at.Append("properties").Append(m.Key)
 			ov := op.Get(name)
 			switch {

@@ -55,7 +55,7 @@ func isAny(v *canonical.Value) bool {
 	if v.Kind == canonical.Bool {
 		return v.Bool
 	}
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if !annotationKeyword[m.Key] {
 			return false
 		}
@@ -69,7 +69,7 @@ var annotationKeyword = map[string]bool{"title": true, "description": true, "def
 func union(v *canonical.Value) []*canonical.Value {
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if u := v.Get(k); u != nil && u.Kind == canonical.Array {
-			return u.Items
+			return u.Items()
 		}
 	}
 	return nil
@@ -78,9 +78,9 @@ func union(v *canonical.Value) []*canonical.Value {
 // without returns v without the keywords keys.
 func without(v *canonical.Value, keys ...string) *canonical.Value {
 	out := &canonical.Value{Kind: canonical.Object}
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if !slices.Contains(keys, m.Key) {
-			out.Members = append(out.Members, m)
+			out.SetMembers(append(out.Members(), m))
 		}
 	}
 	return out
@@ -108,11 +108,11 @@ func (c *incl) includes(a, b *canonical.Value) verdict {
 		return v
 	}
 	if all := b.Get("allOf"); all != nil && all.Kind == canonical.Array {
-		return c.allIn(a, b, all.Items)
+		return c.allIn(a, b, all.Items())
 	}
 	if all := a.Get("allOf"); all != nil && all.Kind == canonical.Array {
 		v := c.includes(without(a, "allOf"), b)
-		for _, m := range all.Items {
+		for _, m := range all.Items() {
 			v = and(v, c.includes(m, b))
 		}
 		return v
@@ -182,7 +182,7 @@ func (c *incl) inUnion(a *canonical.Value, as []*canonical.Value, b *canonical.V
 		v := yes
 		for _, t := range ts {
 			part := without(b, "type")
-			part.Members = append(part.Members, canonical.Member{Key: "type", Value: canonical.NewString(t)})
+			part.SetMembers(append(part.Members(), canonical.Member{Key: "type", Value: canonical.NewString(t)}))
 			v = and(v, c.inAny(as, part))
 		}
 		return and(rest, v)
@@ -284,7 +284,7 @@ func (c *incl) object(a, b *canonical.Value) verdict {
 	ap, bp := a.Get("properties"), b.Get("properties")
 	bClosed := isFalse(b.Get("additionalProperties"))
 	if ap != nil && ap.Kind == canonical.Object {
-		for _, m := range ap.Members {
+		for _, m := range ap.Members() {
 			// A property only a declares is an added optional one: as
 			// for breaking.optional-added, calls are taken to pass only
 			// the properties their schema declared.
@@ -300,7 +300,7 @@ func (c *incl) object(a, b *canonical.Value) verdict {
 			return no
 		}
 		if bp != nil && bp.Kind == canonical.Object {
-			for _, m := range bp.Members {
+			for _, m := range bp.Members() {
 				if ap.Get(m.Key) == nil && !isFalse(m.Value) {
 					return no
 				}
@@ -318,7 +318,7 @@ func enumValues(v *canonical.Value) []*canonical.Value {
 		return []*canonical.Value{c}
 	}
 	if e := v.Get("enum"); e != nil && e.Kind == canonical.Array {
-		return e.Items
+		return e.Items()
 	}
 	return nil
 }

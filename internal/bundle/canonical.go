@@ -37,7 +37,7 @@ func DecodeCanonical(doc *canonical.Value, file string) ([]*canonical.Tool, []di
 		d.Report("source.invalid", "", `a canonical bundle is an object with "toolc": %q`, Marker)
 		return nil, d.Diags
 	}
-	if v := doc.Get("version"); v == nil || v.Kind != canonical.Number || v.Text != "1" {
+	if v := doc.Get("version"); v == nil || v.Kind != canonical.Number || v.Text() != "1" {
 		d.Report("source.invalid", "/version", "a canonical bundle needs \"version\": 1, the version this toolc reads")
 		return nil, d.Diags
 	}
@@ -104,13 +104,13 @@ func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canoni
 func extensions(f *decode.Fields, t *canonical.Tool, p canonical.Pointer) {
 	if ext := f.Typed("extensions", "", canonical.Object); ext != nil {
 		t.Extensions = map[string]*canonical.Value{}
-		for _, m := range ext.Members {
+		for _, m := range ext.Members() {
 			if m.Value.Kind != canonical.Object {
 				f.Invalid("extensions", "extensions.%s must be an object, got %s", m.Key, m.Value.Kind)
 				continue
 			}
 			t.Extensions[m.Key] = m.Value
-			for _, em := range m.Value.Members {
+			for _, em := range m.Value.Members() {
 				t.Source.Fields[canonical.Pointer("").Append("extensions", m.Key, em.Key)] = p.Append("extensions", m.Key, em.Key)
 			}
 		}
@@ -121,7 +121,7 @@ func extensions(f *decode.Fields, t *canonical.Tool, p canonical.Pointer) {
 // and values with bad.
 func decodeSecurity(v *canonical.Value, bad func(key, format string, args ...any)) *canonical.Security {
 	sec := &canonical.Security{}
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		var dst *string
 		var allowed []string
 		switch m.Key {
@@ -150,7 +150,7 @@ func decodeBackend(v *canonical.Value, bad func(key, format string, args ...any)
 	if !slices.Contains(canonical.BackendKinds(), b.Kind) {
 		bad("kind", "backend kind is %s, not one of %s%s", v.Get("kind"), strings.Join(canonical.BackendKinds(), ", "), suggest.Hint(b.Kind, canonical.BackendKinds()))
 	}
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		switch m.Key {
 		case "kind":
 		case "http":

@@ -55,7 +55,7 @@ func Tools(format string, doc *canonical.Value) (map[string]Emitted, error) {
 	if list == nil || list.Kind != canonical.Array {
 		return nil, fmt.Errorf("not a %s bundle: no list of tools at %q", format, ls[0].list)
 	}
-	for i, it := range list.Items {
+	for i, it := range list.Items() {
 		o := it.Resolve(ls[0].entry)
 		name, _ := o.Get("name").StringValue()
 		if o == nil || name == "" {

@@ -91,7 +91,7 @@ func Generate(seeds []*canonical.Value, opts Options) map[string][]byte {
 			if opts.Distinct {
 				vary(t.Get("inputSchema"), i)
 			}
-			list.Items = append(list.Items, t)
+			list.SetItems(append(list.Items(), t))
 		}
 		doc := canonical.NewObject()
 		doc.Set("tools", list)
@@ -105,13 +105,13 @@ func Generate(seeds []*canonical.Value, opts Options) map[string][]byte {
 // and its first property's key (in required too) ends in the variant, so
 // that no cache keyed by content or by shape can reuse another's result.
 func vary(schema *canonical.Value, i int) {
-	if props := schema.Get("properties"); props != nil && props.Kind == canonical.Object && len(props.Members) > 0 {
-		old := props.Members[0].Key
-		props.Members[0].Key = fmt.Sprintf("%s_v%d", old, i)
+	if props := schema.Get("properties"); props != nil && props.Kind == canonical.Object && len(props.Members()) > 0 {
+		old := props.Members()[0].Key
+		props.Members()[0].Key = fmt.Sprintf("%s_v%d", old, i)
 		if req := schema.Get("required"); req != nil {
-			for _, it := range req.Items {
-				if it.Kind == canonical.String && it.Text == old {
-					it.Text = props.Members[0].Key
+			for _, it := range req.Items() {
+				if it.Kind == canonical.String && it.Text() == old {
+					it.SetText(props.Members()[0].Key)
 				}
 			}
 		}
@@ -126,7 +126,7 @@ func vary(schema *canonical.Value, i int) {
 	}
 	describe(schema)
 	if props := schema.Get("properties"); props != nil && props.Kind == canonical.Object {
-		for _, m := range props.Members {
+		for _, m := range props.Members() {
 			describe(m.Value)
 		}
 	}

@@ -36,11 +36,11 @@ func Convert30(s *canonical.Value, report func(kind string, p canonical.Pointer)
 			kind := "nullable"
 			switch {
 			case !nullable:
-			case typ != nil && typ.Kind == canonical.String && typ.Text != "null":
-				v.Set("type", canonical.NewArray(canonical.NewString(typ.Text), canonical.NewString("null")))
+			case typ != nil && typ.Kind == canonical.String && typ.Text() != "null":
+				v.Set("type", canonical.NewArray(canonical.NewString(typ.Text()), canonical.NewString("null")))
 			case typ != nil && typ.Kind == canonical.Array:
-				if !slices.ContainsFunc(typ.Items, func(t *canonical.Value) bool { return t.Text == "null" }) {
-					typ.Items = append(typ.Items, canonical.NewString("null"))
+				if !slices.ContainsFunc(typ.Items(), func(t *canonical.Value) bool { return t.Text() == "null" }) {
+					typ.SetItems(append(typ.Items(), canonical.NewString("null")))
 				}
 			case typ == nil && (v.Has("anyOf") || v.Has("oneOf")):
 				key := "anyOf"
@@ -50,14 +50,14 @@ func Convert30(s *canonical.Value, report func(kind string, p canonical.Pointer)
 				if l := v.Get(key); l.Kind == canonical.Array {
 					null := canonical.NewObject()
 					null.Set("type", canonical.NewString("null"))
-					l.Items = append(l.Items, null)
+					l.SetItems(append(l.Items(), null))
 				}
 			default:
 				kind = "nullable-no-type"
 			}
 			if nullable && kind == "nullable" {
-				if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !slices.ContainsFunc(e.Items, func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
-					e.Items = append(e.Items, canonical.NewNull())
+				if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !slices.ContainsFunc(e.Items(), func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
+					e.SetItems(append(e.Items(), canonical.NewNull()))
 				}
 			}
 			v.Delete("nullable")
@@ -69,7 +69,7 @@ func Convert30(s *canonical.Value, report func(kind string, p canonical.Pointer)
 				continue
 			}
 			if bound := v.Get(b[1]); ex.Bool && bound != nil {
-				v.Members[v.Index(b[0])].Value = bound
+				v.Members()[v.Index(b[0])].Value = bound
 				v.Delete(b[1])
 			} else {
 				v.Delete(b[0])
@@ -78,7 +78,7 @@ func Convert30(s *canonical.Value, report func(kind string, p canonical.Pointer)
 		}
 		if ex := v.Get("example"); ex != nil {
 			if !v.Has("examples") {
-				v.Members[v.Index("example")] = canonical.Member{Key: "examples", Value: canonical.NewArray(ex), KeyPos: v.Members[v.Index("example")].KeyPos}
+				v.Members()[v.Index("example")] = canonical.Member{Key: "examples", Value: canonical.NewArray(ex), KeyPos: v.Members()[v.Index("example")].KeyPos}
 			} else {
 				v.Delete("example")
 			}

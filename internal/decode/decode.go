@@ -34,7 +34,7 @@ func (d *Decoder) List(v *canonical.Value, p canonical.Pointer, one func(*canoni
 		d.Report("source.invalid", p, "want an array of tools, got %s", v.Kind)
 		return nil
 	}
-	for i, it := range v.Items {
+	for i, it := range v.Items() {
 		if t := one(it, p.Index(i)); t != nil {
 			tools = append(tools, t)
 		}
@@ -67,7 +67,7 @@ func (d *Decoder) All(doc *canonical.Value, one func(*canonical.Value, canonical
 
 // IgnoreRest warns about the keys of an envelope object that are not in known.
 func (d *Decoder) IgnoreRest(v *canonical.Value, p canonical.Pointer, known ...string) {
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if !slices.Contains(known, m.Key) {
 			d.Report("source.ignored-field", p.Append(m.Key), "field %q is not part of any tool and is not carried into bundles", m.Key)
 		}
@@ -201,7 +201,7 @@ func (f *Fields) Keep(key string, v *canonical.Value) {
 
 // Rest keeps every key not read so far as an extension, in source order.
 func (f *Fields) Rest() {
-	for _, m := range f.Obj.Members {
+	for _, m := range f.Obj.Members() {
 		if !f.Used[m.Key] {
 			f.Used[m.Key] = true
 			f.Keep(m.Key, m.Value)
@@ -220,7 +220,7 @@ func (f *Fields) Annotations(key string) *canonical.Annotations {
 		"readOnlyHint": &a.ReadOnlyHint, "destructiveHint": &a.DestructiveHint,
 		"idempotentHint": &a.IdempotentHint, "openWorldHint": &a.OpenWorldHint,
 	}
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		switch h, isHint := hints[m.Key]; {
 		case m.Key == "title":
 			s, ok := m.Value.StringValue()
@@ -249,7 +249,7 @@ func (f *Fields) Icons(key string) []canonical.Icon {
 		return nil
 	}
 	var icons []canonical.Icon
-	for i, it := range v.Items {
+	for i, it := range v.Items() {
 		p := f.At.Append(key).Index(i)
 		if it.Kind != canonical.Object {
 			f.Bad = true
@@ -257,7 +257,7 @@ func (f *Fields) Icons(key string) []canonical.Icon {
 			continue
 		}
 		var ic canonical.Icon
-		for _, m := range it.Members {
+		for _, m := range it.Members() {
 			var ok bool
 			switch m.Key {
 			case "src":
@@ -292,7 +292,7 @@ func (f *Fields) Examples(key string) []*canonical.Value {
 	if v == nil {
 		return nil
 	}
-	return v.Items
+	return v.Items()
 }
 
 // Done checks the tool as the canonical form requires and returns it, or nil
@@ -372,5 +372,5 @@ func Members(v *canonical.Value) []canonical.Member {
 	if v == nil || v.Kind != canonical.Object {
 		return nil
 	}
-	return v.Members
+	return v.Members()
 }

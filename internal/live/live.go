@@ -410,7 +410,7 @@ func list(ctx context.Context, rec *recorder, opts Options) (*Listing, error) {
 		if tools == nil || tools.Kind != canonical.Array {
 			return nil, fmt.Errorf("page %d of tools/list has no tools array", i+1)
 		}
-		l.Tools = append(l.Tools, tools.Items...)
+		l.Tools = append(l.Tools, tools.Items()...)
 	}
 	return l, nil
 }

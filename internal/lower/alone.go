@@ -26,7 +26,7 @@ func runAlone(u *Unit) {
 		if n.Kind != canonical.Object {
 			return
 		}
-		if any := n.Get("anyOf"); any != nil && any.Kind == canonical.Array && len(n.Members) > 1 {
+		if any := n.Get("anyOf"); any != nil && any.Kind == canonical.Array && len(n.Members()) > 1 {
 			switch {
 			case all:
 				distribute(u, n, at, nil)
@@ -50,12 +50,12 @@ func runAlone(u *Unit) {
 // them, or those of only.
 func distribute(u *Unit, n *canonical.Value, at canonical.Pointer, only []string) {
 	any := n.Get("anyOf")
-	siblings := slices.DeleteFunc(without(n.Members, "anyOf"), func(m canonical.Member) bool {
+	siblings := slices.DeleteFunc(without(n.Members(), "anyOf"), func(m canonical.Member) bool {
 		return only != nil && !slices.Contains(only, m.Key)
 	})
 	var branches []*canonical.Value
 	var lost []string
-	for _, b := range any.Items {
+	for _, b := range any.Items() {
 		if b.Kind == canonical.Bool {
 			if !b.Bool {
 				continue
@@ -65,7 +65,7 @@ func distribute(u *Unit, n *canonical.Value, at canonical.Pointer, only []string
 		if b.Kind != canonical.Object {
 			continue
 		}
-		out := &canonical.Value{Kind: canonical.Object, Pos: b.Pos, Members: slices.Clone(b.Members)}
+		out := canonical.NewObject(slices.Clone(b.Members())...).At(b.Pos)
 		u.origins[out] = u.origins[b]
 		bt := canonical.AsSchema(out).Types()
 		empty := false
@@ -76,7 +76,7 @@ func distribute(u *Unit, n *canonical.Value, at canonical.Pointer, only []string
 			prev := out.Get(m.Key)
 			switch {
 			case prev == nil:
-				out.Members = append(out.Members, m)
+				out.SetMembers(append(out.Members(), m))
 			case prev.Equal(m.Value), annotation[m.Key]:
 			case m.Key == "nullable":
 				out.Set("nullable", canonical.NewBool(true))
@@ -88,9 +88,9 @@ func distribute(u *Unit, n *canonical.Value, at canonical.Pointer, only []string
 					out.Set("type", t)
 				}
 			default:
-				one := &canonical.Value{Kind: canonical.Object, Members: []canonical.Member{m}}
+				one := canonical.NewObject(m)
 				if merged, ok := mergeSchemas(out, one, func(string) {}); ok {
-					out.Members = merged.Members
+					out.SetMembers(merged.Members())
 				} else if !slices.Contains(lost, m.Key) {
 					lost = append(lost, m.Key)
 				}
@@ -104,7 +104,7 @@ func distribute(u *Unit, n *canonical.Value, at canonical.Pointer, only []string
 	for _, m := range siblings {
 		keys = append(keys, m.Key)
 	}
-	n.Members = slices.DeleteFunc(n.Members, func(m canonical.Member) bool { return slices.Contains(keys, m.Key) })
+	n.SetMembers(slices.DeleteFunc(n.Members(), func(m canonical.Member) bool { return slices.Contains(keys, m.Key) }))
 	n.Set("anyOf", canonical.NewArray(branches...))
 	why := "as the target takes anyOf only alone"
 	if only != nil {

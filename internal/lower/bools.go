@@ -25,10 +25,12 @@ func hasBoolSub(n *canonical.Value) bool {
 // the same values: true as {}, false as {"not": {}}.
 func objectBool(u *Unit, n *canonical.Value, at canonical.Pointer) {
 	if n.Bool {
-		n.Kind, n.Members = canonical.Object, nil
+		n.Kind = canonical.Object
+		n.SetMembers(nil)
 		u.Report("lower.bool-schema", at, n, "", "the schema true written as {}, which accepts the same values: the target refuses boolean schemas")
 		return
 	}
-	n.Kind, n.Members = canonical.Object, []canonical.Member{{Key: "not", Value: canonical.NewObject()}}
+	n.Kind = canonical.Object
+	n.SetMembers([]canonical.Member{{Key: "not", Value: canonical.NewObject()}})
 	u.Report("lower.bool-schema", at, n, "", "the schema false written as {\"not\": {}}, which accepts the same values (none): the target refuses boolean schemas")
 }

@@ -18,7 +18,7 @@ var jsonTypes = []string{"array", "boolean", "null", "number", "object", "string
 func untypedBranch(n *canonical.Value) bool {
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if b := n.Get(k); b != nil && b.Kind == canonical.Array {
-			if slices.ContainsFunc(b.Items, func(x *canonical.Value) bool { return x.Kind == canonical.Object && !x.Has("type") }) {
+			if slices.ContainsFunc(b.Items(), func(x *canonical.Value) bool { return x.Kind == canonical.Object && !x.Has("type") }) {
 				return true
 			}
 		}
@@ -77,19 +77,19 @@ func flattenAnyOf(u *Unit, n *canonical.Value, at canonical.Pointer) {
 	bare := func(b *canonical.Value) bool {
 		inner := b.Get("anyOf")
 		return b.Kind == canonical.Object && inner != nil && inner.Kind == canonical.Array &&
-			!slices.ContainsFunc(b.Members, func(m canonical.Member) bool {
+			!slices.ContainsFunc(b.Members(), func(m canonical.Member) bool {
 				return m.Key != "anyOf" && !annotation[m.Key] && m.Key != "example" && !strings.HasPrefix(m.Key, "x-")
 			})
 	}
-	if !slices.ContainsFunc(any.Items, bare) {
+	if !slices.ContainsFunc(any.Items(), bare) {
 		return
 	}
-	out := any.Items
+	out := any.Items()
 	for slices.ContainsFunc(out, bare) { // a union of unions of unions …
 		var next []*canonical.Value
 		for _, b := range out {
 			if bare(b) {
-				next = append(next, b.Get("anyOf").Items...)
+				next = append(next, b.Get("anyOf").Items()...)
 			} else {
 				next = append(next, b)
 			}

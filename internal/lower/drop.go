@@ -20,7 +20,7 @@ func keeps(row Row, k string, v *canonical.Value) bool {
 			if v.Kind != canonical.Array {
 				return false
 			}
-			for _, it := range v.Items {
+			for _, it := range v.Items() {
 				if !slices.Contains(row.Values, jsonType(it)) && !(jsonType(it) == "integer" && slices.Contains(row.Values, "number")) {
 					return false
 				}
@@ -30,7 +30,7 @@ func keeps(row Row, k string, v *canonical.Value) bool {
 			s, _ := v.StringValue()
 			return slices.Contains(row.Values, s)
 		default:
-			return slices.Contains(row.Values, v.Text) || slices.Contains(row.Values, v.String())
+			return slices.Contains(row.Values, v.Text()) || slices.Contains(row.Values, v.String())
 		}
 	case Simple:
 		s, _ := v.StringValue()
@@ -44,7 +44,7 @@ func keeps(row Row, k string, v *canonical.Value) bool {
 }
 
 func jsonType(v *canonical.Value) string {
-	if v.Kind == canonical.Number && !strings.ContainsAny(v.Text, ".eE") {
+	if v.Kind == canonical.Number && !strings.ContainsAny(v.Text(), ".eE") {
 		return "integer"
 	}
 	return v.Kind.String()
@@ -80,8 +80,8 @@ func dropNode(u *Unit, path canonical.Path, n *canonical.Value) {
 		}
 		row := u.Rules.Row(f.Name)
 		if enumWithNull(f, row, v) {
-			rest := &canonical.Value{Kind: canonical.Array, Pos: v.Pos, Items: slices.DeleteFunc(slices.Clone(v.Items), isNull)}
-			if len(rest.Items) > 0 && keeps(row, k, rest) {
+			rest := canonical.NewArray(slices.DeleteFunc(slices.Clone(v.Items()), isNull)...).At(v.Pos)
+			if len(rest.Items()) > 0 && keeps(row, k, rest) {
 				n.Set(k, rest)
 				u.Report(f.Loss, loc(), n, k, "null removed from the enum, as the target takes enum values of the types %s only; the other values are kept", strings.Join(row.Values, ", "))
 				continue
@@ -131,7 +131,7 @@ func dropFeature(k string, v *canonical.Value, nullable bool) *Feature {
 // enumWithNull reports whether v, an enum under row, holds a null that the
 // target's enum takes no values of.
 func enumWithNull(f *Feature, row Row, v *canonical.Value) bool {
-	return f.Name == "enum" && row.Action == Only && v.Kind == canonical.Array && slices.ContainsFunc(v.Items, isNull)
+	return f.Name == "enum" && row.Action == Only && v.Kind == canonical.Array && slices.ContainsFunc(v.Items(), isNull)
 }
 
 // dropsKeyword reports whether the target cannot carry keyword k, with
@@ -147,7 +147,7 @@ func dropsKeyword(r *Rules, row Row, k string, v *canonical.Value) bool {
 func dropTest(r *Rules) func(*canonical.Value) bool {
 	nullable := r.Action("type-array") == Nullable
 	return func(n *canonical.Value) bool {
-		for _, m := range n.Members {
+		for _, m := range n.Members() {
 			if f := dropFeature(m.Key, m.Value, nullable); f != nil {
 				if row := r.Row(f.Name); enumWithNull(f, row, m.Value) || dropsKeyword(r, row, m.Key, m.Value) {
 					return true
@@ -161,7 +161,7 @@ func dropTest(r *Rules) func(*canonical.Value) bool {
 // quoteRaw renders a value for a description: strings as they are.
 func quoteRaw(v *canonical.Value) string {
 	if v.Kind == canonical.String {
-		return v.Text
+		return v.Text()
 	}
 	return v.String()
 }

@@ -76,7 +76,7 @@ func countOf(keyword string, kind canonical.Kind) func([]located) (int, canonica
 		n := 0
 		for _, s := range all {
 			if v := s.node.Get(keyword); v != nil && v.Kind == kind {
-				n += len(v.Members) + len(v.Items)
+				n += len(v.Members()) + len(v.Items())
 			}
 		}
 		return n, ""
@@ -117,12 +117,12 @@ func longEnumChars(all []located) (int, canonical.Pointer) {
 	best, at := 0, canonical.Pointer("")
 	for _, s := range all {
 		e := s.node.Get("enum")
-		if e == nil || e.Kind != canonical.Array || len(e.Items) <= 250 {
+		if e == nil || e.Kind != canonical.Array || len(e.Items()) <= 250 {
 			continue
 		}
 		n := 0
-		for _, it := range e.Items {
-			n += len(it.Text)
+		for _, it := range e.Items() {
+			n += len(it.Text())
 		}
 		if n > best {
 			best, at = n, s.at().Append("enum")
@@ -136,20 +136,20 @@ func nameChars(all []located) (int, canonical.Pointer) {
 	for _, s := range all {
 		for _, k := range []string{"properties", "$defs", "definitions"} {
 			if p := s.node.Get(k); p != nil && p.Kind == canonical.Object {
-				for _, m := range p.Members {
+				for _, m := range p.Members() {
 					n += len(m.Key)
 				}
 			}
 		}
 		if e := s.node.Get("enum"); e != nil && e.Kind == canonical.Array {
-			for _, it := range e.Items {
+			for _, it := range e.Items() {
 				if it.Kind == canonical.String {
-					n += len(it.Text)
+					n += len(it.Text())
 				}
 			}
 		}
 		if c := s.node.Get("const"); c != nil && c.Kind == canonical.String {
-			n += len(c.Text)
+			n += len(c.Text())
 		}
 	}
 	return n, ""
@@ -165,9 +165,9 @@ func sumMaxItems(all []located) (int, canonical.Pointer) {
 		if v == nil || v.Kind != canonical.Number {
 			continue
 		}
-		m, err := strconv.Atoi(v.Text)
+		m, err := strconv.Atoi(v.Text())
 		if err != nil {
-			f, _ := strconv.ParseFloat(v.Text, 64)
+			f, _ := strconv.ParseFloat(v.Text(), 64)
 			m = int(min(f, math.MaxInt32))
 		}
 		n = min(n+max(m, 0), math.MaxInt32)

@@ -456,24 +456,28 @@ func Schema(s *canonical.Schema, rules *Rules, opts Options) *Result {
 // never modified, so a shared node is as safe as a schema that needed no
 // lowering.
 func (u *Unit) share(c *canonical.Value, given map[*canonical.Value]bool) *canonical.Value {
-	for i, it := range c.Items {
-		c.Items[i] = u.share(it, given)
+	items, members := c.Items(), c.Members()
+	for i, it := range items {
+		items[i] = u.share(it, given)
 	}
-	for i, m := range c.Members {
-		c.Members[i].Value = u.share(m.Value, given)
+	for i, m := range members {
+		members[i].Value = u.share(m.Value, given)
 	}
 	o := u.origins[c]
-	if o == nil || given[o] || o.Kind != c.Kind || o.Bool != c.Bool || o.Text != c.Text || o.Pos != c.Pos ||
-		len(o.Items) != len(c.Items) || len(o.Members) != len(c.Members) || (o.Items == nil) != (c.Items == nil) || (o.Members == nil) != (c.Members == nil) {
+	if o == nil || given[o] || o.Kind != c.Kind || o.Bool != c.Bool || o.Text() != c.Text() || o.Pos != c.Pos {
 		return c
 	}
-	for i, it := range c.Items {
-		if o.Items[i] != it {
+	oItems, oMembers := o.Items(), o.Members()
+	if len(oItems) != len(items) || len(oMembers) != len(members) || (oItems == nil) != (items == nil) || (oMembers == nil) != (members == nil) {
+		return c
+	}
+	for i, it := range items {
+		if oItems[i] != it {
 			return c
 		}
 	}
-	for i, m := range c.Members {
-		if om := o.Members[i]; om.Key != m.Key || om.KeyPos != m.KeyPos || om.Value != m.Value {
+	for i, m := range members {
+		if om := oMembers[i]; om.Key != m.Key || om.KeyPos != m.KeyPos || om.Value != m.Value {
 			return c
 		}
 	}
@@ -523,21 +527,24 @@ func (u *Unit) copyFrom(v *canonical.Value) *canonical.Value {
 // copyTree deep-copies v, recording for each copy the input node that
 // origin names for its model (none when it names none).
 func (u *Unit) copyTree(v *canonical.Value, origin func(*canonical.Value) *canonical.Value) *canonical.Value {
-	c := &canonical.Value{Kind: v.Kind, Bool: v.Bool, Text: v.Text, Pos: v.Pos}
+	c := new(canonical.Value)
+	*c = *v // its kind, text and position; its items or members below
 	if o := origin(v); o != nil {
 		u.origins[c] = o
 	}
-	if v.Items != nil {
-		c.Items = make([]*canonical.Value, len(v.Items))
-		for i, it := range v.Items {
-			c.Items[i] = u.copyTree(it, origin)
+	if items := v.Items(); items != nil {
+		copies := make([]*canonical.Value, len(items))
+		for i, it := range items {
+			copies[i] = u.copyTree(it, origin)
 		}
+		c.SetItems(copies)
 	}
-	if v.Members != nil {
-		c.Members = make([]canonical.Member, len(v.Members))
-		for i, m := range v.Members {
-			c.Members[i] = canonical.Member{Key: m.Key, Value: u.copyTree(m.Value, origin), KeyPos: m.KeyPos}
+	if members := v.Members(); members != nil {
+		copies := make([]canonical.Member, len(members))
+		for i, m := range members {
+			copies[i] = canonical.Member{Key: m.Key, Value: u.copyTree(m.Value, origin), KeyPos: m.KeyPos}
 		}
+		c.SetMembers(copies)
 	}
 	return c
 }
@@ -557,10 +564,10 @@ func (u *Unit) originOf(o *canonical.Value) canonical.Pointer {
 		var walk func(v *canonical.Value, p canonical.Pointer)
 		walk = func(v *canonical.Value, p canonical.Pointer) {
 			u.origPtr[v] = p
-			for i, it := range v.Items {
+			for i, it := range v.Items() {
 				walk(it, p.Index(i))
 			}
-			for _, m := range v.Members {
+			for _, m := range v.Members() {
 				walk(m.Value, p.Append(m.Key))
 			}
 		}
@@ -577,13 +584,13 @@ func (u *Unit) originOf(o *canonical.Value) canonical.Pointer {
 		if v == o {
 			return true
 		}
-		for i, it := range v.Items {
+		for i, it := range v.Items() {
 			if path = append(path, step{index: i}); find(it) {
 				return true
 			}
 			path = path[:len(path)-1]
 		}
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			if path = append(path, step{key: m.Key, index: -1}); find(m.Value) {
 				return true
 			}

@@ -40,17 +40,17 @@ func mergeAllOfAt(u *Unit, s located, r **resolver) (inlined bool) {
 	if all == nil || all.Kind != canonical.Array {
 		return false
 	}
-	base := &canonical.Value{Kind: canonical.Object, Members: without(s.node.Members, "allOf")}
+	base := canonical.NewObject(without(s.node.Members(), "allOf")...)
 	merged := 0
 	var lost []string
-	for i, m := range all.Items {
+	for i, m := range all.Items() {
 		at := s.at().Append("allOf").Index(i)
 		if _, ok := refOf(m); ok {
 			if *r == nil {
 				*r = newResolver(u)
 			}
 			if _, st := (*r).expand(m, at, nil); st != refInlined {
-				u.Report("loss.all-of", at, m, "", "allOf member dropped: %s %s cannot be merged", refWhy[st], m.Get("$ref").Text)
+				u.Report("loss.all-of", at, m, "", "allOf member dropped: %s %s cannot be merged", refWhy[st], m.Get("$ref").Text())
 				continue
 			}
 			inlined = true
@@ -62,7 +62,7 @@ func mergeAllOfAt(u *Unit, s located, r **resolver) (inlined bool) {
 		}
 		u.Report("loss.all-of", at, m, "", "allOf member dropped: it cannot be merged into its schema without changing what is accepted")
 	}
-	s.node.Members = base.Members
+	s.node.SetMembers(base.Members())
 	if merged > 0 {
 		u.Report("lower.all-of-merged", s.at(), s.node, "allOf", "merged %d allOf member(s) into the schema%s", merged, keptOver(lost, "a member's"))
 	}
@@ -100,21 +100,21 @@ func mergeSchemas(a, b *canonical.Value, lost func(keyword string)) (*canonical.
 	if !sameProperties(a, b) {
 		return nil, false
 	}
-	out := &canonical.Value{Kind: canonical.Object, Members: slices.Clone(a.Members)}
-	for _, m := range b.Members {
+	out := canonical.NewObject(slices.Clone(a.Members())...)
+	for _, m := range b.Members() {
 		av := out.Get(m.Key)
 		switch {
 		case av == nil:
-			out.Members = append(out.Members, m)
+			out.SetMembers(append(out.Members(), m))
 		case av.Equal(m.Value):
 		case annotation[m.Key]:
 			lost(m.Key)
 		case m.Key == "properties" && av.Kind == canonical.Object && m.Value.Kind == canonical.Object:
-			props := &canonical.Value{Kind: canonical.Object, Members: slices.Clone(av.Members)}
-			for _, pm := range m.Value.Members {
+			props := canonical.NewObject(slices.Clone(av.Members())...)
+			for _, pm := range m.Value.Members() {
 				prev := props.Get(pm.Key)
 				if prev == nil {
-					props.Members = append(props.Members, pm)
+					props.SetMembers(append(props.Members(), pm))
 					continue
 				}
 				both, ok := mergeSchemas(prev, pm.Value, lost)
@@ -150,8 +150,8 @@ func mergeSchemas(a, b *canonical.Value, lost func(keyword string)) (*canonical.
 			out.Set("type", t)
 		case m.Key == "enum" && av.Kind == canonical.Array && m.Value.Kind == canonical.Array:
 			var keep []*canonical.Value
-			for _, x := range av.Items {
-				if slices.ContainsFunc(m.Value.Items, x.Equal) {
+			for _, x := range av.Items() {
+				if slices.ContainsFunc(m.Value.Items(), x.Equal) {
 					keep = append(keep, x)
 				}
 			}
@@ -219,7 +219,7 @@ func number(v *canonical.Value) (*big.Float, bool) {
 	if v == nil || v.Kind != canonical.Number {
 		return nil, false
 	}
-	f, _, err := big.ParseFloat(v.Text, 10, 256, big.ToNearestEven)
+	f, _, err := big.ParseFloat(v.Text(), 10, 256, big.ToNearestEven)
 	return f, err == nil
 }
 
@@ -267,11 +267,11 @@ func runOneOf(u *Unit) {
 			continue
 		}
 		if s.node.Has("anyOf") {
-			s.node.Members = append(s.node.Members[:i], s.node.Members[i+1:]...)
+			s.node.SetMembers(append(s.node.Members()[:i], s.node.Members()[i+1:]...))
 			u.Report("loss.one-of", s.at(), s.node, "oneOf", "oneOf dropped: the schema has an anyOf already, and the target has no oneOf")
 			continue
 		}
-		s.node.Members[i].Key = "anyOf"
+		s.node.Members()[i].Key = "anyOf"
 		u.Report("lower.one-of-as-any-of", s.at(), s.node, "oneOf", "oneOf written as anyOf: a value that matches more than one branch is accepted too")
 	}
 }
@@ -282,17 +282,17 @@ func runConst(u *Unit) {
 		if i < 0 {
 			continue
 		}
-		c := s.node.Members[i].Value
+		c := s.node.Members()[i].Value
 		if e := s.node.Get("enum"); e != nil {
-			if e.Kind != canonical.Array || !slices.ContainsFunc(e.Items, c.Equal) {
-				s.node.Members = append(s.node.Members[:i], s.node.Members[i+1:]...)
+			if e.Kind != canonical.Array || !slices.ContainsFunc(e.Items(), c.Equal) {
+				s.node.SetMembers(append(s.node.Members()[:i], s.node.Members()[i+1:]...))
 				u.Report("loss.const", s.at(), s.node, "const", "const %s dropped: it is not one of the enum's values, and the target has no const", quote(c))
 				continue
 			}
 			s.node.Delete("enum")
 			i = s.node.Index("const")
 		}
-		s.node.Members[i] = canonical.Member{Key: "enum", Value: canonical.NewArray(c), KeyPos: s.node.Members[i].KeyPos}
+		s.node.Members()[i] = canonical.Member{Key: "enum", Value: canonical.NewArray(c), KeyPos: s.node.Members()[i].KeyPos}
 		u.Report("lower.const-as-enum", s.at(), s.node, "const", "const %s written as enum [%s]", quote(c), quote(c))
 	}
 }

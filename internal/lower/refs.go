@@ -125,12 +125,12 @@ func (r *resolver) expand(node *canonical.Value, at canonical.Pointer, stack []c
 		c.Delete(k) // the copy is not the resource the identifier names
 	}
 	var lost []string
-	for _, m := range node.Members {
+	for _, m := range node.Members() {
 		if d := c.Get(m.Key); annotation[m.Key] && d != nil && !d.Equal(m.Value) {
 			lost = append(lost, m.Key)
 		}
 	}
-	node.Members = mergeRef(node, c)
+	node.SetMembers(mergeRef(node, c))
 	u.Report("lower.ref-inlined", at, node, "$ref", "inlined %s%s", ref, keptOver(lost, "the definition's"))
 	return target, refInlined
 }
@@ -143,31 +143,31 @@ func (r *resolver) expand(node *canonical.Value, at canonical.Pointer, stack []c
 func mergeRef(node, def *canonical.Value) []canonical.Member {
 	if def.Kind == canonical.Bool {
 		if def.Bool {
-			return without(node.Members, "$ref")
+			return without(node.Members(), "$ref")
 		}
 		def = canonical.NewObject()
 		def.Set("not", canonical.NewObject())
 	}
-	for _, m := range node.Members {
+	for _, m := range node.Members() {
 		if m.Key == "$ref" || annotation[m.Key] {
 			continue
 		}
 		if d := def.Get(m.Key); d != nil && !d.Equal(m.Value) {
-			out := without(node.Members, "$ref")
+			out := without(node.Members(), "$ref")
 			if all := node.Get("allOf"); all != nil && all.Kind == canonical.Array {
-				all.Items = append([]*canonical.Value{def}, all.Items...)
+				all.SetItems(append([]*canonical.Value{def}, all.Items()...))
 				return out
 			}
 			return append(out, canonical.Member{Key: "allOf", Value: canonical.NewArray(def)})
 		}
 	}
 	var out []canonical.Member
-	for _, m := range node.Members {
+	for _, m := range node.Members() {
 		if m.Key != "$ref" {
 			out = append(out, m)
 			continue
 		}
-		for _, dm := range def.Members {
+		for _, dm := range def.Members() {
 			if !node.Has(dm.Key) {
 				out = append(out, dm)
 			}
@@ -199,11 +199,11 @@ func (r *resolver) cut(node *canonical.Value, at canonical.Pointer, target canon
 	}
 	i := node.Index("$ref")
 	if typ != nil {
-		node.Members[i] = canonical.Member{Key: "type", Value: u.copyFrom(typ)}
+		node.Members()[i] = canonical.Member{Key: "type", Value: u.copyFrom(typ)}
 		u.Report("loss.ref", at, node, "", "%s %s cannot be inlined; replaced by its type %s", refWhy[st], ref, typ.String())
 		return
 	}
-	node.Members = append(node.Members[:i], node.Members[i+1:]...)
+	node.SetMembers(append(node.Members()[:i], node.Members()[i+1:]...))
 	u.Report("loss.ref", at, node, "", "%s %s cannot be inlined; dropped", refWhy[st], ref)
 }
 
@@ -321,7 +321,7 @@ func (r *resolver) hoist() {
 			if dyn, ok := s.node.Get("$dynamicRef").StringValue(); ok && !s.node.Has("$ref") {
 				if target, ok, _ := r.resolve(s.node, dyn); ok {
 					i := s.node.Index("$dynamicRef")
-					s.node.Members[i] = canonical.Member{Key: "$ref", Value: canonical.NewString("#" + (&url.URL{Fragment: string(target)}).EscapedFragment()), KeyPos: s.node.Members[i].KeyPos}
+					s.node.Members()[i] = canonical.Member{Key: "$ref", Value: canonical.NewString("#" + (&url.URL{Fragment: string(target)}).EscapedFragment()), KeyPos: s.node.Members()[i].KeyPos}
 					u.Report("lower.ref-hoisted", s.at(), s.node, "$ref", "$dynamicRef %q written as a $ref to its static target, as the target takes no dynamic references", dyn)
 				}
 			}
@@ -607,7 +607,7 @@ func countSchemas(s *canonical.Schema) (n, objects int) {
 // quote renders a keyword value for a message or a description.
 func quote(v *canonical.Value) string {
 	if v.Kind == canonical.String {
-		b, _ := json.Marshal(v.Text)
+		b, _ := json.Marshal(v.Text())
 		return string(b)
 	}
 	return v.String()
@@ -629,7 +629,7 @@ func unusedDefs(root *canonical.Value) [][2]string {
 	var out [][2]string
 	for _, kw := range defsKeywords {
 		if defs := root.Get(kw); defs != nil && defs.Kind == canonical.Object {
-			for _, m := range defs.Members {
+			for _, m := range defs.Members() {
 				if !used[canonical.Pointer("").Append(kw, m.Key)] {
 					out = append(out, [2]string{kw, m.Key})
 				}
@@ -648,7 +648,7 @@ func runPruneDefs(u *Unit) {
 		for _, d := range unused {
 			defs := u.root.Get(d[0])
 			defs.Delete(d[1])
-			if len(defs.Members) == 0 {
+			if len(defs.Members()) == 0 {
 				u.root.Delete(d[0])
 			}
 			gone = append(gone, d[0]+"/"+d[1])

@@ -78,7 +78,7 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 		case typed && mayType(n),
 			items && s.HasType("array") && !n.Has("items") && !n.Has("prefixItems"),
 			props && isObjectSchema(n) && !n.Has("properties"),
-			refs && n.Has("$ref") && len(n.Members) > 1,
+			refs && n.Has("$ref") && len(n.Members()) > 1,
 			prune && n.Has("required"),
 			enumNull && hasNull(n.Get("enum")),
 			reqAlone && n.Has("required") && !n.Has("properties"),
@@ -102,7 +102,7 @@ func checkKeys(r *Rules, root *canonical.Value) bool {
 			return false
 		}
 		if p := s.Keyword("properties"); p != nil && p.Kind == canonical.Object {
-			for _, m := range p.Members {
+			for _, m := range p.Members() {
 				if !r.Keys.allows(m.Key) {
 					found = true
 				}
@@ -158,14 +158,14 @@ func valueTypes(values []*canonical.Value) []string {
 
 // inferType returns the type a schema's other keywords imply, or nil.
 func inferType(n *canonical.Value) []string {
-	if e := n.Get("enum"); e != nil && e.Kind == canonical.Array && len(e.Items) > 0 {
-		return valueTypes(e.Items)
+	if e := n.Get("enum"); e != nil && e.Kind == canonical.Array && len(e.Items()) > 0 {
+		return valueTypes(e.Items())
 	}
 	if c := n.Get("const"); c != nil {
 		return valueTypes([]*canonical.Value{c})
 	}
 	var ts []string
-	for _, m := range n.Members {
+	for _, m := range n.Members() {
 		if t := typeKeywords[m.Key]; t != "" && !slices.Contains(ts, t) {
 			ts = append(ts, t)
 		}
@@ -183,7 +183,7 @@ func setType(n *canonical.Value, ts []string) {
 		v = canonical.NewStrings(ts)
 	}
 	n.Delete("type")
-	n.Members = slices.Insert(n.Members, 0, canonical.Member{Key: "type", Value: v})
+	n.SetMembers(slices.Insert(n.Members(), 0, canonical.Member{Key: "type", Value: v}))
 }
 
 // requiredOnly reports whether a branch says only which properties are
@@ -192,7 +192,7 @@ func requiredOnly(b *canonical.Value) bool {
 	if b.Kind != canonical.Object || !b.Has("required") {
 		return false
 	}
-	for _, m := range b.Members {
+	for _, m := range b.Members() {
 		if m.Key != "required" && !annotation[m.Key] {
 			return false
 		}
@@ -235,7 +235,8 @@ func runShape(u *Unit) {
 	visit = func(n *canonical.Value, at canonical.Pointer, inherit []string) {
 		if n.Kind == canonical.Bool {
 			if typed && n.Bool {
-				n.Kind, n.Members = canonical.Object, []canonical.Member{{Key: "anyOf", Value: scalars()}}
+				n.Kind = canonical.Object
+				n.SetMembers([]canonical.Member{{Key: "anyOf", Value: scalars()}})
 				u.Report("loss.untyped", at, n, "", "the schema true (any value) written as anyOf of string, number, boolean and null: the target needs a type, so objects and arrays are no longer accepted here")
 			}
 			return
@@ -307,7 +308,7 @@ func runShape(u *Unit) {
 func shapeType(u *Unit, n *canonical.Value, at canonical.Pointer, inherit []string) {
 	if isObjectSchema(n) {
 		for _, k := range []string{"anyOf", "oneOf"} {
-			if b := n.Get(k); b != nil && b.Kind == canonical.Array && len(b.Items) > 0 && !slices.ContainsFunc(b.Items, func(x *canonical.Value) bool { return !requiredOnly(x) }) {
+			if b := n.Get(k); b != nil && b.Kind == canonical.Array && len(b.Items()) > 0 && !slices.ContainsFunc(b.Items(), func(x *canonical.Value) bool { return !requiredOnly(x) }) {
 				n.Delete(k)
 				u.Report("loss.any-of", at, n, k, "the %s of required lists dropped: each branch only says which properties are required together, and the target needs a type on every branch", k)
 			}
@@ -333,7 +334,7 @@ func shapeType(u *Unit, n *canonical.Value, at canonical.Pointer, inherit []stri
 		u.Report("lower.type-inferred", at, n, "", "type %q added, as its keywords apply to that type only", ts[0])
 		return
 	}
-	n.Members = append(n.Members, canonical.Member{Key: "anyOf", Value: scalars()})
+	n.SetMembers(append(n.Members(), canonical.Member{Key: "anyOf", Value: scalars()}))
 	u.Report("loss.untyped", at, n, "", "a schema without a type (any value) written as anyOf of string, number, boolean and null: the target needs a type, so objects and arrays are no longer accepted here")
 }
 
@@ -376,7 +377,7 @@ func rootRef(r *Rules, root *canonical.Value) bool {
 	if !ok || !rootRules(r) {
 		return false
 	}
-	if len(root.Members) > 1 && r.Action("ref-siblings") != Keep {
+	if len(root.Members()) > 1 && r.Action("ref-siblings") != Keep {
 		return true
 	}
 	p, ok := canonical.RefPointer(ref)
@@ -425,13 +426,13 @@ func mergeRoot(u *Unit) {
 	objectRoot := slices.Contains(canonical.AsSchema(n).Types(), "object") || n.Has("properties")
 	for _, k := range []string{"anyOf", "oneOf"} {
 		b := n.Get(k)
-		if b == nil || b.Kind != canonical.Array || len(b.Items) == 0 {
+		if b == nil || b.Kind != canonical.Array || len(b.Items()) == 0 {
 			continue
 		}
 		// A branch that is a local reference is judged by its target,
 		// inlined; one that cannot be inlined leaves the union as it is.
 		inlined := true
-		for i, x := range b.Items {
+		for i, x := range b.Items() {
 			if _, ok := refOf(x); ok && inlined && objectRoot {
 				if r == nil {
 					r = newResolver(u)
@@ -444,7 +445,7 @@ func mergeRoot(u *Unit) {
 			continue
 		}
 		objects := true
-		for _, x := range b.Items {
+		for _, x := range b.Items() {
 			ts := canonical.AsSchema(x).Types()
 			if x.Kind != canonical.Object || ts != nil && !slices.Equal(ts, []string{"object"}) || x.Has("$ref") || x.Has("anyOf") || x.Has("oneOf") {
 				objects = false
@@ -453,28 +454,28 @@ func mergeRoot(u *Unit) {
 		if !objects {
 			// Only an object root drops them: elsewhere the union may be
 			// what the schema is.
-			if !objectRoot || slices.ContainsFunc(b.Items, func(x *canonical.Value) bool { return x.Has("$ref") }) {
+			if !objectRoot || slices.ContainsFunc(b.Items(), func(x *canonical.Value) bool { return x.Has("$ref") }) {
 				continue // a $ref branch is judged by what it points to: not here
 			}
 			n.Delete(k)
 			if !n.Has("type") {
 				setType(n, []string{"object"})
 			}
-			u.Report("loss.any-of", "", n, k, "the %s at the root dropped, as the target takes no %s at the root and its %d branches are not all object schemas that can be merged: the root no longer requires any one of them", k, k, len(b.Items))
+			u.Report("loss.any-of", "", n, k, "the %s at the root dropped, as the target takes no %s at the root and its %d branches are not all object schemas that can be merged: the root no longer requires any one of them", k, k, len(b.Items()))
 			continue
 		}
 		props := n.Get("properties")
 		if props == nil || props.Kind != canonical.Object {
 			props = canonical.NewObject()
 		} else {
-			props = &canonical.Value{Kind: canonical.Object, Pos: props.Pos, Members: slices.Clone(props.Members)}
+			props = canonical.NewObject(slices.Clone(props.Members())...).At(props.Pos)
 		}
 		var common []string
-		for i, x := range b.Items {
+		for i, x := range b.Items() {
 			if p := x.Get("properties"); p != nil && p.Kind == canonical.Object {
-				for _, m := range p.Members {
+				for _, m := range p.Members() {
 					if !props.Has(m.Key) {
-						props.Members = append(props.Members, m)
+						props.SetMembers(append(props.Members(), m))
 					}
 				}
 			}
@@ -499,7 +500,7 @@ func mergeRoot(u *Unit) {
 		if len(own) > 0 {
 			n.Set("required", canonical.NewStrings(own))
 		}
-		u.Report("loss.any-of", "", n, k, "the %s of %d object schemas at the root merged into one object with every branch's properties, as the target takes no %s at the root: which combinations were required is lost", k, len(b.Items), k)
+		u.Report("loss.any-of", "", n, k, "the %s of %d object schemas at the root merged into one object with every branch's properties, as the target takes no %s at the root: which combinations were required is lost", k, len(b.Items()), k)
 	}
 }
 
@@ -553,7 +554,7 @@ func shapeRef(u *Unit, n *canonical.Value, at canonical.Pointer) {
 		return
 	}
 	var refused []string
-	for _, m := range n.Members {
+	for _, m := range n.Members() {
 		if m.Key != "$ref" && !(row.Action == Only && slices.Contains(row.Values, m.Key)) {
 			refused = append(refused, m.Key)
 		}
@@ -561,9 +562,9 @@ func shapeRef(u *Unit, n *canonical.Value, at canonical.Pointer) {
 	if len(refused) == 0 {
 		return
 	}
-	inner := &canonical.Value{Kind: canonical.Object, Pos: n.Pos, Members: []canonical.Member{n.Members[i]}}
+	inner := canonical.NewObject(n.Members()[i]).At(n.Pos)
 	u.origins[inner] = u.origins[n]
-	n.Members[i] = canonical.Member{Key: "anyOf", Value: canonical.NewArray(inner), KeyPos: n.Members[i].KeyPos}
+	n.Members()[i] = canonical.Member{Key: "anyOf", Value: canonical.NewArray(inner), KeyPos: n.Members()[i].KeyPos}
 	u.Report("lower.ref-wrapped", at, n, "", "$ref with the sibling keyword(s) %s written as anyOf: [{\"$ref\": …}] beside them, as the target refuses siblings of $ref", strings.Join(quoteAll(refused), ", "))
 }
 
@@ -660,7 +661,7 @@ func runKeys(u *Unit) {
 			continue
 		}
 		var bad []int
-		for i, m := range props.Members {
+		for i, m := range props.Members() {
 			if !rule.allows(m.Key) {
 				bad = append(bad, i)
 			}
@@ -671,14 +672,14 @@ func runKeys(u *Unit) {
 		req, _ := s.node.Get("required").Strings()
 		changedReq := false
 		for _, i := range bad {
-			old := props.Members[i].Key
+			old := props.Members()[i].Key
 			key := rule.legal(old)
 			if props.Has(key) {
 				u.Report("name.property-collision", s.at().Append("properties"), props, old, "property key %q is not legal for the target (%s), and its legal form %q is another property's key", old, rule.Pattern(), key)
 				continue
 			}
-			props.Members[i].Key = key
-			renamed[props.Members[i].Value] = old
+			props.Members()[i].Key = key
+			renamed[props.Members()[i].Value] = old
 			if j := slices.Index(req, old); j >= 0 {
 				req[j] = key
 				changedReq = true
@@ -709,7 +710,7 @@ func (u *Unit) recordRenamed() {
 		if props == nil || props.Kind != canonical.Object {
 			continue
 		}
-		for _, m := range props.Members {
+		for _, m := range props.Members() {
 			if old, ok := u.renamedNodes[m.Value]; ok {
 				u.renamed[s.at().Append("properties", m.Key)] = old
 			}
@@ -719,7 +720,7 @@ func (u *Unit) recordRenamed() {
 
 // hasNull reports whether enum, an enum keyword's value, lists null.
 func hasNull(enum *canonical.Value) bool {
-	return enum != nil && enum.Kind == canonical.Array && slices.ContainsFunc(enum.Items, isNull)
+	return enum != nil && enum.Kind == canonical.Array && slices.ContainsFunc(enum.Items(), isNull)
 }
 
 // dropEnumNull takes null out of n's enum, for a server that refuses it
@@ -727,7 +728,7 @@ func hasNull(enum *canonical.Value) bool {
 // alone becomes "type": "null".
 func dropEnumNull(u *Unit, n *canonical.Value, at canonical.Pointer) {
 	enum := n.Get("enum")
-	kept := slices.DeleteFunc(slices.Clone(enum.Items), isNull)
+	kept := slices.DeleteFunc(slices.Clone(enum.Items()), isNull)
 	if len(kept) == 0 {
 		n.Delete("enum")
 		if ts := canonical.AsSchema(n).Types(); ts != nil && !slices.Contains(ts, "null") {
@@ -756,10 +757,10 @@ var ecmaOnly = regexp.MustCompile(`\\(?:0|c[A-Za-z]|u\{[0-9A-Fa-f]+\}|k<)`)
 // unportable reports whether a pattern keyword's value has an escape that
 // only ECMA-262 engines read. An escaped backslash is not an escape.
 func unportable(p *canonical.Value) bool {
-	if p == nil || p.Kind != canonical.String || !strings.Contains(p.Text, `\`) {
+	if p == nil || p.Kind != canonical.String || !strings.Contains(p.Text(), `\`) {
 		return false
 	}
-	return ecmaOnly.MatchString(strings.ReplaceAll(p.Text, `\\`, ""))
+	return ecmaOnly.MatchString(strings.ReplaceAll(p.Text(), `\\`, ""))
 }
 
 // portablePattern rewrites the ECMA-262-only escapes of n's pattern as
@@ -768,7 +769,7 @@ func unportable(p *canonical.Value) bool {
 // backreference), for a server that compiles patterns with an engine of its
 // own (DeepSeek).
 func portablePattern(u *Unit, n *canonical.Value, at canonical.Pointer) {
-	old := n.Get("pattern").Text
+	old := n.Get("pattern").Text()
 	var b strings.Builder
 	for i := 0; i < len(old); i++ {
 		c := old[i]

@@ -41,7 +41,7 @@ func runStrict(u *Unit) {
 		}
 		req, _ := n.Get("required").Strings()
 		changed := false
-		for _, pm := range props.Members {
+		for _, pm := range props.Members() {
 			if slices.Contains(req, pm.Key) {
 				continue
 			}
@@ -76,12 +76,12 @@ func runStrict(u *Unit) {
 
 // makeNullable makes schema v also accept null, and says how.
 func makeNullable(u *Unit, v *canonical.Value) string {
-	if v.Kind != canonical.Object || len(v.Members) == 0 {
+	if v.Kind != canonical.Object || len(v.Members()) == 0 {
 		return "" // accepts null already
 	}
 	addNullToEnum := func() {
-		if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !slices.ContainsFunc(e.Items, isNull) {
-			e.Items = append(e.Items, canonical.NewNull())
+		if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !slices.ContainsFunc(e.Items(), isNull) {
+			e.SetItems(append(e.Items(), canonical.NewNull()))
 		}
 	}
 	if ts := canonical.AsSchema(v).Types(); ts != nil && !v.Has("const") {
@@ -92,37 +92,37 @@ func makeNullable(u *Unit, v *canonical.Value) string {
 		addNullToEnum()
 		return `nullable ("null" added to its type)`
 	}
-	if any := v.Get("anyOf"); any != nil && any.Kind == canonical.Array && len(v.Members) == 1+countAnnotations(v) {
-		if !slices.ContainsFunc(any.Items, isNullSchema) {
+	if any := v.Get("anyOf"); any != nil && any.Kind == canonical.Array && len(v.Members()) == 1+countAnnotations(v) {
+		if !slices.ContainsFunc(any.Items(), isNullSchema) {
 			null := canonical.NewObject()
 			null.Set("type", canonical.NewString("null"))
-			any.Items = append(any.Items, null)
+			any.SetItems(append(any.Items(), null))
 		}
 		return `nullable ({"type": "null"} added to its anyOf)`
 	}
-	if v.Has("enum") && len(v.Members) == 1+countAnnotations(v) {
+	if v.Has("enum") && len(v.Members()) == 1+countAnnotations(v) {
 		addNullToEnum()
 		return "nullable (null added to its enum)"
 	}
 	inner := &canonical.Value{Kind: canonical.Object, Pos: v.Pos}
 	u.origins[inner] = u.origins[v]
 	var outer []canonical.Member
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if m.Key == "description" || m.Key == "title" {
 			outer = append(outer, m)
 			continue
 		}
-		inner.Members = append(inner.Members, m)
+		inner.SetMembers(append(inner.Members(), m))
 	}
 	null := canonical.NewObject()
 	null.Set("type", canonical.NewString("null"))
-	v.Members = append(outer, canonical.Member{Key: "anyOf", Value: canonical.NewArray(inner, null)})
+	v.SetMembers(append(outer, canonical.Member{Key: "anyOf", Value: canonical.NewArray(inner, null)}))
 	return `nullable (wrapped in anyOf with {"type": "null"})`
 }
 
 func countAnnotations(v *canonical.Value) int {
 	n := 0
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if annotation[m.Key] {
 			n++
 		}

@@ -14,7 +14,7 @@ func isNullSchema(v *canonical.Value) bool {
 	if v.Kind != canonical.Object {
 		return false
 	}
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		if m.Key != "type" && !annotation[m.Key] {
 			return false
 		}
@@ -30,10 +30,10 @@ func setNullable(node *canonical.Value) {
 	}
 	m := canonical.Member{Key: "nullable", Value: canonical.NewBool(true)}
 	if i := node.Index("type"); i >= 0 {
-		node.Members = slices.Insert(node.Members, i+1, m)
+		node.SetMembers(slices.Insert(node.Members(), i+1, m))
 		return
 	}
-	node.Members = append(node.Members, m)
+	node.SetMembers(append(node.Members(), m))
 }
 
 func runNullable(u *Unit) {
@@ -73,20 +73,20 @@ func runNullable(u *Unit) {
 					branches = append(branches, b)
 				}
 				i := n.Index("type")
-				n.Members[i] = canonical.Member{Key: "anyOf", Value: canonical.NewArray(branches...)}
+				n.Members()[i] = canonical.Member{Key: "anyOf", Value: canonical.NewArray(branches...)}
 				if null {
 					setNullable(n)
 				}
 				u.Report("lower.type-as-nullable", s.at(), n, "type", "type %s written as anyOf of each type%s", t.String(), nullNote(null))
 			}
 		}
-		if any := n.Get("anyOf"); any != nil && any.Kind == canonical.Array && slices.ContainsFunc(any.Items, isNullSchema) {
-			rest := slices.DeleteFunc(slices.Clone(any.Items), isNullSchema)
+		if any := n.Get("anyOf"); any != nil && any.Kind == canonical.Array && slices.ContainsFunc(any.Items(), isNullSchema) {
+			rest := slices.DeleteFunc(slices.Clone(any.Items()), isNullSchema)
 			lifted := false
 			var lost []string
 			if len(rest) == 1 {
-				if merged, ok := mergeSchemas(&canonical.Value{Kind: canonical.Object, Members: without(n.Members, "anyOf")}, rest[0], func(k string) { lost = append(lost, k) }); ok {
-					n.Members = merged.Members
+				if merged, ok := mergeSchemas(canonical.NewObject(without(n.Members(), "anyOf")...), rest[0], func(k string) { lost = append(lost, k) }); ok {
+					n.SetMembers(merged.Members())
 					lifted = true
 				}
 			}
@@ -106,7 +106,7 @@ func runNullable(u *Unit) {
 			setNullable(n)
 			u.Report("lower.type-as-nullable", s.at(), n, "anyOf", "the null branch of anyOf written as \"nullable\": true%s", keptOver(lost, "the branch's"))
 		}
-		if e := n.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items, isNull) {
+		if e := n.Get("enum"); e != nil && e.Kind == canonical.Array && slices.ContainsFunc(e.Items(), isNull) {
 			nullableEnum(u, n, s.at(), e)
 		}
 	}
@@ -115,7 +115,7 @@ func runNullable(u *Unit) {
 // nullableEnum takes null out of n's enum e, which the target reads as
 // "nullable": true; an enum of null alone becomes type null.
 func nullableEnum(u *Unit, n *canonical.Value, at canonical.Pointer, e *canonical.Value) {
-	rest := slices.DeleteFunc(slices.Clone(e.Items), isNull)
+	rest := slices.DeleteFunc(slices.Clone(e.Items()), isNull)
 	if len(rest) > 0 {
 		n.Set("enum", canonical.NewArray(rest...))
 		setNullable(n)
@@ -162,7 +162,7 @@ func runTuple(u *Unit) {
 			rest = nil
 		}
 		var branches []*canonical.Value
-		for _, it := range tuple.Items {
+		for _, it := range tuple.Items() {
 			if !slices.ContainsFunc(branches, it.Equal) {
 				branches = append(branches, it)
 			}
@@ -173,8 +173,8 @@ func runTuple(u *Unit) {
 			branches = append(branches, rest)
 		}
 		i := n.Index(key)
-		pos := n.Members[i].KeyPos
-		n.Members = slices.Delete(n.Members, i, i+1)
+		pos := n.Members()[i].KeyPos
+		n.SetMembers(slices.Delete(n.Members(), i, i+1))
 		if key != "items" {
 			n.Delete(restKey)
 		}
@@ -184,22 +184,22 @@ func runTuple(u *Unit) {
 		case open:
 			what = "dropped: items past the tuple may be anything, so no items schema can say more"
 		case len(branches) == 1:
-			n.Members = slices.Insert(n.Members, min(i, len(n.Members)), canonical.Member{Key: "items", Value: branches[0], KeyPos: pos})
+			n.SetMembers(slices.Insert(n.Members(), min(i, len(n.Members())), canonical.Member{Key: "items", Value: branches[0], KeyPos: pos}))
 			what = "written as one items schema"
 		default:
 			any := canonical.NewObject()
 			any.Set("anyOf", canonical.NewArray(branches...))
-			n.Members = slices.Insert(n.Members, min(i, len(n.Members)), canonical.Member{Key: "items", Value: any, KeyPos: pos})
+			n.SetMembers(slices.Insert(n.Members(), min(i, len(n.Members())), canonical.Member{Key: "items", Value: any, KeyPos: pos}))
 			what = "written as items: {anyOf: [...]}"
 		}
 		if closed {
-			limit := strconv.Itoa(len(tuple.Items))
-			if old, ok := number(n.Get("maxItems")); !ok || old.Cmp(new(big.Float).SetInt64(int64(len(tuple.Items)))) > 0 {
+			limit := strconv.Itoa(len(tuple.Items()))
+			if old, ok := number(n.Get("maxItems")); !ok || old.Cmp(new(big.Float).SetInt64(int64(len(tuple.Items())))) > 0 {
 				n.Set("maxItems", canonical.NewNumber(limit))
 			}
 			what += ", with maxItems " + limit
 		}
-		u.Report("loss.prefix-items", s.at(), n, key, "the tuple of %d positions %s; which item goes where is lost", len(tuple.Items), what)
+		u.Report("loss.prefix-items", s.at(), n, key, "the tuple of %d positions %s; which item goes where is lost", len(tuple.Items()), what)
 	}
 }
 
@@ -234,12 +234,12 @@ func runModernize(u *Unit) {
 		n := s.node
 		if items := n.Get("items"); items != nil && items.Kind == canonical.Array {
 			i := n.Index("items")
-			n.Members[i].Key = "prefixItems"
+			n.Members()[i].Key = "prefixItems"
 			moves = append(moves, move{s.at().Append("items"), s.at().Append("prefixItems")})
 			what := "prefixItems"
 			if rest := n.Get("additionalItems"); rest != nil {
 				n.Delete("additionalItems")
-				n.Members = slices.Insert(n.Members, i+1, canonical.Member{Key: "items", Value: rest})
+				n.SetMembers(slices.Insert(n.Members(), i+1, canonical.Member{Key: "items", Value: rest}))
 				moves = append(moves, move{s.at().Append("additionalItems"), s.at().Append("items")})
 				what += ", and additionalItems as items"
 			}
@@ -254,22 +254,22 @@ func runModernize(u *Unit) {
 			continue
 		}
 		req, schemas := canonical.NewObject(), canonical.NewObject()
-		for _, m := range deps.Members {
+		for _, m := range deps.Members() {
 			if m.Value.Kind == canonical.Array {
-				req.Members = append(req.Members, m)
+				req.SetMembers(append(req.Members(), m))
 			} else {
-				schemas.Members = append(schemas.Members, m)
+				schemas.SetMembers(append(schemas.Members(), m))
 				moves = append(moves, move{s.at().Append("dependencies", m.Key), s.at().Append("dependentSchemas", m.Key)})
 			}
 		}
 		i := n.Index("dependencies")
-		n.Members = slices.Delete(n.Members, i, i+1)
+		n.SetMembers(slices.Delete(n.Members(), i, i+1))
 		var into []string
 		for _, d := range []struct {
 			key string
 			v   *canonical.Value
 		}{{"dependentSchemas", schemas}, {"dependentRequired", req}} {
-			if len(d.v.Members) == 0 {
+			if len(d.v.Members()) == 0 {
 				continue
 			}
 			into = append([]string{d.key}, into...)
@@ -280,7 +280,7 @@ func runModernize(u *Unit) {
 				n.Set(d.key, d.v)
 				continue
 			}
-			n.Members = slices.Insert(n.Members, min(i, len(n.Members)), canonical.Member{Key: d.key, Value: d.v})
+			n.SetMembers(slices.Insert(n.Members(), min(i, len(n.Members())), canonical.Member{Key: d.key, Value: d.v}))
 		}
 		u.Report("lower.legacy-form", s.at(), n, "dependencies", "the draft-07 dependencies written as %s, as 2020-12 spells them", strings.Join(into, " and "))
 	}
@@ -314,7 +314,7 @@ func exclusiveBounds(u *Unit, at canonical.Pointer, n *canonical.Value) {
 func runUpper(u *Unit) {
 	for _, s := range allSchemas(u.root) {
 		if t := s.node.Get("type"); t != nil && t.Kind == canonical.String {
-			t.Text = strings.ToUpper(t.Text)
+			t.SetText(strings.ToUpper(t.Text()))
 		}
 	}
 }

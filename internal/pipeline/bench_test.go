@@ -190,25 +190,25 @@ func copyOperations(b *testing.B, data []byte, n int) []byte {
 		suffix := fmt.Sprintf("_%d", k)
 		var rename func(v *canonical.Value)
 		rename = func(v *canonical.Value) {
-			for i := range v.Members {
-				m := &v.Members[i]
-				if m.Key == "$ref" && m.Value.Kind == canonical.String && strings.HasPrefix(m.Value.Text, "#/components/schemas/") {
-					m.Value.Text += suffix
+			for i := range v.Members() {
+				m := &v.Members()[i]
+				if m.Key == "$ref" && m.Value.Kind == canonical.String && strings.HasPrefix(m.Value.Text(), "#/components/schemas/") {
+					m.Value.SetText(m.Value.Text() + suffix)
 				}
 				if m.Key == "operationId" && m.Value.Kind == canonical.String {
-					m.Value.Text += suffix
+					m.Value.SetText(m.Value.Text() + suffix)
 				}
 				rename(m.Value)
 			}
-			for _, it := range v.Items {
+			for _, it := range v.Items() {
 				rename(it)
 			}
 		}
 		rename(c)
-		for _, m := range c.Get("paths").Members {
+		for _, m := range c.Get("paths").Members() {
 			paths.Set(fmt.Sprintf("/copy%d%s", k, m.Key), m.Value)
 		}
-		for _, m := range c.Get("components").Get("schemas").Members {
+		for _, m := range c.Get("components").Get("schemas").Members() {
 			schemas.Set(m.Key+suffix, m.Value)
 		}
 	}

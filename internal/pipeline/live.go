@@ -211,9 +211,9 @@ func toolAt(doc *canonical.Value, ptr string) string {
 		return ""
 	}
 	n, err := strconv.Atoi(strings.SplitN(rest, "/", 2)[0])
-	if tools := doc.Get("tools"); err != nil || tools == nil || n >= len(tools.Items) {
+	if tools := doc.Get("tools"); err != nil || tools == nil || n >= len(tools.Items()) {
 		return ""
-	} else if name, ok := tools.Items[n].Get("name").StringValue(); ok {
+	} else if name, ok := tools.Items()[n].Get("name").StringValue(); ok {
 		return name
 	}
 	return ""

@@ -191,7 +191,7 @@ func (o Output) digest() (hash string, size int64) {
 // that is a string (llms.txt, which is Markdown).
 func writeBundle(v *canonical.Value, w io.Writer) (int64, error) {
 	if v.Kind == canonical.String {
-		n, err := io.WriteString(w, v.Text)
+		n, err := io.WriteString(w, v.Text())
 		return int64(n), err
 	}
 	return v.WriteIndent(w)
@@ -214,7 +214,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 func (o Output) Bytes() []byte {
 	switch {
 	case o.value != nil && o.value.Kind == canonical.String:
-		return []byte(o.value.Text)
+		return []byte(o.value.Text())
 	case o.value != nil:
 		return o.value.Indent()
 	case o.stream != nil:

@@ -428,7 +428,7 @@ func TestEqualFile(t *testing.T) {
 	// A bundle made without its hash is hashed as it is encoded.
 	tools := canonical.NewArray()
 	for i := range 5_000 {
-		tools.Items = append(tools.Items, canonical.NewString(fmt.Sprintf("tool %d", i)))
+		tools.SetItems(append(tools.Items(), canonical.NewString(fmt.Sprintf("tool %d", i))))
 	}
 	bundle := bundleOutput("", "bundle.json", tools)
 	edited := tools.Indent()

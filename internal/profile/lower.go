@@ -237,7 +237,7 @@ func (tl *toolLowering) dropExtensions() {
 			continue
 		}
 		if !slices.Contains(sourceOnlyExtensions, format) { // those are left out by design
-			for _, m := range c.Extensions[format].Members {
+			for _, m := range c.Extensions[format].Members() {
 				if tl.foreignStrict && format == tl.strictFrom && m.Key == "strict" {
 					continue
 				}
@@ -251,7 +251,7 @@ func (tl *toolLowering) dropExtensions() {
 		tl.at("loss.extension", canonical.Pointer("").Append("extensions", tl.p.Format, "strict"),
 			"the %s dialect takes no \"strict\" flag (%s); dropped", tl.dialect.Name, tl.dialect.Source)
 		e := canonical.NewObject()
-		e.Members = slices.DeleteFunc(slices.Clone(ext.Members), func(m canonical.Member) bool { return m.Key == "strict" })
+		e.SetMembers(slices.DeleteFunc(slices.Clone(ext.Members()), func(m canonical.Member) bool { return m.Key == "strict" }))
 		c.Extensions[tl.p.Format] = e
 	}
 }
@@ -306,7 +306,7 @@ func (tl *toolLowering) writeStrict() {
 			"its source says \"strict\": true; %s, so without strict on the target every tool is non-strict", tl.dialect.Source)
 		if ext := tl.c.Extensions[f]; ext != nil {
 			e := canonical.NewObject()
-			e.Members = slices.DeleteFunc(slices.Clone(ext.Members), func(m canonical.Member) bool { return m.Key == "strict" })
+			e.SetMembers(slices.DeleteFunc(slices.Clone(ext.Members()), func(m canonical.Member) bool { return m.Key == "strict" }))
 			tl.c.Extensions[f] = e
 		}
 	}
@@ -590,7 +590,7 @@ func (p *Profile) rulesWith(who string, extra []lower.Row) func(mode string) *lo
 func setExtension(t *canonical.Tool, format, key string, v *canonical.Value) {
 	ext := canonical.NewObject()
 	if old := t.Extensions[format]; old != nil {
-		ext.Members = slices.Clone(old.Members)
+		ext.SetMembers(slices.Clone(old.Members()))
 	}
 	ext.Set(key, v)
 	if t.Extensions == nil {

@@ -156,7 +156,7 @@ func checkRootRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 			t.Errorf("the root changed without a report")
 		}
 	case lower.Hoist:
-		if ref := out.Get("properties").Get("c").Get("$ref"); ref == nil || ref.Text != "#/$defs/a" || !out.Get("$defs").Has("a") {
+		if ref := out.Get("properties").Get("c").Get("$ref"); ref == nil || ref.Text() != "#/$defs/a" || !out.Get("$defs").Has("a") {
 			t.Errorf("want the target of #/properties/a hoisted into $defs/a; got %s", got)
 		}
 	case lower.Modern:
@@ -219,8 +219,8 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 		}
 		ok := false
 		orig := in.JSON().Get("properties").Get("p").Get(sample.keyword)
-		for _, it := range append([]*canonical.Value{orig}, orig.Items...) {
-			ok = ok || slices.Contains(row.Values, it.Text) || it.Kind == canonical.Number && slices.Contains(row.Values, "number")
+		for _, it := range append([]*canonical.Value{orig}, orig.Items()...) {
+			ok = ok || slices.Contains(row.Values, it.Text()) || it.Kind == canonical.Number && slices.Contains(row.Values, "number")
 		}
 		if row.Feature == "enum" {
 			ok = slices.Contains(row.Values, "number") || slices.Contains(row.Values, "integer")
@@ -252,17 +252,17 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 		}
 	case lower.Alone:
 		if row.Feature == "any-of-type" {
-			if has || p.Get("anyOf").Items[0].Get("type") == nil {
+			if has || p.Get("anyOf").Items()[0].Get("type") == nil {
 				t.Errorf("want the type moved into the branches; got %s", p.AppendJSON(nil, ""))
 			}
 			return
 		}
-		if len(p.Members) != 1 || !has || p.Get("anyOf").Items[0].Get("description") == nil {
+		if len(p.Members()) != 1 || !has || p.Get("anyOf").Items()[0].Get("description") == nil {
 			t.Errorf("want anyOf alone, the description on its branches; got %s", p.AppendJSON(nil, ""))
 		}
 	case lower.Type:
 		if row.Feature == "branch-types" {
-			for _, b := range v.Items {
+			for _, b := range v.Items() {
 				if !b.Has("type") || !codes["lower.type-inferred"] {
 					t.Errorf("want every branch typed; got %s", p.AppendJSON(nil, ""))
 				}
@@ -289,7 +289,7 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 			t.Errorf("want the types as anyOf; got %s", p.AppendJSON(nil, ""))
 		}
 	case lower.Tuple:
-		if mi := p.Get("maxItems"); has || !p.Has("items") || rules.Action("maxItems") == lower.Keep && (mi == nil || mi.Text != "2") {
+		if mi := p.Get("maxItems"); has || !p.Has("items") || rules.Action("maxItems") == lower.Keep && (mi == nil || mi.Text() != "2") {
 			t.Errorf("want the tuple as items with maxItems 2; got %s", p.AppendJSON(nil, ""))
 		}
 	case lower.Close:
@@ -302,7 +302,7 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 			t.Errorf("want p required and recorded; got %s, optional %v", root.AppendJSON(nil, ""), res.Optional)
 		}
 	case lower.Upper:
-		if v == nil || v.Text != "STRING" {
+		if v == nil || v.Text() != "STRING" {
 			t.Errorf("want type STRING; got %s", p.AppendJSON(nil, ""))
 		}
 	default:
@@ -512,8 +512,8 @@ func TestDialects(t *testing.T) {
 		fn := canonical.NewObject()
 		fn.Set("name", canonical.NewString("t"))
 		fn.Set("parameters", low.Tools[0].Input.JSON())
-		bundle.Items[0].Set("type", canonical.NewString("function"))
-		bundle.Items[0].Set("function", fn)
+		bundle.Items()[0].Set("type", canonical.NewString("function"))
+		bundle.Items()[0].Set("function", fn)
 		for _, d := range openai.Accept(bundle, low.Sources, "openai", opts) {
 			if d.Severity == diag.Error {
 				t.Errorf("%s: %s", tc.dialect, d)

@@ -73,7 +73,7 @@ func (tl *toolLowering) outputRoot(s *canonical.Schema) (*canonical.Schema, stri
 		return nil, why
 	}
 	out := root.DeepCopy() // the lowered schema may be shared with other targets
-	out.Members = slices.Insert(out.Members, 0, canonical.Member{Key: "type", Value: canonical.NewString("object")})
+	out.SetMembers(slices.Insert(out.Members(), 0, canonical.Member{Key: "type", Value: canonical.NewString("object")}))
 	tl.at("lower.type-inferred", "/output", "\"type\": \"object\" added at the root of the output schema, whose branches are all object schemas, so it says the same: %s", why)
 	return canonical.AsSchema(out), ""
 }
@@ -83,7 +83,7 @@ func (tl *toolLowering) outputRoot(s *canonical.Schema) (*canonical.Schema, stri
 func objectBranches(root *canonical.Value) bool {
 	for _, k := range []string{"anyOf", "oneOf"} {
 		if b := root.Get(k); b != nil {
-			if b.Kind != canonical.Array || slices.ContainsFunc(b.Items, func(x *canonical.Value) bool {
+			if b.Kind != canonical.Array || slices.ContainsFunc(b.Items(), func(x *canonical.Value) bool {
 				return !slices.Equal(canonical.AsSchema(x).Types(), []string{"object"})
 			}) {
 				return false

@@ -26,7 +26,7 @@ func tool(t *testing.T, name, desc, input string, extra string) *canonical.Tool 
 			tl.Meta = m
 		}
 		if ex := v.Get("examples"); ex != nil {
-			tl.Examples = ex.Items
+			tl.Examples = ex.Items()
 		}
 		if ro, ok := v.Get("readOnly").BoolValue(); ok {
 			tl.Annotations = &canonical.Annotations{ReadOnlyHint: &ro}

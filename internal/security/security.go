@@ -109,18 +109,18 @@ func walkStrings(v *canonical.Value, base canonical.Pointer, path []string, visi
 			key = path[len(path)-1]
 		}
 		prose := key == "description" || key == "title" || key == "default" || key == "const" || valueOf(path)
-		if prose && v.Text != "" || mayHide(v.Text) {
-			visit(field{base: base, path: path, text: v.Text, prose: prose})
+		if prose && v.Text() != "" || mayHide(v.Text()) {
+			visit(field{base: base, path: path, text: v.Text(), prose: prose})
 		}
 	case canonical.Array:
-		for i, it := range v.Items {
+		for i, it := range v.Items() {
 			if it.Kind == canonical.Object || it.Kind == canonical.Array || it.Kind == canonical.String {
 				walkStrings(it, base, append(path, strconv.Itoa(i)), visit)
 			}
 		}
 	case canonical.Object:
 		params := len(path) > 0 && path[len(path)-1] == "properties"
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			if params || mayHide(m.Key) { // a parameter's name is read by the model too
 				visit(field{base: base, path: append(path, m.Key), text: m.Key, key: true, prose: params})
 			}
@@ -141,15 +141,15 @@ func valueOf(path []string) bool {
 func walkText(v *canonical.Value, base canonical.Pointer, path []string, visit func(field)) {
 	switch v.Kind {
 	case canonical.String:
-		if v.Text != "" {
-			visit(field{base: base, path: path, text: v.Text, prose: true})
+		if v.Text() != "" {
+			visit(field{base: base, path: path, text: v.Text(), prose: true})
 		}
 	case canonical.Array:
-		for i, it := range v.Items {
+		for i, it := range v.Items() {
 			walkText(it, base, append(path, strconv.Itoa(i)), visit)
 		}
 	case canonical.Object:
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			visit(field{base: base, path: append(path, m.Key), text: m.Key, key: true, prose: true})
 			walkText(m.Value, base, append(path, m.Key), visit)
 		}

@@ -18,7 +18,7 @@ func ExampleBundle() {
 		panic(err)
 	}
 	fmt.Println(c.Tools[0].Name, c.Tools[0].Tokens, c.Method.Exact)
-	fmt.Print(tokens.Render([]tokens.Function{{Name: "get_weather", Description: "Get the weather in a city.", Parameters: bundle.Items[0].Get("function").Get("parameters")}}))
+	fmt.Print(tokens.Render([]tokens.Function{{Name: "get_weather", Description: "Get the weather in a city.", Parameters: bundle.Items()[0].Get("function").Get("parameters")}}))
 	// Output:
 	// get_weather 23 true
 	// # Tools

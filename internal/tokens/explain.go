@@ -54,20 +54,20 @@ func Explain(schema *canonical.Value) (Big, error) {
 					return err
 				}
 				if n > big.EnumTokens {
-					big.Enum, big.EnumValues, big.EnumTokens = at.Append("enum"), len(e.Items), n
+					big.Enum, big.EnumValues, big.EnumTokens = at.Append("enum"), len(e.Items()), n
 				}
 			}
 			if at != "" && v.Size() >= minRepeat {
 				k := v.String()
 				seen[k] = append(seen[k], at)
 			}
-			for _, m := range v.Members {
+			for _, m := range v.Members() {
 				if err := walk(m.Value, at.Append(m.Key)); err != nil {
 					return err
 				}
 			}
 		case canonical.Array:
-			for i, it := range v.Items {
+			for i, it := range v.Items() {
 				if err := walk(it, at.Index(i)); err != nil {
 					return err
 				}

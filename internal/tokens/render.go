@@ -77,7 +77,7 @@ func lines(s string) []string {
 
 func isEnum(s *canonical.Value) bool {
 	e := s.Get("enum")
-	return e != nil && e.Kind == canonical.Array && len(e.Items) > 0
+	return e != nil && e.Kind == canonical.Array && len(e.Items()) > 0
 }
 
 func stringOf(v *canonical.Value) (string, bool) {
@@ -111,7 +111,7 @@ func typescript(s *canonical.Value, indent string) string {
 	}
 	if oneOf := s.Get("oneOf"); oneOf != nil && oneOf.Kind == canonical.Array {
 		var b strings.Builder
-		for i, variant := range oneOf.Items {
+		for i, variant := range oneOf.Items() {
 			if i > 0 {
 				b.WriteByte('\n')
 				b.WriteString(indent + " | ")
@@ -139,7 +139,7 @@ func typescript(s *canonical.Value, indent string) string {
 	typ := s.Get("type")
 	if typ != nil && typ.Kind == canonical.Array {
 		var ts []string
-		for _, t := range typ.Items {
+		for _, t := range typ.Items() {
 			if str, ok := t.StringValue(); ok {
 				if str == "integer" {
 					str = "number"
@@ -161,7 +161,7 @@ func typescript(s *canonical.Value, indent string) string {
 	case "string":
 		if e := s.Get("enum"); e != nil && e.Kind == canonical.Array {
 			var vals []string
-			for _, v := range e.Items {
+			for _, v := range e.Items() {
 				if x, ok := v.StringValue(); ok {
 					vals = append(vals, `"`+x+`"`)
 				}
@@ -194,13 +194,13 @@ func object(s *canonical.Value, indent string) string {
 	if props != nil && props.Kind == canonical.Object {
 		required := map[string]bool{}
 		if req := s.Get("required"); req != nil && req.Kind == canonical.Array {
-			for _, r := range req.Items {
+			for _, r := range req.Items() {
 				if x, ok := r.StringValue(); ok {
 					required[x] = true
 				}
 			}
 		}
-		for _, m := range props.Members {
+		for _, m := range props.Members() {
 			key, val := m.Key, m.Value
 			opt := "?"
 			if required[key] {
@@ -215,9 +215,9 @@ func object(s *canonical.Value, indent string) string {
 					b.WriteString(indent + "// " + d + "\n")
 				}
 			}
-			if ex := val.Get("examples"); ex != nil && ex.Kind == canonical.Array && len(ex.Items) > 0 {
+			if ex := val.Get("examples"); ex != nil && ex.Kind == canonical.Array && len(ex.Items()) > 0 {
 				b.WriteString(indent + "// Examples:\n")
-				for _, e := range ex.Items {
+				for _, e := range ex.Items() {
 					if x, ok := e.StringValue(); ok {
 						b.WriteString(indent + `// - "` + x + "\"\n")
 					}
@@ -250,8 +250,8 @@ func object(s *canonical.Value, indent string) string {
 func propertyOneOf(b *strings.Builder, key, opt string, val, oneOf *canonical.Value, indent string) {
 	propDesc, hasDesc := stringOf(val.Get("description"))
 	skip := false
-	if hasDesc && len(oneOf.Items) > 0 {
-		if vd, ok := stringOf(oneOf.Items[0].Get("description")); ok && vd == propDesc {
+	if hasDesc && len(oneOf.Items()) > 0 {
+		if vd, ok := stringOf(oneOf.Items()[0].Get("description")); ok && vd == propDesc {
 			skip = true
 		}
 	}
@@ -264,7 +264,7 @@ func propertyOneOf(b *strings.Builder, key, opt string, val, oneOf *canonical.Va
 		b.WriteString(indent + "// " + defaultComment(def, val) + "\n")
 	}
 	b.WriteString(indent + key + opt + ":\n")
-	for i, variant := range oneOf.Items {
+	for i, variant := range oneOf.Items() {
 		b.WriteString(indent + " | ")
 		t := typescript(variant, indent+"   ")
 		if nullable(variant) && !strings.Contains(t, "null") {

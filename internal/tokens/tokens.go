@@ -278,5 +278,5 @@ func items(v *canonical.Value) []*canonical.Value {
 	if v == nil || v.Kind != canonical.Array {
 		return nil
 	}
-	return v.Items
+	return v.Items()
 }

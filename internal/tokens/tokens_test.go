@@ -85,7 +85,7 @@ func TestBundle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	whole, _ := Tokens(Render([]Function{{Name: "lookup_weather", Description: "Look up the weather.", Parameters: openai.Items[0].Get("function").Get("parameters")}}))
+	whole, _ := Tokens(Render([]Function{{Name: "lookup_weather", Description: "Look up the weather.", Parameters: openai.Items()[0].Get("function").Get("parameters")}}))
 	if len(c.Tools) != 1 || c.Tools[0].Name != "lookup_weather" || c.Tools[0].Tokens < 10 {
 		t.Errorf("count %+v", c.Tools)
 	}

@@ -160,7 +160,7 @@ func stringLiterals(t *Type) []string {
 		if v.Kind != canonical.String {
 			return nil
 		}
-		out = append(out, v.Text)
+		out = append(out, v.Text())
 	}
 	return out
 }

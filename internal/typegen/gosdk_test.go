@@ -115,7 +115,7 @@ func main() {
 		props := root.Get("properties")
 		want := map[string]bool{}
 		if props != nil {
-			for _, p := range props.Members {
+			for _, p := range props.Members() {
 				want[p.Key] = true
 				g, ok := got.Properties[p.Key]
 				if !ok {
@@ -162,7 +162,7 @@ func schemaType(v *canonical.Value) string {
 	if len(ts) == 1 {
 		return ts[0]
 	}
-	if e := v.Get("enum"); e != nil && len(e.Items) > 0 && e.Items[0].Kind == canonical.String {
+	if e := v.Get("enum"); e != nil && len(e.Items()) > 0 && e.Items()[0].Kind == canonical.String {
 		return "string"
 	}
 	return ""

@@ -212,14 +212,14 @@ func (c *conv) typ(node *canonical.Value, at canonical.Pointer, name string) *Ty
 		return c.ref(ref, at, name)
 	}
 	if e := node.Get("enum"); e != nil && e.Kind == canonical.Array {
-		return c.literals(e.Items, at)
+		return c.literals(e.Items(), at)
 	}
 	if v := node.Get("const"); v != nil {
 		return c.literals([]*canonical.Value{v}, at)
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
-		if b := node.Get(k); b != nil && b.Kind == canonical.Array && len(b.Items) > 0 {
-			if props := node.Get("properties"); props != nil && props.Kind == canonical.Object && len(props.Members) > 0 {
+		if b := node.Get(k); b != nil && b.Kind == canonical.Array && len(b.Items()) > 0 {
+			if props := node.Get("properties"); props != nil && props.Kind == canonical.Object && len(props.Members()) > 0 {
 				// Branches beside declared properties (most often lists
 				// of required ones) narrow the object: the type keeps its
 				// properties, and says it does not narrow.
@@ -227,14 +227,14 @@ func (c *conv) typ(node *canonical.Value, at canonical.Pointer, name string) *Ty
 				return c.object(node, at, name)
 			}
 			u := &Type{Kind: Union}
-			for i, br := range b.Items {
+			for i, br := range b.Items() {
 				u.Union = append(u.Union, c.typ(br, at.Append(k).Index(i), name+"Variant"+fmt.Sprint(i+1)))
 			}
 			return c.union(simplify(u), at.Append(k))
 		}
 	}
-	if a := node.Get("allOf"); a != nil && a.Kind == canonical.Array && len(a.Items) > 0 {
-		return c.allOf(node, a.Items, at, name)
+	if a := node.Get("allOf"); a != nil && a.Kind == canonical.Array && len(a.Items()) > 0 {
+		return c.allOf(node, a.Items(), at, name)
 	}
 	return c.byType(node, at, name)
 }
@@ -247,7 +247,7 @@ func (c *conv) byType(node *canonical.Value, at canonical.Pointer, name string) 
 		u := &Type{Kind: Union}
 		for _, tn := range types {
 			one := canonical.NewObject()
-			one.Members = slices.DeleteFunc(slices.Clone(node.Members), func(m canonical.Member) bool { return m.Key == "type" })
+			one.SetMembers(slices.DeleteFunc(slices.Clone(node.Members()), func(m canonical.Member) bool { return m.Key == "type" }))
 			one.Set("type", canonical.NewString(tn))
 			u.Union = append(u.Union, c.typ(one, at, name))
 		}
@@ -288,18 +288,18 @@ func (c *conv) byType(node *canonical.Value, at canonical.Pointer, name string) 
 func (c *conv) object(node *canonical.Value, at canonical.Pointer, name string) *Type {
 	props := node.Get("properties")
 	ap := node.Get("additionalProperties")
-	if props == nil || props.Kind != canonical.Object || len(props.Members) == 0 {
+	if props == nil || props.Kind != canonical.Object || len(props.Members()) == 0 {
 		if ap != nil && ap.Kind == canonical.Object {
 			return &Type{Kind: Map, Elem: c.typ(ap, at.Append("additionalProperties"), name+"Value")}
 		}
 		return &Type{Kind: Map, Elem: &Type{Kind: Any}}
 	}
-	if ap != nil && ap.Kind == canonical.Object && len(ap.Members) > 0 {
+	if ap != nil && ap.Kind == canonical.Object && len(ap.Members()) > 0 {
 		c.loss("loss.type-open-object", at.Append("additionalProperties"), "an object with declared properties and other properties of a schema: the type has the declared ones only")
 	}
 	req, _ := node.Get("required").Strings()
 	o := &Type{Kind: Object}
-	for _, p := range props.Members {
+	for _, p := range props.Members() {
 		f := Field{JSON: p.Key, Required: slices.Contains(req, p.Key), Doc: description(p.Value), Tags: Tags(p.Value)}
 		if p.Value.Kind == canonical.Object {
 			f.Deprecated, _ = p.Value.Get("deprecated").BoolValue()
@@ -408,7 +408,7 @@ func (c *conv) allOf(node *canonical.Value, members []*canonical.Value, at canon
 		return true
 	}
 	own := canonical.NewObject()
-	own.Members = slices.DeleteFunc(slices.Clone(node.Members), func(m canonical.Member) bool { return m.Key == "allOf" })
+	own.SetMembers(slices.DeleteFunc(slices.Clone(node.Members()), func(m canonical.Member) bool { return m.Key == "allOf" }))
 	if own.Has("properties") {
 		add(c.object(own, at, name))
 	}

@@ -222,11 +222,11 @@ func pyLiteral(t *Type, u map[string]bool) string {
 		case v.Kind == canonical.Bool:
 			lits = append(lits, "False")
 		case v.Kind == canonical.String:
-			lits = append(lits, quotePy(v.Text))
-		case strings.ContainsAny(v.Text, ".eE"):
+			lits = append(lits, quotePy(v.Text()))
+		case strings.ContainsAny(v.Text(), ".eE"):
 			rest = append(rest, "float") // Literal takes no floats
 		default:
-			lits = append(lits, v.Text)
+			lits = append(lits, v.Text())
 		}
 	}
 	var parts []string

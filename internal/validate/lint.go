@@ -73,8 +73,8 @@ func checkValues(c *jsonschema.Compiler, root *canonical.Schema, noEnum func(can
 			}
 			values, at := []*canonical.Value{v}, []canonical.Pointer{p.Append(vk.keyword)}
 			if vk.list {
-				values, at = v.Items, nil
-				for i := range v.Items {
+				values, at = v.Items(), nil
+				for i := range v.Items() {
 					at = append(at, p.Append(vk.keyword).Index(i))
 				}
 			}
@@ -179,9 +179,9 @@ func lintNode(fs []finding, path canonical.Path, s *canonical.Schema, input bool
 			}
 		}
 	}
-	if enum := s.Keyword("enum"); enum != nil && enum.Kind == canonical.Array && mayRepeat(enum.Items) {
+	if enum := s.Keyword("enum"); enum != nil && enum.Kind == canonical.Array && mayRepeat(enum.Items()) {
 		seen := map[string]int{}
-		for i, v := range enum.Items {
+		for i, v := range enum.Items() {
 			k := string(v.AppendJCS(nil))
 			if j, dup := seen[k]; dup {
 				fs = append(fs, finding{code: "lint.enum-duplicate", ptr: p().Append("enum").Index(i),
@@ -216,7 +216,7 @@ func lintNode(fs []finding, path canonical.Path, s *canonical.Schema, input bool
 		if defs == nil || defs.Kind != canonical.Object {
 			continue
 		}
-		for _, m := range defs.Members {
+		for _, m := range defs.Members() {
 			at := p().Append(k, m.Key)
 			if !used(at) {
 				fs = append(fs, finding{code: "lint.def-unused", ptr: at,
@@ -256,7 +256,7 @@ func mayRepeat(items []*canonical.Value) bool {
 			return true
 		}
 		for _, b := range items[:i] {
-			if b.Text == a.Text {
+			if b.Text() == a.Text() {
 				return true
 			}
 		}
@@ -270,12 +270,12 @@ func declares(s *canonical.Schema, name string) bool {
 	if props := s.Keyword("properties"); props.Has(name) {
 		return true
 	}
-	if pp := s.Keyword("patternProperties"); pp != nil && len(pp.Members) > 0 {
+	if pp := s.Keyword("patternProperties"); pp != nil && len(pp.Members()) > 0 {
 		return true // a pattern may declare it; not worth a false warning
 	}
 	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
 		if list := s.Keyword(k); list != nil && list.Kind == canonical.Array {
-			for _, sub := range list.Items {
+			for _, sub := range list.Items() {
 				if declares(canonical.AsSchema(sub), name) {
 					return true
 				}

@@ -147,7 +147,7 @@ func (q *quickRun) node(s *canonical.Schema, root bool) (hasRef, ok bool) {
 	if !s.IsObject() {
 		return false, q.shallow(s)
 	}
-	for _, m := range s.Members {
+	for _, m := range s.JSON().Members() {
 		switch {
 		case forbidden[m.Key], m.Key == "$schema" && !root, m.Key == "id" && q.draft == jsonschema.Draft4:
 			return false, false
@@ -159,11 +159,11 @@ func (q *quickRun) node(s *canonical.Schema, root bool) (hasRef, ok bool) {
 			q.refs = append(q.refs, ref)
 			hasRef = true
 		case m.Key == "pattern" && m.Value.Kind == canonical.String:
-			if _, err := lenientRegexp(m.Value.Text); err != nil {
+			if _, err := lenientRegexp(m.Value.Text()); err != nil {
 				return false, false
 			}
 		case m.Key == "patternProperties" && m.Value.Kind == canonical.Object:
-			for _, p := range m.Value.Members {
+			for _, p := range m.Value.Members() {
 				if _, err := lenientRegexp(p.Key); err != nil {
 					return false, false
 				}
@@ -244,7 +244,7 @@ func (q *quickRun) values(s *canonical.Schema, hasRef bool) bool {
 		}
 		items := []*canonical.Value{val}
 		if valueKeywords[i].list {
-			items = val.Items
+			items = val.Items()
 		}
 		against := sch
 		if valueKeywords[i].keyword == "enum" && len(items) > bigEnum {
@@ -362,7 +362,7 @@ func appendShallow(b []byte, s *canonical.Schema, scratch []*canonical.Value) ([
 	}
 	sub := subsOf(s, scratch)
 	b = append(b, '{')
-	for i, m := range s.Members {
+	for i, m := range s.JSON().Members() {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -387,7 +387,7 @@ func appendShallow(b []byte, s *canonical.Schema, scratch []*canonical.Value) ([
 // first occurrence: equal names stay equal, distinct ones distinct.
 func appendRequired(b []byte, v *canonical.Value) []byte {
 	b = append(b, '[')
-	for j, it := range v.Items {
+	for j, it := range v.Items() {
 		if j > 0 {
 			b = append(b, ',')
 		}
@@ -397,7 +397,7 @@ func appendRequired(b []byte, v *canonical.Value) []byte {
 		}
 		first := j
 		for k := range j {
-			if v.Items[k].Kind == canonical.String && v.Items[k].Text == it.Text {
+			if v.Items()[k].Kind == canonical.String && v.Items()[k].Text() == it.Text() {
 				first = k
 				break
 			}
@@ -416,7 +416,7 @@ func appendHolder(b []byte, v *canonical.Value, c *subs, rename bool, sub func([
 		return sub(b, v)
 	case v.Kind == canonical.Array:
 		b = append(b, '[')
-		for i, it := range v.Items {
+		for i, it := range v.Items() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -429,7 +429,7 @@ func appendHolder(b []byte, v *canonical.Value, c *subs, rename bool, sub func([
 		return append(b, ']')
 	case v.Kind == canonical.Object:
 		b = append(b, '{')
-		for i, m := range v.Members {
+		for i, m := range v.Members() {
 			if i > 0 {
 				b = append(b, ',')
 			}
@@ -459,7 +459,7 @@ func appendValuesForm(b []byte, s *canonical.Schema) []byte {
 	sub := subsOf(s, nil)
 	b = append(b, '{')
 	n := 0
-	for _, m := range s.Members {
+	for _, m := range s.JSON().Members() {
 		if annotations[m.Key] {
 			continue
 		}

@@ -67,7 +67,7 @@ func repairType(t string) (string, bool) {
 // The schemas are copied before they change; t gets the copies.
 func Repair(t *canonical.Tool) []diag.Diagnostic {
 	var ds []diag.Diagnostic
-	if in := t.Input; in == nil || in.Kind == canonical.Null || in.IsObject() && len(in.Members) == 0 {
+	if in := t.Input; in == nil || in.Kind == canonical.Null || in.IsObject() && len(in.JSON().Members()) == 0 {
 		was := "null"
 		if in != nil && in.Kind == canonical.Object {
 			was = "{}"
@@ -100,7 +100,7 @@ func Repair(t *canonical.Tool) []diag.Diagnostic {
 			fs = append(fs, repairSchema(p, s, draft)...)
 		}
 		if why, ok := RootNeedsType(c); ok {
-			c.JSON().Members = append([]canonical.Member{{Key: "type", Value: canonical.NewString("object")}}, c.JSON().Members...)
+			c.JSON().SetMembers(append([]canonical.Member{{Key: "type", Value: canonical.NewString("object")}}, c.JSON().Members()...))
 			fs = append(fs, finding{code: "repair.root-type", ptr: "", msg: fmt.Sprintf("the root has no type but is an object schema (%s): \"type\": \"object\" added", why)})
 		}
 		if len(fs) == 0 {
@@ -126,10 +126,10 @@ func RootNeedsType(s *canonical.Schema) (why string, ok bool) {
 		return "it has properties", true
 	}
 	all := v.Get("allOf")
-	if all == nil || all.Kind != canonical.Array || len(all.Items) == 0 {
+	if all == nil || all.Kind != canonical.Array || len(all.Items()) == 0 {
 		return "", false
 	}
-	for _, m := range all.Items {
+	for _, m := range all.Items() {
 		ts := canonical.AsSchema(m).Types()
 		if m.Kind != canonical.Object || !slices.Equal(ts, []string{"object"}) && (ts != nil || !m.Has("properties")) {
 			return "", false
@@ -152,15 +152,15 @@ func needsRepair(s *canonical.Schema, draft *jsonschema.Draft) bool {
 }
 
 func nodeNeedsRepair(v *canonical.Value, draft *jsonschema.Draft) bool {
-	for _, m := range v.Members {
+	for _, m := range v.Members() {
 		switch k, x := m.Key, m.Value; {
 		case k == "type" && x.Kind == canonical.String:
-			if _, bad := repairType(x.Text); bad {
+			if _, bad := repairType(x.Text()); bad {
 				return true
 			}
 		case k == "type" && x.Kind == canonical.Array:
-			for _, it := range x.Items {
-				if _, bad := repairType(it.Text); it.Kind == canonical.String && bad {
+			for _, it := range x.Items() {
+				if _, bad := repairType(it.Text()); it.Kind == canonical.String && bad {
 					return true
 				}
 			}
@@ -171,7 +171,7 @@ func nodeNeedsRepair(v *canonical.Value, draft *jsonschema.Draft) bool {
 			k == "optional" && x.Kind == canonical.Array:
 			return true
 		case k == "properties" && x.Kind == canonical.Object:
-			for _, pm := range x.Members {
+			for _, pm := range x.Members() {
 				if o := pm.Value.Get("optional"); o != nil && o.Kind == canonical.Bool {
 					return true
 				}
@@ -212,13 +212,13 @@ func repairSchema(p canonical.Pointer, s *canonical.Schema, draft *jsonschema.Dr
 			if bound := v.Get(b.bound); e.Bool && bound != nil {
 				v.Set(b.excl, bound)
 				v.Delete(b.bound)
-				msg = fmt.Sprintf("boolean %s with %s %s rewritten as \"%s\": %s", b.excl, b.bound, bound.Text, b.excl, bound.Text)
+				msg = fmt.Sprintf("boolean %s with %s %s rewritten as \"%s\": %s", b.excl, b.bound, bound.Text(), b.excl, bound.Text())
 			}
 			fs = append(fs, finding{code: "repair.exclusive-bound", ptr: p.Append(b.excl), msg: msg})
 		}
 	}
 	if ap := v.Get("additionalProperties"); ap != nil && ap.Kind == canonical.String {
-		t := ap.Text
+		t := ap.Text()
 		if r, ok := repairType(t); ok {
 			t = r
 		}
@@ -229,7 +229,7 @@ func repairSchema(p canonical.Pointer, s *canonical.Schema, draft *jsonschema.Dr
 		fixed.Pos = ap.Pos
 		v.Set("additionalProperties", fixed)
 		fs = append(fs, finding{code: "repair.additional-properties", ptr: p.Append("additionalProperties"),
-			msg: fmt.Sprintf("additionalProperties %q (a type name where a schema belongs) rewritten as %s", ap.Text, fixed.String())})
+			msg: fmt.Sprintf("additionalProperties %q (a type name where a schema belongs) rewritten as %s", ap.Text(), fixed.String())})
 	}
 	if r := v.Get("required"); r != nil && r.Kind == canonical.Null {
 		v.Delete("required")
@@ -245,7 +245,7 @@ func repairSchema(p canonical.Pointer, s *canonical.Schema, draft *jsonschema.Dr
 			msg: fmt.Sprintf("non-standard \"optional\" list %q removed; its names are left out of required", names)})
 	}
 	if props != nil && props.Kind == canonical.Object {
-		for _, m := range props.Members {
+		for _, m := range props.Members() {
 			ps := m.Value
 			if ps.Kind != canonical.Object {
 				continue
@@ -277,21 +277,21 @@ func repairTypeKeyword(p canonical.Pointer, v, typ *canonical.Value) []finding {
 	at := p.Append("type")
 	switch typ.Kind {
 	case canonical.String:
-		to, ok := repairType(typ.Text)
+		to, ok := repairType(typ.Text())
 		if !ok {
 			return nil
 		}
 		if to == "" {
 			v.Delete("type")
-			return []finding{{code: "repair.type", ptr: at, msg: fmt.Sprintf("type %q (any value) rewritten as no type keyword", typ.Text)}}
+			return []finding{{code: "repair.type", ptr: at, msg: fmt.Sprintf("type %q (any value) rewritten as no type keyword", typ.Text())}}
 		}
-		v.Set("type", &canonical.Value{Kind: canonical.String, Text: to, Pos: typ.Pos})
-		return []finding{{code: "repair.type", ptr: at, msg: fmt.Sprintf("type %q rewritten as %q", typ.Text, to)}}
+		v.Set("type", canonical.NewString(to).At(typ.Pos))
+		return []finding{{code: "repair.type", ptr: at, msg: fmt.Sprintf("type %q rewritten as %q", typ.Text(), to)}}
 	case canonical.Array:
 		var fs []finding
 		var out []*canonical.Value
 		anyType := false
-		for i, it := range typ.Items {
+		for i, it := range typ.Items() {
 			name, ok := it.StringValue()
 			to, bad := repairType(name)
 			switch {
@@ -308,7 +308,7 @@ func repairTypeKeyword(p canonical.Pointer, v, typ *canonical.Value) []finding {
 		if anyType {
 			v.Delete("type")
 		} else if len(fs) > 0 {
-			typ.Items = out
+			typ.SetItems(out)
 		}
 		return fs
 	}
@@ -320,15 +320,15 @@ func repairTypeKeyword(p canonical.Pointer, v, typ *canonical.Value) []finding {
 func addNull(v *canonical.Value) {
 	switch typ := v.Get("type"); {
 	case typ == nil:
-	case typ.Kind == canonical.String && typ.Text != "null":
+	case typ.Kind == canonical.String && typ.Text() != "null":
 		v.Set("type", canonical.NewArray(typ, canonical.NewString("null")))
 	case typ.Kind == canonical.Array:
 		if names, _ := typ.Strings(); !slices.Contains(names, "null") {
-			typ.Items = append(typ.Items, canonical.NewString("null"))
+			typ.SetItems(append(typ.Items(), canonical.NewString("null")))
 		}
 	}
-	if enum := v.Get("enum"); enum != nil && enum.Kind == canonical.Array && !slices.ContainsFunc(enum.Items, func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
-		enum.Items = append(enum.Items, canonical.NewNull())
+	if enum := v.Get("enum"); enum != nil && enum.Kind == canonical.Array && !slices.ContainsFunc(enum.Items(), func(x *canonical.Value) bool { return x.Kind == canonical.Null }) {
+		enum.SetItems(append(enum.Items(), canonical.NewNull()))
 	}
 }
 
@@ -344,10 +344,10 @@ func removeRequired(v *canonical.Value, names []string) {
 	if req == nil || req.Kind != canonical.Array {
 		return
 	}
-	req.Items = slices.DeleteFunc(req.Items, func(x *canonical.Value) bool {
+	req.SetItems(slices.DeleteFunc(req.Items(), func(x *canonical.Value) bool {
 		s, ok := x.StringValue()
 		return ok && slices.Contains(names, s)
-	})
+	}))
 }
 
 func addRequired(v *canonical.Value, name string) {
@@ -357,6 +357,6 @@ func addRequired(v *canonical.Value, name string) {
 		return
 	}
 	if names, _ := req.Strings(); !slices.Contains(names, name) {
-		req.Items = append(req.Items, canonical.NewString(name))
+		req.SetItems(append(req.Items(), canonical.NewString(name)))
 	}
 }

@@ -351,10 +351,10 @@ func (c *Compiled) Check(value *canonical.Value) []Problem {
 		var walk func(v *canonical.Value, p canonical.Pointer)
 		walk = func(v *canonical.Value, p canonical.Pointer) {
 			order[p] = len(order)
-			for i, it := range v.Items {
+			for i, it := range v.Items() {
 				walk(it, p.Index(i))
 			}
-			for _, m := range v.Members {
+			for _, m := range v.Members() {
 				walk(m.Value, p.Append(m.Key))
 			}
 		}
@@ -445,8 +445,8 @@ func repairHint(root *canonical.Schema, p canonical.Pointer) string {
 	}
 	switch {
 	case last == "type" && v.Kind == canonical.String:
-		if to, ok := repairType(v.Text); ok {
-			return fmt.Sprintf("rewrites %q as %q", v.Text, cmp.Or(to, "any type"))
+		if to, ok := repairType(v.Text()); ok {
+			return fmt.Sprintf("rewrites %q as %q", v.Text(), cmp.Or(to, "any type"))
 		}
 	case (last == "exclusiveMinimum" || last == "exclusiveMaximum") && v.Kind == canonical.Bool:
 		return "rewrites the boolean form as the numeric one"
@@ -466,18 +466,18 @@ func ToAny(v *canonical.Value) any {
 	case canonical.Bool:
 		return v.Bool
 	case canonical.Number:
-		return json.Number(v.Text)
+		return json.Number(v.Text())
 	case canonical.String:
-		return v.Text
+		return v.Text()
 	case canonical.Array:
-		a := make([]any, len(v.Items))
-		for i, it := range v.Items {
+		a := make([]any, len(v.Items()))
+		for i, it := range v.Items() {
 			a[i] = ToAny(it)
 		}
 		return a
 	case canonical.Object:
-		m := make(map[string]any, len(v.Members))
-		for _, mb := range v.Members {
+		m := make(map[string]any, len(v.Members()))
+		for _, mb := range v.Members() {
 			m[mb.Key] = ToAny(mb.Value)
 		}
 		return m
@@ -546,7 +546,7 @@ func refCycles(root *canonical.Schema, refs [][2]canonical.Pointer) []finding {
 		}
 		at := canonical.Pointer(strings.TrimSuffix(string(r[0]), "/$ref"))
 		node := root.JSON().Resolve(at)
-		if node == nil || node.Kind != canonical.Object || slices.ContainsFunc(node.Members, func(m canonical.Member) bool { return !slices.Contains(pureKeys, m.Key) }) {
+		if node == nil || node.Kind != canonical.Object || slices.ContainsFunc(node.Members(), func(m canonical.Member) bool { return !slices.Contains(pureKeys, m.Key) }) {
 			continue
 		}
 		next[at] = r[1]

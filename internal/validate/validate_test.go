@@ -84,7 +84,7 @@ func TestMessagesInWords(t *testing.T) {
 
 func TestToolLocatesInSource(t *testing.T) {
 	doc, _ := canonical.ParseJSON([]byte(`[{"type": "function", "function": {"name": "x", "parameters": {"type": "object", "properties": {"a": {"$ref": "#/$defs/b"}}}}}]`))
-	tool := &canonical.Tool{Name: "x", Description: "X.", Input: canonical.AsSchema(doc.Items[0].Get("function").Get("parameters")),
+	tool := &canonical.Tool{Name: "x", Description: "X.", Input: canonical.AsSchema(doc.Items()[0].Get("function").Get("parameters")),
 		Source: canonical.Source{File: "f.json", Pointer: "/0", Fields: map[canonical.Pointer]canonical.Pointer{"/input": "/0/function/parameters"}}}
 	ds := New().Tool(tool)
 	if len(ds) != 1 || ds[0].File != "f.json" || ds[0].Pointer != "/0/function/parameters/properties/a/$ref" {
@@ -120,7 +120,7 @@ func corpusSchemas(t *testing.T) map[string]*canonical.Schema {
 		}
 	}
 	for _, f := range corpus.Glob(t, "mcp/reference-servers-py/*.json") {
-		for i, tool := range load(f).Get("tools").Items {
+		for i, tool := range load(f).Get("tools").Items() {
 			add(f+"#"+string(rune('a'+i)), tool.Get("inputSchema"))
 		}
 	}
@@ -128,13 +128,13 @@ func corpusSchemas(t *testing.T) map[string]*canonical.Schema {
 		v := load(f)
 		items := []*canonical.Value{v}
 		if v.Kind == canonical.Array {
-			items = v.Items
+			items = v.Items()
 		}
 		for i, it := range items {
 			add(f+"#"+string(rune('a'+i)), it.Get("input_schema"))
 		}
 	}
-	for i, tool := range load(corpus.Path(t, "langchain/langchainjs-community-tools.json")).Get("tools").Items {
+	for i, tool := range load(corpus.Path(t, "langchain/langchainjs-community-tools.json")).Get("tools").Items() {
 		add("langchain#"+string(rune('A'+i)), tool.Get("args_json_schema"))
 	}
 	for _, f := range corpus.Glob(t, "jsonschema-test-suite/*/*.json") {
@@ -143,7 +143,7 @@ func corpusSchemas(t *testing.T) map[string]*canonical.Schema {
 			// The suite's draft-07 files are draft-07 by folder; give them the
 			// $schema a catalog would have to write.
 			v = v.DeepCopy()
-			v.Members = append([]canonical.Member{{Key: "$schema", Value: canonical.NewString("http://json-schema.org/draft-07/schema#")}}, v.Members...)
+			v.SetMembers(append([]canonical.Member{{Key: "$schema", Value: canonical.NewString("http://json-schema.org/draft-07/schema#")}}, v.Members()...))
 		}
 		add(f, v)
 	}

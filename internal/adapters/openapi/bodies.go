@@ -36,7 +36,7 @@ func (o *oasDoc) parameters(item *canonical.Value, itemAt canonical.Pointer, op 
 			ok = false
 			continue
 		}
-		for i, raw := range src.list.Items {
+		for i, raw := range src.list.Items() {
 			v, at, bad := o.deref(raw, src.at.Index(i))
 			if v == nil {
 				ok = ok && !bad
@@ -133,7 +133,7 @@ func stringSchema(s *canonical.Value) bool {
 	if s.Kind != canonical.Object {
 		return false
 	}
-	for _, m := range s.Members {
+	for _, m := range s.Members() {
 		switch m.Key {
 		case "type":
 			if t, _ := m.Value.StringValue(); t != "string" {
@@ -172,7 +172,7 @@ func flattenable(s *canonical.Value) bool {
 	if ap := s.Get("additionalProperties"); ap != nil && !(ap.Kind == canonical.Bool && !ap.Bool) {
 		return false
 	}
-	for _, m := range s.Members {
+	for _, m := range s.Members() {
 		if m.Key != "type" && m.Key != "properties" && m.Key != "required" && !slices.Contains(flattenKeys, m.Key) && !strings.HasPrefix(m.Key, "x-") {
 			return false
 		}
@@ -187,7 +187,7 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 	body := o.requestBody(t, params, op, opAt)
 	if body != nil {
 		if body.flat {
-			for _, m := range body.v.Get("properties").Members {
+			for _, m := range body.v.Get("properties").Members() {
 				in.taken[m.Key] = true
 			}
 		} else {
@@ -200,9 +200,9 @@ func (o *oasDoc) input(t *canonical.Tool, params []oasParam, op *canonical.Value
 		if entry == nil {
 			return nil
 		}
-		list.Items = append(list.Items, entry)
+		list.SetItems(append(list.Items(), entry))
 	}
-	if len(list.Items) > 0 {
+	if len(list.Items()) > 0 {
 		http.Set("parameters", list)
 	}
 	closed := in.body(body)
@@ -264,7 +264,7 @@ func (o *oasDoc) requestBody(t *canonical.Tool, params []oasParam, op *canonical
 	case len(decode.Members(content)) > 0:
 		// Text or bytes: the body is one string, its media type in the
 		// binding.
-		mt = content.Members[0].Key
+		mt = content.Members()[0].Key
 		mAt := at.Append("content", mt)
 		sv := content.Get(mt).Get("schema")
 		if !stringSchema(sv) {
@@ -297,8 +297,8 @@ func (in *inputMaker) param(p oasParam) *canonical.Value {
 	var mt string
 	if sv == nil {
 		if c := p.v.Get("content"); c != nil && len(decode.Members(c)) > 0 {
-			mt = c.Members[0].Key
-			sv, sAt = c.Members[0].Value.Get("schema"), p.at.Append("content", mt, "schema")
+			mt = c.Members()[0].Key
+			sv, sAt = c.Members()[0].Value.Get("schema"), p.at.Append("content", mt, "schema")
 		}
 	}
 	s := in.o.schema(sv, sAt)
@@ -321,7 +321,7 @@ func (in *inputMaker) param(p oasParam) *canonical.Value {
 	if mt != "" {
 		entry.Set("mediaType", canonical.NewString(mt))
 	}
-	entry.Members = append(entry.Members, left...)
+	entry.SetMembers(append(entry.Members(), left...))
 	return entry
 }
 
@@ -332,7 +332,7 @@ func (in *inputMaker) body(body *requestBody) (closed *canonical.Value) {
 	switch {
 	case body == nil:
 	case body.flat:
-		for _, m := range body.v.Members {
+		for _, m := range body.v.Members() {
 			switch m.Key {
 			case "type", "properties", "required":
 			case "additionalProperties":
@@ -342,7 +342,7 @@ func (in *inputMaker) body(body *requestBody) (closed *canonical.Value) {
 				in.t.Source.Fields[canonical.Pointer("/input").Append(m.Key)] = body.at.Append(m.Key)
 			}
 		}
-		for _, m := range body.v.Get("properties").Members {
+		for _, m := range body.v.Get("properties").Members() {
 			in.props.Set(m.Key, m.Value)
 			in.t.Source.Fields[canonical.Pointer("/input/properties").Append(m.Key)] = body.at.Append("properties", m.Key)
 		}
@@ -441,7 +441,7 @@ func (o *oasDoc) output(t *canonical.Tool, op *canonical.Value, opAt canonical.P
 	if o.allOfObjects(s.v) {
 		// Every member is an object, so the schema is one: saying so is
 		// the same schema, and makes it an output schema.
-		s.v.Members = slices.Insert(s.v.Members, 0, canonical.Member{Key: "type", Value: canonical.NewString("object")})
+		s.v.SetMembers(slices.Insert(s.v.Members(), 0, canonical.Member{Key: "type", Value: canonical.NewString("object")}))
 	}
 	if typ, _ := s.v.Get("type").StringValue(); s.v.Kind != canonical.Object || typ != "object" {
 		what := `not an object schema`
@@ -471,10 +471,10 @@ func (o *oasDoc) output(t *canonical.Tool, op *canonical.Value, opAt canonical.P
 // (after $refs to definitions) all have "type": "object".
 func (o *oasDoc) allOfObjects(s *canonical.Value) bool {
 	all := s.Get("allOf")
-	if s.Kind != canonical.Object || s.Has("type") || all == nil || all.Kind != canonical.Array || len(all.Items) == 0 {
+	if s.Kind != canonical.Object || s.Has("type") || all == nil || all.Kind != canonical.Array || len(all.Items()) == 0 {
 		return false
 	}
-	for _, m := range all.Items {
+	for _, m := range all.Items() {
 		if def := o.follow(m); def != nil {
 			m = def.schema
 		}

@@ -116,7 +116,7 @@ func (o *oasDoc) bind(t *canonical.Tool, f *decode.Fields, http, item, op *canon
 	if security != nil {
 		http.Set("security", security)
 	}
-	for _, m := range op.Members {
+	for _, m := range op.Members() {
 		switch {
 		case f.Used[m.Key]:
 		case m.Key == "deprecated" || m.Key == "externalDocs" || strings.HasPrefix(m.Key, "x-"):
@@ -163,7 +163,7 @@ func scopes(security *canonical.Value) []string {
 	if security == nil || security.Kind != canonical.Array {
 		return nil
 	}
-	for _, req := range security.Items {
+	for _, req := range security.Items() {
 		for _, m := range decode.Members(req) {
 			ss, _ := m.Value.Strings()
 			for _, s := range ss {

@@ -161,11 +161,11 @@ func (o *oasDoc) reshape(t *canonical.Tool, in, http *canonical.Value, ov Overri
 			o.problem(at("rename"), "the tool %q has an input property %q already", t.Name, name)
 			continue
 		}
-		props.Members[props.Index(old)].Key = name
+		props.Members()[props.Index(old)].Key = name
 		if req := in.Get("required"); req != nil {
-			for _, it := range req.Items {
-				if it.Text == old {
-					it.Text = name
+			for _, it := range req.Items() {
+				if it.Text() == old {
+					it.SetText(name)
 				}
 			}
 		}
@@ -188,7 +188,7 @@ func (o *oasDoc) reshape(t *canonical.Tool, in, http *canonical.Value, ov Overri
 func bind(http *canonical.Value, name string, param func(entry *canonical.Value), body func(b *canonical.Value)) {
 	var entries []*canonical.Value
 	if ps := http.Get("parameters"); ps != nil {
-		entries = ps.Items
+		entries = ps.Items()
 	}
 	for _, entry := range entries {
 		if p, _ := entry.Get("property").StringValue(); p == name {
@@ -222,8 +222,8 @@ func dropRequired(in *canonical.Value, name string) {
 	if req == nil {
 		return
 	}
-	req.Items = slices.DeleteFunc(req.Items, func(it *canonical.Value) bool { return it.Text == name })
-	if len(req.Items) == 0 {
+	req.SetItems(slices.DeleteFunc(req.Items(), func(it *canonical.Value) bool { return it.Text() == name }))
+	if len(req.Items()) == 0 {
 		in.Delete("required")
 	}
 }
@@ -252,7 +252,7 @@ func fromTOML(x any) (*canonical.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			arr.Items = append(arr.Items, v)
+			arr.SetItems(append(arr.Items(), v))
 		}
 		return arr, nil
 	case map[string]any:
@@ -272,7 +272,7 @@ func fromTOML(x any) (*canonical.Value, error) {
 // fits checks v against the "type" and "enum" of the schema s: enough to
 // catch a fixed value of the wrong kind, which the API would refuse.
 func fits(v *canonical.Value, s *canonical.Value) error {
-	if e := s.Get("enum"); e != nil && e.Kind == canonical.Array && !slices.ContainsFunc(e.Items, v.Equal) {
+	if e := s.Get("enum"); e != nil && e.Kind == canonical.Array && !slices.ContainsFunc(e.Items(), v.Equal) {
 		return fmt.Errorf("%s is not one of the property's enum", v)
 	}
 	typ := s.Get("type")
@@ -304,7 +304,7 @@ func jsonType(v *canonical.Value) string {
 	case canonical.Bool:
 		return "boolean"
 	case canonical.Number:
-		if !strings.ContainsAny(v.Text, ".eE") {
+		if !strings.ContainsAny(v.Text(), ".eE") {
 			return "integer"
 		}
 		return "number"

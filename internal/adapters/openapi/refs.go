@@ -66,19 +66,19 @@ func bundle(d *decode.Decoder, doc *canonical.Value, file string, load Loader) [
 		cur := queue[0]
 		queue = queue[1:]
 		walkRefs(cur.v, "", func(at canonical.Pointer, rv *canonical.Value) {
-			target, frag, ok := fileRef(rv.Text, cur.file)
+			target, frag, ok := fileRef(rv.Text(), cur.file)
 			switch {
 			case !ok:
 				return
 			case target == "" && cur.file == file, target == file:
-				rv.Text = "#" + frag // a reference inside the description
+				rv.SetText("#" + frag) // a reference inside the description
 				return
 			case target == "":
 				target = cur.file
 			}
 			if loaded[target] == nil {
 				if len(loaded) > maxFiles {
-					d.Diags = append(d.Diags, diag.New("source.invalid", "$ref %q: the description reads more than %d other files; toolc stops here", rv.Text, maxFiles).At(cur.file, string(at)))
+					d.Diags = append(d.Diags, diag.New("source.invalid", "$ref %q: the description reads more than %d other files; toolc stops here", rv.Text(), maxFiles).At(cur.file, string(at)))
 					return
 				}
 				v, ds := load(target)
@@ -94,7 +94,7 @@ func bundle(d *decode.Decoder, doc *canonical.Value, file string, load Loader) [
 						}
 						d.Diags = append(d.Diags, x)
 					}
-					d.Diags = append(d.Diags, diag.New("source.read", "$ref %q names %s, which cannot be read%s", rv.Text, target, why).At(cur.file, string(at)))
+					d.Diags = append(d.Diags, diag.New("source.read", "$ref %q names %s, which cannot be read%s", rv.Text(), target, why).At(cur.file, string(at)))
 					return
 				}
 				loaded[target] = v
@@ -103,10 +103,10 @@ func bundle(d *decode.Decoder, doc *canonical.Value, file string, load Loader) [
 				queue = append(queue, todo{target, v})
 			}
 			if p, ok := localRef("#" + frag); ok && loaded[target].Resolve(p) == nil {
-				d.Diags = append(d.Diags, diag.New("source.invalid", "$ref %q: %s has nothing at %s", rv.Text, target, cmp.Or(string(p), "its root")).At(cur.file, string(at)))
+				d.Diags = append(d.Diags, diag.New("source.invalid", "$ref %q: %s has nothing at %s", rv.Text(), target, cmp.Or(string(p), "its root")).At(cur.file, string(at)))
 				return
 			}
-			rv.Text = "#" + fragmentEscape(string(canonical.Pointer("").Append(graftKey, target))) + frag
+			rv.SetText("#" + fragmentEscape(string(canonical.Pointer("").Append(graftKey, target))) + frag)
 		})
 	}
 	if len(grafts) > 0 {
@@ -144,7 +144,7 @@ func fileRef(ref, file string) (target, frag string, ok bool) {
 func walkRefs(v *canonical.Value, at canonical.Pointer, fn func(at canonical.Pointer, rv *canonical.Value)) {
 	switch v.Kind {
 	case canonical.Object:
-		for _, m := range v.Members {
+		for _, m := range v.Members() {
 			if m.Key == "$ref" && m.Value.Kind == canonical.String {
 				fn(at.Append("$ref"), m.Value)
 				continue
@@ -152,7 +152,7 @@ func walkRefs(v *canonical.Value, at canonical.Pointer, fn func(at canonical.Poi
 			walkRefs(m.Value, at.Append(m.Key), fn)
 		}
 	case canonical.Array:
-		for i, it := range v.Items {
+		for i, it := range v.Items() {
 			walkRefs(it, at.Index(i), fn)
 		}
 	}

@@ -112,7 +112,7 @@ func (o *oasDoc) follow(s *canonical.Value) *oasDef {
 
 // pureRef returns the $ref of a schema that has nothing else.
 func pureRef(v *canonical.Value) (string, bool) {
-	if v == nil || v.Kind != canonical.Object || len(v.Members) != 1 {
+	if v == nil || v.Kind != canonical.Object || len(v.Members()) != 1 {
 		return "", false
 	}
 	return v.Get("$ref").StringValue()
@@ -248,7 +248,7 @@ func (o *oasDoc) rewriteRefs(s *canonical.Value) []string {
 		if i < 0 {
 			return true
 		}
-		rv := sub.Members[i].Value
+		rv := sub.JSON().Members()[i].Value
 		ref, isString := rv.StringValue()
 		p, local := localRef(ref)
 		if !isString || !local {
@@ -258,7 +258,7 @@ func (o *oasDoc) rewriteRefs(s *canonical.Value) []string {
 		if !ok {
 			return true
 		}
-		rv.Text = "#" + fragmentEscape(string(canonical.Pointer("/$defs").Append(key).Append(rest...)))
+		rv.SetText("#" + fragmentEscape(string(canonical.Pointer("/$defs").Append(key).Append(rest...))))
 		if !slices.Contains(keys, key) {
 			keys = append(keys, key)
 		}
