@@ -422,13 +422,16 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 	}
 	// Each tool is said once, against the first tool it cannot be told
 	// apart from: by name and description, or by name and parameters.
-	done := map[int]bool{}
-	first := map[string]int{}
+	// The keys are the strings themselves, not one string made of them:
+	// that was a copy of every description.
+	type same struct{ name, what, it string }
+	done := make([]bool, len(tools))
+	first := make(map[same]int, len(tools))
 	for i, t := range tools {
-		keys := []string{norm[i] + "\x00d\x00" + t.Description}
+		keys := []same{{norm[i], "d", t.Description}}
 		if req, _ := t.Input.JSON().Get("required").Strings(); len(req) > 0 {
 			// pair compares the properties of the two.
-			keys = append(keys, norm[i]+"\x00p\x00"+strings.Join(slices.Sorted(slices.Values(req)), ","))
+			keys = append(keys, same{norm[i], "p", strings.Join(slices.Sorted(slices.Values(req)), ",")})
 		}
 		for _, k := range keys {
 			if j, ok := first[k]; ok && !done[i] {
@@ -444,16 +447,19 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 	// work linear in the letters. A bucket is the hash of its key (no key
 	// string is built); oneEdit confirms every candidate, so a collision
 	// costs a comparison, never a finding.
-	keys, buckets, shared := oneEditBuckets(norm)
+	buckets, shared := oneEditBuckets(norm)
 	// Each name, in catalog order, against the earlier names one letter
-	// from it, the earliest first.
+	// from it, the earliest first. Its keys are made again rather than
+	// kept: they were as much memory as the buckets.
 	var earlier []int
+	var keys []uint64
 	for j, n := range norm {
-		if done[j] {
+		if done[j] || len(n) < 6 {
 			continue
 		}
 		earlier = earlier[:0]
-		for _, k := range keys[j] {
+		keys = nameKeys(n, buckets.seed, buckets.shift, keys[:0])
+		for _, k := range keys {
 			at, ok := shared[k]
 			if !ok {
 				continue
@@ -661,18 +667,19 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 type buckets struct {
 	pairs []uint64
 	shift uint
+	seed  maphash.Seed // of the keys' hashes
 }
 
 func (b buckets) key(at int) uint64 { return b.pairs[at] >> b.shift }
 func (b buckets) name(at int) int   { return int(b.pairs[at] & (1<<b.shift - 1)) }
 
-// oneEditBuckets are the keys of each name of norm (a hash of each string
-// one edit away from it: a letter left out, or a letter's place marked,
-// less the bits that hold a name's index), the (key, name) pairs sorted,
-// and where each key that two names share starts among them.
-func oneEditBuckets(norm []string) ([][]uint64, buckets, map[uint64]int) {
-	b := buckets{shift: uint(bits.Len(uint(len(norm))))}
-	seed := maphash.MakeSeed()
+// oneEditBuckets are the (key, name) pairs of the names of norm sorted,
+// a name's keys being a hash of each string one edit away from it (a
+// letter left out, or a letter's place marked) less the bits that hold a
+// name's index, and where each key that two names share starts among
+// them.
+func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
+	b := buckets{shift: uint(bits.Len(uint(len(norm)))), seed: maphash.MakeSeed()}
 	// The buckets, as one sorted slice of pairs rather than a map of
 	// slices: a 20,000-tool catalog has 800,000 keys, and a map's growth
 	// and appends were most of this check's time. Each name's keys have a
@@ -686,20 +693,19 @@ func oneEditBuckets(norm []string) ([][]uint64, buckets, map[uint64]int) {
 			start[i+1] += 2*len(n) + 1
 		}
 	}
-	all := make([]uint64, start[len(norm)])
-	b.pairs = make([]uint64, len(all))
-	keys := make([][]uint64, len(norm))
+	b.pairs = make([]uint64, start[len(norm)])
 	par.For(len(norm), 256, func(i int) {
 		if len(norm[i]) < 6 {
 			return
 		}
-		ks := nameKeys(norm[i], seed, b.shift, all[start[i]:start[i]:start[i+1]])
-		keys[i] = ks
+		// The keys are made in the name's place and made pairs there.
 		pairs := b.pairs[start[i]:start[i+1]]
+		ks := nameKeys(norm[i], b.seed, b.shift, pairs[:0])
 		for j := range pairs {
-			pairs[j] = ^uint64(0)
 			if j < len(ks) {
 				pairs[j] = ks[j]<<b.shift | uint64(i)
+			} else {
+				pairs[j] = ^uint64(0)
 			}
 		}
 	})
@@ -715,7 +721,7 @@ func oneEditBuckets(norm []string) ([][]uint64, buckets, map[uint64]int) {
 			shared[k] = at
 		}
 	}
-	return keys, b, shared
+	return b, shared
 }
 
 // nameKeys appends to ks the keys of the name n: the hash, less its low
