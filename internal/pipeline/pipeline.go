@@ -694,11 +694,15 @@ func (b *build) finish() *Result {
 	for _, t := range b.targets {
 		n += len(t.diags)
 	}
+	// Each part's diagnostics are let go once gathered: the lock, made
+	// when the outputs are written, keeps the build.
 	ds := append(make([]diag.Diagnostic, 0, n+1), b.apply(b.diags, nil)...)
+	b.diags = nil
 	docs := map[string]*canonical.Value{}
 	grafts := map[string][]openapi.Graft{}
 	for i, f := range b.files {
 		ds = append(ds, b.apply(f.diags, nil)...)
+		b.files[i].diags = nil
 		docs[b.inputs[i].path] = f.doc
 		for _, ref := range f.refs {
 			if ref.doc != nil {
@@ -709,8 +713,9 @@ func (b *build) finish() *Result {
 			grafts[b.inputs[i].path] = f.openapi.Grafts
 		}
 	}
-	for _, t := range b.targets {
+	for i, t := range b.targets {
 		ds = append(ds, t.diags...)
+		b.targets[i].diags = nil
 	}
 	if len(b.tools) == 0 && !diag.HasErrors(ds) { // an error says more than "empty"
 		d := diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")
