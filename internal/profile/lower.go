@@ -152,7 +152,7 @@ var toolPasses = []toolPass{
 type toolLowering struct {
 	*lowering
 	src           *canonical.Tool
-	c             canonical.Tool
+	c             *canonical.Tool // the tool being made, its own allocation: it outlives the lowering
 	o             loweredTool
 	strictFrom    string       // the format of the source's strict flag, if any
 	foreignStrict bool         // that flag is another format's, carried as the target's
@@ -162,12 +162,13 @@ type toolLowering struct {
 
 // tool lowers one tool through every pass.
 func (l *lowering) tool(t *canonical.Tool) loweredTool {
-	tl := &toolLowering{lowering: l, src: t, c: *t}
+	c := *t
+	tl := &toolLowering{lowering: l, src: t, c: &c}
 	tl.c.Extensions = maps.Clone(t.Extensions)
 	for _, pass := range toolPasses {
 		pass.run(tl)
 	}
-	tl.o.tool = &tl.c
+	tl.o.tool = tl.c
 	return tl.o
 }
 
@@ -218,9 +219,9 @@ func (tl *toolLowering) rename() {
 
 func (tl *toolLowering) dropFields() {
 	for i, f := range toolFields {
-		if f.has(&tl.c) && !slices.Contains(tl.p.Carries, f.name) {
+		if f.has(tl.c) && !slices.Contains(tl.p.Carries, f.name) {
 			tl.said(f.code, droppedFields[i].at, droppedFields[i].message)
-			f.clear(&tl.c)
+			f.clear(tl.c)
 		}
 	}
 	if !slices.Contains(tl.p.Carries, "backend") {
@@ -229,7 +230,7 @@ func (tl *toolLowering) dropFields() {
 }
 
 func (tl *toolLowering) dropExtensions() {
-	c, keepExt := &tl.c, tl.keepExt
+	c, keepExt := tl.c, tl.keepExt
 	_, tl.strictFrom, _ = tl.p.sourceStrict(tl.src)
 	tl.foreignStrict = tl.strictFrom != "" && !slices.Contains(keepExt, tl.strictFrom) && tl.dialect.Strict
 	for _, format := range slices.Sorted(maps.Keys(c.Extensions)) {
@@ -299,7 +300,7 @@ func (tl *toolLowering) lowerInput() {
 func (tl *toolLowering) writeStrict() {
 	strict := tl.o.strict
 	if tl.foreignStrict && tl.opts.Strict == nil && strict { // false is every target's default
-		setExtension(&tl.c, tl.p.Format, "strict", canonical.NewBool(strict))
+		setExtension(tl.c, tl.p.Format, "strict", canonical.NewBool(strict))
 	}
 	if was, f, ok := tl.p.sourceStrict(tl.src); ok && was && tl.dialect.SameStrict && tl.opts.Strict == nil {
 		tl.at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
@@ -315,7 +316,7 @@ func (tl *toolLowering) writeStrict() {
 			tl.at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
 				"its source says \"strict\": %v; the target's strict = %v wins", was, strict)
 		}
-		setExtension(&tl.c, tl.p.Format, "strict", canonical.NewBool(strict))
+		setExtension(tl.c, tl.p.Format, "strict", canonical.NewBool(strict))
 	}
 }
 
