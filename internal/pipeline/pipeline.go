@@ -388,7 +388,7 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 			return nil, err
 		}
 	}
-	b.diags = append(b.diags, <-lint...)
+	b.lint = <-lint
 	return b.finish(), nil
 }
 
@@ -443,6 +443,7 @@ type build struct {
 	targets []targetResult      // per manifest target
 	invalid map[string]bool     // IDs of tools with an error of their own
 	diags   []diag.Diagnostic   // not tied to a target
+	lint    []diag.Diagnostic   // the security lint's
 
 	sourcePolicy map[string]*diag.Policy    // source file → its [[sources]] policy, where one is set
 	known        baseline                   // what the baseline knows; nil without one
@@ -687,7 +688,7 @@ func (b *build) selectTools() {
 // finish gathers, locates, filters and sorts the diagnostics, and produces
 // the outputs and lock when nothing failed.
 func (b *build) finish() *Result {
-	n := len(b.diags) // the diagnostics gathered below, allocated for once
+	n := len(b.diags) + len(b.lint) // the diagnostics gathered below, allocated for once
 	for _, f := range b.files {
 		n += len(f.diags)
 	}
@@ -697,7 +698,8 @@ func (b *build) finish() *Result {
 	// Each part's diagnostics are let go once gathered: the lock, made
 	// when the outputs are written, keeps the build.
 	ds := append(make([]diag.Diagnostic, 0, n+1), b.apply(b.diags, nil)...)
-	b.diags = nil
+	ds = append(ds, b.apply(b.lint, nil)...)
+	b.diags, b.lint = nil, nil
 	docs := map[string]*canonical.Value{}
 	grafts := map[string][]openapi.Graft{}
 	for i, f := range b.files {

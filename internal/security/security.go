@@ -49,10 +49,9 @@ func Check(tools []*canonical.Tool) []diag.Diagnostic {
 		})
 		per[i] = append(per[i], annotations(t)...)
 	})
-	out := slices.Concat(per...)
-	out = append(out, <-confused...)
-	out = append(out, crossReferences(tools)...)
-	return out
+	// Made at their size: a large catalog has a finding a tool.
+	lists := append(per, <-confused, crossReferences(tools))
+	return slices.Concat(lists...)
 }
 
 // field is one piece of a tool's text.
@@ -396,12 +395,18 @@ func words(name string) []string {
 // case and separators, or one letter apart, with the same description or
 // the same required parameters.
 func confusable(tools []*canonical.Tool) []diag.Diagnostic {
-	var out []diag.Diagnostic
 	norm := make([]string, len(tools))
 	for i, t := range tools {
 		norm[i] = fold(t.Name)
 	}
-	// pair reports b against a when a model cannot tell them apart.
+	// The pairs found, reported at the end at their number: a catalog
+	// made of many servers' copies has one for most of its tools.
+	type found struct {
+		a, b int
+		same string
+	}
+	var pairs []found
+	// pair finds b against a when a model cannot tell them apart.
 	pair := func(i, j int) bool {
 		a, b := tools[i], tools[j]
 		if a.ID() == b.ID() { // one ID twice is catalog.duplicate-id
@@ -416,8 +421,7 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 		default:
 			return false
 		}
-		out = append(out, report(b, "security.tool-confusable", "/name", "%q and %s (%q) differ only in %s and have %s: a model cannot tell them apart, and one may shadow the other",
-			b.Name, a.ID(), a.Name, how(a.Name, b.Name, norm[i] == norm[j]), same))
+		pairs = append(pairs, found{i, j, same})
 		return true
 	}
 	// Each tool is said once, against the first tool it cannot be told
@@ -480,6 +484,12 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 				break
 			}
 		}
+	}
+	out := make([]diag.Diagnostic, 0, len(pairs))
+	for _, p := range pairs {
+		a, b := tools[p.a], tools[p.b]
+		out = append(out, report(b, "security.tool-confusable", "/name", "%q and %s (%q) differ only in %s and have %s: a model cannot tell them apart, and one may shadow the other",
+			b.Name, a.ID(), a.Name, how(a.Name, b.Name, norm[p.a] == norm[p.b]), p.same))
 	}
 	for _, t := range tools {
 		if mixed := lookalikes(t.Name); mixed != "" {
