@@ -684,14 +684,12 @@ func (b buckets) key(at int) uint64 { return b.pairs[at] >> b.shift }
 func (b buckets) name(at int) int   { return int(b.pairs[at] & (1<<b.shift - 1)) }
 
 // oneEditBuckets are the (key, name) pairs of the names of norm sorted,
-// a name's keys being a hash of each string one edit away from it (a
-// letter left out, or a letter's place marked) less the bits that hold a
-// name's index, and where each key that two names share starts among
-// them.
+// a name's keys being those of nameKeys, and where each key that two
+// names share starts among them.
 func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
 	b := buckets{shift: uint(bits.Len(uint(len(norm)))), seed: maphash.MakeSeed()}
 	// The buckets, as one sorted slice of pairs rather than a map of
-	// slices: a 20,000-tool catalog has 800,000 keys, and a map's growth
+	// slices: a 20,000-tool catalog has 400,000 keys, and a map's growth
 	// and appends were most of this check's time. Each name's keys have a
 	// place at most their number long, found first, so the names are
 	// hashed in parallel; a place a name leaves unused holds a pair no
@@ -700,7 +698,7 @@ func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
 	for i, n := range norm {
 		start[i+1] = start[i]
 		if len(n) >= 6 {
-			start[i+1] += 2*len(n) + 1
+			start[i+1] += len(n) + 1
 		}
 	}
 	b.pairs = make([]uint64, start[len(norm)])
@@ -735,29 +733,24 @@ func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
 }
 
 // nameKeys appends to ks the keys of the name n: the hash, less its low
-// shift bits, of each string one edit away from it.
+// shift bits, of n and of each string n less one letter. Two names one
+// edit apart share one: the longer less a letter is the shorter (an
+// insertion), or the two less the letter where they differ are one
+// string (a substitution). Names that share a key without being one
+// edit apart (a letter moved) are candidates that oneEdit turns down.
 func nameKeys(n string, seed maphash.Seed, shift uint, ks []uint64) []uint64 {
 	var h maphash.Hash
 	h.SetSeed(seed)
-	// key hashes kind, a and c: a and c are one string, the name less the
-	// letter between them ('s' marks the place where one was).
-	key := func(kind byte, a, c string) uint64 {
+	key := func(a, c string) uint64 {
 		h.Reset()
-		h.WriteByte(kind)
 		h.WriteString(a)
-		if kind == 's' {
-			h.WriteByte(0)
-		}
 		h.WriteString(c)
 		return h.Sum64() >> shift
 	}
-	// A substitution: the two agree but at one place. An insertion: the
-	// longer less one letter is the shorter.
-	ks = append(ks, key('d', n, ""))
+	ks = append(ks, key(n, ""))
 	for k := range len(n) {
-		ks = append(ks, key('s', n[:k], n[k+1:]))
 		if k == 0 || n[k] != n[k-1] { // a letter of a run left out is one string
-			ks = append(ks, key('d', n[:k], n[k+1:]))
+			ks = append(ks, key(n[:k], n[k+1:]))
 		}
 	}
 	return ks
