@@ -426,22 +426,52 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 	}
 	// Each tool is said once, against the first tool it cannot be told
 	// apart from: by name and description, or by name and parameters.
-	// The keys are the strings themselves, not one string made of them:
-	// that was a copy of every description.
-	type same struct{ name, what, it string }
+	// The keys are kept as their hashes, each checked against the key of
+	// the tool it names when found: a map of the strings was most of the
+	// check's memory. A key whose hash another one has (as good as never)
+	// is kept whole in clashed.
+	required := func(t *canonical.Tool) string {
+		req, _ := t.Input.JSON().Get("required").Strings()
+		return strings.Join(slices.Sorted(slices.Values(req)), ",")
+	}
+	keyOf := func(i int, what byte) sameKey {
+		if what == 'd' {
+			return sameKey{norm[i], tools[i].Description, 'd'}
+		}
+		return sameKey{norm[i], required(tools[i]), 'p'}
+	}
+	seed := maphash.MakeSeed()
+	first := make(map[uint64]int, len(tools))
+	var clashed map[sameKey]int
+	// firstOf returns the first tool with key k, or makes i that tool.
+	firstOf := func(k sameKey, i int) (int, bool) {
+		h := hashKey(seed, k)
+		j, ok := first[h]
+		if !ok {
+			first[h] = i
+			return 0, false
+		}
+		if keyOf(j, k.what) == k {
+			return j, true
+		}
+		if j, ok := clashed[k]; ok {
+			return j, true
+		}
+		if clashed == nil {
+			clashed = map[sameKey]int{}
+		}
+		clashed[k] = i
+		return 0, false
+	}
 	done := make([]bool, len(tools))
-	first := make(map[same]int, len(tools))
 	for i, t := range tools {
-		keys := []same{{norm[i], "d", t.Description}}
+		if j, ok := firstOf(keyOf(i, 'd'), i); ok {
+			done[i] = pair(j, i)
+		}
 		if req, _ := t.Input.JSON().Get("required").Strings(); len(req) > 0 {
 			// pair compares the properties of the two.
-			keys = append(keys, same{norm[i], "p", strings.Join(slices.Sorted(slices.Values(req)), ",")})
-		}
-		for _, k := range keys {
-			if j, ok := first[k]; ok && !done[i] {
+			if j, ok := firstOf(keyOf(i, 'p'), i); ok && !done[i] {
 				done[i] = pair(j, i)
-			} else if !ok {
-				first[k] = i
 			}
 		}
 	}
@@ -499,6 +529,16 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 	}
 	return out
 }
+
+// sameKey is what two tools that a model cannot tell apart share: a
+// folded name and the description ('d') or the required parameters ('p').
+type sameKey struct {
+	name, it string
+	what     byte
+}
+
+// hashKey hashes a sameKey; a test makes every key clash.
+var hashKey = maphash.Comparable[sameKey]
 
 // fold is a name in lower case without separators (what words joins),
 // each look-alike letter of another script, and each full-width one, as

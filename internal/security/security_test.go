@@ -1,12 +1,14 @@
 package security
 
 import (
+	"hash/maphash"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
 )
 
 func tool(t *testing.T, namespace, js string) *canonical.Tool {
@@ -127,5 +129,31 @@ func TestSortParallel(t *testing.T) {
 		if !slices.Equal(s, want) {
 			t.Fatalf("%d values: not sorted as slices.Sort sorts them", n)
 		}
+	}
+}
+
+// TestConfusableKeysThatClash: the first tool of each key is found by the
+// key's hash and checked against that tool's key; with every hash the
+// same, the keys kept whole must find the same pairs.
+func TestConfusableKeysThatClash(t *testing.T) {
+	var tools []*canonical.Tool
+	for i, js := range []string{
+		`{"name": "read_file", "description": "Reads a file."}`,
+		`{"name": "write_file", "description": "Writes a file."}`,
+		`{"name": "Read-File", "description": "Reads a file."}`,
+		`{"name": "send_email", "inputSchema": {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"]}}`,
+		`{"name": "SendEmail", "description": "Mail.", "inputSchema": {"type": "object", "properties": {"to": {"type": "string"}}, "required": ["to"]}}`,
+		`{"name": "write.file", "description": "Writes a file."}`,
+	} {
+		tools = append(tools, tool(t, string(rune('a'+i)), js))
+	}
+	want := confusable(tools)
+	if len(want) != 3 {
+		t.Fatalf("confusable found %d pairs, want 3: %v", len(want), want)
+	}
+	defer func(h func(maphash.Seed, sameKey) uint64) { hashKey = h }(hashKey)
+	hashKey = func(maphash.Seed, sameKey) uint64 { return 1 }
+	if got := confusable(tools); !slices.EqualFunc(got, want, func(a, b diag.Diagnostic) bool { return a == b }) {
+		t.Errorf("with every key clashing, confusable found\n%v\nwant\n%v", got, want)
 	}
 }
