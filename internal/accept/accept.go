@@ -370,6 +370,19 @@ type checker struct {
 	// was a fifth of the acceptance check's time.
 	at        nodeAt
 	nodeRules []nodeRule // of the schema being checked
+	// steps is where the walk of a schema takes its steps from, begun
+	// again for each schema: no step outlives its walk, and one allocated
+	// per subschema was most of what the check allocated.
+	steps []step
+}
+
+// newStep returns s, kept in the checker's steps.
+func (c *checker) newStep(s step) *step {
+	if len(c.steps) == cap(c.steps) {
+		c.steps = make([]step, 0, max(64, 2*cap(c.steps))) // the full one stays with the steps in it
+	}
+	c.steps = append(c.steps, s)
+	return &c.steps[len(c.steps)-1]
 }
 
 func (c *checker) name() string {
@@ -416,6 +429,7 @@ func (c *checker) accepted(k string) bool { return slices.Contains(c.opts.Accept
 // schema checks one emitted schema.
 func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 	var found []ref // collected on the walk, for the reference rules
+	c.steps = c.steps[:0]
 	// The rules that look at each node, with their checks: looked up once
 	// per schema, not per node and rule.
 	c.nodeRules = c.nodeRules[:0]
@@ -441,14 +455,14 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 		var in *step // the keyword's step, shared by its subschemas
 		canonical.AsSchema(v).EachSubschema(func(st canonical.Step, sub *canonical.Schema) bool {
 			if in == nil || in.tok != st.Keyword {
-				in = &step{parent: at, tok: st.Keyword}
+				in = c.newStep(step{parent: at, tok: st.Keyword})
 			}
 			here := in
 			switch {
 			case st.Named:
-				here = &step{parent: in, tok: st.Name}
+				here = c.newStep(step{parent: in, tok: st.Name})
 			case st.Index >= 0:
-				here = &step{parent: in, index: st.Index + 1}
+				here = c.newStep(step{parent: in, index: st.Index + 1})
 			}
 			visit(sub.JSON(), here, st.Keyword, pos)
 			return true
