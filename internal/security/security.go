@@ -395,53 +395,80 @@ func words(name string) []string {
 // case and separators, or one letter apart, with the same description or
 // the same required parameters.
 func confusable(tools []*canonical.Tool) []diag.Diagnostic {
-	norm := make([]string, len(tools))
+	c := &confusion{tools: tools, norm: make([]string, len(tools)), done: make([]bool, len(tools))}
 	for i, t := range tools {
-		norm[i] = fold(t.Name)
+		c.norm[i] = fold(t.Name)
 	}
+	c.sameName()
+	c.oneLetter()
+	out := make([]diag.Diagnostic, 0, len(c.pairs))
+	for _, p := range c.pairs {
+		a, b := tools[p.a], tools[p.b]
+		out = append(out, report(b, "security.tool-confusable", "/name", "%q and %s (%q) differ only in %s and have %s: a model cannot tell them apart, and one may shadow the other",
+			b.Name, a.ID(), a.Name, how(a.Name, b.Name, c.norm[p.a] == c.norm[p.b]), p.same))
+	}
+	for _, t := range tools {
+		if mixed := lookalikes(t.Name); mixed != "" {
+			out = append(out, report(t, "security.tool-confusable", "/name", "%q holds letters of another script that look like Latin ones (%s): it passes for %q, a model and a reader cannot tell them apart",
+				t.Name, mixed, skeleton(t.Name)))
+		}
+	}
+	return out
+}
+
+// confusion is the state of the confusable check: each tool is said
+// once, against the first tool it cannot be told apart from.
+type confusion struct {
+	tools []*canonical.Tool
+	norm  []string // each tool's folded name
+	done  []bool   // the tools said
 	// The pairs found, reported at the end at their number: a catalog
 	// made of many servers' copies has one for most of its tools.
-	type found struct {
-		a, b int
-		same string
+	pairs []confusedPair
+}
+
+type confusedPair struct {
+	a, b int
+	same string
+}
+
+// pair finds tool j against tool i when a model cannot tell them apart.
+func (c *confusion) pair(i, j int) bool {
+	a, b := c.tools[i], c.tools[j]
+	if a.ID() == b.ID() { // one ID twice is catalog.duplicate-id
+		return false
 	}
-	var pairs []found
-	// pair finds b against a when a model cannot tell them apart.
-	pair := func(i, j int) bool {
-		a, b := tools[i], tools[j]
-		if a.ID() == b.ID() { // one ID twice is catalog.duplicate-id
-			return false
-		}
-		same := ""
-		switch {
-		case a.Description != "" && a.Description == b.Description:
-			same = "the same description"
-		case sameRequired(a, b):
-			same = "the same required parameters"
-		default:
-			return false
-		}
-		pairs = append(pairs, found{i, j, same})
-		return true
+	same := ""
+	switch {
+	case a.Description != "" && a.Description == b.Description:
+		same = "the same description"
+	case sameRequired(a, b):
+		same = "the same required parameters"
+	default:
+		return false
 	}
-	// Each tool is said once, against the first tool it cannot be told
-	// apart from: by name and description, or by name and parameters.
-	// The keys are kept as their hashes, each checked against the key of
-	// the tool it names when found: a map of the strings was most of the
-	// check's memory. A key whose hash another one has (as good as never)
-	// is kept whole in clashed.
-	required := func(t *canonical.Tool) string {
-		req, _ := t.Input.JSON().Get("required").Strings()
-		return strings.Join(slices.Sorted(slices.Values(req)), ",")
+	c.pairs = append(c.pairs, confusedPair{i, j, same})
+	return true
+}
+
+// key is tool i's sameKey of what.
+func (c *confusion) key(i int, what byte) sameKey {
+	if what == 'd' {
+		return sameKey{c.norm[i], c.tools[i].Description, 'd'}
 	}
-	keyOf := func(i int, what byte) sameKey {
-		if what == 'd' {
-			return sameKey{norm[i], tools[i].Description, 'd'}
-		}
-		return sameKey{norm[i], required(tools[i]), 'p'}
-	}
+	req, _ := c.tools[i].Input.JSON().Get("required").Strings()
+	return sameKey{c.norm[i], strings.Join(slices.Sorted(slices.Values(req)), ","), 'p'}
+}
+
+// sameName finds the tools whose folded names are the same, by name and
+// description, or by name and required parameters (pair compares the
+// properties of the two). The keys are kept as their hashes, each
+// checked against the key of the tool it names when found: a map of the
+// strings was most of the check's memory. A key whose hash another one
+// has (as good as never) is kept whole in clashed.
+func (c *confusion) sameName() {
 	seed := maphash.MakeSeed()
-	first := make(map[uint64]int, len(tools))
+	first := make(map[uint64]int, len(c.tools))
 	var clashed map[sameKey]int
 	// firstOf returns the first tool with key k, or makes i that tool.
 	firstOf := func(k sameKey, i int) (int, bool) {
@@ -451,7 +478,7 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 			first[h] = i
 			return 0, false
 		}
-		if keyOf(j, k.what) == k {
+		if c.key(j, k.what) == k {
 			return j, true
 		}
 		if j, ok := clashed[k]; ok {
@@ -463,32 +490,33 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 		clashed[k] = i
 		return 0, false
 	}
-	done := make([]bool, len(tools))
-	for i, t := range tools {
-		if j, ok := firstOf(keyOf(i, 'd'), i); ok {
-			done[i] = pair(j, i)
+	for i, t := range c.tools {
+		if j, ok := firstOf(c.key(i, 'd'), i); ok {
+			c.done[i] = c.pair(j, i)
 		}
 		if req, _ := t.Input.JSON().Get("required").Strings(); len(req) > 0 {
-			// pair compares the properties of the two.
-			if j, ok := firstOf(keyOf(i, 'p'), i); ok && !done[i] {
-				done[i] = pair(j, i)
+			if j, ok := firstOf(c.key(i, 'p'), i); ok && !c.done[i] {
+				c.done[i] = c.pair(j, i)
 			}
 		}
 	}
-	// One letter apart: only names of 6 letters or more. Two such names
-	// share a bucket, the name with one letter left out (or whole), so
-	// every pair is found whatever lies between them in sorted order, in
-	// work linear in the letters. A bucket is the hash of its key (no key
-	// string is built); oneEdit confirms every candidate, so a collision
-	// costs a comparison, never a finding.
-	buckets, shared := oneEditBuckets(norm)
+}
+
+// oneLetter finds the names one letter apart: only names of 6 letters or
+// more. Two such names share a bucket, the name with one letter left out
+// (or whole), so every pair is found whatever lies between them in sorted
+// order, in work linear in the letters. A bucket is the hash of its key
+// (no key string is built); oneEdit confirms every candidate, so a
+// collision costs a comparison, never a finding.
+func (c *confusion) oneLetter() {
+	buckets, shared := oneEditBuckets(c.norm)
 	// Each name, in catalog order, against the earlier names one letter
 	// from it, the earliest first. Its keys are made again rather than
 	// kept: they were as much memory as the buckets.
 	var earlier []int
 	var keys []uint64
-	for j, n := range norm {
-		if done[j] || len(n) < 6 {
+	for j, n := range c.norm {
+		if c.done[j] || len(n) < 6 {
 			continue
 		}
 		earlier = earlier[:0]
@@ -503,31 +531,18 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 				if i >= j {
 					break
 				}
-				if norm[i] != n && oneEdit(norm[i], n) {
+				if c.norm[i] != n && oneEdit(c.norm[i], n) {
 					earlier = append(earlier, i)
 				}
 			}
 		}
 		slices.Sort(earlier)
 		for _, i := range slices.Compact(earlier) {
-			if done[j] = pair(i, j); done[j] {
+			if c.done[j] = c.pair(i, j); c.done[j] {
 				break
 			}
 		}
 	}
-	out := make([]diag.Diagnostic, 0, len(pairs))
-	for _, p := range pairs {
-		a, b := tools[p.a], tools[p.b]
-		out = append(out, report(b, "security.tool-confusable", "/name", "%q and %s (%q) differ only in %s and have %s: a model cannot tell them apart, and one may shadow the other",
-			b.Name, a.ID(), a.Name, how(a.Name, b.Name, norm[p.a] == norm[p.b]), p.same))
-	}
-	for _, t := range tools {
-		if mixed := lookalikes(t.Name); mixed != "" {
-			out = append(out, report(t, "security.tool-confusable", "/name", "%q holds letters of another script that look like Latin ones (%s): it passes for %q, a model and a reader cannot tell them apart",
-				t.Name, mixed, skeleton(t.Name)))
-		}
-	}
-	return out
 }
 
 // sameKey is what two tools that a model cannot tell apart share: a
