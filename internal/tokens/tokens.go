@@ -20,6 +20,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/tiktoken-go/tokenizer"
@@ -147,21 +148,55 @@ func chunks(s string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		start := 0
 		prevWord := false
-		for i, r := range s {
-			word := unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
-			if prevWord && !word && i-start >= chunkMin && !unicode.IsSpace(r) && r != '\'' && r != '\u2019' {
+		for i := 0; i < len(s); {
+			// A byte of ASCII by its class, the rest by its rune: bundles
+			// are mostly ASCII, and asking unicode of each rune was a
+			// quarter of counting.
+			var word, space, apostrophe bool
+			size := 1
+			if c := s[i]; c < utf8.RuneSelf {
+				class := asciiClass[c]
+				word, space, apostrophe = class == asciiWord, class == asciiSpace, c == '\''
+			} else {
+				var r rune
+				r, size = utf8.DecodeRuneInString(s[i:])
+				word = unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
+				space, apostrophe = unicode.IsSpace(r), r == '\u2019'
+			}
+			if prevWord && !word && i-start >= chunkMin && !space && !apostrophe {
 				if !yield(s[start:i]) {
 					return
 				}
 				start = i
 			}
 			prevWord = word
+			i += size
 		}
 		if start < len(s) {
 			yield(s[start:])
 		}
 	}
 }
+
+// The classes of ASCII bytes that chunks tells apart: a letter or digit,
+// white space (as unicode.IsSpace says), and anything else.
+const (
+	asciiOther = iota
+	asciiWord
+	asciiSpace
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		switch r := rune(c); {
+		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r):
+			t[c] = asciiWord
+		case unicode.IsSpace(r):
+			t[c] = asciiSpace
+		}
+	}
+	return t
+}()
 
 // Counts reports whether format's bundles cost tokens (canonical and
 // jsonschema bundles are never sent to a model).

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/corpus"
@@ -212,4 +213,46 @@ func countByChunks(s string) (int, error) {
 		n += len(ids)
 	}
 	return n, nil
+}
+
+// chunksByRune is chunks as it was written first, asking unicode of every
+// rune: the ASCII table must cut where it does.
+func chunksByRune(s string) []string {
+	var out []string
+	start := 0
+	prevWord := false
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
+		if prevWord && !word && i-start >= chunkMin && !unicode.IsSpace(r) && r != '\'' && r != '\u2019' {
+			out = append(out, s[start:i])
+			start = i
+		}
+		prevWord = word
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+func TestChunksCutWhereRunesDo(t *testing.T) {
+	texts := []string{
+		"The user's files weren't there; it'll be done.",
+		`{"type":"object","properties":{"q":{"type":"string","description":"Query's text."},"n":{"type":"integer","maximum":1000000}}}`,
+		"Zürich, naïve café—déjà vu… 日本語のテキスト 123456789 x2y3 ПРИВЕТмир it’s",
+		"e\u0301tude a\u0308bc   spaces\t\ttabs\n\n\nnewlines\v\f\u0085\u00a0nbsp",
+		"invalid \xff\xfe utf-8 abcdefghijklmnop\xc3(abcdefghijklmnopqrst",
+	}
+	var b strings.Builder
+	for c := range 256 { // every byte after a long word, and before one
+		b.WriteString("abcdefghijklmnopqrstuvwxyz")
+		b.WriteByte(byte(c))
+		b.WriteString("abc ")
+	}
+	texts = append(texts, b.String())
+	for _, s := range texts {
+		if got, want := slices.Collect(chunks(s)), chunksByRune(s); !slices.Equal(got, want) {
+			t.Errorf("chunks(%q)\n = %q\nwant %q", s, got, want)
+		}
+	}
 }
