@@ -139,37 +139,48 @@ const maxCounted = 1 << 20
 const chunkMin = 16
 
 // chunks cuts s where o200k_base's pre-tokenizer pattern cannot join what
-// is on either side into one piece: after a letter or digit, before a
-// character that is neither a letter, a digit, white space nor an
-// apostrophe. A letter or digit piece ends there (only a contraction, 's,
-// would go on), and what follows starts a piece of its own (punctuation,
-// alone or before letters). Cuts are made only past chunkMin bytes.
+// is on either side into one piece:
+//
+//   - after a letter or digit, before a character that is neither a
+//     letter, a digit, white space nor an apostrophe: a letter or digit
+//     piece ends there (only a contraction, 's, would go on), and what
+//     follows starts a piece of its own (punctuation, alone or before
+//     letters). These cuts are made only past chunkMin bytes;
+//   - around a run of digits (\p{N}), always: digits are pieces of their
+//     own (up to three, counted from the run's start), so a number is cut
+//     out of what is around it, but after white space, whose piece looks
+//     at what follows it. A number that differs (a tool's copy, a
+//     version) no longer makes its whole chunk one the cache has not seen.
 func chunks(s string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		start := 0
-		prevWord := false
+		prev := asciiOther // the class of the character before i
 		for i := 0; i < len(s); {
 			// A byte of ASCII by its class, the rest by its rune: bundles
 			// are mostly ASCII, and asking unicode of each rune was a
 			// quarter of counting.
-			var word, space, apostrophe bool
+			var class charClass
+			var apostrophe bool
 			size := 1
 			if c := s[i]; c < utf8.RuneSelf {
-				class := asciiClass[c]
-				word, space, apostrophe = class == asciiWord, class == asciiSpace, c == '\''
+				class, apostrophe = asciiClass[c], c == '\''
 			} else {
 				var r rune
 				r, size = utf8.DecodeRuneInString(s[i:])
-				word = unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
-				space, apostrophe = unicode.IsSpace(r), r == '\u2019'
+				class, apostrophe = runeClass(r), r == '\u2019'
 			}
-			if prevWord && !word && i-start >= chunkMin && !space && !apostrophe {
+			word, prevWord := class == asciiWord || class == asciiDigit, prev == asciiWord || prev == asciiDigit
+			cut := prevWord && !word && i-start >= chunkMin && class != asciiSpace && !apostrophe
+			if (class == asciiDigit) != (prev == asciiDigit) && i > start && prev != asciiSpace {
+				cut = true
+			}
+			if cut {
 				if !yield(s[start:i]) {
 					return
 				}
 				start = i
 			}
-			prevWord = word
+			prev = class
 			i += size
 		}
 		if start < len(s) {
@@ -178,22 +189,32 @@ func chunks(s string) iter.Seq[string] {
 	}
 }
 
-// The classes of ASCII bytes that chunks tells apart: a letter or digit,
-// white space (as unicode.IsSpace says), and anything else.
+// The classes of characters that chunks tells apart: a digit (\p{N}), a
+// letter or mark, white space (as unicode.IsSpace says), and anything else.
+type charClass uint8
+
 const (
-	asciiOther = iota
+	asciiOther charClass = iota
 	asciiWord
+	asciiDigit
 	asciiSpace
 )
 
-var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+func runeClass(r rune) charClass {
+	switch {
+	case unicode.IsNumber(r):
+		return asciiDigit
+	case unicode.IsLetter(r) || unicode.IsMark(r):
+		return asciiWord
+	case unicode.IsSpace(r):
+		return asciiSpace
+	}
+	return asciiOther
+}
+
+var asciiClass = func() (t [utf8.RuneSelf]charClass) {
 	for c := range t {
-		switch r := rune(c); {
-		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r):
-			t[c] = asciiWord
-		case unicode.IsSpace(r):
-			t[c] = asciiSpace
-		}
+		t[c] = runeClass(rune(c))
 	}
 	return t
 }()

@@ -146,6 +146,8 @@ func TestChunksCountAsTheWhole(t *testing.T) {
 		"namespace functions {\n// Get the weather in a city, e.g. Paris.\ntype get_weather = (_: {\n// City name\ncity: string,\n}) => any;\n} // namespace functions",
 		"Zürich, naïve café—déjà vu… 日本語のテキスト 123456789 x2y3 ПРИВЕТмир",
 		"e\u0301tude a\u0308bc   spaces\t\ttabs\n\n\nnewlines",
+		"get_me_17 list_issues_1234567 a  12 b\t7 c\n42\n v2.0.1 x²+y½ ١٢٣٤ arabic 12abc abc12 '12 it's 1's 1\u0301 1 ",
+		`{"name":"get_me_17","description":"Get my user.","maximum":1000000,"minimum":-5,"x":1e10}`,
 	}
 	files, _ := filepath.Glob(filepath.Join(corpus.Dir(t), "mcp/github-mcp-server/current/*.json"))
 	n := 0
@@ -215,19 +217,32 @@ func countByChunks(s string) (int, error) {
 	return n, nil
 }
 
-// chunksByRune is chunks as it was written first, asking unicode of every
-// rune: the ASCII table must cut where it does.
+// chunksByRune is chunks with every rune's class asked of unicode: the
+// ASCII table must cut where it does.
 func chunksByRune(s string) []string {
 	var out []string
 	start := 0
-	prevWord := false
+	prev := asciiOther
 	for i, r := range s {
-		word := unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
-		if prevWord && !word && i-start >= chunkMin && !unicode.IsSpace(r) && r != '\'' && r != '\u2019' {
+		class := asciiOther
+		switch {
+		case unicode.IsNumber(r):
+			class = asciiDigit
+		case unicode.IsLetter(r) || unicode.IsMark(r):
+			class = asciiWord
+		case unicode.IsSpace(r):
+			class = asciiSpace
+		}
+		word, prevWord := class == asciiWord || class == asciiDigit, prev == asciiWord || prev == asciiDigit
+		cut := prevWord && !word && i-start >= chunkMin && class != asciiSpace && r != '\'' && r != '\u2019'
+		if (class == asciiDigit) != (prev == asciiDigit) && i > start && prev != asciiSpace {
+			cut = true
+		}
+		if cut {
 			out = append(out, s[start:i])
 			start = i
 		}
-		prevWord = word
+		prev = class
 	}
 	if start < len(s) {
 		out = append(out, s[start:])
@@ -244,7 +259,10 @@ func TestChunksCutWhereRunesDo(t *testing.T) {
 		"invalid \xff\xfe utf-8 abcdefghijklmnop\xc3(abcdefghijklmnopqrst",
 	}
 	var b strings.Builder
-	for c := range 256 { // every byte after a long word, and before one
+	for c := range 256 { // every byte after a long word, and before one, and before a number
+		b.WriteString("abcdefghijklmnopqrstuvwxyz")
+		b.WriteByte(byte(c))
+		b.WriteString("12 ")
 		b.WriteString("abcdefghijklmnopqrstuvwxyz")
 		b.WriteByte(byte(c))
 		b.WriteString("abc ")
@@ -252,7 +270,15 @@ func TestChunksCutWhereRunesDo(t *testing.T) {
 	texts = append(texts, b.String())
 	for _, s := range texts {
 		if got, want := slices.Collect(chunks(s)), chunksByRune(s); !slices.Equal(got, want) {
-			t.Errorf("chunks(%q)\n = %q\nwant %q", s, got, want)
+			for i := range min(len(got), len(want)) {
+				if got[i] != want[i] {
+					t.Errorf("chunks(%.40q…): chunk %d is %q, want %q", s, i, got[i], want[i])
+					break
+				}
+			}
+			if len(got) != len(want) {
+				t.Errorf("chunks(%.40q…): %d chunks, want %d", s, len(got), len(want))
+			}
 		}
 	}
 }
