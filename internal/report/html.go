@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/par"
 	"html/template"
 	"io"
 	"maps"
@@ -178,21 +179,34 @@ func writeDetails(w io.Writer, details []pageDetail) error {
 		_, err := io.WriteString(w, "[]")
 		return err
 	}
-	for i := range details {
-		sep := ","
-		if i == 0 {
-			sep = "["
-		}
-		det := details[i].texts()
-		b, err := json.Marshal(&det)
-		if err != nil {
-			return err
-		}
-		if _, err := io.WriteString(w, sep); err != nil {
-			return err
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
+	// A batch of tools at a time, each tool's texts made and encoded in
+	// parallel and then written in order: made one after the other they
+	// were a third of what the report added to its build, and a batch
+	// keeps what is held to a batch's texts.
+	const batch = 512
+	encoded := make([][]byte, min(batch, len(details)))
+	errs := make([]error, len(encoded))
+	for start := 0; start < len(details); start += batch {
+		n := min(batch, len(details)-start)
+		par.For(n, 8, func(i int) {
+			det := details[start+i].texts()
+			encoded[i], errs[i] = json.Marshal(&det)
+		})
+		for i, b := range encoded[:n] {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			sep := ","
+			if start+i == 0 {
+				sep = "["
+			}
+			if _, err := io.WriteString(w, sep); err != nil {
+				return err
+			}
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+			encoded[i] = nil
 		}
 	}
 	_, err := io.WriteString(w, "]")
