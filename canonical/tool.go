@@ -371,9 +371,9 @@ func cloneMembers(ms []Member) []Member {
 // the order of the Tool struct, with extensions sorted by format. Source is
 // not part of it.
 func (t *Tool) ToValue() *Value {
-	// Room for the fields a tool has at most but for a few: each tool's
-	// hash makes one, and growing it field by field was most of what
-	// hashing allocated.
+	// Room for 16 fields, more than a tool has but for the rarest: each
+	// tool's hash makes one, and growing it field by field was most of
+	// what hashing allocated.
 	o := NewObject(make([]Member, 0, 16)...)
 	str := func(k, s string) {
 		if s != "" {

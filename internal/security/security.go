@@ -464,7 +464,7 @@ func (c *confusion) key(i int, what byte) sameKey {
 // description, or by name and required parameters (pair compares the
 // properties of the two). The keys are kept as their hashes, each
 // checked against the key of the tool it names when found: a map of the
-// strings was most of the check's memory. A key whose hash another one
+// strings was a quarter of the check's memory. A key whose hash another one
 // has (as good as never) is kept whole in clashed.
 func (c *confusion) sameName() {
 	seed := maphash.MakeSeed()
