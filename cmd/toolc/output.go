@@ -155,12 +155,7 @@ func (o *output) digestOf(ds []diag.Diagnostic, warnings, productOnStdout bool) 
 		o.diagnostics(ds, productOnStdout)
 		return
 	}
-	shown := make([]diag.Diagnostic, len(ds))
-	for i, d := range ds {
-		d.File = o.path(d.File)
-		shown[i] = d
-	}
-	folded, err := diagfmt.WriteDigest(o.stderr, shown, diagfmt.DigestOptions{MaxCodes: maxDigest, MaxErrors: o.max, Warnings: warnings, Color: o.color})
+	folded, err := diagfmt.WriteDigest(o.stderr, ds, diagfmt.DigestOptions{MaxCodes: maxDigest, MaxErrors: o.max, Warnings: warnings, Color: o.color, Path: o.path})
 	if err != nil {
 		fmt.Fprintf(o.stderr, "toolc: %v\n", err)
 	}

@@ -326,7 +326,7 @@ func TestGroupSortedAsHashed(t *testing.T) {
 	for _, n := range []int{0, 1, 5, 200, 3000} {
 		var ds []diag.Diagnostic
 		for range n {
-			d := diag.New([]string{"loss.enum", "schema.invalid", "lower.type-inferred"}[r.IntN(3)], "enum %d dropped", r.IntN(3)).At("a.json", fmt.Sprintf("/p/%d", r.IntN(40)))
+			d := diag.New([]string{"loss.enum", "schema.invalid", "lower.type-inferred"}[r.IntN(3)], "enum %d dropped", r.IntN(3)).At([]string{"a.json", "b.json"}[r.IntN(2)], fmt.Sprintf("/p/%d", r.IntN(40)))
 			d.Line, d.Column, d.Tool = 1+r.IntN(3), 1, "s:t"
 			d.Target = []string{"", "openai", "gemini", "anthropic"}[r.IntN(4)]
 			ds = append(ds, d, d) // an exact duplicate, as Sort leaves none but callers may pass
@@ -372,6 +372,62 @@ func TestGroupSortedAsHashed(t *testing.T) {
 			if got[i].Diagnostic != want[i].Diagnostic || !slices.Equal(got[i].targets, want[i].targets) {
 				t.Fatalf("%d diagnostics: finding %d is %v %v, want %v %v", len(ds), i, got[i].Diagnostic, got[i].targets, want[i].Diagnostic, want[i].targets)
 			}
+		}
+		checkCodeGroups(t, ds, want)
+	}
+}
+
+// checkCodeGroups holds the digest's groups, which walk the findings
+// without making them, to the groups of the findings made.
+func checkCodeGroups(t *testing.T, ds []diag.Diagnostic, findings []finding) {
+	t.Helper()
+	var want []*codeGroup
+	var wantErrs []finding
+	infos := 0
+	for _, f := range findings {
+		switch f.Severity {
+		case diag.Error:
+			wantErrs = append(wantErrs, f)
+			continue
+		case diag.Info:
+			infos++
+			continue
+		}
+		k := slices.IndexFunc(want, func(g *codeGroup) bool { return g.code == f.Code })
+		if k < 0 {
+			k = len(want)
+			want = append(want, &codeGroup{code: f.Code})
+		}
+		g := want[k]
+		g.n++
+		for _, tg := range f.targets {
+			if !slices.Contains(g.targets, tg) {
+				g.targets = append(g.targets, tg)
+			}
+		}
+		if f.File != "" && !slices.Contains(g.files, f.File) {
+			g.files = append(g.files, f.File)
+		}
+	}
+	groups, errs, out := groupCodes(ds)
+	if out.Infos != infos || len(groups) != len(want) || len(errs) != len(wantErrs) {
+		t.Fatalf("%d diagnostics: %d groups, %d errors, %d infos; want %d, %d, %d", len(ds), len(groups), len(errs), out.Infos, len(want), len(wantErrs), infos)
+	}
+	for _, g := range groups {
+		k := slices.IndexFunc(want, func(w *codeGroup) bool { return w.code == g.code })
+		if k < 0 {
+			t.Fatalf("group %s is not among the findings' codes", g.code)
+		}
+		w := want[k]
+		slices.Sort(g.targets)
+		slices.Sort(w.targets)
+		if g.n != w.n || !slices.Equal(g.targets, w.targets) || !slices.Equal(g.files, w.files) {
+			t.Errorf("%d diagnostics: group %s is %d %v %v, want %d %v %v", len(ds), g.code, g.n, g.targets, g.files, w.n, w.targets, w.files)
+		}
+	}
+	for i := range errs {
+		if errs[i].Diagnostic != wantErrs[i].Diagnostic || !slices.Equal(errs[i].targets, wantErrs[i].targets) {
+			t.Errorf("%d diagnostics: error %d is %v %v, want %v %v", len(ds), i, errs[i].Diagnostic, errs[i].targets, wantErrs[i].Diagnostic, wantErrs[i].targets)
 		}
 	}
 }
