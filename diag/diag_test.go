@@ -63,6 +63,15 @@ func TestPolicyPrecedence(t *testing.T) {
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("%s: Apply = %q, want %q", tc.name, got, tc.want)
 		}
+		// In place, over a slice of its own, the same.
+		own := ds()
+		got = got[:0]
+		for _, d := range ApplyFirstInPlace(own, nil, tc.policies...) {
+			got = append(got, d.Severity.String()+" "+d.Code)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: ApplyFirstInPlace = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
 

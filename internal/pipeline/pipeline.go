@@ -483,8 +483,11 @@ func (b *build) advise(key, value string, source int) string {
 // apply applies the policies to ds: for each diagnostic, the policy of the
 // source whose file it is in, then the target's (target, when not nil),
 // then the manifest's.
+//
+// It writes over ds: each part's diagnostics are the build's own, and
+// not used again.
 func (b *build) apply(ds []diag.Diagnostic, target *diag.Policy) []diag.Diagnostic {
-	return applyPolicies(ds, b.sourcePolicy, target, &b.m.Policy)
+	return diag.ApplyFirstInPlace(ds, func(d diag.Diagnostic) *diag.Policy { return b.sourcePolicy[d.File] }, target, &b.m.Policy)
 }
 
 func applyPolicies(ds []diag.Diagnostic, bySource map[string]*diag.Policy, target, all *diag.Policy) []diag.Diagnostic {
