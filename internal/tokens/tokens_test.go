@@ -131,6 +131,18 @@ func FuzzRender(f *testing.F) {
 	})
 }
 
+// cutTexts sit on the cuts chunks makes: contractions, numbers, marks,
+// white space of every kind, comments.
+var cutTexts = []string{
+	"The user's files weren't there; it'll be done.",
+	`{"type":"object","properties":{"q":{"type":"string","description":"Query's text."},"n":{"type":"integer","maximum":1000000}}}`,
+	"namespace functions {\n// Get the weather in a city, e.g. Paris.\ntype get_weather = (_: {\n// City name\ncity: string,\n}) => any;\n} // namespace functions",
+	"Zürich, naïve café—déjà vu… 日本語のテキスト 123456789 x2y3 ПРИВЕТмир it’s",
+	"e\u0301tude a\u0308bc   spaces\t\ttabs\n\n\nnewlines\v\f\u0085\u00a0nbsp",
+	"get_me_17 list_issues_1234567 a  12 b\t7 c\n42\n v2.0.1 x²+y½ ١٢٣٤ arabic 12abc abc12 '12 it's 1's 1\u0301 1 ",
+	`{"name":"get_me_17","description":"Get my user.","maximum":1000000,"minimum":-5,"x":1e10}`,
+}
+
 // TestChunksCountAsTheWhole: counting a text by its chunks gives the
 // tokenizer's count of the whole text, on every rendering of every tool of
 // the corpus's MCP servers and BFCL in every counted format, and on texts
@@ -140,15 +152,7 @@ func TestChunksCountAsTheWhole(t *testing.T) {
 	if _, err := Tokens(""); err != nil {
 		t.Fatal(err)
 	}
-	texts := []string{
-		"The user's files weren't there; it'll be done.",
-		`{"type":"object","properties":{"q":{"type":"string","description":"Query's text."},"n":{"type":"integer","maximum":1000000}}}`,
-		"namespace functions {\n// Get the weather in a city, e.g. Paris.\ntype get_weather = (_: {\n// City name\ncity: string,\n}) => any;\n} // namespace functions",
-		"Zürich, naïve café—déjà vu… 日本語のテキスト 123456789 x2y3 ПРИВЕТмир",
-		"e\u0301tude a\u0308bc   spaces\t\ttabs\n\n\nnewlines",
-		"get_me_17 list_issues_1234567 a  12 b\t7 c\n42\n v2.0.1 x²+y½ ١٢٣٤ arabic 12abc abc12 '12 it's 1's 1\u0301 1 ",
-		`{"name":"get_me_17","description":"Get my user.","maximum":1000000,"minimum":-5,"x":1e10}`,
-	}
+	texts := slices.Clone(cutTexts)
 	files, _ := filepath.Glob(filepath.Join(corpus.Dir(t), "mcp/github-mcp-server/current/*.json"))
 	n := 0
 	for _, f := range files {
@@ -251,13 +255,7 @@ func chunksByRune(s string) []string {
 }
 
 func TestChunksCutWhereRunesDo(t *testing.T) {
-	texts := []string{
-		"The user's files weren't there; it'll be done.",
-		`{"type":"object","properties":{"q":{"type":"string","description":"Query's text."},"n":{"type":"integer","maximum":1000000}}}`,
-		"Zürich, naïve café—déjà vu… 日本語のテキスト 123456789 x2y3 ПРИВЕТмир it’s",
-		"e\u0301tude a\u0308bc   spaces\t\ttabs\n\n\nnewlines\v\f\u0085\u00a0nbsp",
-		"invalid \xff\xfe utf-8 abcdefghijklmnop\xc3(abcdefghijklmnopqrst",
-	}
+	texts := append(slices.Clone(cutTexts), "invalid \xff\xfe utf-8 abcdefghijklmnop\xc3(abcdefghijklmnopqrst")
 	var b strings.Builder
 	for c := range 256 { // every byte after a long word, and before one, and before a number
 		b.WriteString("abcdefghijklmnopqrstuvwxyz")
