@@ -85,7 +85,7 @@ type parser struct {
 // textSlab is the size of a chunk of text, at most.
 const textSlab = 16 << 10
 
-// str returns b as a string kept in the parser's text.
+// string returns b as a string kept in the parser's text.
 func (p *parser) string(b []byte) string {
 	if len(b) == 0 {
 		return ""
@@ -380,7 +380,6 @@ func (p *parser) number() (string, error) {
 	return p.string(p.data[start:p.i]), nil
 }
 
-// str parses a JSON string starting at the opening quote.
 // keep returns s as a string: the same string for the same short text,
 // and a view of the parser's text for a longer one. A short one is copied
 // alone, as the parsers share them: a view would keep one document's text
@@ -402,6 +401,7 @@ func (p *parser) keep(s []byte) string {
 	return k
 }
 
+// str parses a JSON string starting at the opening quote.
 func (p *parser) str() (string, error) {
 	p.i++ // opening quote
 	start := p.i
@@ -605,7 +605,6 @@ func (v *Value) WriteIndent(out io.Writer) (int64, error) {
 			go func() {
 				buf := chunkBuffer()
 				*buf = p.chunk.write((*buf)[:0], w.indent)
-				noteChunk(len(*buf))
 				ready[i] <- buf
 			}()
 		}
@@ -624,7 +623,7 @@ func (v *Value) WriteIndent(out io.Writer) (int64, error) {
 			n += int64(m)
 		}
 		if buf != nil {
-			chunkBuffers.Put(buf)
+			putChunkBuffer(buf)
 			<-ahead
 		}
 	}
@@ -707,14 +706,16 @@ func chunkBuffer() *[]byte {
 	return buf
 }
 
-// noteChunk records a chunk of n bytes written.
-func noteChunk(n int) {
-	for {
-		old := chunkSize.Load()
-		if int64(n) <= old || chunkSize.CompareAndSwap(old, int64(n)) {
-			return
+// putChunkBuffer gives buf back to chunkBuffers, its length counted as
+// a chunk written.
+func putChunkBuffer(buf *[]byte) {
+	n := int64(len(*buf))
+	for old := chunkSize.Load(); n > old; old = chunkSize.Load() {
+		if chunkSize.CompareAndSwap(old, n) {
+			break
 		}
 	}
+	chunkBuffers.Put(buf)
 }
 
 func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
@@ -742,8 +743,7 @@ func (w *indentWriter) value(b []byte, v *Value, depth int) []byte {
 				buf := chunkBuffer()
 				*buf = chunks[c].write((*buf)[:0], w.indent)
 				chunks[c].n = len(*buf)
-				noteChunk(len(*buf))
-				chunkBuffers.Put(buf)
+				putChunkBuffer(buf)
 			}()
 		}
 		wg.Wait()

@@ -275,7 +275,8 @@ func (v *Value) DeepCopy() *Value {
 	if v == nil {
 		return nil
 	}
-	c := &Value{Kind: v.Kind, Bool: v.Bool, held: v.held, n: v.n, p: v.p, Pos: v.Pos}
+	c := new(Value)
+	*c = *v // its kind, text and position; its items or members below
 	switch {
 	case v.Items() != nil:
 		c.SetItems(cloneValues(v.Items()))
