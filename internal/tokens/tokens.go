@@ -174,7 +174,7 @@ const chunkMin = 16
 func chunks(s string) iter.Seq[string] {
 	return func(yield func(string) bool) {
 		start := 0
-		prev := asciiOther // the class of the character before i
+		prev := otherChar // the class of the character before i
 		for i := 0; i < len(s); {
 			// A byte of ASCII by its class, the rest by its rune: bundles
 			// are mostly ASCII, and asking unicode of each rune was a
@@ -189,9 +189,9 @@ func chunks(s string) iter.Seq[string] {
 				r, size = utf8.DecodeRuneInString(s[i:])
 				class, apostrophe = runeClass(r), r == '\u2019'
 			}
-			word, prevWord := class == asciiWord || class == asciiDigit, prev == asciiWord || prev == asciiDigit
-			cut := prevWord && !word && i-start >= chunkMin && class != asciiSpace && !apostrophe
-			if (class == asciiDigit) != (prev == asciiDigit) && i > start && prev != asciiSpace {
+			word, prevWord := class == wordChar || class == digitChar, prev == wordChar || prev == digitChar
+			cut := prevWord && !word && i-start >= chunkMin && class != spaceChar && !apostrophe
+			if (class == digitChar) != (prev == digitChar) && i > start && prev != spaceChar {
 				cut = true
 			}
 			if cut {
@@ -214,24 +214,26 @@ func chunks(s string) iter.Seq[string] {
 type charClass uint8
 
 const (
-	asciiOther charClass = iota
-	asciiWord
-	asciiDigit
-	asciiSpace
+	otherChar charClass = iota
+	wordChar
+	digitChar
+	spaceChar
 )
 
+// runeClass is r's class, as o200k_base's pattern tells them.
 func runeClass(r rune) charClass {
 	switch {
 	case unicode.IsNumber(r):
-		return asciiDigit
+		return digitChar
 	case unicode.IsLetter(r) || unicode.IsMark(r):
-		return asciiWord
+		return wordChar
 	case unicode.IsSpace(r):
-		return asciiSpace
+		return spaceChar
 	}
-	return asciiOther
+	return otherChar
 }
 
+// asciiClass is each ASCII byte's class, made by runeClass.
 var asciiClass = func() (t [utf8.RuneSelf]charClass) {
 	for c := range t {
 		t[c] = runeClass(rune(c))

@@ -226,20 +226,20 @@ func countByChunks(s string) (int, error) {
 func chunksByRune(s string) []string {
 	var out []string
 	start := 0
-	prev := asciiOther
+	prev := otherChar
 	for i, r := range s {
-		class := asciiOther
+		class := otherChar
 		switch {
 		case unicode.IsNumber(r):
-			class = asciiDigit
+			class = digitChar
 		case unicode.IsLetter(r) || unicode.IsMark(r):
-			class = asciiWord
+			class = wordChar
 		case unicode.IsSpace(r):
-			class = asciiSpace
+			class = spaceChar
 		}
-		word, prevWord := class == asciiWord || class == asciiDigit, prev == asciiWord || prev == asciiDigit
-		cut := prevWord && !word && i-start >= chunkMin && class != asciiSpace && r != '\'' && r != '\u2019'
-		if (class == asciiDigit) != (prev == asciiDigit) && i > start && prev != asciiSpace {
+		word, prevWord := class == wordChar || class == digitChar, prev == wordChar || prev == digitChar
+		cut := prevWord && !word && i-start >= chunkMin && class != spaceChar && r != '\'' && r != '\u2019'
+		if (class == digitChar) != (prev == digitChar) && i > start && prev != spaceChar {
 			cut = true
 		}
 		if cut {
