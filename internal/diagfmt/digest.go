@@ -94,22 +94,16 @@ type codeGroup struct {
 func groupCodes(ds []diag.Diagnostic) ([]*codeGroup, []finding, Digest) {
 	var groups []*codeGroup
 	byCode := map[string]*codeGroup{}
-	var errs []finding
-	errAt := map[int]int{} // an error finding's index → its place in errs
+	var errDs []diag.Diagnostic // grouped as findings below: they are written whole, and few
 	var out Digest
-	// The findings are walked, not made: a code's group needs their
-	// number, targets and files, and only the errors are written whole
-	// (the findings of a 100,000-tool build were 94 MB at its end).
-	eachFinding(ds, func(d diag.Diagnostic, target string, i int, first bool) {
+	// The other findings are walked, not made: a code's group needs their
+	// number, targets and files (the findings of a 100,000-tool build
+	// were 94 MB at its end).
+	eachFinding(ds, func(d diag.Diagnostic, target string, _ int, first bool) {
 		switch d.Severity {
 		case diag.Error:
-			if first {
-				errAt[i] = len(errs)
-				errs = append(errs, finding{Diagnostic: d})
-			}
-			if e := &errs[errAt[i]]; target != "" && !slices.Contains(e.targets, target) {
-				e.targets = append(e.targets, target)
-			}
+			d.Target = target
+			errDs = append(errDs, d)
 			return
 		case diag.Info:
 			if first {
@@ -133,9 +127,7 @@ func groupCodes(ds []diag.Diagnostic) ([]*codeGroup, []finding, Digest) {
 			g.targets = append(g.targets, target)
 		}
 	})
-	for i := range errs {
-		slices.Sort(errs[i].targets)
-	}
+	errs := group(errDs)
 	slices.SortStableFunc(groups, func(a, b *codeGroup) int {
 		ua, ub := urgent(a.code), urgent(b.code)
 		switch {
