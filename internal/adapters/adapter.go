@@ -30,10 +30,11 @@ type Adapter struct {
 	// Name is the format name used in toolc.toml ("mcp", "openai" …).
 	Name string
 	// Detect scores how well doc fits the format, from 0 (not at all) to
-	// 1 (certainly). Nil when the format cannot be detected.
+	// 1 (certainly). Nil when the format cannot be detected, or is told
+	// by fit.
 	Detect func(doc *canonical.Value) float64
 	// fit, for a format told by the shapes of a document's tools, is what
-	// Detect weighs them by: Registry.Detect finds the shapes once and
+	// they are weighed by: Registry.Detect finds the shapes once and
 	// weighs them for every such format.
 	fit *fitting
 	// Decode reads the tools of doc, a file named file. Problems with the

@@ -18,7 +18,6 @@ import (
 func Anthropic() *Adapter {
 	return &Adapter{
 		Name:    "anthropic",
-		Detect:  anthropicFit.detect,
 		fit:     anthropicFit,
 		Decode:  decodeAnthropic,
 		Encode:  encodeAnthropic,

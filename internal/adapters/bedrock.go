@@ -13,7 +13,7 @@ import (
 // "toolConfig", a list of tools, one tool or one bare toolSpec; cache points
 // in the list are passed over and system tools are skipped with a warning.
 func Bedrock() *Adapter {
-	return &Adapter{Name: "bedrock", Detect: bedrockFit.detect, fit: bedrockFit, Decode: decodeBedrock, Encode: encodeBedrock, Profile: profileOf("bedrock")}
+	return &Adapter{Name: "bedrock", fit: bedrockFit, Decode: decodeBedrock, Encode: encodeBedrock, Profile: profileOf("bedrock")}
 }
 
 func encodeBedrock(tools []*canonical.Tool, opts profile.Options) *canonical.Value {

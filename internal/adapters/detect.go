@@ -209,11 +209,6 @@ func (f *fitting) weigh(ss []shape, envelope bool) float64 {
 	return sum / float64(len(ss))
 }
 
-// detect is the format's Detect: doc's shapes weighed.
-func (f *fitting) detect(doc *canonical.Value) float64 {
-	return f.weigh(shapesOf(doc))
-}
-
 // shapesOf is the shape of each tool of doc, and whether doc is a list of
 // tools or holds one, rather than being one tool.
 func shapesOf(doc *canonical.Value) ([]shape, bool) {
@@ -235,9 +230,6 @@ var (
 	langChainFit = &fitting{map[shape]float64{shapeLangChain: 1}, 0}
 	anthropicFit = &fitting{map[shape]float64{shapeAnthropic: 1, shapeAnthropicDef: 1}, 0}
 )
-
-// detectMCP scores doc as MCP alone, for a test that reads MCP files.
-func detectMCP(doc *canonical.Value) float64 { return mcpFit.detect(doc) }
 
 // isSchemaObject reports whether v looks like the JSON Schema of a tool's
 // arguments: an object with a type or properties.

@@ -25,7 +25,7 @@ import (
 // source.openapi-converted. Gemini's built-in tools (googleSearch,
 // codeExecution …) are skipped with source.unsupported-tool-type.
 func Gemini() *Adapter {
-	return &Adapter{Name: "gemini", Detect: geminiFit.detect, fit: geminiFit, Decode: decodeGemini, Encode: encodeGemini, Profile: profileOf("gemini")}
+	return &Adapter{Name: "gemini", fit: geminiFit, Decode: decodeGemini, Encode: encodeGemini, Profile: profileOf("gemini")}
 }
 
 func decodeGemini(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {

@@ -17,7 +17,7 @@ import (
 // extension, which only canonical bundles carry. An openai_tool beside the
 // args schema is the same tool again; it is compared, not read.
 func LangChain() *Adapter {
-	return &Adapter{Name: "langchain", Detect: langChainFit.detect, fit: langChainFit, Decode: decodeLangChain}
+	return &Adapter{Name: "langchain", fit: langChainFit, Decode: decodeLangChain}
 }
 
 // langChainSchemaKeys are the fields that hold a LangChain tool's arguments.

@@ -145,7 +145,7 @@ func mcpCorpus(t *testing.T) map[string][]*canonical.Tool {
 			t.Fatal(err)
 		}
 		doc, err := canonical.ParseJSON(data)
-		if err != nil || detectMCP(doc) < 0.5 {
+		if err != nil || mcpFit.weigh(shapesOf(doc)) < 0.5 {
 			continue
 		}
 		tools, ds := decodeMCP(doc, f)

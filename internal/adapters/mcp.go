@@ -22,7 +22,6 @@ import (
 func MCP() *Adapter {
 	return &Adapter{
 		Name:    "mcp",
-		Detect:  mcpFit.detect,
 		fit:     mcpFit,
 		Decode:  decodeMCP,
 		Encode:  encodeMCP,

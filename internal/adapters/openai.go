@@ -18,7 +18,6 @@ import (
 func OpenAI() *Adapter {
 	return &Adapter{
 		Name:    "openai",
-		Detect:  openAIFit.detect,
 		fit:     openAIFit,
 		Decode:  decodeOpenAI,
 		Encode:  encodeOpenAI,
@@ -97,7 +96,7 @@ func encodeOpenAI(tools []*canonical.Tool, opts profile.Options) *canonical.Valu
 // It reads an array of them or a request body with "tools"; hosted tools
 // (web_search, file_search …) are skipped with a warning.
 func OpenAIResponses() *Adapter {
-	return &Adapter{Name: "openai-responses", Detect: responsesFit.detect, fit: responsesFit, Decode: decodeResponses, Encode: encodeResponses, Profile: profileOf("openai-responses")}
+	return &Adapter{Name: "openai-responses", fit: responsesFit, Decode: decodeResponses, Encode: encodeResponses, Profile: profileOf("openai-responses")}
 }
 
 func decodeResponses(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
