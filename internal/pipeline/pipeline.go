@@ -273,7 +273,7 @@ type Bundle struct {
 // build (toolc breaking's): the policy of the source whose file each is in,
 // then [policy].
 func (r *Result) Apply(ds []diag.Diagnostic) []diag.Diagnostic {
-	return applyPolicies(ds, r.sourcePolicy, nil, &r.Manifest.Policy)
+	return diag.ApplyFirst(ds, policyOfFile(r.sourcePolicy), &r.Manifest.Policy)
 }
 
 // Locate fills in the line and column of each diagnostic that has a file
@@ -487,11 +487,13 @@ func (b *build) advise(key, value string, source int) string {
 // It writes over ds: each part's diagnostics are the build's own, and
 // not used again.
 func (b *build) apply(ds []diag.Diagnostic, target *diag.Policy) []diag.Diagnostic {
-	return diag.ApplyFirstInPlace(ds, func(d diag.Diagnostic) *diag.Policy { return b.sourcePolicy[d.File] }, target, &b.m.Policy)
+	return diag.ApplyFirstInPlace(ds, policyOfFile(b.sourcePolicy), target, &b.m.Policy)
 }
 
-func applyPolicies(ds []diag.Diagnostic, bySource map[string]*diag.Policy, target, all *diag.Policy) []diag.Diagnostic {
-	return diag.ApplyFirst(ds, func(d diag.Diagnostic) *diag.Policy { return bySource[d.File] }, target, all)
+// policyOfFile is the policy of the source each diagnostic's file is in
+// (nil for none), from the sources' policies by file.
+func policyOfFile(bySource map[string]*diag.Policy) func(diag.Diagnostic) *diag.Policy {
+	return func(d diag.Diagnostic) *diag.Policy { return bySource[d.File] }
 }
 
 type targetResult struct {
