@@ -72,6 +72,21 @@ func Schema(tb testing.TB, s string) *canonical.Schema {
 	return canonical.AsSchema(JSON(tb, s))
 }
 
+// ReadJSON reads and parses the JSON file f, or fails the test: its text
+// and its value.
+func ReadJSON(tb testing.TB, f string) ([]byte, *canonical.Value) {
+	tb.Helper()
+	data, err := os.ReadFile(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	v, err := canonical.ParseJSON(data)
+	if err != nil {
+		tb.Fatalf("%s: %v", f, err)
+	}
+	return data, v
+}
+
 // SuiteSchema is one schema of the JSON-Schema-Test-Suite in the shared
 // corpus: its file, its text and the schema parsed.
 type SuiteSchema struct {
@@ -87,15 +102,8 @@ func SuiteSchemas(tb testing.TB) []SuiteSchema {
 	files := append(corpus.Glob(tb, "jsonschema-test-suite/draft2020-12/*.json"), corpus.Glob(tb, "jsonschema-test-suite/draft7/*.json")...)
 	out := make([]SuiteSchema, len(files))
 	for i, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		s, err := canonical.ParseSchema(data)
-		if err != nil {
-			tb.Fatalf("%s: %v", f, err)
-		}
-		out[i] = SuiteSchema{File: f, Text: string(data), Schema: s}
+		data, v := ReadJSON(tb, f)
+		out[i] = SuiteSchema{File: f, Text: string(data), Schema: canonical.AsSchema(v)}
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/corpus"
 	"github.com/toolc-dev/toolc/internal/npmtest"
+	"github.com/toolc-dev/toolc/internal/schematest"
 	"github.com/toolc-dev/toolc/internal/typegen"
 )
 
@@ -22,14 +23,7 @@ func sample(t *testing.T) []*canonical.Tool {
 	var tools []*canonical.Tool
 	files := append(corpus.Glob(t, "mcp/github-mcp-server/tools_list.current.json"), corpus.Glob(t, "mcp/reference-servers-py/*.json")...)
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := canonical.ParseJSON(data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, doc := schematest.ReadJSON(t, f)
 		ts, _ := mcp.Decode(doc, filepath.Base(f))
 		tools = append(tools, ts...)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/internal/schematest"
 )
 
 // failLoader fails the test if the validator ever asks for a URL: toolc
@@ -97,14 +98,7 @@ func TestToolLocatesInSource(t *testing.T) {
 func corpusSchemas(t *testing.T) map[string]*canonical.Schema {
 	out := map[string]*canonical.Schema{}
 	load := func(f string) *canonical.Value {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := canonical.ParseJSON(data)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
+		_, v := schematest.ReadJSON(t, f)
 		return v
 	}
 	add := func(name string, v *canonical.Value) {
