@@ -307,15 +307,7 @@ func TestAppendStringWordAtATime(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	pool := []byte("abcdefgh ~\x7f\x1f\x00\"\\\n\t\x80\xc3\xa9\xe2\x80\x8b\xff!#0189AZ[]{}")
 	for range 20000 {
-		n := r.IntN(40)
-		s := make([]byte, n)
-		for i := range s {
-			if r.IntN(4) == 0 {
-				s[i] = pool[r.IntN(len(pool))]
-			} else {
-				s[i] = byte('a' + r.IntN(26))
-			}
-		}
+		s := mixed(r, pool, 4, r.IntN(40))
 		if got, want := AppendString(nil, string(s)), oneByOne(string(s)); !bytes.Equal(got, want) {
 			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
 		}
@@ -329,16 +321,8 @@ func TestParseStringWordAtATime(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	pool := []rune("abcdefgh ~\"\\\n\t\x01é€😀/")
 	for range 20000 {
-		n := r.IntN(40)
-		rs := make([]rune, n)
-		for i := range rs {
-			if r.IntN(3) == 0 {
-				rs[i] = pool[r.IntN(len(pool))]
-			} else {
-				rs[i] = rune('a' + r.IntN(26))
-			}
-		}
-		s := string(rs)
+		rs := mixed(r, pool, 3, r.IntN(40))
+		n, s := len(rs), string(rs)
 		text := AppendString(nil, s)
 		v, err := ParseJSON(text)
 		if err != nil || v.Kind != String || v.Text() != s {
@@ -352,4 +336,18 @@ func TestParseStringWordAtATime(t *testing.T) {
 			}
 		}
 	}
+}
+
+// mixed is n lower-case letters, each drawn from pool instead one time in
+// oneIn: text dense in what the word-at-a-time paths must look at.
+func mixed[T byte | rune](r *rand.Rand, pool []T, oneIn, n int) []T {
+	s := make([]T, n)
+	for i := range s {
+		if r.IntN(oneIn) == 0 {
+			s[i] = pool[r.IntN(len(pool))]
+		} else {
+			s[i] = T('a' + r.IntN(26))
+		}
+	}
+	return s
 }
