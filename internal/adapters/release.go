@@ -222,9 +222,7 @@ func publishServer(tools, sources []*canonical.Tool, opts profile.Options) (*can
 // {"a": {"b": v}}.
 func nested(v *canonical.Value, keys ...string) *canonical.Value {
 	for i := len(keys) - 1; i >= 0; i-- {
-		o := canonical.NewObject()
-		o.Set(keys[i], v)
-		v = o
+		v = canonical.NewObject(canonical.Member{Key: keys[i], Value: v})
 	}
 	return v
 }
