@@ -248,8 +248,9 @@ func Counts(format string) bool {
 	return ok
 }
 
-// Bundle counts the tokens of bundle, a target's output in format, each
-// tool in parallel on up to jobs goroutines.
+// Bundle counts the tokens of bundle, a target's output in format, its
+// tools in parallel (par.For, on as many goroutines as GOMAXPROCS allows,
+// which --jobs sets), jobs tools at a take.
 func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
 	m, ok := methodTable[format]
 	if !ok {
