@@ -8,8 +8,31 @@ import (
 // A parsed catalog is most of a build's memory: a value holds its text,
 // items or members in one place, and must stay that small.
 func TestValueStaysSmall(t *testing.T) {
-	if got := unsafe.Sizeof(Value{}); got > 32 {
-		t.Errorf("a Value is %d bytes, want at most 32", got)
+	if got := unsafe.Sizeof(Value{}); got > 24 {
+		t.Errorf("a Value is %d bytes, want at most 24", got)
+	}
+}
+
+// A value keeps up to maxRoom of a slice's capacity beyond its length:
+// appending within it stays in the array, and past it moves the items
+// out, never over what the array holds beyond.
+func TestValueKeepsRoomUpToMax(t *testing.T) {
+	items := make([]*Value, 1, 1+maxRoom+10)
+	a := NewArray(items...)
+	if got := cap(a.Items()); got != 1+maxRoom {
+		t.Fatalf("cap(Items) = %d, want %d", got, 1+maxRoom)
+	}
+	grown := append(a.Items(), NewNull())
+	if &grown[0] != &items[0] {
+		t.Error("an item appended within the room moved the items")
+	}
+	full := a.Items()[:1+maxRoom]
+	if moved := append(full, NewNull()); &moved[0] == &items[0] {
+		t.Error("an item appended past the room stayed in the array")
+	}
+	a.SetItems(items[:1:1])
+	if got := cap(a.Items()); got != 1 {
+		t.Errorf("cap(Items) of a full slice = %d, want 1", got)
 	}
 }
 
