@@ -116,7 +116,12 @@ type Output struct {
 }
 
 // Encode writes l as toolc.lock: the header line, then TOML.
-func Encode(l *Lock) []byte {
+func Encode(l *Lock) []byte { return bytes.Join(EncodeParts(l), nil) }
+
+// EncodeParts returns Encode's bytes in the parts they are made in, for a
+// writer that writes them one after the other: a lock of 100,000 tools is
+// 27 MB, made at the end of a build, where joining it made it twice.
+func EncodeParts(l *Lock) [][]byte {
 	// The tools are most of the lock, and the reflective TOML encoder took
 	// a tenth of a build's time and 4 KB of garbage a tool: they are
 	// written by appendTool, byte for byte what the encoder writes
@@ -149,19 +154,16 @@ func Encode(l *Lock) []byte {
 			Outputs []Output `toml:"outputs"`
 		}{l.Outputs}))
 	}
-	n := len(Header) + len(parts)
-	for _, p := range parts {
-		n += len(p)
-	}
-	buf := make([]byte, 0, n)
-	buf = append(buf, Header...)
+	out := make([][]byte, 0, 2*len(parts))
+	out = append(out, []byte(Header))
+	newline := []byte{'\n'}
 	for i, p := range parts {
 		if i > 0 {
-			buf = append(buf, '\n')
+			out = append(out, newline)
 		}
-		buf = append(buf, p...)
+		out = append(out, p)
 	}
-	return buf
+	return out
 }
 
 // entrySize is about what a tool's [[tools]] entry takes: its ID, source,

@@ -10,7 +10,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/par"
 )
 
-func (b *build) lock(outputs []Output) []byte {
+func (b *build) lock(outputs []Output) [][]byte {
 	l := lock.Lock{Version: lock.Version, Toolc: b.opts.Version, Manifest: b.manifestHash, Baseline: b.baselineHash}
 	if c := b.m.Catalog; c.Name != "" || c.Version != "" {
 		l.Catalog = &lock.Catalog{Name: c.Name, Version: c.Version}
@@ -41,7 +41,7 @@ func (b *build) lock(outputs []Output) []byte {
 	}
 	slices.SortFunc(l.Sources, func(x, y lock.Source) int { return strings.Compare(x.Path, y.Path) })
 	slices.SortFunc(l.Outputs, func(x, y lock.Output) int { return strings.Compare(x.Path, y.Path) })
-	return lock.Encode(&l)
+	return lock.EncodeParts(&l)
 }
 
 // addRenamed records a target's renamed keys (pointer → old key) in m.

@@ -95,7 +95,7 @@ type Output struct {
 	value  *canonical.Value
 	sum    *encoding // a bundle's hash and size, once it was encoded
 	data   []byte
-	lazy   func() []byte         // the lock's bytes, made once
+	lazy   func() [][]byte       // the lock's bytes, made once, in parts
 	stream func(io.Writer) error // StreamOutput's
 	size   int64                 // of data's file; -1 for a stream
 	hash   string                // of data's file, "sha256:…"
@@ -121,10 +121,10 @@ func bundleOutput(target, path string, v *canonical.Value) Output {
 	return Output{Target: target, Path: path, value: v, sum: &encoding{}}
 }
 
-// lazyOutput returns the output at path of what make makes, made once,
-// when it is first needed: after the outputs before it are written, when
-// Write writes it.
-func lazyOutput(path string, make func() []byte) Output {
+// lazyOutput returns the output at path of the parts make makes, made
+// once, when they are first needed: after the outputs before it are
+// written, when Write writes it.
+func lazyOutput(path string, make func() [][]byte) Output {
 	return Output{Path: path, lazy: sync.OnceValue(make), size: -1}
 }
 
@@ -155,15 +155,31 @@ func (o Output) WriteTo(w io.Writer) (int64, error) {
 		c := &countingWriter{w: w}
 		err := o.stream(c)
 		return c.n, err
+	case o.lazy != nil:
+		return writeParts(w, o.lazy())
 	}
-	n, err := w.Write(o.bytes())
+	n, err := w.Write(o.data)
 	return int64(n), err
 }
 
-// bytes are the bytes of an output of bytes, made for the lock.
+// writeParts writes parts to w in order (net.Buffers would empty the
+// lock's parts as it wrote them).
+func writeParts(w io.Writer, parts [][]byte) (int64, error) {
+	var n int64
+	for _, p := range parts {
+		m, err := w.Write(p)
+		n += int64(m)
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// bytes are the bytes of an output of bytes, the lock's joined.
 func (o Output) bytes() []byte {
 	if o.lazy != nil {
-		return o.lazy()
+		return bytes.Join(o.lazy(), nil)
 	}
 	return o.data
 }
@@ -174,8 +190,7 @@ func (o Output) bytes() []byte {
 func (o Output) digest() (hash string, size int64) {
 	switch {
 	case o.lazy != nil:
-		b := o.lazy()
-		return hashBytes(b), int64(len(b))
+		return hashEncoding(func(w io.Writer) (int64, error) { return writeParts(w, o.lazy()) })
 	case o.value != nil:
 		o.sum.mu.Lock()
 		defer o.sum.mu.Unlock()
@@ -753,6 +768,6 @@ func (b *build) finish() *Result {
 		res.Outputs = append(res.Outputs, bundleOutput(t.Name, t.Out, b.targets[i].bundle))
 	}
 	bundles := slices.Clone(res.Outputs)
-	res.Outputs = append(res.Outputs, lazyOutput(manifest.LockFile, func() []byte { return b.lock(bundles) }))
+	res.Outputs = append(res.Outputs, lazyOutput(manifest.LockFile, func() [][]byte { return b.lock(bundles) }))
 	return res
 }
