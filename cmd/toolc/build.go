@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/membound"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
@@ -193,7 +194,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	}
 	defer m.root.Close()
 
-	opts := pipeline.Options{Jobs: f.jobs, Baseline: pipeline.BaselineFile, Version: version()}
+	opts := pipeline.Options{Jobs: f.jobs, Baseline: pipeline.BaselineFile, Version: version(), Read: membound.Bound}
 	if f.all {
 		opts.Baseline = ""
 	}

@@ -76,6 +76,11 @@ type Options struct {
 	// fails the build and leaves the tool out of acceptance checks) and
 	// lint.custom (a warning), or any of diag's codes.
 	Validator func(t *canonical.Tool) []diag.Diagnostic
+	// Read, when set, is called once the sources are read and decoded,
+	// before any target is built, with the number of targets the build
+	// builds (0 for CatalogOnly): where the CLI bounds its heap
+	// (internal/membound), which a library leaves to its program.
+	Read func(targets int)
 
 	// registry holds the formats (adapters.Default(), or a test's).
 	registry *adapters.Registry
@@ -388,6 +393,13 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 	}
 	if err := b.readSources(ctx); err != nil {
 		return nil, err
+	}
+	if opts.Read != nil {
+		targets := len(m.Targets)
+		if opts.CatalogOnly {
+			targets = 0
+		}
+		opts.Read(targets)
 	}
 	b.collectTools()
 	// The security lint reads the tools, as lowering does, and has a

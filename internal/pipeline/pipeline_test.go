@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"testing/fstest"
@@ -367,6 +368,36 @@ func TestCatalogOnly(t *testing.T) {
 	for i, tool := range full.Catalog {
 		if tool.Hash() != res.Catalog[i].Hash() {
 			t.Errorf("tool %s differs from a full build's", tool.ID())
+		}
+	}
+}
+
+// TestReadIsCalledOnceRead: Options.Read is called once, after every
+// tool is read and checked, with the number of targets the build builds
+// (none for a catalog only).
+func TestReadIsCalledOnceRead(t *testing.T) {
+	for _, catalogOnly := range []bool{false, true} {
+		var mu sync.Mutex
+		var events []string
+		opts := Options{CatalogOnly: catalogOnly,
+			Validator: func(*canonical.Tool) []diag.Diagnostic {
+				mu.Lock()
+				defer mu.Unlock()
+				events = append(events, "tool")
+				return nil
+			},
+			Read: func(targets int) { events = append(events, fmt.Sprintf("read %d", targets)) },
+		}
+		res, err := BuildFile(context.Background(), baseFS(baseManifest), DefaultManifest, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("read %d", res.Targets)
+		if catalogOnly {
+			want = "read 0"
+		}
+		if n := len(events); n != res.Tools+1 || events[n-1] != want {
+			t.Errorf("CatalogOnly %v: events %q, want %d tools and then %q", catalogOnly, events, res.Tools, want)
 		}
 	}
 }

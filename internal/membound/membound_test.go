@@ -1,0 +1,76 @@
+package membound
+
+import (
+	"math"
+	"runtime/debug"
+	"testing"
+)
+
+func TestLimit(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		live    uint64
+		targets int
+		want    int64
+	}{
+		{364 * mb, 3, 1092 * mb}, // the shared bench's 100,000 tools: 2 × 364 × 1.5
+		{364 * mb, 0, Floor},     // a catalog only: 728 MB, under the floor
+		{600 * mb, 0, 1200 * mb},
+		{600 * mb, 6, 2400 * mb},
+		{100 * mb, 3, Floor}, // 20,000 tools: no limit a build needs
+		{0, 3, Floor},
+	} {
+		if got := Limit(c.live, c.targets); got != c.want {
+			t.Errorf("Limit(%d MB, %d) = %d MB, want %d MB", c.live/mb, c.targets, got/mb, c.want/mb)
+		}
+	}
+}
+
+// withFloor lowers the floor for one test and puts the limit back after.
+func withFloor(t *testing.T, f int64) {
+	old := floor
+	floor = f
+	t.Cleanup(func() {
+		floor = old
+		debug.SetMemoryLimit(math.MaxInt64)
+	})
+	debug.SetMemoryLimit(math.MaxInt64)
+}
+
+var held [][]byte
+
+func TestBoundSetsTwiceWhatTheBuildWillHold(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	withFloor(t, 1<<20)
+	for range 64 {
+		held = append(held, make([]byte, 1<<20)) // 64 MB live
+	}
+	defer func() { held = nil }()
+	Bound(3)
+	got := debug.SetMemoryLimit(-1)
+	// Twice 1.5 × what is live: at least the 64 MB held, and not much
+	// more than the test binary's own.
+	if got < 3*64<<20 || got > 3*96<<20 {
+		t.Errorf("limit %d MB, want 3 × the heap's 64 to 96 MB", got>>20)
+	}
+}
+
+func TestBoundLeavesGOMEMLIMITAlone(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "10GiB")
+	withFloor(t, 1<<20)
+	held = [][]byte{make([]byte, 16<<20)}
+	defer func() { held = nil }()
+	Bound(3)
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit %d MB with GOMEMLIMIT set, want none", got>>20)
+	}
+}
+
+func TestBoundSetsNothingUnderTheFloor(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	withFloor(t, Floor)
+	Bound(3)
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit %d MB for a test's heap, want none under %d MB", got>>20, Floor>>20)
+	}
+}
