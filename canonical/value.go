@@ -2,6 +2,7 @@ package canonical
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -46,7 +47,7 @@ func (p Pos) IsValid() bool { return p.Line > 0 }
 // The zero Value is JSON null. Positions take no part in equality or hashing.
 //
 // A value holds one of a text, items or members, whichever its kind has,
-// as one pointer, a length and the room after it: a parsed catalog is most
+// as one pointer, a length and a byte for its capacity: a parsed catalog is most
 // of a build's memory, and three fields (a string and two slices) made
 // every value, two in three of them strings, 80 bytes where 24 do. Text,
 // Items and Members read it; SetText, SetItems and SetMembers replace it.
@@ -54,16 +55,44 @@ type Value struct {
 	Kind Kind
 	Bool bool  // for Bool
 	held Kind  // what p points at: String for a text, Array for items, Object for members
-	room uint8 // the slice's capacity beyond n, up to maxRoom
+	c    uint8 // the slice's capacity, as capOf says it
 	n    uint32
 	p    unsafe.Pointer
 	Pos  Pos // where the value starts in its source
 }
 
-// maxRoom is the most capacity beyond its length that a value keeps of a
-// slice it is given. A slice's capacity may always be less than its array
-// has: appending past it moves the items, as it would at their end.
-const maxRoom = math.MaxUint8
+// capOf says c, the capacity of a slice of n items, in a byte: up to 15
+// as it is, and above as (8+m)<<e, three bits of m, the largest such at
+// most c; or 0 when none is at least n (the capacity is then n). A
+// slice's capacity may always be less than its array has (appending past
+// it moves the items, as it would at their end), and this is never less
+// than eight ninths of it: appending one at a time still grows an array by
+// a part of its length. The capacity is said, not the room beyond the
+// length, so that appending within it says the same again.
+func capOf(c, n int) uint8 {
+	k := uint8(c)
+	if c >= 16 {
+		e := bits.Len(uint(c)) - 4 // c is in [8<<e, 16<<e)
+		m := c >> e
+		if e > 30 {
+			e, m = 30, 15
+		}
+		k = uint8(16 + (e-1)<<3 + m - 8)
+	}
+	if capLen(k) < n {
+		return 0
+	}
+	return k
+}
+
+// capLen is the capacity that k says.
+func capLen(k uint8) int {
+	if k < 16 {
+		return int(k)
+	}
+	k -= 16
+	return (8 + int(k&7)) << (k>>3 + 1)
+}
 
 // Text returns the string of a String, the exact literal of a Number, and
 // "" for any other kind.
@@ -81,7 +110,7 @@ func (v *Value) Items() []*Value {
 	if v.held != Array || v.Kind != Array || v.p == nil {
 		return nil
 	}
-	return unsafe.Slice((**Value)(v.p), v.n+uint32(v.room))[:v.n]
+	return unsafe.Slice((**Value)(v.p), v.cap())[:v.n]
 }
 
 // Members returns the members of an Object, in order, and nil for any
@@ -90,7 +119,7 @@ func (v *Value) Members() []Member {
 	if v.held != Object || v.Kind != Object || v.p == nil {
 		return nil
 	}
-	return unsafe.Slice((*Member)(v.p), v.n+uint32(v.room))[:v.n]
+	return unsafe.Slice((*Member)(v.p), v.cap())[:v.n]
 }
 
 // SetText makes s the text of v, a String or Number.
@@ -110,11 +139,19 @@ func (v *Value) SetMembers(members []Member) {
 	v.hold(Object, unsafe.Pointer(unsafe.SliceData(members)), len(members), cap(members))
 }
 
+// cap is the capacity of the slice v holds.
+func (v *Value) cap() int {
+	if v.c == 0 {
+		return int(v.n)
+	}
+	return capLen(v.c)
+}
+
 func (v *Value) hold(what Kind, p unsafe.Pointer, n, c int) {
 	if n > math.MaxUint32 {
 		panic("canonical: a value of more than 4 GiB")
 	}
-	v.held, v.p, v.n, v.room = what, p, uint32(n), uint8(min(c-n, maxRoom, math.MaxUint32-n))
+	v.held, v.p, v.n, v.c = what, p, uint32(n), capOf(c, n)
 }
 
 // Member is one "key": value pair of an object.

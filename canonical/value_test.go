@@ -13,26 +13,66 @@ func TestValueStaysSmall(t *testing.T) {
 	}
 }
 
-// A value keeps up to maxRoom of a slice's capacity beyond its length:
-// appending within it stays in the array, and past it moves the items
-// out, never over what the array holds beyond.
-func TestValueKeepsRoomUpToMax(t *testing.T) {
-	items := make([]*Value, 1, 1+maxRoom+10)
+// A value says a slice's capacity in a byte: never more than the slice
+// has nor less than its length, never much less than it has, so that
+// appending within it stays in the array and appending past it moves the
+// items out.
+func TestValueSaysItsCapacity(t *testing.T) {
+	for c := 0; c <= 1<<16; c++ {
+		for _, n := range []int{0, c / 2, c * 8 / 9, c - 1, c} {
+			if n < 0 {
+				continue
+			}
+			got := n
+			if k := capOf(c, n); k != 0 {
+				got = capLen(k)
+			}
+			if got > c || got < n || got < c*8/9 {
+				t.Fatalf("capacity %d of %d items is said as %d", c, n, got)
+			}
+		}
+	}
+	for _, c := range []int{1 << 31, 1<<33 + 12345, 1 << 40} {
+		// Beyond 15<<30 (a slice of 16 G items; a value holds at most 4 G)
+		// the capacity is said as that.
+		if got := capLen(capOf(c, 1)); got > c || got < min(c, 15<<30)*8/9 {
+			t.Errorf("capacity %d is said as %d", c, got)
+		}
+	}
+	items := make([]*Value, 1, 1000)
 	a := NewArray(items...)
-	if got := cap(a.Items()); got != 1+maxRoom {
-		t.Fatalf("cap(Items) = %d, want %d", got, 1+maxRoom)
+	if got := cap(a.Items()); got > 1000 || got < 1000*8/9 {
+		t.Fatalf("cap(Items) = %d, want near 1000", got)
 	}
 	grown := append(a.Items(), NewNull())
 	if &grown[0] != &items[0] {
-		t.Error("an item appended within the room moved the items")
-	}
-	full := a.Items()[:1+maxRoom]
-	if moved := append(full, NewNull()); &moved[0] == &items[0] {
-		t.Error("an item appended past the room stayed in the array")
+		t.Error("an item appended within the capacity moved the items")
 	}
 	a.SetItems(items[:1:1])
 	if got := cap(a.Items()); got != 1 {
 		t.Errorf("cap(Items) of a full slice = %d, want 1", got)
+	}
+}
+
+// Appending one item at a time to a large array moves it a few times, as
+// append does to a slice: not every so many items (a Gemini bundle of
+// 100,000 tools built so moved its items 392 times when a value kept at
+// most 255 items of room, and took a fifth of a second).
+func TestValueGrowsByParts(t *testing.T) {
+	a := NewArray()
+	moves := 0
+	var first **Value
+	for i := range 100_000 {
+		a.SetItems(append(a.Items(), nil))
+		if p := &a.Items()[0]; p != first {
+			first = p
+			if i > 0 {
+				moves++
+			}
+		}
+	}
+	if moves > 60 {
+		t.Errorf("100,000 appends moved the items %d times, want as few as append's", moves)
 	}
 }
 

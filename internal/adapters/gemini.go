@@ -180,17 +180,14 @@ func encodeGemini(tools []*canonical.Tool, opts profile.Options) *canonical.Valu
 	if opts.Schema == "openapi" {
 		in, out = "parameters", "response"
 	}
-	list := canonical.NewArray()
-	for _, t := range tools {
+	list := eachTool(tools, func(t *canonical.Tool) *canonical.Value {
 		o := toolObject(t)
 		o.Set(in, t.Input.JSON())
 		if t.Output != nil {
 			o.Set(out, t.Output.JSON())
 		}
 		appendExtensions(o, t, "gemini")
-		list.SetItems(append(list.Items(), o))
-	}
-	b := canonical.NewObject()
-	b.Set("functionDeclarations", list)
-	return b
+		return o
+	})
+	return canonical.NewObject(canonical.Member{Key: "functionDeclarations", Value: list})
 }
