@@ -1,0 +1,63 @@
+package pipeline
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLazyOutputInParts: the lock's output, made in parts, is the same
+// bytes however often it is hashed, written or read, and is made once.
+func TestLazyOutputInParts(t *testing.T) {
+	made := 0
+	o := lazyOutput("toolc.lock", func() [][]byte { made++; return [][]byte{[]byte("a = 1\n"), {'\n'}, []byte("b = 2\n")} })
+	const want = "a = 1\n\nb = 2\n"
+	for range 2 {
+		if hash, size := o.digest(); hash != hashBytes([]byte(want)) || size != int64(len(want)) {
+			t.Errorf("digest = %s, %d; want the hash of %q", hash, size, want)
+		}
+		var b strings.Builder
+		if n, err := o.WriteTo(&b); err != nil || n != int64(len(want)) || b.String() != want {
+			t.Errorf("WriteTo wrote %q (%d, %v), want %q", b.String(), n, err, want)
+		}
+		if got := string(o.Bytes()); got != want {
+			t.Errorf("Bytes = %q, want %q", got, want)
+		}
+	}
+	if made != 1 {
+		t.Errorf("made %d times, want once", made)
+	}
+}
+
+// TestStreamOutput: a streamed output is written whole through Write's
+// temporary file, over a file that holds the same bytes too (it is known
+// only by writing it), and a failing stream leaves the old file.
+func TestStreamOutput(t *testing.T) {
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	calls := 0
+	o := StreamOutput("report.md", func(w io.Writer) error { calls++; _, err := io.WriteString(w, "# report\n"); return err })
+	for range 2 {
+		if err := Write(root, []Output{o}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "report.md")); string(data) != "# report\n" || calls != 2 || string(o.Bytes()) != "# report\n" {
+		t.Errorf("wrote %q in %d calls", data, calls)
+	}
+	failing := StreamOutput("report.md", func(w io.Writer) error { io.WriteString(w, "# half"); return errors.New("disk full") })
+	if err := Write(root, []Output{failing}); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("a failing stream: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if data, _ := os.ReadFile(filepath.Join(dir, "report.md")); string(data) != "# report\n" || len(entries) != 1 {
+		t.Errorf("after a failing stream: %q, %d files", data, len(entries))
+	}
+}
