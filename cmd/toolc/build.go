@@ -131,6 +131,7 @@ func (m *manifestRoot) build(ctx context.Context, opts pipeline.Options, out *ou
 	if err != nil {
 		return nil, err
 	}
+	opts.Read = membound.Bound // every build of the CLI's: a large one bounds its heap
 	res, err := pipeline.Build(ctx, m.root.FS(), man, opts)
 	if err := m.failure(err, out); err != nil {
 		return nil, err
@@ -194,7 +195,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	}
 	defer m.root.Close()
 
-	opts := pipeline.Options{Jobs: f.jobs, Baseline: pipeline.BaselineFile, Version: version(), Read: membound.Bound}
+	opts := pipeline.Options{Jobs: f.jobs, Baseline: pipeline.BaselineFile, Version: version()}
 	if f.all {
 		opts.Baseline = ""
 	}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/earlier"
-	"github.com/toolc-dev/toolc/internal/membound"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/report"
 )
@@ -45,7 +44,7 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 	if f.against != "" && f.format != "markdown" {
 		return out.fail(exitUsage, "--against compares in the markdown report only")
 	}
-	m, res, err := out.built(ctx, f.dir, f.manifest, pipeline.Options{Tokens: true, Jobs: f.jobs, Read: membound.Bound})
+	m, res, err := out.built(ctx, f.dir, f.manifest, pipeline.Options{Tokens: true, Jobs: f.jobs})
 	if err != nil {
 		return err
 	}
