@@ -181,14 +181,6 @@ func writeParts(w io.Writer, parts [][]byte) (int64, error) {
 	return n, nil
 }
 
-// bytes are the bytes of an output of bytes, the lock's joined.
-func (o Output) bytes() []byte {
-	if o.lazy != nil {
-		return bytes.Join(o.lazy(), nil)
-	}
-	return o.data
-}
-
 // digest returns the hash and size of the output's file, encoding a
 // bundle whose hash is not yet known. A stream has none before it is
 // written: its caller asks it of none.
@@ -241,8 +233,10 @@ func (o Output) Bytes() []byte {
 		var b bytes.Buffer
 		o.WriteTo(&b)
 		return b.Bytes()
+	case o.lazy != nil:
+		return bytes.Join(o.lazy(), nil)
 	}
-	return o.bytes()
+	return o.data
 }
 
 // Result is what Build produces.
