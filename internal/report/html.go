@@ -143,8 +143,9 @@ func pageOf(ov *Overview) (pageData, []pageDetail) {
 	}
 	d.Namespaces = slices.Sorted(maps.Keys(ns))
 	details := make([]pageDetail, len(ov.Tools))
-	for i, t := range ov.Tools {
-		d.Tools = append(d.Tools, pageRow(&ov.Tools[i], codeIndex))
+	for i := range ov.Tools {
+		t := &ov.Tools[i]
+		d.Tools = append(d.Tools, pageRow(t, codeIndex))
 		det := pageDetail{Source: t.Source, Description: t.Description, Input: t.Input, Findings: t.Findings, Cells: make([]pageCell, len(t.Cells)), input: t.input}
 		for j, c := range t.Cells {
 			det.Cells[j] = pageCell{Name: c.Name, Schema: c.Schema, Findings: c.Findings, schema: c.schema}
