@@ -47,10 +47,11 @@ func (p Pos) IsValid() bool { return p.Line > 0 }
 // The zero Value is JSON null. Positions take no part in equality or hashing.
 //
 // A value holds one of a text, items or members, whichever its kind has,
-// as one pointer, a length and a byte for its capacity: a parsed catalog is most
-// of a build's memory, and three fields (a string and two slices) made
-// every value, two in three of them strings, 80 bytes where 24 do. Text,
-// Items and Members read it; SetText, SetItems and SetMembers replace it.
+// as one pointer, a length and a byte for the capacity (capOf): a parsed
+// catalog is most of a build's memory, and three fields (a string and two
+// slices) made every value, two in three of them strings, 80 bytes where
+// 24 do. Text, Items and Members read it; SetText, SetItems and
+// SetMembers replace it.
 type Value struct {
 	Kind Kind
 	Bool bool  // for Bool

@@ -15,7 +15,10 @@
 // build needs it. The runtime keeps the heap under the limit by
 // collecting sooner, and never spends more than half the CPU doing so.
 //
-// GOMEMLIMIT, when set, is the user's choice: Bound leaves it alone.
+// GOMEMLIMIT, when set, is the user's choice: Bound leaves it alone. The
+// limit is the process's: membound is for a program (the CLI), not for a
+// library that builds inside someone else's, which pipeline.Options.Read
+// leaves unset.
 package membound
 
 import (
