@@ -143,26 +143,32 @@ func EncodeParts(l *Lock) [][]byte {
 		}
 		chunks[i] = b
 	})
+	// The parts as they are written: the header, the head (encoded once
+	// the hash of the section after it is known), and the chunks and the
+	// outputs, each after a blank line.
 	head := *l
 	head.Tools, head.Outputs = nil, nil
-	if len(chunks) > 0 {
-		head.ToolsHash = hashToolsSection(chunks, len(l.Outputs) > 0)
+	out := make([][]byte, 2, 2*len(chunks)+4)
+	out[0] = []byte(Header)
+	newline := []byte{'\n'}
+	for _, c := range chunks {
+		out = append(out, newline, c)
 	}
-	parts := append([][]byte{encodeTOML(&head)}, chunks...)
 	if len(l.Outputs) > 0 {
-		parts = append(parts, encodeTOML(&struct {
+		out = append(out, newline, encodeTOML(&struct {
 			Outputs []Output `toml:"outputs"`
 		}{l.Outputs}))
 	}
-	out := make([][]byte, 0, 2*len(parts))
-	out = append(out, []byte(Header))
-	newline := []byte{'\n'}
-	for i, p := range parts {
-		if i > 0 {
-			out = append(out, newline)
+	if len(chunks) > 0 {
+		// The [[tools]] section as Head finds it: the entries, and the
+		// blank line before the outputs that follow them.
+		end := len(out)
+		if len(l.Outputs) > 0 {
+			end--
 		}
-		out = append(out, p)
+		head.ToolsHash = hashParts(out[3:end])
 	}
+	out[1] = encodeTOML(&head)
 	return out
 }
 
@@ -170,20 +176,12 @@ func EncodeParts(l *Lock) [][]byte {
 // hash and names in three targets.
 const entrySize = 320
 
-// hashToolsSection is HashBytes of the text of the lock's [[tools]]
-// entries, the chunks as Encode joins them, and the blank line before the
-// outputs that follow them (what lockHead finds in the lock), hashed as
-// they are, not joined into a copy.
-func hashToolsSection(chunks [][]byte, outputs bool) string {
+// hashParts is HashBytes of parts joined, hashed as they are, not
+// joined into a copy.
+func hashParts(parts [][]byte) string {
 	h := sha256.New()
-	for i, c := range chunks {
-		if i > 0 {
-			h.Write([]byte{'\n'})
-		}
-		h.Write(c)
-	}
-	if outputs {
-		h.Write([]byte{'\n'})
+	for _, p := range parts {
+		h.Write(p)
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
