@@ -82,7 +82,9 @@ func fields(t *canonical.Tool, visit func(field)) {
 	if t.Annotations != nil {
 		add("/annotations/title", t.Annotations.Title, true)
 	}
-	path := make([]string, 0, 16)
+	buf := paths.Get().(*[]string)
+	defer paths.Put(buf)
+	path := (*buf)[:0]
 	if t.Meta != nil { // _meta: what a client may show or pass on
 		walkText(t.Meta, "/meta", path, visit)
 	}
@@ -96,6 +98,10 @@ func fields(t *canonical.Tool, visit func(field)) {
 		walkStrings(t.Output.JSON(), "/output", path, visit)
 	}
 }
+
+// paths are the walks' paths, one a tool being walked: made for each tool
+// they were most of what the check allocated.
+var paths = sync.Pool{New: func() any { p := make([]string, 0, 16); return &p }}
 
 // walkStrings visits the strings of a schema that fields wants: values
 // and property names; path is where v is, its last element the key it is
@@ -391,13 +397,42 @@ func words(name string) []string {
 	return out
 }
 
+// wordCount is len(words(name)), counted without making the words.
+func wordCount(name string) int {
+	n, cur := 0, 0
+	prev := rune(0)
+	for _, r := range name {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			if cur > 0 {
+				n++
+			}
+			cur = 0
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			if cur > 0 {
+				n++
+			}
+			cur = 1
+		default:
+			cur++
+		}
+		prev = r
+	}
+	if cur > 0 {
+		n++
+	}
+	return n
+}
+
 // confusable finds tools a model cannot tell apart: names the same but for
 // case and separators, or one letter apart, with the same description or
 // the same required parameters.
 func confusable(tools []*canonical.Tool) []diag.Diagnostic {
-	c := &confusion{tools: tools, norm: make([]string, len(tools)), done: make([]bool, len(tools))}
+	c := &confusion{tools: tools, norm: make([]string, len(tools)), req: make([][]string, len(tools)), done: make([]bool, len(tools))}
 	for i, t := range tools {
 		c.norm[i] = fold(t.Name)
+		c.req[i], _ = t.Input.JSON().Get("required").Strings()
+		slices.Sort(c.req[i])
 	}
 	c.sameName()
 	c.oneLetter()
@@ -420,8 +455,9 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 // once, against the first tool it cannot be told apart from.
 type confusion struct {
 	tools []*canonical.Tool
-	norm  []string // each tool's folded name
-	done  []bool   // the tools said
+	norm  []string   // each tool's folded name
+	req   [][]string // each tool's required parameters, sorted: read for every pair
+	done  []bool     // the tools said
 	// The pairs found, reported at the end at their number: a catalog
 	// made of many servers' copies has one for most of its tools.
 	pairs []confusedPair
@@ -442,7 +478,7 @@ func (c *confusion) pair(i, j int) bool {
 	switch {
 	case a.Description != "" && a.Description == b.Description:
 		same = "the same description"
-	case sameRequired(a, b):
+	case c.sameRequired(i, j):
 		same = "the same required parameters"
 	default:
 		return false
@@ -456,8 +492,7 @@ func (c *confusion) key(i int, what byte) sameKey {
 	if what == 'd' {
 		return sameKey{c.norm[i], c.tools[i].Description, 'd'}
 	}
-	req, _ := c.tools[i].Input.JSON().Get("required").Strings()
-	return sameKey{c.norm[i], strings.Join(slices.Sorted(slices.Values(req)), ","), 'p'}
+	return sameKey{c.norm[i], strings.Join(c.req[i], ","), 'p'}
 }
 
 // sameName finds the tools whose folded names are the same, by name and
@@ -490,11 +525,11 @@ func (c *confusion) sameName() {
 		clashed[k] = i
 		return 0, false
 	}
-	for i, t := range c.tools {
+	for i := range c.tools {
 		if j, ok := firstOf(c.key(i, 'd'), i); ok {
 			c.done[i] = c.pair(j, i)
 		}
-		if req, _ := t.Input.JSON().Get("required").Strings(); len(req) > 0 {
+		if len(c.req[i]) > 0 {
 			if j, ok := firstOf(c.key(i, 'p'), i); ok && !c.done[i] {
 				c.done[i] = c.pair(j, i)
 			}
@@ -646,14 +681,12 @@ func how(a, b string, folded bool) string {
 	return "one letter"
 }
 
-func sameRequired(a, b *canonical.Tool) bool {
-	ra, _ := a.Input.JSON().Get("required").Strings()
-	rb, _ := b.Input.JSON().Get("required").Strings()
-	if len(ra) == 0 || len(ra) != len(rb) {
-		return false
-	}
-	ra, rb = slices.Sorted(slices.Values(ra)), slices.Sorted(slices.Values(rb))
-	return slices.Equal(ra, rb) && a.Input.JSON().Get("properties").Equal(b.Input.JSON().Get("properties"))
+// sameRequired reports whether tools i and j require the same
+// parameters, some, and have the same properties.
+func (c *confusion) sameRequired(i, j int) bool {
+	a, b := c.tools[i], c.tools[j]
+	return len(c.req[i]) > 0 && slices.Equal(c.req[i], c.req[j]) &&
+		a.Input.JSON().Get("properties").Equal(b.Input.JSON().Get("properties"))
 }
 
 // oneEdit reports whether a and b are one insertion, deletion or
@@ -680,10 +713,23 @@ func oneEdit(a, b string) bool {
 // or away from, another server's tools. Only distinctive names count (with
 // a separator or a case change), so that "search" in a sentence is a word.
 func crossReferences(tools []*canonical.Tool) []diag.Diagnostic {
-	names := map[string][]*canonical.Tool{}
+	// Each distinctive name's first tool; the tools of a name that more
+	// than one tool has (in other namespaces) in more: a slice a name was
+	// most of the check's memory.
+	names := make(map[string]*canonical.Tool, len(tools))
+	more := map[string][]*canonical.Tool{}
 	for _, t := range tools {
-		if len(words(t.Name)) > 1 && utf8.RuneCountInString(t.Name) >= 6 {
-			names[t.Name] = append(names[t.Name], t)
+		if wordCount(t.Name) < 2 || utf8.RuneCountInString(t.Name) < 6 {
+			continue
+		}
+		first, ok := names[t.Name]
+		switch {
+		case !ok:
+			names[t.Name] = t
+		case more[t.Name] == nil:
+			more[t.Name] = []*canonical.Tool{first, t}
+		default:
+			more[t.Name] = append(more[t.Name], t)
 		}
 	}
 	if len(names) == 0 {
@@ -695,11 +741,11 @@ func crossReferences(tools []*canonical.Tool) []diag.Diagnostic {
 			return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.'
 		}) {
 			w = strings.Trim(w, ".-")
-			others := names[w]
-			if len(others) == 0 || slices.ContainsFunc(others, func(o *canonical.Tool) bool { return o.Namespace == t.Namespace }) {
+			first, ok := names[w]
+			if !ok || first.Namespace == t.Namespace || slices.ContainsFunc(more[w], func(o *canonical.Tool) bool { return o.Namespace == t.Namespace }) {
 				continue
 			}
-			out = append(out, report(t, "security.cross-reference", "/description", "description names %s, a tool of another server (namespace %q): a description that steers the model to or from another server's tools", others[0].ID(), others[0].Namespace))
+			out = append(out, report(t, "security.cross-reference", "/description", "description names %s, a tool of another server (namespace %q): a description that steers the model to or from another server's tools", first.ID(), first.Namespace))
 			break
 		}
 	}
@@ -778,10 +824,20 @@ func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
 	}
 	// Where each key that two names share starts: most keys are one
 	// name's only, and need no look.
-	shared := map[uint64]int{}
+	starts := func(at int) bool {
+		k := b.key(at)
+		return k == b.key(at+1) && (at == 0 || b.key(at-1) != k)
+	}
+	n := 0 // counted first: a catalog of numbered copies shares most keys
 	for at := 0; at+1 < len(b.pairs); at++ {
-		if k := b.key(at); k == b.key(at+1) && (at == 0 || b.key(at-1) != k) {
-			shared[k] = at
+		if starts(at) {
+			n++
+		}
+	}
+	shared := make(map[uint64]int, n)
+	for at := 0; at+1 < len(b.pairs); at++ {
+		if starts(at) {
+			shared[b.key(at)] = at
 		}
 	}
 	return b, shared
