@@ -1,6 +1,8 @@
 package tokens
 
 import (
+	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -37,18 +39,24 @@ const (
 // renderFunction is one function's block: its description as comments,
 // then its type.
 func renderFunction(name, description string, parameters *canonical.Value) string {
-	var b strings.Builder
-	for _, line := range lines(description) {
-		b.WriteString("// ")
-		b.WriteString(line)
-		b.WriteByte('\n')
+	return string(appendFunction(nil, name, description, parameters))
+}
+
+// appendFunction appends renderFunction's block to b. The block is
+// written into one buffer, as a bundle's tools are counted: a string
+// made for each part of each type was half of what counting allocated.
+func appendFunction(b []byte, name, description string, parameters *canonical.Value) []byte {
+	if description != "" { // as Rust's str::lines: on \n, a trailing \r dropped, no last empty line
+		for line := range strings.SplitSeq(strings.TrimSuffix(description, "\n"), "\n") {
+			b = append(append(append(b, "// "...), strings.TrimSuffix(line, "\r")...), '\n')
+		}
 	}
+	b = append(append(append(b, "type "...), name...), " = "...)
 	if parameters == nil {
-		b.WriteString("type " + name + " = () => any;\n")
-		return b.String()
+		return append(b, "() => any;\n"...)
 	}
-	b.WriteString("type " + name + " = (_: " + typescript(parameters, "") + ") => any;\n")
-	return b.String()
+	b = appendTypescript(append(b, "(_: "...), parameters, "")
+	return append(b, ") => any;\n"...)
 }
 
 // Render writes the tools section of a request with these functions, each
@@ -60,19 +68,6 @@ func Render(functions []Function) string {
 	}
 	parts = append(parts, sectionTail)
 	return strings.Join(parts, "\n")
-}
-
-// lines splits s as Rust's str::lines does: on \n, a trailing \r
-// dropped, no last empty line.
-func lines(s string) []string {
-	if s == "" {
-		return nil
-	}
-	out := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	for i, l := range out {
-		out[i] = strings.TrimSuffix(l, "\r")
-	}
-	return out
 }
 
 func isEnum(s *canonical.Value) bool {
@@ -92,162 +87,180 @@ func nullable(s *canonical.Value) bool {
 	return b
 }
 
-// defaultComment writes a default as harmony does: a string in quotes,
+// appendDefault writes a default as harmony does: a string in quotes,
 // unless the schema is an enum.
-func defaultComment(def, s *canonical.Value) string {
+func appendDefault(b []byte, def, s *canonical.Value) []byte {
+	b = append(b, "default: "...)
 	if str, ok := def.StringValue(); ok {
 		if !isEnum(s) {
-			return `default: "` + str + `"`
+			return append(append(append(b, '"'), str...), '"')
 		}
-		return "default: " + str
+		return append(b, str...)
 	}
-	return "default: " + def.String()
+	return append(b, def.String()...)
 }
 
-// typescript is harmony's json_schema_to_typescript.
-func typescript(s *canonical.Value, indent string) string {
+// appendNullable appends " | null" to the type written from start when
+// the schema s is nullable and the type does not say null already.
+func appendNullable(b []byte, start int, s *canonical.Value) []byte {
+	if nullable(s) && !bytes.Contains(b[start:], []byte("null")) {
+		b = append(b, " | null"...)
+	}
+	return b
+}
+
+// appendTrailing appends a variant's trailing comment: its description
+// (when say) and its default.
+func appendTrailing(b []byte, variant *canonical.Value, say func(string) bool) []byte {
+	d, hasDesc := stringOf(variant.Get("description"))
+	hasDesc = hasDesc && say(d)
+	def := variant.Get("default")
+	if !hasDesc && def == nil {
+		return b
+	}
+	b = append(b, " // "...)
+	if hasDesc {
+		b = append(b, d...)
+		if def != nil {
+			b = append(b, ' ')
+		}
+	}
+	if def != nil {
+		b = appendDefault(b, def, variant)
+	}
+	return b
+}
+
+// appendTypescript is harmony's json_schema_to_typescript.
+func appendTypescript(b []byte, s *canonical.Value, indent string) []byte {
 	if s == nil || s.Kind != canonical.Object {
-		return "any"
+		return append(b, "any"...)
 	}
 	if oneOf := s.Get("oneOf"); oneOf != nil && oneOf.Kind == canonical.Array {
-		var b strings.Builder
-		for i, variant := range oneOf.Items() {
-			if i > 0 {
-				b.WriteByte('\n')
-				b.WriteString(indent + " | ")
-			} else {
-				b.WriteString("\n" + indent + " | ")
-			}
-			t := typescript(variant, indent+"   ")
-			if nullable(variant) && !strings.Contains(t, "null") {
-				t += " | null"
-			}
-			b.WriteString(t)
-			var trailing []string
-			if d, ok := stringOf(variant.Get("description")); ok {
-				trailing = append(trailing, d)
-			}
-			if def := variant.Get("default"); def != nil {
-				trailing = append(trailing, defaultComment(def, variant))
-			}
-			if len(trailing) > 0 {
-				b.WriteString(" // " + strings.Join(trailing, " "))
-			}
+		for _, variant := range oneOf.Items() {
+			b = append(append(append(b, '\n'), indent...), " | "...)
+			start := len(b)
+			b = appendNullable(appendTypescript(b, variant, indent+"   "), start, variant)
+			b = appendTrailing(b, variant, func(string) bool { return true })
 		}
-		return b.String()
+		return b
 	}
 	typ := s.Get("type")
 	if typ != nil && typ.Kind == canonical.Array {
-		var ts []string
-		for _, t := range typ.Items() {
-			if str, ok := t.StringValue(); ok {
-				if str == "integer" {
-					str = "number"
-				}
-				ts = append(ts, str)
-			}
-		}
-		if len(ts) > 0 {
-			return strings.Join(ts, " | ")
-		}
+		return appendUnion(b, typ, "any", false)
 	}
 	str, ok := stringOf(typ)
 	if !ok {
-		return "any"
+		return append(b, "any"...)
 	}
 	switch str {
 	case "object":
-		return object(s, indent)
+		return appendObject(b, s, indent)
 	case "string":
 		if e := s.Get("enum"); e != nil && e.Kind == canonical.Array {
-			var vals []string
-			for _, v := range e.Items() {
-				if x, ok := v.StringValue(); ok {
-					vals = append(vals, `"`+x+`"`)
-				}
-			}
-			if len(vals) > 0 {
-				return strings.Join(vals, " | ")
-			}
+			return appendUnion(b, e, "string", true)
 		}
-		return "string"
+		return append(b, "string"...)
 	case "number", "integer":
-		return "number"
+		return append(b, "number"...)
 	case "boolean":
-		return "boolean"
+		return append(b, "boolean"...)
 	case "array":
 		if items := s.Get("items"); items != nil {
-			return typescript(items, indent) + "[]"
+			return append(appendTypescript(b, items, indent), "[]"...)
 		}
-		return "Array<any>"
+		return append(b, "Array<any>"...)
 	}
-	return "any"
+	return append(b, "any"...)
 }
 
-func object(s *canonical.Value, indent string) string {
-	var b strings.Builder
-	if d, ok := stringOf(s.Get("description")); ok {
-		b.WriteString(indent + "// " + d + "\n")
+// appendUnion writes the strings of the array list joined by " | ", or
+// none when list has no string: an enum's values in quotes (as they are,
+// unescaped), a list of types with integer as number.
+func appendUnion(b []byte, list *canonical.Value, none string, enum bool) []byte {
+	n := 0
+	for _, v := range list.Items() {
+		x, ok := v.StringValue()
+		if !ok {
+			continue
+		}
+		if n > 0 {
+			b = append(b, " | "...)
+		}
+		switch {
+		case enum:
+			b = append(append(append(b, '"'), x...), '"')
+		case x == "integer":
+			b = append(b, "number"...)
+		default:
+			b = append(b, x...)
+		}
+		n++
 	}
-	b.WriteString("{\n")
+	if n == 0 {
+		b = append(b, none...)
+	}
+	return b
+}
+
+// appendComment writes indent, "// ", the text and a newline.
+func appendComment(b []byte, indent, text string) []byte {
+	return append(append(append(append(b, indent...), "// "...), text...), '\n')
+}
+
+func appendObject(b []byte, s *canonical.Value, indent string) []byte {
+	if d, ok := stringOf(s.Get("description")); ok {
+		b = appendComment(b, indent, d)
+	}
+	b = append(b, "{\n"...)
 	props := s.Get("properties")
 	if props != nil && props.Kind == canonical.Object {
-		required := map[string]bool{}
+		var required []*canonical.Value
 		if req := s.Get("required"); req != nil && req.Kind == canonical.Array {
-			for _, r := range req.Items() {
-				if x, ok := r.StringValue(); ok {
-					required[x] = true
-				}
-			}
+			required = req.Items()
 		}
 		for _, m := range props.Members() {
 			key, val := m.Key, m.Value
 			opt := "?"
-			if required[key] {
+			if slices.ContainsFunc(required, func(r *canonical.Value) bool { x, ok := r.StringValue(); return ok && x == key }) {
 				opt = ""
 			}
 			if t, ok := stringOf(val.Get("title")); ok {
-				b.WriteString(indent + "// " + t + "\n" + indent + "//\n")
+				b = append(append(appendComment(b, indent, t), indent...), "//\n"...)
 			}
 			oneOf := val.Get("oneOf")
 			if oneOf == nil {
 				if d, ok := stringOf(val.Get("description")); ok {
-					b.WriteString(indent + "// " + d + "\n")
+					b = appendComment(b, indent, d)
 				}
 			}
 			if ex := val.Get("examples"); ex != nil && ex.Kind == canonical.Array && len(ex.Items()) > 0 {
-				b.WriteString(indent + "// Examples:\n")
+				b = appendComment(b, indent, "Examples:")
 				for _, e := range ex.Items() {
 					if x, ok := e.StringValue(); ok {
-						b.WriteString(indent + `// - "` + x + "\"\n")
+						b = append(append(append(append(b, indent...), `// - "`...), x...), "\"\n"...)
 					}
 				}
 			}
 			if oneOf != nil && oneOf.Kind == canonical.Array {
-				propertyOneOf(&b, key, opt, val, oneOf, indent)
+				b = appendPropertyOneOf(b, key, opt, val, oneOf, indent)
 				continue
 			}
-			b.WriteString(indent + key + opt + ": ")
-			t := typescript(val, indent+"    ")
-			if nullable(val) && !strings.Contains(t, "null") {
-				t += " | null"
+			b = append(append(append(append(b, indent...), key...), opt...), ": "...)
+			start := len(b)
+			b = append(appendNullable(appendTypescript(b, val, indent+"    "), start, val), ',')
+			if def := val.Get("default"); oneOf == nil && def != nil {
+				b = appendDefault(append(b, " // "...), def, val)
 			}
-			b.WriteString(t + ",")
-			if oneOf == nil {
-				if def := val.Get("default"); def != nil {
-					b.WriteString(" // " + defaultComment(def, val))
-				}
-			}
-			b.WriteByte('\n')
+			b = append(b, '\n')
 		}
 	}
-	b.WriteString(indent + "}")
-	return b.String()
+	return append(append(b, indent...), '}')
 }
 
-// propertyOneOf writes a property whose schema is a oneOf, each variant on
-// its own line.
-func propertyOneOf(b *strings.Builder, key, opt string, val, oneOf *canonical.Value, indent string) {
+// appendPropertyOneOf writes a property whose schema is a oneOf, each
+// variant on its own line.
+func appendPropertyOneOf(b []byte, key, opt string, val, oneOf *canonical.Value, indent string) []byte {
 	propDesc, hasDesc := stringOf(val.Get("description"))
 	skip := false
 	if hasDesc && len(oneOf.Items()) > 0 {
@@ -257,33 +270,18 @@ func propertyOneOf(b *strings.Builder, key, opt string, val, oneOf *canonical.Va
 	}
 	above := false
 	if !skip && hasDesc {
-		b.WriteString(indent + "// " + propDesc + "\n")
+		b = appendComment(b, indent, propDesc)
 		above = true
 	}
 	if def := val.Get("default"); def != nil {
-		b.WriteString(indent + "// " + defaultComment(def, val) + "\n")
+		b = append(appendDefault(append(append(b, indent...), "// "...), def, val), '\n')
 	}
-	b.WriteString(indent + key + opt + ":\n")
+	b = append(append(append(append(b, indent...), key...), opt...), ":\n"...)
 	for i, variant := range oneOf.Items() {
-		b.WriteString(indent + " | ")
-		t := typescript(variant, indent+"   ")
-		if nullable(variant) && !strings.Contains(t, "null") {
-			t += " | null"
-		}
-		b.WriteString(t)
-		var trailing []string
-		if !(i == 0 && above) {
-			if d, ok := stringOf(variant.Get("description")); ok && (!hasDesc || d != propDesc) {
-				trailing = append(trailing, d)
-			}
-		}
-		if def := variant.Get("default"); def != nil {
-			trailing = append(trailing, defaultComment(def, variant))
-		}
-		if len(trailing) > 0 {
-			b.WriteString(" // " + strings.Join(trailing, " "))
-		}
-		b.WriteByte('\n')
+		b = append(append(b, indent...), " | "...)
+		start := len(b)
+		b = appendNullable(appendTypescript(b, variant, indent+"   "), start, variant)
+		b = append(appendTrailing(b, variant, func(d string) bool { return !(i == 0 && above) && (!hasDesc || d != propDesc) }), '\n')
 	}
-	b.WriteString(indent + ",\n")
+	return append(append(b, indent...), ",\n"...)
 }

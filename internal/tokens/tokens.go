@@ -141,7 +141,7 @@ var localCounts = sync.Pool{New: func() any { return map[string]int{} }}
 
 const maxLocal = 1 << 13
 
-// textBuffers hold the JSON of a tool being counted.
+// textBuffers hold the text of a tool being counted.
 var textBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // counted caches the token count of each chunk, up to maxCounted chunks:
@@ -265,18 +265,18 @@ func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
 		var err error
 		local := localCounts.Get().(map[string]int)
 		defer localCounts.Put(local)
+		// The tool's text into a reused buffer, counted in place:
+		// Stripe's tools inline to megabytes, and a string of each,
+		// grown by doubling, was most of what a report held beyond its
+		// build.
+		buf := textBuffers.Get().(*[]byte)
 		if m.Exact {
-			n, err = tokensCached(renderFunction(t.Name, t.Description, t.Parameters)+"\n", local)
+			*buf = append(appendFunction((*buf)[:0], t.Name, t.Description, t.Parameters), '\n')
 		} else {
-			// The tool's JSON into a reused buffer, counted in place:
-			// Stripe's tools inline to megabytes, and a string of each,
-			// grown by doubling, was most of what a report held beyond
-			// its build.
-			buf := textBuffers.Get().(*[]byte)
 			*buf = t.JSON.AppendJSON((*buf)[:0], "")
-			n, err = tokensCached(unsafe.String(unsafe.SliceData(*buf), len(*buf)), local) // the caches keep clones only
-			textBuffers.Put(buf)
 		}
+		n, err = tokensCached(unsafe.String(unsafe.SliceData(*buf), len(*buf)), local) // the caches keep clones only
+		textBuffers.Put(buf)
 		c.Tools[i] = ToolCount{Name: t.Name, Tokens: n}
 		errs[i] = err
 	})

@@ -63,7 +63,7 @@ func TestRenderKeywords(t *testing.T) {
 		"u":{"anyOf":[{"type":"string"}]},
 		"pick":{"description":"Which.","oneOf":[{"type":"string","description":"By name."},{"type":"integer","description":"By ID.","default":1}]}
 	},"required":["unit"]}`)
-	got := typescript(s, "")
+	got := string(appendTypescript(nil, s, ""))
 	want := "// The order.\n{\n" +
 		"// Unit\n//\nunit: \"c\" | \"f\", // default: c\n" +
 		"ids?: number[],\n" +
