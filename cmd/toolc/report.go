@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/earlier"
+	"github.com/toolc-dev/toolc/internal/membound"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/report"
 )
@@ -49,6 +50,7 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		return err
 	}
 	defer m.root.Close()
+	membound.Hold() // the page holds less than the build did: it reuses the build's memory
 	overview := report.Make
 	if f.format != "json" {
 		overview = report.Summary // markdown shows no schema; the page makes each tool's as it writes it

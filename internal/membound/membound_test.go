@@ -2,6 +2,7 @@ package membound
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -72,5 +73,48 @@ func TestBoundSetsNothingUnderTheFloor(t *testing.T) {
 	Bound(3)
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("limit %d MB for a test's heap, want none under %d MB", got>>20, Floor>>20)
+	}
+}
+
+func TestHoldLimit(t *testing.T) {
+	const mb = 1 << 20
+	for _, c := range []struct {
+		held, live uint64
+		old        int64
+		want       int64 // 0: none
+	}{
+		{300 * mb, 161 * mb, math.MaxInt64, 300 * mb}, // a 20,000-tool report after its build
+		{300 * mb, 200 * mb, math.MaxInt64, 300 * mb}, // a third left to collect in
+		{300 * mb, 201 * mb, math.MaxInt64, 0},        // less: the collector would run back to back
+		{1100 * mb, 560 * mb, 1092 * mb, 0},           // under Bound's lower limit: that one stays
+		{0, 0, math.MaxInt64, 0},
+	} {
+		got, ok := holdLimit(c.held, c.live, c.old)
+		if ok != (c.want != 0) || got != c.want {
+			t.Errorf("holdLimit(%d MB, %d MB, %d) = %d MB, %v; want %d MB", c.held/mb, c.live/mb, c.old, got/mb, ok, c.want/mb)
+		}
+	}
+}
+
+func TestHoldSetsWhatTheProgramHolds(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	withFloor(t, Floor)
+	runtime.GC()                                     // what is live: the test binary's few MB
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // and no collection until Hold has read
+	held = [][]byte{make([]byte, 32<<20)}
+	held = nil // taken, and now garbage: what a build leaves its report
+	Hold()
+	got := debug.SetMemoryLimit(-1)
+	if got == math.MaxInt64 || got < 32<<20 {
+		t.Errorf("limit %d MB after 32 MB were taken and let go, want at least that", got>>20)
+	}
+}
+
+func TestHoldLeavesGOMEMLIMITAlone(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "10GiB")
+	withFloor(t, Floor)
+	Hold()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit %d MB with GOMEMLIMIT set, want none", got>>20)
 	}
 }
