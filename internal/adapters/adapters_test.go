@@ -117,7 +117,7 @@ func TestSameFormatRoundTripCorpus(t *testing.T) {
 			continue
 		}
 		low := a.Profile.Lower(tools, cd.format, profile.Options{})
-		for _, d := range low.Diagnostics {
+		for _, d := range low.All() {
 			// BFCL has dotted names, illegal for OpenAI; limits change nothing.
 			if d.Code != "name.rewritten" && !strings.HasPrefix(d.Code, "limit.") {
 				t.Errorf("%s: same-format lowering reported %s", cd.name, d)
@@ -443,15 +443,16 @@ func TestNamesAndCollisions(t *testing.T) {
 		t.Errorf("names = %v", names)
 	}
 	var got []string
-	for _, d := range low.Diagnostics {
+	ds := diag.Sort(low.All())
+	for _, d := range ds {
 		got = append(got, d.Code+" "+d.File+d.Pointer)
 	}
 	want := []string{"name.collision b.json/0", "name.rewritten b.json/1"}
 	if !slices.Equal(got, want) {
 		t.Errorf("diagnostics = %q, want %q", got, want)
 	}
-	if !strings.Contains(low.Diagnostics[0].Message, "a.json#/0") {
-		t.Errorf("collision message %q does not name the first source", low.Diagnostics[0].Message)
+	if !strings.Contains(ds[0].Message, "a.json#/0") {
+		t.Errorf("collision message %q does not name the first source", ds[0].Message)
 	}
 }
 

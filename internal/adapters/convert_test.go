@@ -56,10 +56,10 @@ func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts pro
 		return &Result{Tools: tools, Diagnostics: diag.Sort(ds)}, &Error{Adapter: from, Direction: Decoding, Err: invalid(ds)}
 	}
 	low := dst.Emit(tools, to, opts)
-	ds = append(ds, low.Diagnostics...)
+	ds = append(ds, low.All()...)
 	res := &Result{Tools: tools, Names: low.Names, Optional: low.Optional, Renamed: low.Renamed, Diagnostics: diag.Sort(ds)}
-	if diag.HasErrors(low.Diagnostics) {
-		return res, &Error{Adapter: to, Direction: Encoding, Err: invalid(low.Diagnostics)}
+	if diag.HasErrors(low.All()) {
+		return res, &Error{Adapter: to, Direction: Encoding, Err: invalid(low.All())}
 	}
 	res.Bundle = low.Bundle
 	return res, nil

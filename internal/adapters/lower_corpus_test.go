@@ -111,7 +111,7 @@ func TestCorpusDocsAccepted(t *testing.T) {
 		}
 		for _, tc := range targetConfigs() {
 			t2, _ := reg.Get(tc.format)
-			for _, d := range t2.Emit(ts, tc.name, tc.opts).Diagnostics {
+			for _, d := range t2.Emit(ts, tc.name, tc.opts).All() {
 				if strings.HasPrefix(d.Code, "accept.") && d.Severity == diag.Error {
 					results[i].failures = append(results[i].failures, fmt.Sprintf("%s to %s: %s", cd.name, tc.name, d))
 				}
@@ -197,7 +197,7 @@ func TestLowerCorpusToEveryTarget(t *testing.T) {
 		for _, tc := range targetConfigs() {
 			a, _ := reg.Get(tc.format)
 			low := a.Emit(ts, tc.name, tc.opts)
-			for _, d := range low.Diagnostics {
+			for _, d := range low.All() {
 				r.counts[d.Code]++
 				if d.Severity == diag.Error {
 					fail("%s to %s: %s", f, tc.name, d)
@@ -531,7 +531,7 @@ func TestTestSuiteRefsAccepted(t *testing.T) {
 			if to == "mcp" && !low.Tools[0].Input.Equal(s) {
 				t.Errorf("%s → mcp: the schema changed: the MCP round trip is exact", filepath.Base(f))
 			}
-			for _, d := range low.Diagnostics {
+			for _, d := range low.All() {
 				switch {
 				case d.Code == "accept.ref":
 					refused++

@@ -423,8 +423,8 @@ func TestOpenAPIHTTPBinding(t *testing.T) {
 		t.Errorf("the canonical bundle lacks the binding: %v %s", err, buf.String())
 	}
 	low := profileOf("mcp").Lower(tools, "mcp", profile.Options{})
-	if len(low.Diagnostics) > 0 || low.Tools[0].Backend != nil || low.Tools[0].Extensions["openapi"] != nil {
-		t.Errorf("the MCP target keeps or reports the binding: %v", low.Diagnostics)
+	if len(low.All()) > 0 || low.Tools[0].Backend != nil || low.Tools[0].Extensions["openapi"] != nil {
+		t.Errorf("the MCP target keeps or reports the binding: %v", low.All())
 	}
 }
 

@@ -524,8 +524,8 @@ type targetResult struct {
 	renamedO map[string]map[canonical.Pointer]string // of output schemas
 	aliases  map[string]string                       // renamed tool's ID → its old name
 	bundle   *canonical.Value
-	diags    []diag.Diagnostic
-	tokens   *tokens.Count // nil when not counted
+	diags    [][]diag.Diagnostic // each tool's, then the bundle's
+	tokens   *tokens.Count       // nil when not counted
 }
 
 func (b *build) configError(ds ...diag.Diagnostic) error { return configError(ds...) }
@@ -649,11 +649,16 @@ func (b *build) buildTarget(i int, opts profile.Options) error {
 	emit := *a
 	emit.Profile = b.profiles[i]
 	low := emit.Emit(b.chosen[i], t.Name, opts)
-	ds := low.Diagnostics
-	for j := range ds {
-		if ds[j].File == "" { // a limit of the whole bundle: at the target
-			ds[j].File = b.manifestFile
-			ds[j].Line, ds[j].Column = b.m.Pos(fmt.Sprintf("targets[%d]", i))
+	// Each tool's diagnostics, then the bundle's: applied in place, and
+	// gathered into one list once, by finish.
+	parts := append(low.ToolDiagnostics, low.Diagnostics)
+	line, column := b.m.Pos(fmt.Sprintf("targets[%d]", i))
+	for _, part := range parts {
+		for j := range part {
+			if part[j].File == "" { // a limit of the whole bundle: at the target
+				part[j].File = b.manifestFile
+				part[j].Line, part[j].Column = line, column
+			}
 		}
 	}
 	var count *tokens.Count
@@ -665,10 +670,13 @@ func (b *build) buildTarget(i int, opts profile.Options) error {
 			return err
 		}
 		count = c
-		ds = append(ds, b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
+		parts[len(parts)-1] = append(parts[len(parts)-1], b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
+	}
+	for j := range parts {
+		parts[j] = b.apply(parts[j], t.Policy)
 	}
 	b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
-		bundle: low.Bundle, diags: b.apply(ds, t.Policy), tokens: count}
+		bundle: low.Bundle, diags: parts, tokens: count}
 	return nil
 }
 
@@ -719,7 +727,9 @@ func (b *build) finish() *Result {
 		n += len(f.diags)
 	}
 	for _, t := range b.targets {
-		n += len(t.diags)
+		for _, part := range t.diags {
+			n += len(part)
+		}
 	}
 	// Each part's diagnostics are let go once gathered: the lock, made
 	// when the outputs are written, keeps the build.
@@ -742,7 +752,9 @@ func (b *build) finish() *Result {
 		}
 	}
 	for i, t := range b.targets {
-		ds = append(ds, t.diags...)
+		for _, part := range t.diags {
+			ds = append(ds, part...)
+		}
 		b.targets[i].diags = nil
 	}
 	if len(b.tools) == 0 && !diag.HasErrors(ds) { // an error says more than "empty"

@@ -31,7 +31,14 @@ type Lowered struct {
 	// RenamedOutput is the same for output schemas: a tool's result must
 	// use the renamed keys where the target declares its output schema.
 	RenamedOutput map[string]map[canonical.Pointer]string
-	Diagnostics   []diag.Diagnostic
+	// Diagnostics are what was found of the catalog as a whole (two tools
+	// on one name) and, once Emit has run, of the bundle; each tool's own
+	// findings are in ToolDiagnostics. All joins the two.
+	Diagnostics []diag.Diagnostic
+	// ToolDiagnostics are each tool's findings, in the order of the tools
+	// given to Lower: kept apart, not copied into one list, as a large
+	// catalog has hundreds of thousands and the build gathers them once.
+	ToolDiagnostics [][]diag.Diagnostic
 	// Bundle is the encoded bundle; set by Emit.
 	Bundle *canonical.Value
 	// Sources are the catalog's tools in the order of Tools: a renamed
@@ -155,9 +162,10 @@ type toolLowering struct {
 	src           *canonical.Tool
 	c             *canonical.Tool // the tool being made, its own allocation: it outlives the lowering
 	o             loweredTool
-	strictFrom    string       // the format of the source's strict flag, if any
-	foreignStrict bool         // that flag is another format's, carried as the target's
-	rules         *lower.Rules // the rules the input was lowered by
+	diags         []diag.Diagnostic // what was said, in a buffer kept from tool to tool
+	strictFrom    string            // the format of the source's strict flag, if any
+	foreignStrict bool              // that flag is another format's, carried as the target's
+	rules         *lower.Rules      // the rules the input was lowered by
 	input         *lower.Result
 }
 
@@ -169,14 +177,18 @@ var toolLowerings = sync.Pool{New: func() any { return new(toolLowering) }}
 func (l *lowering) tool(t *canonical.Tool) loweredTool {
 	c := *t
 	tl := toolLowerings.Get().(*toolLowering)
-	*tl = toolLowering{lowering: l, src: t, c: &c}
+	*tl = toolLowering{lowering: l, src: t, c: &c, diags: tl.diags}
 	tl.c.Extensions = maps.Clone(t.Extensions)
 	for _, pass := range toolPasses {
 		pass.run(tl)
 	}
 	tl.o.tool = tl.c
 	o := tl.o
-	*tl = toolLowering{} // the pool keeps nothing of this tool
+	if len(tl.diags) > 0 { // at their number: grown a finding at a time, they were a third more
+		o.diags = slices.Clone(tl.diags)
+	}
+	clear(tl.diags)
+	*tl = toolLowering{diags: tl.diags[:0]} // the pool keeps nothing of this tool
 	toolLowerings.Put(tl)
 	return o
 }
@@ -190,7 +202,7 @@ func (tl *toolLowering) at(code string, field canonical.Pointer, format string, 
 func (tl *toolLowering) said(code string, field canonical.Pointer, message string) {
 	d := diag.NewText(code, message).At(tl.src.Source.Place(field)).About(tl.src.ID())
 	d.Target = tl.target
-	tl.o.diags = append(tl.o.diags, d)
+	tl.diags = append(tl.diags, d)
 }
 
 // droppedFields are each tool field's place and message when a target
@@ -382,10 +394,6 @@ func (tl *toolLowering) alias() {
 	}
 }
 
-// afterLowering is how many diagnostics Lowered.Diagnostics has room for
-// beyond lowering's: those of the bundle's checks, usually none or a few.
-const afterLowering = 16
-
 // join checks the lowered tools' names against each other, in catalog
 // order, and gathers them into the Lowered.
 func (l *lowering) join(tools []*canonical.Tool, done []loweredTool) *Lowered {
@@ -393,21 +401,14 @@ func (l *lowering) join(tools []*canonical.Tool, done []loweredTool) *Lowered {
 		Renamed: map[string]map[canonical.Pointer]string{}, RenamedOutput: map[string]map[canonical.Pointer]string{}, Strict: map[string]bool{}}
 	byName := make(map[string]*canonical.Tool, len(tools))
 	var aliases []pendingAlias
-	n := 0
-	for _, o := range done {
-		n += len(o.diags)
-	}
-	// Once, not by doubling, with room for what the checks of the bundle
-	// add (a per-request limit, a budget): appending those few to a slice
-	// of 120,000 findings with none moved them all, in each target.
-	out.Diagnostics = slices.Grow(out.Diagnostics, n+afterLowering)
 	if len(tools) > 0 {
 		out.Tools, out.Sources = make([]*canonical.Tool, 0, len(tools)), make([]*canonical.Tool, 0, len(tools))
+		out.ToolDiagnostics = make([][]diag.Diagnostic, len(tools))
 	}
 	for i, t := range tools {
 		o := done[i]
 		id := t.ID()
-		out.Diagnostics = append(out.Diagnostics, o.diags...)
+		out.ToolDiagnostics[i] = o.diags
 		out.Names[id] = o.name
 		if prev, ok := byName[o.name]; ok {
 			out.Diagnostics = append(out.Diagnostics, l.collision(t, "/name", "its name %q in %s is also the name of %s (%s)",
@@ -427,6 +428,12 @@ func (l *lowering) join(tools []*canonical.Tool, done []loweredTool) *Lowered {
 		out.sortAliases(len(tools))
 	}
 	return out
+}
+
+// All is every diagnostic of the lowering: each tool's, in order, then
+// those of the catalog and the bundle.
+func (out *Lowered) All() []diag.Diagnostic {
+	return slices.Concat(append(slices.Clip(out.ToolDiagnostics), out.Diagnostics)...)
 }
 
 // record keeps what lowering tool id found that a caller turns back.

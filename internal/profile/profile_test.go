@@ -318,7 +318,7 @@ func TestNameInvalid(t *testing.T) {
 	tool := &canonical.Tool{Name: "get.page", Input: canonical.AsSchema(canonical.NewObject())}
 	low := p.Lower([]*canonical.Tool{tool}, "lower-only", Options{})
 	var codes []string
-	for _, d := range low.Diagnostics {
+	for _, d := range low.All() {
 		codes = append(codes, d.Code)
 	}
 	if !slices.Contains(codes, "name.invalid") {
@@ -420,7 +420,7 @@ func TestGeminiMaxItemsBudget(t *testing.T) {
 	for _, mode := range []string{"", "openapi"} {
 		codes := func(p *Profile) map[string][]string {
 			out := map[string][]string{}
-			for _, d := range p.Lower([]*canonical.Tool{tool}, "gemini", Options{Schema: mode}).Diagnostics {
+			for _, d := range p.Lower([]*canonical.Tool{tool}, "gemini", Options{Schema: mode}).All() {
 				out[d.Code] = append(out[d.Code], d.Message)
 			}
 			return out
@@ -457,7 +457,7 @@ func TestOutputKeyCollisionDropsTheOutput(t *testing.T) {
 	} {
 		low := gemini.Lower([]*canonical.Tool{tc.tool}, "gemini", Options{Schema: "openapi"})
 		var got []string
-		for _, d := range low.Diagnostics {
+		for _, d := range low.All() {
 			if d.Code == tc.code {
 				got = append(got, d.Severity.String())
 			}
