@@ -174,15 +174,19 @@ func TestCompareOrder(t *testing.T) {
 // exact duplicates.
 func TestSortAsCompare(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var ds []Diagnostic
-	for range 3000 {
-		ds = append(ds, Diagnostic{File: fmt.Sprint(rng.IntN(4)), Line: rng.IntN(5), Code: "loss.ref", Message: fmt.Sprint(rng.IntN(3))})
-	}
-	want := slices.Clone(ds)
-	slices.SortFunc(want, Compare)
-	want = slices.Compact(want)
-	got := Sort(ds)
-	if !slices.Equal(got, want) || &got[0] != &ds[0] {
-		t.Errorf("Sort gave %d diagnostics (want %d), or not in place", len(got), len(want))
+	// Under halves, sorted alone; over it, by halves merged: one of
+	// them as long as the other, and one a diagnostic longer.
+	for _, n := range []int{3000, 2 * halves, 2*halves + 1} {
+		var ds []Diagnostic
+		for range n {
+			ds = append(ds, Diagnostic{File: fmt.Sprint(rng.IntN(4)), Line: rng.IntN(5), Code: "loss.ref", Message: fmt.Sprint(rng.IntN(n))})
+		}
+		want := slices.Clone(ds)
+		slices.SortFunc(want, Compare)
+		want = slices.Compact(want)
+		got := Sort(ds)
+		if !slices.Equal(got, want) || &got[0] != &ds[0] {
+			t.Errorf("Sort of %d gave %d diagnostics (want %d), or not in place", n, len(got), len(want))
+		}
 	}
 }
