@@ -121,7 +121,15 @@ func Encode(l *Lock) []byte { return bytes.Join(EncodeParts(l), nil) }
 // EncodeParts returns Encode's bytes in the parts they are made in, for a
 // writer that writes them one after the other: a lock of 100,000 tools is
 // 27 MB, made at the end of a build, where joining it made it twice.
-func EncodeParts(l *Lock) [][]byte {
+func EncodeParts(l *Lock) [][]byte { return PartsWith(l, EncodeTools(l.Tools)) }
+
+// Tools is a lock's [[tools]] section, encoded: most of a lock, and
+// independent of its outputs, so that a build encodes it while its
+// bundles are written and the rest once their hashes are known.
+type Tools struct{ chunks [][]byte }
+
+// EncodeTools encodes tools as a lock's [[tools]] section.
+func EncodeTools(tools []Tool) Tools {
 	// The tools are most of the lock, and the reflective TOML encoder took
 	// a tenth of a build's time and 4 KB of garbage a tool: they are
 	// written by appendTool, byte for byte what the encoder writes
@@ -129,20 +137,27 @@ func EncodeParts(l *Lock) [][]byte {
 	// the whole), in parallel chunks. An array of tables encodes as its
 	// entries joined by blank lines.
 	const chunk = 512
-	chunks := make([][]byte, (len(l.Tools)+chunk-1)/chunk)
+	chunks := make([][]byte, (len(tools)+chunk-1)/chunk)
 	par.For(len(chunks), 1, func(i int) {
 		// Room for a chunk of entries of the size of a tool with three
 		// targets: grown by doubling from nothing, a chunk was made about
 		// twice over (80 MB for 100,000 tools, at the end of a build).
 		b := make([]byte, 0, chunk*entrySize)
-		for j := i * chunk; j < min(len(l.Tools), (i+1)*chunk); j++ {
+		for j := i * chunk; j < min(len(tools), (i+1)*chunk); j++ {
 			if j > i*chunk {
 				b = append(b, '\n')
 			}
-			b = appendTool(b, &l.Tools[j])
+			b = appendTool(b, &tools[j])
 		}
 		chunks[i] = b
 	})
+	return Tools{chunks}
+}
+
+// PartsWith is EncodeParts of l with tools, its [[tools]] section
+// encoded by EncodeTools; l.Tools is not read.
+func PartsWith(l *Lock, tools Tools) [][]byte {
+	chunks := tools.chunks
 	// The parts as they are written: the header, the head (encoded once
 	// the hash of the section after it is known), and the chunks and the
 	// outputs, each after a blank line.

@@ -10,7 +10,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/par"
 )
 
-func (b *build) lock(outputs []Output) [][]byte {
+func (b *build) lock(outputs []Output, tools lock.Tools) [][]byte {
 	l := lock.Lock{Version: lock.Version, Toolc: b.opts.Version, Manifest: b.manifestHash, Baseline: b.baselineHash}
 	if c := b.m.Catalog; c.Name != "" || c.Version != "" {
 		l.Catalog = &lock.Catalog{Name: c.Name, Version: c.Version}
@@ -25,12 +25,7 @@ func (b *build) lock(outputs []Output) [][]byte {
 	for _, p := range slices.Sorted(maps.Keys(refs)) {
 		l.References = append(l.References, lock.Reference{Path: p, Hash: refs[p]})
 	}
-	// Each tool's entry from the targets' maps, in parallel: five lookups
-	// and a map of names for each tool and target were a serial tenth of a
-	// second at the end of a 100,000-tool build.
 	l.Removed = b.tombstones()
-	l.Tools = make([]lock.Tool, len(b.tools))
-	par.For(len(b.tools), 256, func(j int) { l.Tools[j] = b.lockTool(b.tools[j]) })
 	format := map[string]string{}
 	for _, t := range b.m.Targets {
 		format[t.Name] = t.Format
@@ -41,7 +36,17 @@ func (b *build) lock(outputs []Output) [][]byte {
 	}
 	slices.SortFunc(l.Sources, func(x, y lock.Source) int { return strings.Compare(x.Path, y.Path) })
 	slices.SortFunc(l.Outputs, func(x, y lock.Output) int { return strings.Compare(x.Path, y.Path) })
-	return lock.EncodeParts(&l)
+	return lock.PartsWith(&l, tools)
+}
+
+// lockTools is the lock's [[tools]] section, encoded.
+func (b *build) lockTools() lock.Tools {
+	// Each tool's entry from the targets' maps, in parallel: five lookups
+	// and a map of names for each tool and target were a serial tenth of a
+	// second at the end of a 100,000-tool build.
+	tools := make([]lock.Tool, len(b.tools))
+	par.For(len(b.tools), 256, func(j int) { tools[j] = b.lockTool(b.tools[j]) })
+	return lock.EncodeTools(tools)
 }
 
 // addRenamed records a target's renamed keys (pointer → old key) in m.

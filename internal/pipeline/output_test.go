@@ -7,13 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLazyOutputInParts: the lock's output, made in parts, is the same
 // bytes however often it is hashed, written or read, and is made once.
 func TestLazyOutputInParts(t *testing.T) {
 	made := 0
-	o := lazyOutput("toolc.lock", func() [][]byte { made++; return [][]byte{[]byte("a = 1\n"), {'\n'}, []byte("b = 2\n")} })
+	o := lazyOutput("toolc.lock", func() [][]byte { made++; return [][]byte{[]byte("a = 1\n"), {'\n'}, []byte("b = 2\n")} }, nil)
 	const want = "a = 1\n\nb = 2\n"
 	for range 2 {
 		if hash, size := o.digest(); hash != hashBytes([]byte(want)) || size != int64(len(want)) {
@@ -59,5 +60,34 @@ func TestStreamOutput(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if data, _ := os.ReadFile(filepath.Join(dir, "report.md")); string(data) != "# report\n" || len(entries) != 1 {
 		t.Errorf("after a failing stream: %q, %d files", data, len(entries))
+	}
+}
+
+// TestLazyOutputBegunEarly: Write begins what of a lazy output needs no
+// other output (the lock's tools) while the others are written: a stream
+// that ends only once it has begun is written, then the lazy output, once.
+func TestLazyOutputBegunEarly(t *testing.T) {
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	begun := make(chan struct{})
+	bundle := StreamOutput("dist/a.json", func(w io.Writer) error {
+		select {
+		case <-begun:
+		case <-time.After(10 * time.Second):
+			return errors.New("the lock's early part was not begun while the bundle was written")
+		}
+		_, err := io.WriteString(w, "{}\n")
+		return err
+	})
+	made := 0
+	lock := lazyOutput("toolc.lock", func() [][]byte { made++; return [][]byte{[]byte("a = 1\n")} }, func() { close(begun) })
+	if err := Write(root, []Output{bundle, lock}); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := root.ReadFile("toolc.lock"); string(data) != "a = 1\n" || made != 1 {
+		t.Errorf("lock %q, made %d times", data, made)
 	}
 }

@@ -53,6 +53,11 @@ func writeTemps(root *os.Root, outputs []Output) ([]string, error) {
 	tmps := make([]string, len(outputs))
 	errs := make([]error, len(outputs))
 	fsys := root.FS()
+	for _, o := range outputs {
+		if o.early != nil {
+			go o.early()
+		}
+	}
 	for _, after := range []bool{false, true} {
 		var wg sync.WaitGroup
 		for i, o := range outputs {
