@@ -50,7 +50,6 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		return err
 	}
 	defer m.root.Close()
-	membound.Hold() // the page holds less than the build did: it reuses the build's memory
 	overview := report.Make
 	if f.format != "json" {
 		overview = report.Summary // markdown shows no schema; the page makes each tool's as it writes it
@@ -63,6 +62,7 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 			return err
 		}
 	}
+	membound.Hold() // the builds are done: the page reuses their memory
 	write := func(w io.Writer) error {
 		switch f.format {
 		case "html":

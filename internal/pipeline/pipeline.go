@@ -654,7 +654,7 @@ func (b *build) buildTarget(i int, opts profile.Options) error {
 	low := emit.Emit(b.chosen[i], t.Name, opts)
 	// Each tool's diagnostics, then the bundle's: applied in place, and
 	// gathered into one list once, by finish.
-	parts := append(low.ToolDiagnostics, low.Diagnostics)
+	parts := append(slices.Clip(low.ToolDiagnostics), low.Diagnostics)
 	line, column := b.m.Pos(fmt.Sprintf("targets[%d]", i))
 	for _, part := range parts {
 		for j := range part {
