@@ -20,10 +20,9 @@
 // the memory the program has taken so far.
 //
 // GOMEMLIMIT, when set, is the user's choice: Bound and Hold leave it
-// alone. The
-// limit is the process's: membound is for a program (the CLI), not for a
-// library that builds inside someone else's, which pipeline.Options.Read
-// leaves unset.
+// alone. The limit is the process's: membound is for a program (the CLI),
+// not for a library that builds inside someone else's, which
+// pipeline.Options.Read leaves unset.
 package membound
 
 import (
