@@ -115,13 +115,9 @@ type Output struct {
 	Hash   string `toml:"sha256"` // of the file's bytes
 }
 
-// Encode writes l as toolc.lock: the header line, then TOML.
-func Encode(l *Lock) []byte { return bytes.Join(EncodeParts(l), nil) }
-
-// EncodeParts returns Encode's bytes in the parts they are made in, for a
-// writer that writes them one after the other: a lock of 100,000 tools is
-// 27 MB, made at the end of a build, where joining it made it twice.
-func EncodeParts(l *Lock) [][]byte { return PartsWith(l, EncodeTools(l.Tools)) }
+// Encode writes l as toolc.lock: the header line, then TOML. A build
+// writes the parts of PartsWith instead, one after the other.
+func Encode(l *Lock) []byte { return bytes.Join(PartsWith(l, EncodeTools(l.Tools)), nil) }
 
 // Tools is a lock's [[tools]] section, encoded: most of a lock, and
 // independent of its outputs, so that a build encodes it while its
@@ -154,8 +150,11 @@ func EncodeTools(tools []Tool) Tools {
 	return Tools{chunks}
 }
 
-// PartsWith is EncodeParts of l with tools, its [[tools]] section
-// encoded by EncodeTools; l.Tools is not read.
+// PartsWith returns Encode's bytes of l in the parts they are made in,
+// with tools, its [[tools]] section encoded by EncodeTools (l.Tools is not
+// read): a writer writes them one after the other, as a lock of 100,000
+// tools is 27 MB, made at the end of a build, where joining it made it
+// twice.
 func PartsWith(l *Lock, tools Tools) [][]byte {
 	chunks := tools.chunks
 	// The parts as they are written: the header, the head (encoded once
