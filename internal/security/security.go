@@ -12,6 +12,7 @@ package security
 import (
 	"fmt"
 	"hash/maphash"
+	"iter"
 	"math/bits"
 	"runtime"
 	"slices"
@@ -373,55 +374,49 @@ func annotations(t *canonical.Tool) []diag.Diagnostic {
 // words splits a name at _, -, ., spaces and case changes, lower-cased.
 func words(name string) []string {
 	var out []string
-	var cur []rune
-	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, strings.ToLower(string(cur)))
-			cur = cur[:0]
-		}
+	for w := range wordsOf(name) {
+		out = append(out, strings.ToLower(w))
 	}
-	prev := rune(0)
-	for _, r := range name {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
-			flush()
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-		prev = r
-	}
-	flush()
 	return out
 }
 
 // wordCount is len(words(name)), counted without making the words.
 func wordCount(name string) int {
-	n, cur := 0, 0
-	prev := rune(0)
-	for _, r := range name {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			if cur > 0 {
-				n++
-			}
-			cur = 0
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
-			if cur > 0 {
-				n++
-			}
-			cur = 1
-		default:
-			cur++
-		}
-		prev = r
-	}
-	if cur > 0 {
+	n := 0
+	for range wordsOf(name) {
 		n++
 	}
 	return n
+}
+
+// wordsOf yields the words of name, as they are in it: the runs of
+// letters and digits, each also cut where a lower-case letter is
+// followed by an upper-case one.
+func wordsOf(name string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		start := -1 // where the word being read starts; -1 between words
+		prev := rune(0)
+		for i, r := range name {
+			switch {
+			case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+				if start >= 0 && !yield(name[start:i]) {
+					return
+				}
+				start = -1
+			case unicode.IsUpper(r) && unicode.IsLower(prev):
+				if start >= 0 && !yield(name[start:i]) {
+					return
+				}
+				start = i
+			case start < 0:
+				start = i
+			}
+			prev = r
+		}
+		if start >= 0 {
+			yield(name[start:])
+		}
+	}
 }
 
 // confusable finds tools a model cannot tell apart: names the same but for
