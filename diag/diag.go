@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Severity is how serious a diagnostic is.
@@ -119,38 +118,8 @@ func Compare(a, b Diagnostic) int {
 // Sort sorts ds in place with Compare and removes exact duplicates. It returns
 // the shortened slice.
 func Sort(ds []Diagnostic) []Diagnostic {
-	sortHalves(ds)
+	slices.SortFunc(ds, Compare)
 	return slices.Compact(ds)
-}
-
-// halves is the length from which Sort sorts the two halves of a list
-// at once and merges them: a build of 100,000 tools has 460,000
-// diagnostics, and sorting them was the longest serial step of its end.
-// The halves are made whatever the number of cores, so that the order is
-// the same on every machine and with any --jobs.
-const halves = 1 << 14
-
-func sortHalves(ds []Diagnostic) {
-	if len(ds) < halves {
-		slices.SortFunc(ds, Compare)
-		return
-	}
-	mid := len(ds) / 2
-	var wg sync.WaitGroup
-	wg.Go(func() { slices.SortFunc(ds[:mid], Compare) })
-	slices.SortFunc(ds[mid:], Compare)
-	wg.Wait()
-	left := slices.Clone(ds[:mid])
-	i, j, k := 0, mid, 0
-	for i < len(left) && j < len(ds) {
-		if Compare(ds[j], left[i]) < 0 { // the left one first when they are equal
-			ds[k], j = ds[j], j+1
-		} else {
-			ds[k], i = left[i], i+1
-		}
-		k++
-	}
-	copy(ds[k:], left[i:]) // what is left of the right half is in place
 }
 
 // Count returns the number of diagnostics in ds at each severity.

@@ -1,10 +1,11 @@
 // Package par runs independent pieces of work on every processor: the one
 // loop that toolc's stages (lowering a target's tools, encoding the lock,
-// indenting a bundle) share.
+// indenting a bundle) share, and a sort of long lists.
 package par
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -39,4 +40,38 @@ func For(n, chunk int, fn func(i int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// halves is the length from which SortFunc sorts a list's two halves at
+// once and merges them.
+const halves = 1 << 14
+
+// SortFunc sorts s by cmp as slices.SortFunc does; from halves items, its
+// two halves at once, then merged in place (with a copy of the left half;
+// the left one first when cmp says they are equal). The halves are made
+// whatever the number of processors, so that items cmp finds equal end in
+// the same order on every machine and with any --jobs: a build of 100,000
+// tools sorts 460,000 diagnostics, and its confusable check millions of
+// keys, which alone on one core were the longest serial steps of each.
+func SortFunc[E any](s []E, cmp func(a, b E) int) {
+	if len(s) < halves {
+		slices.SortFunc(s, cmp)
+		return
+	}
+	mid := len(s) / 2
+	var wg sync.WaitGroup
+	wg.Go(func() { slices.SortFunc(s[:mid], cmp) })
+	slices.SortFunc(s[mid:], cmp)
+	wg.Wait()
+	left := slices.Clone(s[:mid])
+	i, j, k := 0, mid, 0
+	for i < len(left) && j < len(s) {
+		if cmp(s[j], left[i]) < 0 {
+			s[k], j = s[j], j+1
+		} else {
+			s[k], i = left[i], i+1
+		}
+		k++
+	}
+	copy(s[k:], left[i:]) // what is left of the right half is in place
 }

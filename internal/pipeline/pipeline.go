@@ -780,7 +780,10 @@ func (b *build) finish() *Result {
 	res.remap(ds)
 	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)
 	res.Locate(ds)
-	res.Diagnostics = diag.Sort(ds)
+	// diag.Sort's order, the halves at once: a 100,000-tool build has
+	// 460,000 diagnostics.
+	par.SortFunc(ds, diag.Compare)
+	res.Diagnostics = slices.Compact(ds)
 	res.Failed = diag.HasErrors(res.Diagnostics)
 	if res.Failed || b.opts.CatalogOnly {
 		return res

@@ -10,11 +10,11 @@
 package security
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"iter"
 	"math/bits"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -813,7 +813,7 @@ func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
 			}
 		}
 	})
-	sortParallel(b.pairs)
+	par.SortFunc(b.pairs, cmp.Compare[uint64])
 	for len(b.pairs) > 0 && b.pairs[len(b.pairs)-1] == ^uint64(0) {
 		b.pairs = b.pairs[:len(b.pairs)-1]
 	}
@@ -860,29 +860,4 @@ func nameKeys(n string, seed maphash.Seed, shift uint, ks []uint64) []uint64 {
 		}
 	}
 	return ks
-}
-
-// sortParallel sorts s, its two halves on two cores and then merged,
-// when it is long enough for that to pay.
-func sortParallel(s []uint64) {
-	if len(s) < 1<<16 || runtime.GOMAXPROCS(0) < 2 {
-		slices.Sort(s)
-		return
-	}
-	mid := len(s) / 2
-	var wg sync.WaitGroup
-	wg.Go(func() { slices.Sort(s[:mid]) })
-	slices.Sort(s[mid:])
-	wg.Wait()
-	left := slices.Clone(s[:mid])
-	i, j, k := 0, mid, 0
-	for i < len(left) && j < len(s) {
-		if left[i] <= s[j] {
-			s[k], i = left[i], i+1
-		} else {
-			s[k], j = s[j], j+1
-		}
-		k++
-	}
-	copy(s[k:], left[i:]) // what is left of the right half is in place
 }

@@ -2,7 +2,6 @@ package security
 
 import (
 	"hash/maphash"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -112,27 +111,6 @@ func TestWords(t *testing.T) {
 		}
 		if n := wordCount(in); n != len(got) {
 			t.Errorf("wordCount(%q) = %d, want %d", in, n, len(got))
-		}
-	}
-}
-
-// TestSortParallel: the two-core sort of the confusable check's pairs
-// sorts as slices.Sort does, duplicates and the largest value included.
-func TestSortParallel(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{0, 1, 1 << 16, 1<<17 + 3} {
-		s := make([]uint64, n)
-		for i := range s {
-			s[i] = r.Uint64() >> r.UintN(64)
-			if i%7 == 0 {
-				s[i] = ^uint64(0)
-			}
-		}
-		want := slices.Clone(s)
-		slices.Sort(want)
-		sortParallel(s)
-		if !slices.Equal(s, want) {
-			t.Fatalf("%d values: not sorted as slices.Sort sorts them", n)
 		}
 	}
 }
