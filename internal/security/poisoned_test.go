@@ -154,6 +154,51 @@ func TestConfusableAmongMany(t *testing.T) {
 	}
 }
 
+// TestConfusableAmongCopies: a tool is said against the earliest earlier
+// tool one letter from it that it cannot be told apart from, whichever
+// of the names one letter from its own that tool has, and however many
+// tools share a name (the check keeps each name once, with its tools).
+func TestConfusableAmongCopies(t *testing.T) {
+	named := func(ns, name, desc string) *canonical.Tool {
+		tl := tool(t, name, desc, obj, "")
+		tl.Namespace = ns
+		return tl
+	}
+	tools := []*canonical.Tool{
+		named("a", "read_filez", "Other."),
+		named("b", "read_files", "Reads files."),
+		named("c", "read_filez", "Reads files."),
+		named("d", "read_file", "Reads files."),
+	}
+	for i := range 50 { // copies of a name, not one letter from another
+		tools = append(tools, named(fmt.Sprintf("x%02d", i), "list_things", "Lists things."))
+	}
+	var found []string
+	for _, d := range security.Check(tools) {
+		if d.Code == "security.tool-confusable" {
+			found = append(found, d.Tool+": "+d.Message)
+		}
+	}
+	want := []string{
+		`c:read_filez: "read_filez" and b:read_files ("read_files")`,
+		`d:read_file: "read_file" and b:read_files ("read_files")`,
+	}
+	var got []string
+	for _, f := range found {
+		if !strings.HasPrefix(f, "x") {
+			got = append(got, f)
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("confusable findings = %q, want two", found)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(got[i], w) {
+			t.Errorf("finding %d = %q, want it to start %q", i, got[i], w)
+		}
+	}
+}
+
 func slicesContains(s []string, v string) bool {
 	for _, x := range s {
 		if x == v {
