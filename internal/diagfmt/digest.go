@@ -119,7 +119,10 @@ func groupCodes(ds []diag.Diagnostic) ([]*codeGroup, []finding, Digest) {
 		}
 		if first {
 			g.n++
-			if d.File != "" && !slices.Contains(g.files, d.File) {
+			// Sorted findings come file by file: the last file is
+			// looked at first (a list of a hundred files looked
+			// through for each finding grew as their product).
+			if d.File != "" && (len(g.files) == 0 || g.files[len(g.files)-1] != d.File) && !slices.Contains(g.files, d.File) {
 				g.files = append(g.files, d.File)
 			}
 		}
