@@ -27,15 +27,25 @@ func TestLimit(t *testing.T) {
 	}
 }
 
-// withFloor lowers the floor for one test and puts the limit back after.
+// withFloor lowers the floor for one test and puts the limit and the
+// collector's percentage back after.
 func withFloor(t *testing.T, f int64) {
 	old := floor
 	floor = f
+	percent := debug.SetGCPercent(100)
 	t.Cleanup(func() {
 		floor = old
 		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetGCPercent(percent)
 	})
 	debug.SetMemoryLimit(math.MaxInt64)
+}
+
+// gcPercent is the collector's percentage (GOGC), unchanged.
+func gcPercent() int {
+	p := debug.SetGCPercent(100)
+	debug.SetGCPercent(p)
+	return p
 }
 
 var held [][]byte
@@ -53,6 +63,24 @@ func TestBoundSetsTwiceWhatTheBuildWillHold(t *testing.T) {
 	// more than the test binary's own.
 	if got < 3*64<<20 || got > 3*96<<20 {
 		t.Errorf("limit %d MB, want 3 × the heap's 64 to 96 MB", got>>20)
+	}
+	if p := gcPercent(); p != -1 {
+		t.Errorf("GOGC %d under the limit, want off: the limit collects", p)
+	}
+}
+
+func TestBoundLeavesGOGCAlone(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "100")
+	withFloor(t, 1<<20)
+	held = [][]byte{make([]byte, 16<<20)}
+	defer func() { held = nil }()
+	Bound(3)
+	if got := debug.SetMemoryLimit(-1); got == math.MaxInt64 {
+		t.Error("no limit with GOGC set, want one")
+	}
+	if p := gcPercent(); p != 100 {
+		t.Errorf("GOGC %d with GOGC=100 set, want it left", p)
 	}
 }
 
@@ -73,6 +101,9 @@ func TestBoundSetsNothingUnderTheFloor(t *testing.T) {
 	Bound(3)
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("limit %d MB for a test's heap, want none under %d MB", got>>20, Floor>>20)
+	}
+	if p := gcPercent(); p != 100 {
+		t.Errorf("GOGC %d without a limit, want 100", p)
 	}
 }
 
