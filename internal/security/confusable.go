@@ -158,8 +158,8 @@ func (c *confusion) oneLetter() {
 		for {
 			i, k := j, -1 // the earliest not yet tried
 			for x, e := range es {
-				if ts := ns.tools[e]; at[x] < len(ts) && ts[at[x]] < i {
-					i, k = ts[at[x]], x
+				if ts := ns.toolsOf(e); at[x] < len(ts) && int(ts[at[x]]) < i {
+					i, k = int(ts[at[x]]), x
 				}
 			}
 			if k < 0 {
@@ -174,17 +174,23 @@ func (c *confusion) oneLetter() {
 }
 
 // nameSet is the folded names of 6 letters or more, each once, in the
-// order of their first tools.
+// order of their first tools. Its lists are each one slice, not one a
+// name: a catalog's names are nearly as many as its tools.
 type nameSet struct {
 	names []string
 	of    []int32 // each tool's name's index in names; -1 for a shorter name
-	tools [][]int // each name's tools, in catalog order
-	seen  []int   // for each name, how many names have a tool before its last
+	tools []int32 // the names' tools, name after name, each's in catalog order
+	first []int32 // where each name's tools start in tools, and their end
+	seen  []int32 // for each name, how many names have a tool before its last
 }
+
+// toolsOf returns the tools of name d, in catalog order.
+func (s nameSet) toolsOf(d int32) []int32 { return s.tools[s.first[d]:s.first[d+1]] }
 
 func (c *confusion) distinct() nameSet {
 	index := make(map[string]int32, len(c.norm))
 	s := nameSet{of: make([]int32, len(c.norm))}
+	var count []int32
 	for j, n := range c.norm {
 		if len(n) < 6 {
 			s.of[j] = -1
@@ -195,39 +201,70 @@ func (c *confusion) distinct() nameSet {
 			d = int32(len(s.names))
 			index[n] = d
 			s.names = append(s.names, n)
-			s.tools = append(s.tools, nil)
+			count = append(count, 0)
 			s.seen = append(s.seen, 0)
 		}
 		s.of[j] = d
-		s.tools[d] = append(s.tools[d], j)
-		s.seen[d] = len(s.names)
+		count[d]++
+		s.seen[d] = int32(len(s.names))
+	}
+	s.first = make([]int32, len(s.names)+1)
+	for d, n := range count {
+		s.first[d+1] = s.first[d] + n
+	}
+	s.tools = make([]int32, s.first[len(s.names)])
+	next := count[:0] // each name's next place, counted again
+	next = append(next, s.first[:len(s.names)]...)
+	for j, d := range s.of {
+		if d >= 0 {
+			s.tools[next[d]] = int32(j)
+			next[d]++
+		}
 	}
 	return s
 }
 
 // near returns, for each name, the others one letter from it that have a
 // tool before its last tool (the only ones its tools are said against),
-// found by the names' shared keys.
+// found by the names' shared keys. The names are taken a chunk at a time
+// on every core, each chunk's neighbours in one slice.
 func (s nameSet) near() [][]int32 {
 	buckets, shared := oneEditBuckets(s.names)
 	near := make([][]int32, len(s.names))
-	par.For(len(s.names), 256, func(d int) {
+	const chunk = 256
+	par.For((len(s.names)+chunk-1)/chunk, 1, func(c int) {
+		lo, hi := c*chunk, min((c+1)*chunk, len(s.names))
+		var keys []uint64
 		var es []int32
-		for _, k := range nameKeys(s.names[d], buckets.seed, buckets.shift, nil) {
-			at, ok := shared[k]
-			if !ok {
-				continue
-			}
-			// A bucket's names are in order: those from seen[d] on
-			// have every tool after this name's last.
-			for ; at < len(buckets.pairs) && buckets.key(at) == k && buckets.name(at) < s.seen[d]; at++ {
-				if e := buckets.name(at); e != d && oneEdit(s.names[e], s.names[d]) {
-					es = append(es, int32(e))
+		ends := make([]int, hi-lo)
+		for d := lo; d < hi; d++ {
+			start := len(es)
+			keys = nameKeys(s.names[d], buckets.seed, buckets.shift, keys[:0])
+			for _, k := range keys {
+				at, ok := shared[k]
+				if !ok {
+					continue
+				}
+				// A bucket's names are in order: those from seen[d] on
+				// have every tool after this name's last.
+				for ; at < len(buckets.pairs) && buckets.key(at) == k && buckets.name(at) < int(s.seen[d]); at++ {
+					if e := buckets.name(at); e != d && oneEdit(s.names[e], s.names[d]) {
+						es = append(es, int32(e))
+					}
 				}
 			}
+			slices.Sort(es[start:])
+			es = append(es[:start], slices.Compact(es[start:])...)
+			ends[d-lo] = len(es)
 		}
-		slices.Sort(es)
-		near[d] = slices.Compact(es)
+		start := 0
+		for d := lo; d < hi; d++ {
+			end := ends[d-lo]
+			if end > start {
+				near[d] = es[start:end:end]
+			}
+			start = end
+		}
 	})
 	return near
 }
