@@ -134,18 +134,18 @@ func EncodeTools(tools []Tool) Tools {
 	// entries joined by blank lines.
 	const chunk = 512
 	chunks := make([][]byte, (len(tools)+chunk-1)/chunk)
-	par.For(len(chunks), 1, func(i int) {
+	par.Ranges(len(tools), chunk, func(lo, hi int) {
 		// Room for a chunk of entries of the size of a tool with three
 		// targets: grown by doubling from nothing, a chunk was made about
 		// twice over (80 MB for 100,000 tools, at the end of a build).
 		b := make([]byte, 0, chunk*entrySize)
-		for j := i * chunk; j < min(len(tools), (i+1)*chunk); j++ {
-			if j > i*chunk {
+		for j := lo; j < hi; j++ {
+			if j > lo {
 				b = append(b, '\n')
 			}
 			b = appendTool(b, &tools[j])
 		}
-		chunks[i] = b
+		chunks[lo/chunk] = b
 	})
 	return Tools{chunks}
 }

@@ -1,6 +1,7 @@
 // Package par runs independent pieces of work on every processor: the one
 // loop that toolc's stages (lowering a target's tools, encoding the lock,
-// indenting a bundle) share, and a sort of long lists.
+// indenting a bundle) share, over indexes or ranges of them, and a sort of
+// long lists.
 package par
 
 import (
@@ -40,6 +41,15 @@ func For(n, chunk int, fn func(i int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// Ranges calls fn(lo, hi) for the consecutive ranges of size indexes
+// (the last one shorter) that cover those below n, on every processor as
+// For does: for work that keeps a buffer from one index to the next, or
+// makes one result a range.
+func Ranges(n, size int, fn func(lo, hi int)) {
+	size = max(size, 1)
+	For((n+size-1)/size, 1, func(i int) { fn(i*size, min(n, (i+1)*size)) })
 }
 
 // halves is the length from which SortFunc sorts a list's two halves at

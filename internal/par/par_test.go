@@ -27,6 +27,33 @@ func TestFor(t *testing.T) {
 	}
 }
 
+// TestRanges: the ranges cover every index below n once, in order inside
+// each, none longer than size, and only the last shorter.
+func TestRanges(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 512, 513, 1000} {
+		for _, size := range []int{0, 1, 3, 512} {
+			seen := make([]int32, n)
+			var short atomic.Int64
+			Ranges(n, size, func(lo, hi int) {
+				if hi-lo < max(size, 1) && hi != n || hi <= lo {
+					short.Add(1)
+				}
+				for i := lo; i < hi; i++ {
+					atomic.AddInt32(&seen[i], 1)
+				}
+			})
+			if short.Load() != 0 {
+				t.Errorf("Ranges(%d, %d) made %d empty or short ranges before the last", n, size, short.Load())
+			}
+			for i, c := range seen {
+				if c != 1 {
+					t.Fatalf("Ranges(%d, %d) covered %d %d times", n, size, i, c)
+				}
+			}
+		}
+	}
+}
+
 // TestSortFunc: the halves sort as slices.Sort does, duplicates and the
 // largest value included (the confusable check's keys), under halves and
 // over it; and a list whose left half holds the largest values, so that
