@@ -214,8 +214,7 @@ func (c *confusion) distinct() nameSet {
 		s.first[d+1] = s.first[d] + n
 	}
 	s.tools = make([]int32, s.first[len(s.names)])
-	next := count[:0] // each name's next place, counted again
-	next = append(next, s.first[:len(s.names)]...)
+	next := slices.Clone(s.first) // each name's next place
 	for j, d := range s.of {
 		if d >= 0 {
 			s.tools[next[d]] = int32(j)
@@ -227,47 +226,52 @@ func (c *confusion) distinct() nameSet {
 
 // near returns, for each name, the others one letter from it that have a
 // tool before its last tool (the only ones its tools are said against),
-// found by the names' shared keys. The names are taken a chunk at a time
-// on every core, each chunk's neighbours in one slice.
+// found by the names' shared keys. The names are taken a range at a time
+// on every core, each range's neighbours in one slice.
 func (s nameSet) near() [][]int32 {
 	buckets, shared := oneEditBuckets(s.names)
 	near := make([][]int32, len(s.names))
-	const chunk = 256
-	par.For((len(s.names)+chunk-1)/chunk, 1, func(c int) {
-		lo, hi := c*chunk, min((c+1)*chunk, len(s.names))
+	par.Ranges(len(s.names), 256, func(lo, hi int) {
 		var keys []uint64
 		var es []int32
 		ends := make([]int, hi-lo)
 		for d := lo; d < hi; d++ {
-			start := len(es)
+			// A name's keys are made again rather than kept: they were
+			// as much memory as the buckets.
 			keys = nameKeys(s.names[d], buckets.seed, buckets.shift, keys[:0])
-			for _, k := range keys {
-				at, ok := shared[k]
-				if !ok {
-					continue
-				}
-				// A bucket's names are in order: those from seen[d] on
-				// have every tool after this name's last.
-				for ; at < len(buckets.pairs) && buckets.key(at) == k && buckets.name(at) < int(s.seen[d]); at++ {
-					if e := buckets.name(at); e != d && oneEdit(s.names[e], s.names[d]) {
-						es = append(es, int32(e))
-					}
-				}
-			}
+			start := len(es)
+			es = s.appendNear(es, d, keys, buckets, shared)
 			slices.Sort(es[start:])
 			es = append(es[:start], slices.Compact(es[start:])...)
 			ends[d-lo] = len(es)
 		}
 		start := 0
 		for d := lo; d < hi; d++ {
-			end := ends[d-lo]
-			if end > start {
+			if end := ends[d-lo]; end > start {
 				near[d] = es[start:end:end]
+				start = end
 			}
-			start = end
 		}
 	})
 	return near
+}
+
+// appendNear appends to es the names one letter from name d among those
+// that share one of its keys and have a tool before its last: a bucket's
+// names are in order, and those from seen[d] on have every tool after it.
+func (s nameSet) appendNear(es []int32, d int, keys []uint64, b buckets, shared map[uint64]int) []int32 {
+	for _, k := range keys {
+		at, ok := shared[k]
+		if !ok {
+			continue
+		}
+		for ; at < len(b.pairs) && b.key(at) == k && b.name(at) < int(s.seen[d]); at++ {
+			if e := b.name(at); e != d && oneEdit(s.names[e], s.names[d]) {
+				es = append(es, int32(e))
+			}
+		}
+	}
+	return es
 }
 
 // sameKey is what two tools that a model cannot tell apart share: a
@@ -413,7 +417,8 @@ func (b buckets) name(at int) int   { return int(b.pairs[at] & (1<<b.shift - 1))
 
 // oneEditBuckets are the (key, name) pairs of the names of norm sorted,
 // a name's keys being those of nameKeys, and where each key that two
-// names share starts among them.
+// names share starts among them. The names are nameSet's: 6 letters or
+// more, each once.
 func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
 	b := buckets{shift: uint(bits.Len(uint(len(norm)))), seed: maphash.MakeSeed()}
 	// The buckets, as one sorted slice of pairs rather than a map of
@@ -424,16 +429,10 @@ func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
 	// name makes (all ones: an index is below 1<<shift - 1), sorted last.
 	start := make([]int, len(norm)+1)
 	for i, n := range norm {
-		start[i+1] = start[i]
-		if len(n) >= 6 {
-			start[i+1] += len(n) + 1
-		}
+		start[i+1] = start[i] + len(n) + 1
 	}
 	b.pairs = make([]uint64, start[len(norm)])
 	par.For(len(norm), 256, func(i int) {
-		if len(norm[i]) < 6 {
-			return
-		}
 		// The keys are made in the name's place and made pairs there.
 		pairs := b.pairs[start[i]:start[i+1]]
 		ks := nameKeys(norm[i], b.seed, b.shift, pairs[:0])
