@@ -293,6 +293,8 @@ var codes = []Code{
 		"The human-readable title has no place in this target's tool format. The description is kept."},
 	{"loss.type-constraint", Info, "a typed target's types cannot say a schema's constraints",
 		"TypeScript, Go and Python types say the shape of a value, not its pattern, format, bounds, lengths or not/if: the typescript and python targets write them as doc comments (@pattern, @minimum …), and a validator (toolcall, the server's) checks them. One finding per schema lists the keywords."},
+	{"loss.type-key", Warning, "a typed target cannot write a property name as a key, so the object is a map",
+		"Python's TypedDict takes no empty name (pyright: \"Names within a TypedDict cannot be empty\"), so an object with a property named \"\" is dict[str, Any] in the python target: its other properties are untyped too. TypeScript and Go keep every name exactly (Go through MarshalJSON and UnmarshalJSON where a struct tag cannot hold it). Rename the property, or ignore the code for the python target."},
 	{"loss.type-one-of", Info, "a typed target cannot say a union or a reference",
 		"Go has no union type: a value of one of several types (anyOf, oneOf, a type array beyond a nullable) is json.RawMessage, to decode by hand. Every target loses a tuple's positions, an allOf member that is not an object, an enum of objects, and a reference outside the schema."},
 	{"loss.type-open-object", Info, "a typed target's type has the declared properties of an object that takes others too",
@@ -383,6 +385,8 @@ var codes = []Code{
 
 	{"name.type-collision", Error, "two tools make the same type name",
 		"A typed target names each tool's types by the PascalCase of its ID (github:create_issue → GithubCreateIssueInput). Two IDs that differ only in case or punctuation make one name; toolc never numbers them (numbers would renumber between releases). Name one with the target's types = { \"tool:id\" = \"Name\" }."},
+	{"publish.code-invalid", Error, "generated code does not parse in its language",
+		"toolc writes code through namers and printers that no name, key or text of a catalog can break out of, and checks the Go it writes with go/format. This error means a writer made code that does not parse: a bug of toolc's. The message names the tool whose types were being written; please report it with that tool, and leave the tool out of the typed target (select) until it is fixed."},
 	{"publish.field-missing", Error, "a release target needs a field that neither the catalog nor the target's table gives",
 		"server-json, mcpb, a2a-card and llms-txt describe the server as a whole: its description and version come from [catalog], the rest from the target's table ([targets.server], [targets.mcpb]). The MCP registry needs packages or remotes; an MCPB manifest an author and the server it runs; an A2A card the agent's URL and its provider. The fix names the key to add; toolc invents no value."},
 	{"publish.invalid", Error, "a release target's field has a value its destination refuses",

@@ -2,6 +2,7 @@ package adapters
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -16,17 +17,14 @@ import (
 // has turned a call back), named as the MCP target names them.
 
 // typed is one typed target's writing: the model, and its diagnostics.
-func typed(sources []*canonical.Tool, tools []*canonical.Tool, opts profile.Options, goLosses bool) (*typegen.Model, []diag.Diagnostic) {
+func typed(sources []*canonical.Tool, tools []*canonical.Tool, opts profile.Options, langLosses func(*typegen.Model) []typegen.Loss) (*typegen.Model, []diag.Diagnostic) {
 	names := map[string]string{}
 	for i, t := range sources {
 		names[t.ID()] = tools[i].ID()
 	}
 	m := typegen.Build(sources, names, opts.Publish.Types)
 	var ds []diag.Diagnostic
-	losses := m.Losses
-	if goLosses {
-		losses = append(losses, m.GoLosses...)
-	}
+	losses := append(m.Losses, langLosses(m)...)
 	for _, l := range losses {
 		ds = append(ds, diag.New(l.Code, "%s", l.Message).At(l.Tool.Source.Place(l.At)).About(l.Tool.ID()))
 	}
@@ -42,17 +40,32 @@ func header(opts profile.Options) string {
 }
 
 func publishTypeScript(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	m, ds := typed(sources, tools, opts, false)
+	m, ds := typed(sources, tools, opts, func(*typegen.Model) []typegen.Loss { return nil })
 	return canonical.NewString(m.TypeScript(header(opts))), ds
 }
 
 func publishGo(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	m, ds := typed(sources, tools, opts, true)
-	return canonical.NewString(string(m.Go(header(opts), cmp.Or(opts.Publish.Package, "tools"), opts.Publish.Runtime))), ds
+	m, ds := typed(sources, tools, opts, func(m *typegen.Model) []typegen.Loss { return m.GoLosses })
+	src, err := m.Go(header(opts), cmp.Or(opts.Publish.Package, "tools"), opts.Publish.Runtime)
+	if err != nil {
+		return canonical.NewString(""), append(ds, codeError(err)) // the build fails: nothing is written
+	}
+	return canonical.NewString(string(src)), ds
+}
+
+// codeError is the error of generated code that its formatter refused:
+// located at the tool it names.
+func codeError(err error) diag.Diagnostic {
+	d := diag.New("publish.code-invalid", "%v", err)
+	var ce *typegen.CodeError
+	if errors.As(err, &ce) && ce.Tool != nil {
+		d = d.At(ce.Tool.Source.Place("/name")).About(ce.Tool.ID())
+	}
+	return d
 }
 
 func publishPython(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	m, ds := typed(sources, tools, opts, false)
+	m, ds := typed(sources, tools, opts, func(m *typegen.Model) []typegen.Loss { return m.PythonLosses })
 	return canonical.NewString(m.Python(header(opts))), ds
 }
 

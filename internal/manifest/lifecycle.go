@@ -2,12 +2,15 @@ package manifest
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/typegen"
 )
 
 // Acknowledgment is one [[acknowledge]] entry: a finding of toolc breaking
@@ -125,5 +128,16 @@ func (d *decoder) checkRelease(key string, t *Target) {
 	}
 	if t.Links != "" && !strings.Contains(t.Links, "{") {
 		d.errorAt("manifest.invalid", key+".links", "links = %q names no tool: use {id}, {namespace} or {name} in it", t.Links)
+	}
+	// The options that become identifiers of generated code.
+	if t.Package != "" {
+		if why := typegen.GoPackage(t.Package); why != "" {
+			d.errorAt("manifest.invalid", key+".package", "package = %q cannot be a Go package name: %s", t.Package, why)
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(t.Types)) {
+		if why := typegen.TypeName(t.Types[id]); why != "" {
+			d.errorAt("manifest.invalid", key+".types."+KeyPath(id), "types = { %q = %q }: %s", id, t.Types[id], why)
+		}
 	}
 }

@@ -126,6 +126,13 @@ func TestDecodeErrors(t *testing.T) {
 		{base("[[sources]]\ninclude = [\"b\"]\nstability = \"experimental\"\n"), "9:1 manifest.invalid stability \"experimental\" is not one of draft, alpha, beta, stable"},
 		{base("select = { stability = [\"gamma\"] }\n"), "7:12 manifest.invalid stability \"gamma\""},
 		{base("[policy]\ndeprecation = { releases = -1 }\n"), "8:1 manifest.invalid policy.deprecation"},
+		// Issue 54: the options that become identifiers of generated code.
+		{base("[[targets]]\nformat = \"go\"\nout = \"gen/t.go\"\npackage = \"my-tools\"\n"), "10:1 manifest.invalid targets[1].package: package = \"my-tools\" cannot be a Go package name"},
+		{base("[[targets]]\nformat = \"go\"\nout = \"gen/t.go\"\npackage = \"func\"\n"), "10:1 manifest.invalid func is a Go keyword"},
+		{base("[[targets]]\nformat = \"go\"\nout = \"gen/t.go\"\npackage = \"main\"\n"), "10:1 manifest.invalid package main is a program"},
+		{base("[[targets]]\nformat = \"python\"\nout = \"gen/t.py\"\ntypes = { \"x\" = \"Read File\" }\n"), "10:11 manifest.invalid targets[1].types.x: types = { \"x\" = \"Read File\" }: a type name is ASCII letters"},
+		{base("[[targets]]\nformat = \"typescript\"\nout = \"gen/t.ts\"\ntypes = { \"x\" = \"readFile\" }\n"), "10:11 manifest.invalid beginning with an upper-case letter"},
+		{base("[[targets]]\nformat = \"go\"\nout = \"gen/t.go\"\ntypes = { \"x\" = \"Tools\" }\n"), "10:11 manifest.invalid Tools is a name the typed modules use themselves"},
 	} {
 		_, ds := decodeChecked([]byte(tc.in), "toolc.toml", testFormats)
 		if !found(ds, tc.want) {

@@ -44,7 +44,11 @@ func TestGoStructsFitTheSDK(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("tools/tools.go", string(m.Go("sample", "tools", false)))
+	src, err := m.Go("sample", "tools", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("tools/tools.go", string(src))
 	var calls strings.Builder
 	checked := map[string]*canonical.Tool{}
 	for _, tool := range m.Tools {

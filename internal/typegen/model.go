@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/toolc-dev/toolc/canonical"
 )
@@ -59,14 +58,21 @@ type Decl struct {
 	Name string
 	Type *Type
 	Doc  string
+	// Tool is the tool it belongs to, and At where it is in the tool's
+	// canonical form.
+	Tool *canonical.Tool
+	At   canonical.Pointer
 }
 
 // Tool is one tool's declarations.
 type Tool struct {
-	ID, Name   string // the catalog's ID, and the name the target emits
-	TypeName   string // PascalCase of the ID, or the types map's
-	Input      string // the input's declaration
-	Output     string // the output's, "" without an output schema
+	ID, Name string // the catalog's ID, and the name the target emits
+	TypeName string // PascalCase of the ID, or the types map's
+	Input    string // the input's declaration
+	Output   string // the output's declaration, or the name of its unknown type
+	// NoOutput says the tool has no output schema: Output names a type of
+	// any value, which each writer declares in its words.
+	NoOutput   bool
 	Doc        string
 	Deprecated bool
 	Source     *canonical.Tool
@@ -86,6 +92,9 @@ type Model struct {
 	Losses []Loss
 	// GoLosses are what Go alone cannot say: a union of several types.
 	GoLosses []Loss
+	// PythonLosses are what Python alone cannot say: a property named ""
+	// (a TypedDict's names cannot be empty).
+	PythonLosses []Loss
 	// Collisions are pairs of tools whose type names are one after casing.
 	Collisions [][2]*canonical.Tool
 	byName     map[string]bool
@@ -95,12 +104,16 @@ type Model struct {
 // each tool, by ID), with overrides the types map's names by ID.
 func Build(tools []*canonical.Tool, names map[string]string, overrides map[string]string) *Model {
 	m := &Model{byName: map[string]bool{}}
+	for _, r := range reservedTypeNames {
+		m.byName[r] = true
+	}
 	owner := map[string]*canonical.Tool{}
 	for _, t := range tools {
 		tn := overrides[t.ID()]
 		if tn == "" {
 			tn = Pascal(t.ID())
 		}
+		tn = fit(tn)
 		if prev, ok := owner[tn]; ok {
 			m.Collisions = append(m.Collisions, [2]*canonical.Tool{prev, t})
 			continue
@@ -118,11 +131,28 @@ func Build(tools []*canonical.Tool, names map[string]string, overrides map[strin
 			tt.Output = c.declare(tn+"Output", t.Output.JSON(), "/output", "")
 			c.flush()
 		} else {
+			tt.Output, tt.NoOutput = m.unique(tn+"Output"), true
 			m.Losses = append(m.Losses, Loss{"loss.type-output-unknown", "the tool has no output schema, so its result's type is unknown", t, ""})
 		}
 		m.Tools = append(m.Tools, tt)
 	}
+	for _, d := range m.Decls {
+		if d.Type.Kind == Object && slices.ContainsFunc(d.Type.Fields, func(f Field) bool { return f.JSON == "" }) {
+			m.PythonLosses = append(m.PythonLosses, Loss{"loss.type-key", "a property named \"\" cannot be a TypedDict's key (its names are not empty): the object is dict[str, Any] in Python", d.Tool, d.At.Append("properties", "")})
+		}
+	}
 	return m
+}
+
+// unique takes a declaration name: name, fitted, with Type added while
+// it is taken (never a number, which would renumber between releases).
+func (m *Model) unique(name string) string {
+	name = fit(name)
+	for m.byName[name] {
+		name += "Type"
+	}
+	m.byName[name] = true
+	return name
 }
 
 // conv converts the schemas of one tool's input or output.
@@ -152,15 +182,12 @@ func (c *conv) flush() {
 // declare makes the named declaration of node and returns its name: a name
 // taken already gets the owner's path, never a number.
 func (c *conv) declare(name string, node *canonical.Value, at canonical.Pointer, doc string) string {
-	for c.m.byName[name] {
-		name += "Type"
-	}
-	c.m.byName[name] = true
-	d := &Decl{Name: name, Doc: doc}
+	name = c.m.unique(name)
+	d := &Decl{Name: name, Doc: doc, Tool: c.tool, At: at}
 	c.m.Decls = append(c.m.Decls, d)
 	d.Type = c.typ(node, at, name)
 	if d.Type.Kind != Object {
-		d.Type = c.named(d.Type, name, "")
+		d.Type = c.named(d.Type, name, "", at)
 	}
 	if d.Doc == "" {
 		d.Doc = description(node)
@@ -314,33 +341,27 @@ func (c *conv) object(node *canonical.Value, at canonical.Pointer, name string) 
 // under its own name: Go and Python name every struct and TypedDict.
 func (c *conv) nested(node *canonical.Value, at canonical.Pointer, name string) *Type {
 	t := c.typ(node, at, name)
-	return c.named(t, name, description(node))
+	return c.named(t, name, description(node), at)
 }
 
 // named declares t under name where it is an object, or an array or union
 // of them, so that every emitter can name it.
-func (c *conv) named(t *Type, name, doc string) *Type {
+func (c *conv) named(t *Type, name, doc string, at canonical.Pointer) *Type {
 	switch t.Kind {
 	case Object:
-		for c.m.byName[name] {
-			name += "Type"
-		}
-		c.m.byName[name] = true
-		c.m.Decls = append(c.m.Decls, &Decl{Name: name, Type: t, Doc: doc})
+		name = c.m.unique(name)
+		c.m.Decls = append(c.m.Decls, &Decl{Name: name, Type: t, Doc: doc, Tool: c.tool, At: at})
 		return &Type{Kind: Named, Name: name}
 	case Array, Map:
-		t.Elem = c.named(t.Elem, name+"Item", "")
+		t.Elem = c.named(t.Elem, name+"Item", "", at)
 	case Union:
 		for i := range t.Union {
-			t.Union[i] = c.named(t.Union[i], fmt.Sprintf("%sVariant%d", name, i+1), "")
+			t.Union[i] = c.named(t.Union[i], fmt.Sprintf("%sVariant%d", name, i+1), "", at)
 		}
 	case Literal:
 		if len(t.Values) > 1 && !slices.ContainsFunc(t.Values, func(v *canonical.Value) bool { return v.Kind != canonical.String }) {
-			for c.m.byName[name] {
-				name += "Type"
-			}
-			c.m.byName[name] = true
-			c.m.Decls = append(c.m.Decls, &Decl{Name: name, Type: t, Doc: doc})
+			name = c.m.unique(name)
+			c.m.Decls = append(c.m.Decls, &Decl{Name: name, Type: t, Doc: doc, Tool: c.tool, At: at})
 			return &Type{Kind: Named, Name: name}
 		}
 	}
@@ -363,16 +384,14 @@ func (c *conv) ref(ref string, at canonical.Pointer, name string) *Type {
 	if last := parts[len(parts)-1]; last != "" {
 		declName = c.typeBase() + Pascal(last)
 	}
-	for c.m.byName[declName] {
-		declName += "Type"
-	}
+	declName = c.m.unique(declName)
 	c.defs[ref] = declName
-	c.m.byName[declName] = true
-	d := &Decl{Name: declName, Doc: description(target)}
+	at = canonical.Pointer(string(c.base) + p)
+	d := &Decl{Name: declName, Doc: description(target), Tool: c.tool, At: at}
 	c.m.Decls = append(c.m.Decls, d)
-	t := c.typ(target, canonical.Pointer(string(c.base)+p), declName)
+	t := c.typ(target, at, declName)
 	if t.Kind != Object {
-		t = c.named(t, declName, "")
+		t = c.named(t, declName, "", at)
 	}
 	d.Type = t
 	return &Type{Kind: Named, Name: declName}
@@ -480,28 +499,4 @@ func simplify(u *Type) *Type {
 	}
 	u.Union = out
 	return u
-}
-
-// Pascal is s in PascalCase: its letters and digits, each run after
-// another character capitalized ("github:create_issue" → GithubCreateIssue).
-func Pascal(s string) string {
-	var b strings.Builder
-	up := true
-	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) || r > unicode.MaxASCII {
-			up = true
-			continue
-		}
-		if up {
-			b.WriteRune(unicode.ToUpper(r))
-			up = false
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	out := b.String()
-	if out == "" || unicode.IsDigit(rune(out[0])) {
-		out = "T" + out
-	}
-	return out
 }

@@ -1,8 +1,11 @@
 package typegen
 
 import (
+	"errors"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/canonical"
 )
@@ -28,6 +31,73 @@ func TestLossesAreSaid(t *testing.T) {
 	for _, want := range []string{"loss.type-one-of /input/anyOf", "loss.type-constraint /input/properties/never"} {
 		if !slices.Contains(at, want) {
 			t.Errorf("losses %q, want %q", at, want)
+		}
+	}
+}
+
+// TestNamesAreCut: a name made from a long string is cut to maxIdent and
+// ends with a hash of the whole, so two long names with one beginning stay
+// two, and the same string makes the same name.
+func TestNamesAreCut(t *testing.T) {
+	long := strings.Repeat("parameter_", 20)
+	a, b := Pascal(long+"a"), Pascal(long+"b")
+	if len(a) != maxIdent || len(b) != maxIdent || a == b || a != Pascal(long+"a") {
+		t.Errorf("Pascal of two long names = %q, %q: want two names of %d characters", a, b, maxIdent)
+	}
+	for in, want := range map[string]string{"get_item": "GetItem", "": "T", "123": "T123", "名前": "T", "a-b.c": "ABC"} {
+		if got := Pascal(in); got != want {
+			t.Errorf("Pascal(%q) = %q, want %q", in, got, want)
+		}
+	}
+	s := newScope([]string{"Taken"})
+	if got := s.name("Taken", "Type"); got != "TakenType" {
+		t.Errorf("scope.name(Taken) = %q, want TakenType", got)
+	}
+}
+
+// TestIdentifierOptions: what the manifest's package and types may be.
+func TestIdentifierOptions(t *testing.T) {
+	for name, ok := range map[string]bool{"tools": true, "my_tools2": true, "my-tools": false, "Tools": false, "func": false, "main": false, "": false, "2x": false} {
+		if got := GoPackage(name) == ""; got != ok {
+			t.Errorf("GoPackage(%q) = %q, want ok %v", name, GoPackage(name), ok)
+		}
+	}
+	for name, ok := range map[string]bool{"ReadFile": true, "Read_File2": true, "Read File": false, "readFile": false, "Tools": false, "None": false, "_X": false} {
+		if got := TypeName(name) == ""; got != ok {
+			t.Errorf("TypeName(%q) = %q, want ok %v", name, TypeName(name), ok)
+		}
+	}
+}
+
+// TestCodeErrorNamesTheTool: Go that go/format refuses is an error that
+// names the tool whose declaration it is in. No catalog makes one (the
+// namers see to it): a declaration named outside them does.
+func TestCodeErrorNamesTheTool(t *testing.T) {
+	in, err := canonical.ParseSchema([]byte(`{"type": "object", "properties": {"a": {"type": "string"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Build([]*canonical.Tool{{Name: "fine", Input: in}, {Name: "broken", Input: in}}, nil, nil)
+	for _, d := range m.Decls {
+		if d.Tool.Name == "broken" {
+			d.Name = "Broken Input" // a name no namer gives
+		}
+	}
+	_, err = m.Go("header", "tools", false)
+	var ce *CodeError
+	if !errors.As(err, &ce) || ce.Tool == nil || ce.Tool.Name != "broken" {
+		t.Fatalf("Go = %v, want a CodeError naming the tool broken", err)
+	}
+}
+
+// TestCommentsCannotEnd: a comment's lines hold no line end of any of the
+// three languages, no NUL and no byte order mark, whatever the text.
+func TestCommentsCannotEnd(t *testing.T) {
+	for _, text := range []string{"a\rb", "a\u2028b\u2029c", "a\x00b", "\ufeffx", "\x85", "ok\r\n", "\xff\xfe"} {
+		for _, l := range commentLines(text) {
+			if strings.ContainsAny(l, "\r\n\x00\u2028\u2029\ufeff\x85") || !utf8.ValidString(l) {
+				t.Errorf("commentLines(%q) has the line %q", text, l)
+			}
 		}
 	}
 }

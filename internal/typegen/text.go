@@ -1,0 +1,172 @@
+package typegen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/toolc-dev/toolc/canonical"
+)
+
+// The printers of text: every string a catalog says reaches generated code
+// through one of these, as a string literal (which reads back as exactly
+// the string) or as a comment (which no text can end early). Text is never
+// concatenated into source otherwise.
+
+// commentLines splits text into the lines of a comment: at each line end
+// (\n, \r\n, or \r alone), each line without trailing space, and every
+// character a comment cannot carry or a reader would not see (controls,
+// format characters such as bidi overrides and byte order marks, U+2028
+// and U+2029, invalid UTF-8) written as a visible \u escape. What is left
+// holds no line end in any of the three languages, no NUL, no BOM.
+func commentLines(text string) []string {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(visible(l), " \t")
+	}
+	return lines
+}
+
+// visible is s with the characters commentLines escapes written as \uXXXX.
+func visible(s string) string {
+	if !strings.ContainsFunc(s, hiddenRune) && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case hiddenRune(r):
+			fmt.Fprintf(&b, `\u%04X`, r)
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// hiddenRune reports whether r is a control or format character (tab
+// aside), or a line or paragraph separator.
+func hiddenRune(r rune) bool {
+	return r != '\t' && (unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029')
+}
+
+// goString is s as a Go string literal: strconv.Quote, which escapes
+// every byte that is not printable UTF-8, so it reads back as s.
+func goString(s string) string { return strconv.Quote(s) }
+
+// goComment writes text as // lines at indent, the first beginning with
+// lead ("Name: "); an empty text writes nothing.
+func goComment(b *strings.Builder, indent, lead, text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	for i, l := range commentLines(text) {
+		if i == 0 {
+			l = lead + l
+		}
+		if l == "" {
+			fmt.Fprintf(b, "%s//\n", indent)
+			continue
+		}
+		fmt.Fprintf(b, "%s// %s\n", indent, l)
+	}
+}
+
+// tsString is s as a TypeScript string literal: JSON's form, with U+2028
+// and U+2029 escaped as JSON need not.
+func tsString(s string) string {
+	return strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`).Replace(canonical.NewString(s).String())
+}
+
+// tsLineComment writes text as // lines.
+func tsLineComment(b *strings.Builder, text string) {
+	for _, l := range commentLines(text) {
+		fmt.Fprintf(b, "// %s\n", l)
+	}
+}
+
+// tsDoc writes a JSDoc comment: the text, its constraints as tags, and
+// @deprecated; "*/" in the text cannot end it.
+func tsDoc(b *strings.Builder, indent, doc string, tags []string, deprecated bool) {
+	var lines []string
+	if doc = strings.TrimSpace(doc); doc != "" {
+		lines = commentLines(doc)
+	}
+	for _, t := range tags {
+		lines = append(lines, commentLines(t)...)
+	}
+	if deprecated {
+		lines = append(lines, "@deprecated")
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "%s/**\n", indent)
+	for _, l := range lines {
+		l = strings.ReplaceAll(l, "*/", `*\/`)
+		if l == "" {
+			fmt.Fprintf(b, "%s *\n", indent)
+			continue
+		}
+		fmt.Fprintf(b, "%s * %s\n", indent, l)
+	}
+	fmt.Fprintf(b, "%s */\n", indent)
+}
+
+// pyString is s as a Python string literal: JSON's escapes are Python's,
+// and U+2028 and U+2029 are escaped for the readers that break lines
+// there.
+func pyString(s string) string { return tsString(s) }
+
+// pyLineComment writes text as # lines.
+func pyLineComment(b *strings.Builder, text string) {
+	for _, l := range commentLines(text) {
+		fmt.Fprintf(b, "# %s\n", l)
+	}
+}
+
+// pyDoc writes text as a docstring at indent: a string literal whose value
+// is the text (trimmed, with each line's trailing space cut), with every
+// backslash, run of three quotes and character a reader would not see
+// escaped, and a space before the closing quotes where the text ends in
+// one.
+func pyDoc(b *strings.Builder, indent, text string) {
+	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
+	if text == "" {
+		return
+	}
+	var body strings.Builder
+	for i, l := range strings.Split(text, "\n") {
+		if i > 0 {
+			fmt.Fprintf(&body, "\n%s", indent)
+		}
+		for _, r := range strings.TrimRight(l, " \t") {
+			switch {
+			case r == '\\':
+				body.WriteString(`\\`)
+			case r == utf8.RuneError:
+				body.WriteString(`\ufffd`)
+			case hiddenRune(r) && r <= 0xFF:
+				fmt.Fprintf(&body, `\x%02x`, r)
+			case hiddenRune(r):
+				fmt.Fprintf(&body, `\u%04x`, r)
+			default:
+				body.WriteRune(r)
+			}
+		}
+	}
+	doc := strings.ReplaceAll(body.String(), `"""`, `\"\"\"`)
+	if strings.HasSuffix(doc, `"`) {
+		doc += " "
+	}
+	fmt.Fprintf(b, "%s\"\"\"%s\"\"\"\n", indent, doc)
+}
