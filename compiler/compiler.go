@@ -98,5 +98,8 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 }
 
 // Write writes outputs under root, each atomically (a temporary file
-// renamed into place) and only where its bytes differ from the file's.
-func Write(root *os.Root, outputs []Output) error { return pipeline.Write(root, outputs) }
+// renamed into place) and only where its bytes differ from the file's. A
+// ctx done before the first rename replaces nothing.
+func Write(ctx context.Context, root *os.Root, outputs []Output) error {
+	return pipeline.Write(ctx, root, outputs)
+}

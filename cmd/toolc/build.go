@@ -161,6 +161,8 @@ func (m *manifestRoot) failure(err error, out *output) error {
 			file = ce.Diagnostics[0].File // toolc.baseline, say
 		}
 		return out.fail(exitUsage, "%s: configuration error", out.path(file))
+	case errors.Is(err, context.Canceled):
+		return out.fail(exitFailed, "interrupted: nothing was written")
 	case err != nil:
 		return out.fail(exitFailed, "%v", err)
 	}
@@ -221,7 +223,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	}
 	// The files are written while the findings are printed; what the write says comes after.
 	written := make(chan writeResult, 1)
-	go func() { written <- writeOutputs(m, res) }()
+	go func() { written <- writeOutputs(cmd.Context(), m, res) }()
 	out.digest(res.Diagnostics)
 	baselineStatus(res, out)
 	if err := (<-written).say(out); err != nil {
@@ -261,9 +263,9 @@ type writeResult struct {
 // writeOutputs writes the build's outputs and removes the bundles of
 // targets no longer in the manifest (but one edited since toolc wrote
 // it). It prints nothing: say does.
-func writeOutputs(m *manifestRoot, res *pipeline.Result) writeResult {
+func writeOutputs(ctx context.Context, m *manifestRoot, res *pipeline.Result) writeResult {
 	orphans := res.Orphans(m.root.FS())
-	if err := pipeline.Write(m.root, res.Outputs); err != nil {
+	if err := pipeline.Write(ctx, m.root, res.Outputs); err != nil {
 		return writeResult{err: err}
 	}
 	return writeResult{orphans: orphans, err: pipeline.RemoveOrphans(m.root, orphans)}
@@ -271,7 +273,10 @@ func writeOutputs(m *manifestRoot, res *pipeline.Result) writeResult {
 
 // say reports what the write did.
 func (w writeResult) say(out *output) error {
-	if w.err != nil {
+	switch {
+	case errors.Is(w.err, context.Canceled):
+		return out.fail(exitFailed, "interrupted: nothing was written")
+	case w.err != nil:
 		return out.fail(exitFailed, "%v", w.err)
 	}
 	for _, p := range w.orphans.Remove {

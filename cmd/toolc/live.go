@@ -29,7 +29,7 @@ func newCapture(a *app) *cobra.Command {
 		if r.Failed {
 			return out.fail(exitFailed, "capture failed: nothing written (%s)", servers(r))
 		}
-		if err := pipeline.Write(m.root, r.Outputs); err != nil {
+		if err := pipeline.Write(cmd.Context(), m.root, r.Outputs); err != nil {
 			return out.fail(exitFailed, "%v", err)
 		}
 		captured(r, out)

@@ -79,7 +79,7 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		}
 		return w.Flush()
 	}
-	if err := writeReport(f.out, m.cwd, write, out); err != nil {
+	if err := writeReport(ctx, f.out, m.cwd, write, out); err != nil {
 		return err
 	}
 	out.status("wrote %s: %s, %s; %s, %s in the build", f.out, diagfmt.Plural(len(ov.Tools), "tool"), diagfmt.Plural(len(ov.Targets), "target"),
@@ -111,7 +111,7 @@ func againstOverview(ctx context.Context, f reportFlags, m *manifestRoot, overvi
 // writeReport writes the report to the file name, relative to cwd, as it
 // is made, through a temporary file renamed into place as builds write
 // bundles: a report that fails leaves no part of itself.
-func writeReport(name, cwd string, write func(io.Writer) error, out *output) error {
+func writeReport(ctx context.Context, name, cwd string, write func(io.Writer) error, out *output) error {
 	path := name
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(cwd, path)
@@ -121,7 +121,7 @@ func writeReport(name, cwd string, write func(io.Writer) error, out *output) err
 		return out.fail(exitFailed, "writing %s: %v", name, err)
 	}
 	defer root.Close()
-	if err := pipeline.Write(root, []pipeline.Output{pipeline.StreamOutput(filepath.Base(path), write)}); err != nil {
+	if err := pipeline.Write(ctx, root, []pipeline.Output{pipeline.StreamOutput(filepath.Base(path), write)}); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
 	return nil

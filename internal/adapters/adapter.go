@@ -11,6 +11,7 @@
 package adapters
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -188,9 +189,12 @@ type decoder struct{ decode.Decoder }
 // diagnostics), encodes them, and checks the bundle against the target's
 // acceptance table (package accept): a shape the provider would refuse is
 // an accept.* error in Diagnostics, a per-request count over its limit a
-// warning.
-func (a *Adapter) Emit(tools []*canonical.Tool, target string, opts profile.Options) *profile.Lowered {
-	low := a.Profile.Lower(tools, target, opts)
+// warning. Once ctx is done it stops, and returns nil.
+func (a *Adapter) Emit(ctx context.Context, tools []*canonical.Tool, target string, opts profile.Options) *profile.Lowered {
+	low := a.Profile.Lower(ctx, tools, target, opts)
+	if low == nil {
+		return nil
+	}
 	if a.Publish != nil {
 		var ds []diag.Diagnostic
 		low.Bundle, ds = a.Publish(low.Tools, low.Sources, opts)

@@ -116,7 +116,7 @@ func TestSameFormatRoundTripCorpus(t *testing.T) {
 			}
 			continue
 		}
-		low := a.Profile.Lower(tools, cd.format, profile.Options{})
+		low := a.Profile.Lower(context.Background(), tools, cd.format, profile.Options{})
 		for _, d := range low.All() {
 			// BFCL has dotted names, illegal for OpenAI; limits change nothing.
 			if d.Code != "name.rewritten" && !strings.HasPrefix(d.Code, "limit.") {
@@ -208,7 +208,7 @@ func TestMCPBundleAcceptedBySDK(t *testing.T) {
 	}
 	mcpProfile, _ := profile.Of("mcp")
 	var clean []*canonical.Tool
-	for _, tl := range mcpProfile.Lower(all, "mcp", profile.Options{}).Tools {
+	for _, tl := range mcpProfile.Lower(context.Background(), all, "mcp", profile.Options{}).Tools {
 		if mcpProfile.Name.Match(tl.Name) {
 			clean = append(clean, tl)
 		}
@@ -438,7 +438,7 @@ func TestNamesAndCollisions(t *testing.T) {
 		{Name: "list.repos", Input: obj, Source: canonical.Source{File: "b.json", Pointer: "/1"}},
 	}
 	p, _ := profile.Of("openai")
-	low := p.Lower(tools, "openai", profile.Options{})
+	low := p.Lower(context.Background(), tools, "openai", profile.Options{})
 	if names := low.Names; names["gh:list"] != "gh__list" || names["list.repos"] != "list_repos" {
 		t.Errorf("names = %v", names)
 	}
@@ -538,7 +538,7 @@ func FuzzDecode(f *testing.F) {
 					continue
 				}
 				for _, opts := range []profile.Options{{}, {Strict: &strict, Schema: "openapi", Describe: true}, {Strict: &strict, Auto: true}} {
-					b.Emit(tools, b.Name, opts) // lowered, encoded and checked for acceptance
+					b.Emit(context.Background(), tools, b.Name, opts) // lowered, encoded and checked for acceptance
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package adapters
 
 import (
+	"context"
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/profile"
@@ -55,7 +56,7 @@ func (r *Registry) Convert(doc *canonical.Value, file, from, to string, opts pro
 	if diag.HasErrors(ds) {
 		return &Result{Tools: tools, Diagnostics: diag.Sort(ds)}, &Error{Adapter: from, Direction: Decoding, Err: invalid(ds)}
 	}
-	low := dst.Emit(tools, to, opts)
+	low := dst.Emit(context.Background(), tools, to, opts)
 	ds = append(ds, low.All()...)
 	res := &Result{Tools: tools, Names: low.Names, Optional: low.Optional, Renamed: low.Renamed, Diagnostics: diag.Sort(ds)}
 	if diag.HasErrors(low.All()) {

@@ -111,7 +111,7 @@ func TestCorpusDocsAccepted(t *testing.T) {
 		}
 		for _, tc := range targetConfigs() {
 			t2, _ := reg.Get(tc.format)
-			for _, d := range t2.Emit(ts, tc.name, tc.opts).All() {
+			for _, d := range t2.Emit(context.Background(), ts, tc.name, tc.opts).All() {
 				if strings.HasPrefix(d.Code, "accept.") && d.Severity == diag.Error {
 					results[i].failures = append(results[i].failures, fmt.Sprintf("%s to %s: %s", cd.name, tc.name, d))
 				}
@@ -196,7 +196,7 @@ func TestLowerCorpusToEveryTarget(t *testing.T) {
 		}
 		for _, tc := range targetConfigs() {
 			a, _ := reg.Get(tc.format)
-			low := a.Emit(ts, tc.name, tc.opts)
+			low := a.Emit(context.Background(), ts, tc.name, tc.opts)
 			for _, d := range low.All() {
 				r.counts[d.Code]++
 				if d.Severity == diag.Error {
@@ -225,7 +225,7 @@ func TestLowerCorpusToEveryTarget(t *testing.T) {
 					fail("%s to %s: tool %s: %s", f, tc.name, tl.Name, p)
 				}
 			}
-			again := a.Profile.Lower(low.Tools, tc.name, tc.opts)
+			again := a.Profile.Lower(context.Background(), low.Tools, tc.name, tc.opts)
 			for i := range low.Tools {
 				if !again.Tools[i].Input.Equal(low.Tools[i].Input) || again.Tools[i].Name != low.Tools[i].Name {
 					fail("%s to %s: lowering tool %s again changes it", f, tc.name, low.Tools[i].Name)
@@ -387,7 +387,7 @@ func TestJSONSchemaBundleCompiles(t *testing.T) {
 			continue
 		}
 		a, _ := Default().Get("jsonschema")
-		low := a.Profile.Lower(tools, "jsonschema", profile.Options{})
+		low := a.Profile.Lower(context.Background(), tools, "jsonschema", profile.Options{})
 		doc := a.Encode(low.Tools, profile.Options{})
 		var v any
 		if err := json.Unmarshal(doc.Indent(), &v); err != nil {
@@ -527,7 +527,7 @@ func TestTestSuiteRefsAccepted(t *testing.T) {
 			{"openai", profile.Options{Strict: &yes}}, {"anthropic", profile.Options{Strict: &yes}}, {"bedrock", profile.Options{Strict: &yes}}} {
 			to := tc.to
 			a, _ := reg.Get(to)
-			low := a.Emit([]*canonical.Tool{tool}, to, tc.opts)
+			low := a.Emit(context.Background(), []*canonical.Tool{tool}, to, tc.opts)
 			if to == "mcp" && !low.Tools[0].Input.Equal(s) {
 				t.Errorf("%s → mcp: the schema changed: the MCP round trip is exact", filepath.Base(f))
 			}

@@ -3,6 +3,7 @@ package adapters
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -422,7 +423,7 @@ func TestOpenAPIHTTPBinding(t *testing.T) {
 	if err := json.Compact(&buf, encodeCanonical(tools, profile.Options{}).Indent()); err != nil || !strings.Contains(buf.String(), `"backend":{"kind":"provider","http"`) {
 		t.Errorf("the canonical bundle lacks the binding: %v %s", err, buf.String())
 	}
-	low := profileOf("mcp").Lower(tools, "mcp", profile.Options{})
+	low := profileOf("mcp").Lower(context.Background(), tools, "mcp", profile.Options{})
 	if len(low.All()) > 0 || low.Tools[0].Backend != nil || low.Tools[0].Extensions["openapi"] != nil {
 		t.Errorf("the MCP target keeps or reports the binding: %v", low.All())
 	}

@@ -5,6 +5,7 @@
 package par
 
 import (
+	"context"
 	"runtime"
 	"slices"
 	"sync"
@@ -41,6 +42,30 @@ func For(n, chunk int, fn func(i int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// ForContext is For for a stage of a build: once ctx is done, no worker
+// takes another chunk, and it returns ctx's error when the calls are left
+// unfinished (a cancelled build ends within a chunk's time).
+func ForContext(ctx context.Context, n, chunk int, fn func(i int)) error {
+	chunk = max(chunk, 1)
+	var stopped atomic.Bool
+	For((n+chunk-1)/chunk, 1, func(c int) {
+		if stopped.Load() {
+			return
+		}
+		if ctx.Err() != nil {
+			stopped.Store(true)
+			return
+		}
+		for i := c * chunk; i < min(n, (c+1)*chunk); i++ {
+			fn(i)
+		}
+	})
+	if stopped.Load() {
+		return ctx.Err()
+	}
+	return nil
 }
 
 // Ranges calls fn(lo, hi) for the consecutive ranges of size indexes

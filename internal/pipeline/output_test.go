@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"io"
 	"os"
@@ -46,7 +47,7 @@ func TestStreamOutput(t *testing.T) {
 	calls := 0
 	o := StreamOutput("report.md", func(w io.Writer) error { calls++; _, err := io.WriteString(w, "# report\n"); return err })
 	for range 2 {
-		if err := Write(root, []Output{o}); err != nil {
+		if err := Write(context.Background(), root, []Output{o}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -54,7 +55,7 @@ func TestStreamOutput(t *testing.T) {
 		t.Errorf("wrote %q in %d calls", data, calls)
 	}
 	failing := StreamOutput("report.md", func(w io.Writer) error { io.WriteString(w, "# half"); return errors.New("disk full") })
-	if err := Write(root, []Output{failing}); err == nil || !strings.Contains(err.Error(), "disk full") {
+	if err := Write(context.Background(), root, []Output{failing}); err == nil || !strings.Contains(err.Error(), "disk full") {
 		t.Errorf("a failing stream: %v", err)
 	}
 	entries, _ := os.ReadDir(dir)
@@ -84,7 +85,7 @@ func TestLazyOutputBegunEarly(t *testing.T) {
 	})
 	made := 0
 	lock := lazyOutput("toolc.lock", func() [][]byte { made++; return [][]byte{[]byte("a = 1\n")} }, func() { close(begun) })
-	if err := Write(root, []Output{bundle, lock}); err != nil {
+	if err := Write(context.Background(), root, []Output{bundle, lock}); err != nil {
 		t.Fatal(err)
 	}
 	if data, _ := root.ReadFile("toolc.lock"); string(data) != "a = 1\n" || made != 1 {

@@ -403,7 +403,7 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 	// serial part (the confusable names): it runs beside the targets,
 	// its findings sorted in with theirs at the end.
 	lint := make(chan []diag.Diagnostic, 1)
-	go func() { lint <- security.Check(b.tools) }()
+	go func() { lint <- security.Check(ctx, b.tools) }()
 	b.checkCuration()
 	b.selectTools()
 	if !opts.CatalogOnly {
@@ -413,6 +413,9 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 		}
 	}
 	b.lint = <-lint
+	if err := ctx.Err(); err != nil { // every stage stops once it is done: what it made is partial
+		return nil, err
+	}
 	return b.finish(), nil
 }
 
@@ -552,7 +555,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 			}
 			opts := options[i]
 			opts.Memo = memo
-			return b.buildTarget(i, opts)
+			return b.buildTarget(gctx, i, opts)
 		})
 	}
 	if err := g.Wait(); err != nil {
@@ -646,12 +649,15 @@ func (b *build) memo(options []profile.Options) *lower.Memo {
 
 // buildTarget lowers, encodes and checks the i-th target's bundle, and
 // counts its tokens where the target has a token budget.
-func (b *build) buildTarget(i int, opts profile.Options) error {
+func (b *build) buildTarget(ctx context.Context, i int, opts profile.Options) error {
 	t := b.m.Targets[i]
 	a, _ := b.reg.Get(t.Format)
 	emit := *a
 	emit.Profile = b.profiles[i]
-	low := emit.Emit(b.chosen[i], t.Name, opts)
+	low := emit.Emit(ctx, b.chosen[i], t.Name, opts)
+	if low == nil {
+		return ctx.Err()
+	}
 	// Each tool's diagnostics, then the bundle's: applied in place, and
 	// gathered into one list once, by finish.
 	parts := append(slices.Clip(low.ToolDiagnostics), low.Diagnostics)

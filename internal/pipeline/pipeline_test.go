@@ -315,7 +315,7 @@ func TestSymlinkEscapeAndWrite(t *testing.T) {
 	if diffs, _ := Check(root.FS(), res.Outputs); len(diffs) != 4 || !diffs[0].Missing {
 		t.Errorf("Check before writing = %+v, want 4 missing", diffs)
 	}
-	if err := Write(root, res.Outputs); err != nil {
+	if err := Write(context.Background(), root, res.Outputs); err != nil {
 		t.Fatal(err)
 	}
 	info1, _ := os.Stat(filepath.Join(dir, "toolc.lock"))
@@ -326,7 +326,7 @@ func TestSymlinkEscapeAndWrite(t *testing.T) {
 	if diffs, _ := Check(root.FS(), res.Outputs); len(diffs) != 1 || diffs[0].Path != "dist/mcp.json" || diffs[0].Missing {
 		t.Errorf("Check after an edit = %+v", diffs)
 	}
-	if err := Write(root, res.Outputs); err != nil {
+	if err := Write(context.Background(), root, res.Outputs); err != nil {
 		t.Fatal(err)
 	}
 	info2, _ := os.Stat(filepath.Join(dir, "toolc.lock"))
@@ -346,6 +346,57 @@ func TestBuildCancelled(t *testing.T) {
 	cancel()
 	if _, err := BuildFile(ctx, baseFS(baseManifest), DefaultManifest, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Build with a cancelled context = %v", err)
+	}
+}
+
+// TestBuildCancelledMidway: a build cancelled after its sources are read
+// (when every later stage would run) returns the context's error and no
+// result; a Write with a cancelled context writes nothing.
+func TestBuildCancelledMidway(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := BuildFile(ctx, baseFS(baseManifest), DefaultManifest, Options{Read: func(int) { cancel() }})
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Fatalf("Build cancelled after reading = %v, %v; want context.Canceled and no result", res, err)
+	}
+	done := mustBuild(t, baseFS(baseManifest), 0)
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if err := Write(ctx, root, done.Outputs); !errors.Is(err, context.Canceled) {
+		t.Errorf("Write with a cancelled context = %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a cancelled Write left %v", entries)
+	}
+}
+
+// TestLongNameRefused: a name longer than any target takes is refused as
+// it is read, at its place, and the tool goes no further (a name of a
+// megabyte once ran minutes in the confusable check).
+func TestLongNameRefused(t *testing.T) {
+	long := strings.Repeat("get_commit", 100_000)
+	fsys := baseFS(baseManifest)
+	fsys["tools/a/long.json"] = &fstest.MapFile{Data: []byte(`{"tools": [{"name": "` + long + `", "description": "Get a commit.", "inputSchema": {"type": "object"}},
+		{"name": "` + long[:128] + `", "description": "Get a commit.", "inputSchema": {"type": "object"}}]}`)}
+	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refused []string
+	for _, d := range res.Diagnostics {
+		if d.Code == "name.invalid" && d.File == "tools/a/long.json" && d.Line == 1 {
+			refused = append(refused, d.Message)
+		}
+	}
+	if !res.Failed || len(refused) != 1 || !strings.Contains(refused[0], "1000000 characters long") || len(refused[0]) > 300 {
+		t.Errorf("name.invalid findings %q (failed %v), want one for the long name, its text cut", refused, res.Failed)
+	}
+	if slices.ContainsFunc(res.Catalog, func(t *canonical.Tool) bool { return len(t.Name) > 128 }) {
+		t.Error("the refused tool is in the catalog")
 	}
 }
 
@@ -578,7 +629,7 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	if err := Write(root, []Output{NewOutput("dist/mcp.json", []byte("{}\n")), NewOutput("toolc.lock", []byte("# lock\n"))}); err != nil {
+	if err := Write(context.Background(), root, []Output{NewOutput("dist/mcp.json", []byte("{}\n")), NewOutput("toolc.lock", []byte("# lock\n"))}); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range stale {
@@ -794,7 +845,7 @@ func TestWriteErrorsNameRelativePaths(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	err = Write(root, []Output{NewOutput("dist/mcp.json", bytes.Repeat([]byte("x"), 1<<20))})
+	err = Write(context.Background(), root, []Output{NewOutput("dist/mcp.json", bytes.Repeat([]byte("x"), 1<<20))})
 	if err == nil || strings.Contains(err.Error(), dir) || !strings.HasPrefix(err.Error(), "writing dist/mcp.json: ") {
 		t.Errorf("Write on a full disk = %v; want the output's relative path and the cause, not %s", err, dir)
 	}

@@ -15,12 +15,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/profile"
 	"github.com/toolc-dev/toolc/internal/validate"
 	"golang.org/x/sync/errgroup"
 )
@@ -211,6 +214,7 @@ func (b *build) readSource(in input) fileResult {
 	tools, ds := b.decode(in, &r)
 	r.decoded = len(tools)
 	tools, ds = b.applySource(in, src, tools, ds)
+	tools, ds = refuseLongNames(tools, ds)
 	for _, t := range tools {
 		td, invalid := b.checkTool(t, ds)
 		if invalid {
@@ -317,6 +321,24 @@ func (b *build) applySource(in input, src manifest.Source, tools []*canonical.To
 	}
 	clear(tools[len(kept):])
 	return kept, ds
+}
+
+// refuseLongNames refuses, and leaves out of the catalog, each tool whose
+// name is longer than any target takes (MCP's 128 characters): no bundle
+// could carry it, and every later step's work grows with it (a server can
+// answer a capture with a name of megabytes).
+func refuseLongNames(tools []*canonical.Tool, ds []diag.Diagnostic) ([]*canonical.Tool, []diag.Diagnostic) {
+	longest := profile.LongestName()
+	return slices.DeleteFunc(tools, func(t *canonical.Tool) bool {
+		n := utf8.RuneCountInString(t.Name)
+		if n <= longest {
+			return false
+		}
+		d := diag.New("name.invalid", "the tool name %q is %d characters long: no target takes a name of more than %d",
+			diagfmt.Elide(t.Name, 60), n, longest).At(t.Source.Place("/name"))
+		ds = append(ds, d.WithFix(fmt.Sprintf("rename the tool to at most %d characters (repair does not shorten names)", longest)))
+		return true
+	}), ds
 }
 
 // checkTool validates one tool's schemas (and runs the caller's

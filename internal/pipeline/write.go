@@ -3,10 +3,12 @@ package pipeline
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -24,11 +26,20 @@ import (
 // its own folder first, and only when all are written are they renamed into
 // place, in order (the lock last). A file whose content is already on disk is
 // left alone, so its modification time does not change. On error, the
-// temporary files are removed and no output has been replaced.
-func Write(root *os.Root, outputs []Output) error {
+// temporary files are removed and no output has been replaced. Once ctx is
+// done, before the first rename, nothing is replaced either, and Write
+// returns ctx's error: the renames themselves are not stopped halfway.
+func Write(ctx context.Context, root *os.Root, outputs []Output) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	removeStale(root, outputs)
-	tmps, err := writeTemps(root, outputs)
+	tmps, err := writeTemps(ctx, root, outputs)
 	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		removeTemps(root, tmps)
 		return err
 	}
 	for i, t := range tmps {
@@ -49,7 +60,7 @@ func Write(root *os.Root, outputs []Output) error {
 // temporary files, "" for an output already on disk. An output made from
 // the others (the lock, from the bundles' hashes) is written after them.
 // On error it removes them all.
-func writeTemps(root *os.Root, outputs []Output) ([]string, error) {
+func writeTemps(ctx context.Context, root *os.Root, outputs []Output) ([]string, error) {
 	tmps := make([]string, len(outputs))
 	errs := make([]error, len(outputs))
 	fsys := root.FS()
@@ -64,7 +75,7 @@ func writeTemps(root *os.Root, outputs []Output) ([]string, error) {
 			if (o.lazy != nil) != after {
 				continue
 			}
-			wg.Go(func() { tmps[i], errs[i] = writeIfChanged(root, fsys, o) })
+			wg.Go(func() { tmps[i], errs[i] = writeIfChanged(ctx, root, fsys, o) })
 		}
 		wg.Wait()
 		if err := errors.Join(errs...); err != nil {
@@ -77,7 +88,10 @@ func writeTemps(root *os.Root, outputs []Output) ([]string, error) {
 
 // writeIfChanged writes o to a temporary file beside its path, and
 // returns its name, or "" when o is on disk already.
-func writeIfChanged(root *os.Root, fsys fs.FS, o Output) (string, error) {
+func writeIfChanged(ctx context.Context, root *os.Root, fsys fs.FS, o Output) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
 	if same, err := equalFile(fsys, o); err == nil && same {
 		return "", nil
 	}
@@ -86,7 +100,7 @@ func writeIfChanged(root *os.Root, fsys fs.FS, o Output) (string, error) {
 			return "", fmt.Errorf("writing %s: %w", o.Path, unwrapPath(err))
 		}
 	}
-	tmp, err := writeTemp(root, o)
+	tmp, err := writeTemp(ctx, root, o)
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", o.Path, unwrapPath(err))
 	}
@@ -180,7 +194,7 @@ func stale(name, prefix string) bool {
 	return err == nil
 }
 
-func writeTemp(root *os.Root, o Output) (string, error) {
+func writeTemp(ctx context.Context, root *os.Root, o Output) (string, error) {
 	var rnd [6]byte
 	if _, err := rand.Read(rnd[:]); err != nil {
 		return "", err
@@ -190,18 +204,35 @@ func writeTemp(root *os.Root, o Output) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	w := bufio.NewWriterSize(f, 256<<10)
+	w := bufio.NewWriterSize(ctxWriter{ctx, f}, 256<<10)
 	_, werr := o.WriteTo(w)
 	if werr == nil {
 		werr = w.Flush()
 	}
-	serr := f.Sync()
+	var serr error
+	if werr == nil {
+		serr = f.Sync()
+	}
 	cerr := f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
 		root.Remove(tmp)
 		return "", err
 	}
 	return tmp, nil
+}
+
+// ctxWriter writes to w until ctx is done, and then fails: a cancelled
+// build stops writing a bundle of megabytes within a buffer's time.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // Difference is an output that --check found missing or different on disk.

@@ -2,6 +2,7 @@ package profile
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -93,14 +94,17 @@ var toolFields = []toolField{
 // cannot carry, and its schemas lowered by the target's rules (package
 // lower); every change is a diagnostic located in the tool's source. Two
 // tools on one name are a name.collision error. Limits of a whole bundle
-// are reported without a file, for the caller to place.
-func (p *Profile) Lower(tools []*canonical.Tool, target string, opts Options) *Lowered {
+// are reported without a file, for the caller to place. Once ctx is done
+// it stops, and returns nil.
+func (p *Profile) Lower(ctx context.Context, tools []*canonical.Tool, target string, opts Options) *Lowered {
 	l := p.lowering(target, opts)
 	// Each tool is lowered on its own, in parallel; then, in catalog
 	// order, names are checked against each other and the results joined,
 	// so the outcome does not depend on the schedule.
 	done := make([]loweredTool, len(tools))
-	par.For(len(tools), 64, func(i int) { done[i] = l.tool(tools[i]) })
+	if par.ForContext(ctx, len(tools), 64, func(i int) { done[i] = l.tool(tools[i]) }) != nil {
+		return nil
+	}
 	return l.join(tools, done)
 }
 

@@ -248,3 +248,13 @@ func (p *Profile) extensionFormats() []string {
 
 // Formats lists the target formats that have a built-in profile, sorted.
 func Formats() []string { return slices.Sorted(maps.Keys(profiles)) }
+
+// LongestName is the most characters any target takes in a tool name
+// (MCP's 128): a longer name can be emitted nowhere as it is.
+func LongestName() int {
+	n := 0
+	for _, p := range profiles {
+		n = max(n, p.Name.Max)
+	}
+	return n
+}

@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -316,7 +317,7 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 func TestNameInvalid(t *testing.T) {
 	p := &Profile{Format: "lower-only", Name: NameRule{Chars: "a-z", Max: 20}}
 	tool := &canonical.Tool{Name: "get.page", Input: canonical.AsSchema(canonical.NewObject())}
-	low := p.Lower([]*canonical.Tool{tool}, "lower-only", Options{})
+	low := p.Lower(context.Background(), []*canonical.Tool{tool}, "lower-only", Options{})
 	var codes []string
 	for _, d := range low.All() {
 		codes = append(codes, d.Code)
@@ -420,7 +421,7 @@ func TestGeminiMaxItemsBudget(t *testing.T) {
 	for _, mode := range []string{"", "openapi"} {
 		codes := func(p *Profile) map[string][]string {
 			out := map[string][]string{}
-			for _, d := range p.Lower([]*canonical.Tool{tool}, "gemini", Options{Schema: mode}).All() {
+			for _, d := range p.Lower(context.Background(), []*canonical.Tool{tool}, "gemini", Options{Schema: mode}).All() {
 				out[d.Code] = append(out[d.Code], d.Message)
 			}
 			return out
@@ -455,7 +456,7 @@ func TestOutputKeyCollisionDropsTheOutput(t *testing.T) {
 		{&canonical.Tool{Name: "get_issue", Input: empty, Output: reactions}, "loss.output-schema", "warning"},
 		{&canonical.Tool{Name: "react", Input: reactions}, "name.property-collision", "error"},
 	} {
-		low := gemini.Lower([]*canonical.Tool{tc.tool}, "gemini", Options{Schema: "openapi"})
+		low := gemini.Lower(context.Background(), []*canonical.Tool{tc.tool}, "gemini", Options{Schema: "openapi"})
 		var got []string
 		for _, d := range low.All() {
 			if d.Code == tc.code {
@@ -501,7 +502,7 @@ func TestDialects(t *testing.T) {
 		{"compatible", []string{`null]`, `"$schema"`, `"$id"`, `\\0`, `"required":["a"]}`}},
 	} {
 		opts := Options{Dialect: tc.dialect}
-		low := openai.Lower([]*canonical.Tool{tool}, "openai", opts)
+		low := openai.Lower(context.Background(), []*canonical.Tool{tool}, "openai", opts)
 		out := string(low.Tools[0].Input.JSON().AppendJSON(nil, ""))
 		for _, w := range tc.want {
 			if strings.Contains(out, w) {

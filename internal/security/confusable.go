@@ -2,6 +2,7 @@ package security
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"hash/maphash"
 	"math/bits"
@@ -19,7 +20,7 @@ import (
 // confusable finds tools a model cannot tell apart: names the same but for
 // case and separators, or one letter apart, with the same description or
 // the same required parameters.
-func confusable(tools []*canonical.Tool) []diag.Diagnostic {
+func confusable(ctx context.Context, tools []*canonical.Tool) []diag.Diagnostic {
 	c := &confusion{tools: tools, norm: make([]string, len(tools)), req: make([][]string, len(tools)), done: make([]bool, len(tools))}
 	for i, t := range tools {
 		c.norm[i] = fold(t.Name)
@@ -27,6 +28,9 @@ func confusable(tools []*canonical.Tool) []diag.Diagnostic {
 		slices.Sort(c.req[i])
 	}
 	c.sameName()
+	if ctx.Err() != nil {
+		return nil
+	}
 	c.oneLetter()
 	out := make([]diag.Diagnostic, 0, len(c.pairs))
 	for _, p := range c.pairs {
@@ -238,7 +242,7 @@ func (s nameSet) near() [][]int32 {
 		for d := lo; d < hi; d++ {
 			// A name's keys are made again rather than kept: they were
 			// as much memory as the buckets.
-			keys = nameKeys(s.names[d], buckets.seed, buckets.shift, keys[:0])
+			keys = nameKeys(s.names[d], buckets.hash, buckets.shift, keys[:0])
 			start := len(es)
 			es = s.appendNear(es, d, keys, buckets, shared)
 			slices.Sort(es[start:])
@@ -409,7 +413,7 @@ func oneEdit(a, b string) bool {
 type buckets struct {
 	pairs []uint64
 	shift uint
-	seed  maphash.Seed // of the keys' hashes
+	hash  polyHash // of the keys
 }
 
 func (b buckets) key(at int) uint64 { return b.pairs[at] >> b.shift }
@@ -420,7 +424,7 @@ func (b buckets) name(at int) int   { return int(b.pairs[at] & (1<<b.shift - 1))
 // names share starts among them. The names are nameSet's: 6 letters or
 // more, each once.
 func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
-	b := buckets{shift: uint(bits.Len(uint(len(norm)))), seed: maphash.MakeSeed()}
+	b := buckets{shift: uint(bits.Len(uint(len(norm)))), hash: newPolyHash()}
 	// The buckets, as one sorted slice of pairs rather than a map of
 	// slices: a 20,000-tool catalog has 400,000 keys, and a map's growth
 	// and appends were most of this check's time. Each name's keys have a
@@ -435,7 +439,7 @@ func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
 	par.For(len(norm), 256, func(i int) {
 		// The keys are made in the name's place and made pairs there.
 		pairs := b.pairs[start[i]:start[i+1]]
-		ks := nameKeys(norm[i], b.seed, b.shift, pairs[:0])
+		ks := nameKeys(norm[i], b.hash, b.shift, pairs[:0])
 		for j := range pairs {
 			if j < len(ks) {
 				pairs[j] = ks[j]<<b.shift | uint64(i)
@@ -475,20 +479,83 @@ func oneEditBuckets(norm []string) (buckets, map[uint64]int) {
 // insertion), or the two less the letter where they differ are one
 // string (a substitution). Names that share a key without being one
 // edit apart (a letter moved) are candidates that oneEdit turns down.
-func nameKeys(n string, seed maphash.Seed, shift uint, ks []uint64) []uint64 {
-	var h maphash.Hash
-	h.SetSeed(seed)
-	key := func(a, c string) uint64 {
-		h.Reset()
-		h.WriteString(a)
-		h.WriteString(c)
-		return h.Sum64() >> shift
+//
+// The keys are polynomial hashes, each string less a letter's made from
+// the whole name's in constant time (its prefix's, by the base's inverse,
+// and its suffix's, built from the end): the work is linear in the
+// name's length, where hashing each string anew was quadratic (a name of
+// a million letters took minutes).
+func nameKeys(n string, h polyHash, shift uint, ks []uint64) []uint64 {
+	whole := uint64(0)
+	for i := 0; i < len(n); i++ {
+		whole = addmod(mulmod(whole, h.base), uint64(n[i])+1)
 	}
-	ks = append(ks, key(n, ""))
-	for k := range len(n) {
-		if k == 0 || n[k] != n[k-1] { // a letter of a run left out is one string
-			ks = append(ks, key(n[:k], n[k+1:]))
+	ks = append(ks, h.key(whole, len(n))>>shift)
+	prefix, suffix, pow := whole, uint64(0), uint64(1) // of n[:k+1], of n[k+1:], base^len(n[k+1:])
+	for k := len(n) - 1; k >= 0; k-- {
+		c := uint64(n[k]) + 1
+		prefix = mulmod(submod(prefix, c), h.inverse) // now of n[:k]
+		if k == 0 || n[k] != n[k-1] {                 // a letter of a run left out is one string
+			ks = append(ks, h.key(addmod(mulmod(prefix, pow), suffix), len(n)-1)>>shift)
 		}
+		suffix = addmod(mulmod(c, pow), suffix)
+		pow = mulmod(pow, h.base)
 	}
 	return ks
+}
+
+// polyHash hashes strings as polynomials modulo the prime 2^61-1, at a
+// base chosen at random for each process (so no catalog can choose names
+// that collide), each byte b as b+1.
+type polyHash struct {
+	base, inverse uint64
+	mix           maphash.Seed
+}
+
+const mersenne61 = 1<<61 - 1
+
+func newPolyHash() polyHash {
+	mix := maphash.MakeSeed()
+	base := maphash.Comparable(mix, uint64(0x70c1))%(mersenne61-512) + 257
+	return polyHash{base: base, inverse: powmod(base, mersenne61-2), mix: mix}
+}
+
+// key is the hash of a string whose polynomial is v and length n.
+func (h polyHash) key(v uint64, n int) uint64 {
+	return maphash.Comparable(h.mix, [2]uint64{v, uint64(n)})
+}
+
+func mulmod(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	r := (hi<<3 | lo>>61) + lo&mersenne61
+	if r >= mersenne61 {
+		r -= mersenne61
+	}
+	return r
+}
+
+func addmod(a, b uint64) uint64 {
+	r := a + b
+	if r >= mersenne61 {
+		r -= mersenne61
+	}
+	return r
+}
+
+func submod(a, b uint64) uint64 {
+	if a >= b {
+		return a - b
+	}
+	return a + mersenne61 - b
+}
+
+func powmod(a, e uint64) uint64 {
+	r := uint64(1)
+	for ; e > 0; e >>= 1 {
+		if e&1 == 1 {
+			r = mulmod(r, a)
+		}
+		a = mulmod(a, a)
+	}
+	return r
 }

@@ -1,6 +1,7 @@
 package security_test
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os"
@@ -85,7 +86,7 @@ func TestPrecisionOnCorpus(t *testing.T) {
 		tools := catalogs[name]
 		total += len(tools)
 		hit := map[string]bool{}
-		for _, d := range security.Check(tools) {
+		for _, d := range security.Check(context.Background(), tools) {
 			perRule[d.Code]++
 			hit[d.Tool] = true
 			if d.Severity == diag.Error {

@@ -1,6 +1,7 @@
 package security_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -113,7 +114,7 @@ func TestPoisonedTools(t *testing.T) {
 	for _, p := range poisoned {
 		tl := p.tool(t)
 		var got []string
-		for _, d := range security.Check([]*canonical.Tool{tl}) {
+		for _, d := range security.Check(context.Background(), []*canonical.Tool{tl}) {
 			got = append(got, d.Code)
 		}
 		if !slicesContains(got, p.code) {
@@ -129,7 +130,7 @@ func TestPoisonedTools(t *testing.T) {
 		tool(t, "hash", "Hashes text. Example output: dGVzdA==", obj, ""),
 		tool(t, "ssh_keys", "Lists the public keys an account has registered.", obj, ""),
 	}
-	for _, d := range security.Check(benign) {
+	for _, d := range security.Check(context.Background(), benign) {
 		t.Errorf("a benign tool is found: %s", d)
 	}
 }
@@ -144,7 +145,7 @@ func TestConfusableAmongMany(t *testing.T) {
 	}
 	tools = append(tools, tool(t, "read_file", "Reads a file.", obj, ""), tool(t, "reed_file", "Reads a file.", obj, ""))
 	var found []string
-	for _, d := range security.Check(tools) {
+	for _, d := range security.Check(context.Background(), tools) {
 		if d.Code == "security.tool-confusable" {
 			found = append(found, d.Message)
 		}
@@ -174,7 +175,7 @@ func TestConfusableAmongCopies(t *testing.T) {
 		tools = append(tools, named(fmt.Sprintf("x%02d", i), "list_things", "Lists things."))
 	}
 	var found []string
-	for _, d := range security.Check(tools) {
+	for _, d := range security.Check(context.Background(), tools) {
 		if d.Code == "security.tool-confusable" {
 			found = append(found, d.Tool+": "+d.Message)
 		}

@@ -10,6 +10,7 @@
 package security
 
 import (
+	"context"
 	"fmt"
 	"iter"
 	"slices"
@@ -27,14 +28,15 @@ import (
 )
 
 // Check returns the findings of every rule on the tools of one catalog.
-func Check(tools []*canonical.Tool) []diag.Diagnostic {
+// Once ctx is done it stops, and returns nil.
+func Check(ctx context.Context, tools []*canonical.Tool) []diag.Diagnostic {
 	// The confusable names are a serial part: begun first, beside the
 	// rules of each tool, so that it does not end the check alone.
 	confused := make(chan []diag.Diagnostic, 1)
-	go func() { confused <- confusable(tools) }()
+	go func() { confused <- confusable(ctx, tools) }()
 	per := make([][]diag.Diagnostic, len(tools)) // each tool's, in its slot: the order is the catalog's
 	var seen sync.Map                            // text → its phrase matches: catalogs repeat descriptions
-	par.For(len(tools), 256, func(i int) {
+	err := par.ForContext(ctx, len(tools), 256, func(i int) {
 		t := tools[i]
 		fields(t, func(f field) {
 			if mayHide(f.text) {
@@ -46,8 +48,12 @@ func Check(tools []*canonical.Tool) []diag.Diagnostic {
 		})
 		per[i] = append(per[i], annotations(t)...)
 	})
+	confusedDs := <-confused
+	if err != nil || ctx.Err() != nil {
+		return nil
+	}
 	// Made at their size: a large catalog has a finding a tool.
-	lists := append(per, <-confused, crossReferences(tools))
+	lists := append(per, confusedDs, crossReferences(tools))
 	return slices.Concat(lists...)
 }
 

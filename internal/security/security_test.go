@@ -1,6 +1,7 @@
 package security
 
 import (
+	"context"
 	"hash/maphash"
 	"slices"
 	"strings"
@@ -81,7 +82,7 @@ func TestRules(t *testing.T) {
 				ns, js, _ := strings.Cut(s, "|")
 				tools = append(tools, tool(t, ns, js))
 			}
-			ds := Check(tools)
+			ds := Check(context.Background(), tools)
 			var got []string
 			for _, d := range ds {
 				got = append(got, d.Code+": "+d.Message)
@@ -130,13 +131,50 @@ func TestConfusableKeysThatClash(t *testing.T) {
 	} {
 		tools = append(tools, tool(t, string(rune('a'+i)), js))
 	}
-	want := confusable(tools)
+	want := confusable(context.Background(), tools)
 	if len(want) != 3 {
 		t.Fatalf("confusable found %d pairs, want 3: %v", len(want), want)
 	}
 	defer func(h func(maphash.Seed, sameKey) uint64) { hashKey = h }(hashKey)
 	hashKey = func(maphash.Seed, sameKey) uint64 { return 1 }
-	if got := confusable(tools); !slices.EqualFunc(got, want, func(a, b diag.Diagnostic) bool { return a == b }) {
+	if got := confusable(context.Background(), tools); !slices.EqualFunc(got, want, func(a, b diag.Diagnostic) bool { return a == b }) {
 		t.Errorf("with every key clashing, confusable found\n%v\nwant\n%v", got, want)
+	}
+}
+
+// TestNameKeys: a name's keys are the whole-name key of the name and of
+// each string it makes less one letter (a run's letters making one), as
+// the keys are made from the whole name's hash rather than hashed anew.
+func TestNameKeys(t *testing.T) {
+	h := newPolyHash()
+	whole := func(s string) uint64 { return nameKeys(s, h, 0, nil)[0] }
+	for _, n := range []string{"a", "ab", "getcommit", "aaab", "xyzzyx", "tool4345", "\xff\x00\x01", strings.Repeat("get_commit", 7)} {
+		var want []uint64
+		want = append(want, whole(n))
+		for k := len(n) - 1; k >= 0; k-- {
+			if k == 0 || n[k] != n[k-1] {
+				want = append(want, whole(n[:k]+n[k+1:]))
+			}
+		}
+		if got := nameKeys(n, h, 0, nil); !slices.Equal(got, want) {
+			t.Errorf("nameKeys(%q) = %x, want the keys of the strings less a letter %x", n, got, want)
+		}
+	}
+	if whole("ab") == whole("ba") || whole("a") == whole("aa") {
+		t.Error("different strings share a key")
+	}
+}
+
+// TestConfusableLongNames: a name of a million letters is checked (a
+// linear check: it was quadratic, and took minutes), and still found one
+// letter from its neighbour.
+func TestConfusableLongNames(t *testing.T) {
+	long := strings.Repeat("get_commit", 100_000)
+	a := tool(t, "a", `{"name": "x", "description": "Same."}`)
+	b := tool(t, "b", `{"name": "x", "description": "Same."}`)
+	a.Name, b.Name = long, long[:len(long)-1]+"x"
+	got := confusable(context.Background(), []*canonical.Tool{a, b})
+	if len(got) != 1 || !strings.Contains(got[0].Message, "one letter") {
+		t.Errorf("confusable = %v, want the two names one letter apart", got)
 	}
 }
