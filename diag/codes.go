@@ -78,6 +78,8 @@ var codes = []Code{
 	{"accept.untyped", Error, "an emitted schema has no type where the provider demands one",
 		"OpenAI strict mode (\"schema must have a 'type' key\"), Anthropic strict mode and Gemini refuse a schema without a type, Moonshot a property without one (\"type is not defined\") and DeepSeek V4 an anyOf branch without one (\"field `anyOf`: missing field `type`\"). Lowering types it from its enum, const or keywords, or, where nothing says, widens it to the JSON scalar types (loss.untyped); strict = \"auto\" leaves such a tool non-strict instead."},
 
+	{"acknowledge.duplicate", Warning, "two [[acknowledge]] entries name one finding",
+		"Each finding takes one acknowledgment, with one reason and one until; a second entry for it is a copy left behind, or two reviews that disagree. toolc uses the first and names the second: remove it, or merge the two."},
 	{"acknowledge.expired", Error, "an [[acknowledge]] entry is past its until",
 		"An acknowledgment lets one finding of toolc breaking through, reviewed, until a version or a date. Past it (a catalog version after until, or a day after the date) the entry lets nothing through and is itself an error: the break it named is an error again, so the release either is a major one, or the entry is reviewed again with a later until. Acknowledgments end so that they do not linger after the release they were meant for, as path ignores do."},
 	{"acknowledge.stale", Warning, "an [[acknowledge]] entry names no finding of the comparison",
@@ -165,6 +167,8 @@ var codes = []Code{
 	{"check.out-of-date", Error, "an output or toolc.lock differs from what the build writes",
 		"toolc build --check found that a bundle or the lock file on disk is not what building the manifest and sources now gives: a source, the manifest or toolc changed without a rebuild, or the file was edited by hand. Run toolc build and commit the result; add --diff to see the difference."},
 
+	{"history.release-unreadable", Warning, "an earlier release, read to count a deprecation window, cannot be read",
+		"toolc breaking counts the releases that carried a removed tool or property deprecated ([policy] deprecation), reading the catalog at each release tag, newest first. A tag whose catalog no longer builds as an earlier release (invalid TOML, an unknown key, a file over the size toolc reads from git) is passed over, and the window is judged on the releases that can be read. The message names the tag and the reason; a release tag is not moved, so the warning stays until the window no longer reaches the tag."},
 	{"limit.inline-size", Warning, "inlining would grow a schema past the inline-size limit",
 		"Shared definitions used many times and nested can grow exponentially when inlined. Past the limit (10,000 nodes unless [targets.limits] says otherwise) references are cut as loss.ref."},
 	{"limit.max-items-sum", Warning, "a schema's maxItems add up to more than the target takes in one declaration",

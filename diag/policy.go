@@ -123,23 +123,45 @@ func ApplyFirstInPlace(ds []Diagnostic, first func(Diagnostic) *Policy, policies
 // diagnostic is read before its place is written.
 func applyTo(out, ds []Diagnostic, first func(Diagnostic) *Policy, policies []*Policy) []Diagnostic {
 	for _, d := range ds {
-		if d.Severity != Error || judgments[Code{Code: d.Code}.Category()] {
-			a := action(d.Code, policies)
-			if first != nil {
-				if fa, spec := first(d).Lookup(d.Code); spec > 0 {
-					a = fa
-				}
-			}
-			switch a {
-			case Deny:
-				d.Severity = Error
-			case Warn:
-				d.Severity = Warning
-			case Ignore:
-				continue
-			}
+		switch decide(d, first, policies) {
+		case Deny:
+			d.Severity = Error
+		case Warn:
+			d.Severity = Warning
+		case Ignore:
+			continue
 		}
 		out = append(out, d)
+	}
+	return out
+}
+
+// decide is what the policies do with d: the first's most specific entry,
+// or the first of the others that names it; Default for an error no
+// policy may change.
+func decide(d Diagnostic, first func(Diagnostic) *Policy, policies []*Policy) Action {
+	if d.Severity == Error && !judgments[Code{Code: d.Code}.Category()] {
+		return Default
+	}
+	a := action(d.Code, policies)
+	if first != nil {
+		if fa, spec := first(d).Lookup(d.Code); spec > 0 {
+			a = fa
+		}
+	}
+	return a
+}
+
+// Unignored returns the diagnostics of ds that the policies do not ignore,
+// each at its own severity, as ApplyFirst would choose them: what a
+// judgment of the change itself reads (the version a breaking change
+// needs), which deny and warn leave alone.
+func Unignored(ds []Diagnostic, first func(Diagnostic) *Policy, policies ...*Policy) []Diagnostic {
+	var out []Diagnostic
+	for _, d := range ds {
+		if decide(d, first, policies) != Ignore {
+			out = append(out, d)
+		}
 	}
 	return out
 }

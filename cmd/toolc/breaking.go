@@ -16,6 +16,7 @@ import (
 
 type breakingFlags struct {
 	placeFlags
+	clockFlag
 	against string
 	strict  bool
 	format  string // of the verdict: text or markdown
@@ -29,6 +30,7 @@ func newBreaking(a *app) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&f.against, "against", "", "the earlier catalog: a git `REF`, a folder or a canonical bundle")
 	f.placeFlags.add(cmd)
+	f.clockFlag.add(cmd)
 	fl.StringVar(&f.format, "format", "text", "the verdict as `text`, or as markdown release notes (added, changed, breaking, removed tools) for a changelog or $GITHUB_STEP_SUMMARY")
 	fl.BoolVar(&f.strict, "strict", false, "fail on every breaking change, even in a release whose version says it breaks")
 	_ = cmd.MarkFlagRequired("against")
@@ -39,7 +41,11 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	if f.format != "text" && f.format != "markdown" {
 		return out.fail(exitUsage, "--format %q: want text or markdown", f.format)
 	}
-	m, res, err := out.built(ctx, f.dir, f.manifest, pipeline.Options{})
+	now, err := f.clockFlag.time(out)
+	if err != nil {
+		return err
+	}
+	m, res, err := out.built(ctx, f.dir, f.manifest, pipeline.Options{Now: now})
 	if err != nil {
 		return err
 	}

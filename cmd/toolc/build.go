@@ -22,6 +22,7 @@ import (
 
 type buildFlags struct {
 	placeFlags
+	clockFlag
 	jobs  int
 	check bool
 	diff  bool
@@ -38,6 +39,7 @@ func newBuild(a *app) *cobra.Command {
 	})
 	fl := cmd.Flags()
 	f.placeFlags.add(cmd)
+	f.clockFlag.add(cmd)
 	fl.IntVar(&f.jobs, "jobs", 0, "work on at most `N` processors: files, tools and targets at once (default: every CPU)")
 	fl.BoolVar(&f.check, "check", false, "write nothing; exit 1 if an output or the lock is missing or out of date")
 	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
@@ -197,7 +199,11 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	}
 	defer m.root.Close()
 
-	opts := pipeline.Options{Jobs: f.jobs, Baseline: pipeline.BaselineFile, Version: version()}
+	now, err := f.clockFlag.time(out)
+	if err != nil {
+		return err
+	}
+	opts := pipeline.Options{Jobs: f.jobs, Baseline: pipeline.BaselineFile, Version: version(), Now: now}
 	if f.all {
 		opts.Baseline = ""
 	}

@@ -19,6 +19,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -184,6 +185,28 @@ func (a *app) runs(fn func(*cobra.Command, []string, *output) error) func(*cobra
 // command that reads one.
 type placeFlags struct {
 	dir, manifest string
+}
+
+// clockFlag is --now: the date every date decision of the command is made
+// against (acknowledgments' until, sunsets, the deprecation window), for
+// a release job that must judge as of its tag, and for tests.
+type clockFlag struct{ now string }
+
+func (c *clockFlag) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&c.now, "now", "", "judge every date as of `DATE` (YYYY-MM-DD or RFC 3339) instead of the system's time")
+}
+
+// time is --now's time, zero for the system's.
+func (c clockFlag) time(out *output) (time.Time, error) {
+	if c.now == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.DateOnly, time.RFC3339} {
+		if t, err := time.Parse(layout, c.now); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, out.fail(exitUsage, "--now %q: want a date, YYYY-MM-DD, or an RFC 3339 time", c.now)
 }
 
 func (p *placeFlags) add(cmd *cobra.Command) {

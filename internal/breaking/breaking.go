@@ -98,6 +98,7 @@ type comparer struct {
 	read       bool
 	history    []Release
 	historyErr error
+	said       map[string]bool // the releases said unreadable
 }
 
 // report adds a finding about the new tool t at the canonical pointer at.

@@ -11,9 +11,10 @@ import (
 )
 
 // Window is a catalog's deprecation window ([policy] deprecation):
-// removing a deprecated tool or input property is minor only once it was
-// deprecated in at least Releases releases, the first at least Days days
-// before; earlier it is breaking.removed-early.
+// removing a deprecated tool or input property is minor only once the
+// releases just before the new one carried it deprecated, at least
+// Releases of them, the first at least Days days before; earlier it is
+// breaking.removed-early.
 type Window struct {
 	Releases, Days int
 	// History returns the earlier releases, oldest first, before the new
@@ -23,12 +24,18 @@ type Window struct {
 	History func() ([]Release, error)
 }
 
-// Release is one earlier release of the catalog: its version, its date
-// and its tools.
+// Release is one earlier release of the catalog: a version, counted once
+// whatever tags name it, dated by its first tag.
 type Release struct {
 	Version string
 	Date    time.Time
-	Tools   []*canonical.Tool
+	// Tags are the tags that name it, the first first.
+	Tags []string
+	// Tools reads the release's catalog: once, when the window needs it
+	// (a removal reads back only as far as its deprecation goes). An
+	// error says why the release cannot be read; the window is judged on
+	// the others, and the release is a history.release-unreadable warning.
+	Tools func() ([]*canonical.Tool, error)
 }
 
 // SortReleases sorts releases by version, oldest first.
@@ -59,29 +66,66 @@ func (c *comparer) releases() ([]Release, error) {
 	return c.history, c.historyErr
 }
 
-// deprecatedIn returns the releases of rs in which the tool id, or with at
-// its input property at that pointer of the input schema, is deprecated.
-func deprecatedIn(rs []Release, id string, at canonical.Pointer) []Release {
+// deprecatedRun returns the releases, newest first, of the run just
+// before the new catalog that carried the tool id (or, with at, its input
+// property at that pointer) deprecated: read from the newest back, until a
+// release that did not, or until the run fills the window (w, as of
+// today). A release that cannot be read is passed over, and said once.
+func (c *comparer) deprecatedRun(rs []Release, id string, at canonical.Pointer) []Release {
+	w := c.opts.Window
 	var in []Release
-	for _, r := range rs {
-		i := slices.IndexFunc(r.Tools, func(t *canonical.Tool) bool { return t.ID() == id })
-		if i < 0 {
+	for i := len(rs) - 1; i >= 0; i-- {
+		r := rs[i]
+		tools, err := r.Tools()
+		if err != nil {
+			c.unreadable(r, err)
 			continue
 		}
-		t := r.Tools[i]
-		switch {
-		case at == "" && t.Deprecated:
-			in = append(in, r)
-		case at != "" && t.Input != nil:
-			if p := t.Input.JSON().Resolve(at); p != nil {
-				if dep, _ := p.Get("deprecated").BoolValue(); dep {
-					in = append(in, r)
-				}
-			}
+		if !deprecated(tools, id, at) {
+			break
+		}
+		in = append(in, r)
+		if len(in) >= max(w.Releases, 1) && c.daysSince(r.Date) >= w.Days {
+			break // the window is met: older releases change nothing
 		}
 	}
 	return in
 }
+
+// deprecated reports whether tools has the tool id deprecated, or with
+// at, its input property at that pointer.
+func deprecated(tools []*canonical.Tool, id string, at canonical.Pointer) bool {
+	i := slices.IndexFunc(tools, func(t *canonical.Tool) bool { return t.ID() == id })
+	if i < 0 {
+		return false
+	}
+	t := tools[i]
+	switch {
+	case at == "":
+		return t.Deprecated
+	case t.Input != nil:
+		if p := t.Input.JSON().Resolve(at); p != nil {
+			dep, _ := p.Get("deprecated").BoolValue()
+			return dep
+		}
+	}
+	return false
+}
+
+// unreadable says, once a release, that r could not be read.
+func (c *comparer) unreadable(r Release, err error) {
+	if c.said == nil {
+		c.said = map[string]bool{}
+	}
+	if c.said[r.Version] {
+		return
+	}
+	c.said[r.Version] = true
+	c.out = append(c.out, diag.New("history.release-unreadable", "release %s (tag %s) cannot be read, so the deprecation window is counted without it: %v", r.Version, strings.Join(r.Tags, ", "), err).
+		WithFix("fix the catalog at that tag (a release tag is not moved), or leave the warning: the window counts the releases that can be read"))
+}
+
+func (c *comparer) daysSince(t time.Time) int { return int(c.opts.Today.Sub(t).Hours() / 24) }
 
 // retire judges the removal of what, deprecated: the tool id, or its input
 // property at the pointer at. It returns breaking.retired (minor) when
@@ -93,15 +137,16 @@ func (c *comparer) retire(id string, at canonical.Pointer, what string) (code, m
 	if err != nil {
 		return "", fmt.Sprintf("the deprecation window could not be counted: %v", err)
 	}
-	in := deprecatedIn(rs, id, at)
+	in := c.deprecatedRun(rs, id, at)
 	asks := fmt.Sprintf("[policy] deprecation asks %s and %s", plural(w.Releases, "release"), plural(w.Days, "day"))
 	if len(in) == 0 {
 		if w.Releases == 0 && w.Days == 0 {
 			return "breaking.retired", fmt.Sprintf("%s was removed; it was deprecated, and %s", what, asks)
 		}
-		return "breaking.removed-early", fmt.Sprintf("%s was removed, but no release carried it deprecated: %s first", what, asks)
+		return "breaking.removed-early", fmt.Sprintf("%s was removed, but the release before this one did not carry it deprecated: %s first", what, asks)
 	}
-	days := int(c.opts.Today.Sub(in[0].Date).Hours() / 24)
+	slices.Reverse(in) // oldest first
+	days := c.daysSince(in[0].Date)
 	had := fmt.Sprintf("deprecated in %s (%s), the first %s ago", plural(len(in), "release"), versions(in), plural(days, "day"))
 	if len(in) >= w.Releases && days >= w.Days {
 		return "breaking.retired", fmt.Sprintf("%s was removed after its deprecation window: %s; %s", what, had, asks)
@@ -219,6 +264,62 @@ func (a Ack) expired(version string, today time.Time) bool {
 		return ok1 && ok2 && bumpOf(u, v) > None
 	}
 	return today.Format(time.DateOnly) > a.UntilDate.Format(time.DateOnly)
+}
+
+// Beyond says why a's until lies past the horizon, or "": a date more
+// than days after today, or a version past the catalog's version's majors
+// next major versions (0.y.z counts as cargo does: 0.2.0 is 0.1.z's next
+// major), or a version too large to compare.
+func (a Ack) Beyond(version string, today time.Time, days, majors int) string {
+	if a.UntilVersion == "" {
+		if limit := today.AddDate(0, 0, days); a.UntilDate.After(limit) {
+			return fmt.Sprintf("until = %q is more than %s after today (%s): an acknowledgment is a reviewed exception, not a standing one; set a date up to %s, or a longer horizon with [policy] acknowledge = { days = N }",
+				a.Until, plural(days, "day"), today.Format(time.DateOnly), limit.Format(time.DateOnly))
+		}
+		return ""
+	}
+	u, ok := parseVersion(a.UntilVersion)
+	if !ok {
+		return fmt.Sprintf("until = %q is no version toolc can compare (a number too large for one)", a.Until)
+	}
+	if _, ok := parseVersion(version); !ok {
+		return "" // a catalog without a version: its releases are not counted
+	}
+	limit := version
+	for range majors {
+		limit = Next(limit, Major)
+	}
+	if l, _ := parseVersion(limit); slices.Compare(u[:], l[:]) > 0 {
+		return fmt.Sprintf("until = %q is past %s, %s after the catalog's %s: a major release may break anyway, so an acknowledgment ends by then; set until = %q at most, or a longer horizon with [policy] acknowledge = { majors = N }",
+			a.Until, limit, plural(majors, "major release"), version, limit)
+	}
+	return ""
+}
+
+// ackFor is the index of the acknowledgment of acks that lets the break d
+// through in a release of version, today, or -1.
+func ackFor(d diag.Diagnostic, acks []Ack, version string, today time.Time) int {
+	i := slices.IndexFunc(acks, func(a Ack) bool { return a.matches(d) })
+	if i >= 0 && acks[i].expired(version, today) {
+		return -1
+	}
+	return i
+}
+
+// Required is the bump a comparison's findings call for, from what they
+// break: ds as Compare made them, before any policy, with the changes to
+// tools that were not stable lowered (Stabilize), and a break an
+// acknowledgment lets through counted as the minor release it asks for.
+// The policy decides which findings fail the build; it never decides the
+// version (a description edit denied is still a patch).
+func Required(ds []diag.Diagnostic, old []*canonical.Tool, acks []Ack, version string, today time.Time) Bump {
+	ds = Stabilize(ds, old)
+	for i := range ds {
+		if ds[i].Severity == diag.Error && isBreak(ds[i].Code) && ackFor(ds[i], acks, version, today) >= 0 {
+			ds[i].Severity = diag.Warning
+		}
+	}
+	return Needed(ds)
 }
 
 func (a Ack) at(code, format string, args ...any) diag.Diagnostic {

@@ -68,7 +68,8 @@ func TestStabilize(t *testing.T) {
 func TestPropertyWindow(t *testing.T) {
 	dep := `{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer", "deprecated": true}}}`
 	release := func(v string, date time.Time, input string) Release {
-		return Release{Version: v, Date: date, Tools: []*canonical.Tool{lifeTool(t, "s", input, nil)}}
+		tools := []*canonical.Tool{lifeTool(t, "s", input, nil)}
+		return Release{Version: v, Date: date, Tags: []string{"v" + v}, Tools: func() ([]*canonical.Tool, error) { return tools, nil }}
 	}
 	history := []Release{
 		release("1.0.0", day.AddDate(0, -9, 0), `{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}}`),
@@ -129,6 +130,92 @@ func TestAcknowledgeEntries(t *testing.T) {
 		}
 		if slices.Equal(c.codes, []string{"acknowledge.stale"}) && !strings.Contains(out[0].Fix, `finding = "`+text+`"`) {
 			t.Errorf("%s: the fix does not give the entry to paste: %q", c.name, out[0].Fix)
+		}
+	}
+}
+
+// TestWindowReadsOnlyWhatItNeeds: the window is read from the newest
+// release back, and stops where the decision is made (a release without
+// the deprecation, or the window met); a release that cannot be read is
+// passed over with a history.release-unreadable warning, and the window
+// judged on the others.
+func TestWindowReadsOnlyWhatItNeeds(t *testing.T) {
+	dep := `{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer", "deprecated": true}}}`
+	plain := `{"type": "object", "properties": {"q": {"type": "string"}, "limit": {"type": "integer"}}}`
+	var read []string
+	release := func(v string, months int, input string, broken bool) Release {
+		return Release{Version: v, Date: day.AddDate(0, -months, 0), Tags: []string{v}, Tools: func() ([]*canonical.Tool, error) {
+			read = append(read, v)
+			if broken {
+				return nil, errors.New("toolc.toml: unknown key \"nmae\"")
+			}
+			return []*canonical.Tool{lifeTool(t, "s", input, nil)}, nil
+		}}
+	}
+	for _, c := range []struct {
+		name     string
+		history  []Release
+		releases int
+		want     string
+		read     []string
+	}{
+		{"met by the two newest", []Release{release("1.0.0", 12, plain, false), release("1.1.0", 9, dep, false), release("1.2.0", 6, dep, false), release("1.3.0", 3, dep, false)}, 2, "breaking.retired", []string{"1.3.0", "1.2.0"}},
+		{"ended by a release without it", []Release{release("1.0.0", 12, dep, false), release("1.1.0", 9, plain, false), release("1.2.0", 6, dep, false)}, 2, "breaking.removed-early", []string{"1.2.0", "1.1.0"}},
+		{"a broken release passed over", []Release{release("1.1.0", 9, dep, false), release("1.2.0", 6, dep, true), release("1.3.0", 3, dep, false)}, 2, "breaking.retired history.release-unreadable", []string{"1.3.0", "1.2.0", "1.1.0"}},
+	} {
+		read = nil
+		opts := Options{Today: day, Version: "2.0.0", Window: &Window{Releases: c.releases, Days: 60, History: func() ([]Release, error) { return c.history, nil }}}
+		ds := Compare([]*canonical.Tool{lifeTool(t, "s", dep, nil)}, []*canonical.Tool{lifeTool(t, "s", objQ, nil)}, opts)
+		if got := strings.Join(codes(ds), " "); got != c.want || !slices.Equal(read, c.read) {
+			t.Errorf("%s: %q after reading %q; want %q after %q: %v", c.name, got, read, c.want, c.read, ds)
+		}
+	}
+}
+
+// TestBumpFromTheChange: the bump is what the change breaks, whatever the
+// policy made of its findings: a description edit denied is still a patch,
+// a removed property let through by warn still a major; an acknowledged
+// break is a minor.
+func TestBumpFromTheChange(t *testing.T) {
+	old := []*canonical.Tool{lifeTool(t, "s", `{"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "integer"}}}`, nil)}
+	edited := []*canonical.Tool{lifeTool(t, "s", `{"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "integer"}}}`, func(x *canonical.Tool) { x.Description = "Another text." })}
+	removed := []*canonical.Tool{lifeTool(t, "s", objQ, nil)}
+	ds := Compare(old, edited, Options{Today: day})
+	if len(ds) != 1 || ds[0].Code != "breaking.description-changed" {
+		t.Fatalf("the edit gives %v", ds)
+	}
+	if got := Required(ds, old, nil, "1.0.0", day); got != Patch {
+		t.Errorf("a description edit needs %s, want patch", got)
+	}
+	rm := Compare(old, removed, Options{Today: day})
+	if got := Required(rm, old, nil, "1.0.0", day); got != Major {
+		t.Errorf("a removed property needs %s, want major", got)
+	}
+	ack := Ack{Finding: FindingText(rm[0]), Reason: "r", Until: "1.2.0", UntilVersion: "1.2.0"}
+	if got := Required(rm, old, []Ack{ack}, "1.1.0", day); got != Minor {
+		t.Errorf("an acknowledged removal needs %s, want minor", got)
+	}
+}
+
+// TestHorizon: an acknowledgment ends within the horizon: a date within
+// days of today, a version within majors of the catalog's.
+func TestHorizon(t *testing.T) {
+	for _, c := range []struct {
+		until, version string
+		ok             bool
+	}{
+		{"2027-06-01", "1.4.0", true}, {"9999-12-31", "1.4.0", false}, {"2027-11-27", "1.4.0", false},
+		{"1.9.0", "1.4.0", true}, {"2.0.0", "1.4.0", true}, {"2.0.1", "1.4.0", false}, {"99999999999999999999999.0.0", "1.4.0", false},
+		{"0.3.0", "0.2.5", true}, {"0.4.0", "0.2.5", false}, {"5.0.0", "", true},
+	} {
+		a := Ack{Until: c.until}
+		if v, err := time.Parse(time.DateOnly, c.until); err == nil {
+			a.UntilDate = v
+		} else {
+			a.UntilVersion = c.until
+		}
+		if why := a.Beyond(c.version, day, 365, 1); (why == "") != c.ok {
+			t.Errorf("until %q, version %q: %q, want ok %v", c.until, c.version, why, c.ok)
 		}
 	}
 }

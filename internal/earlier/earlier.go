@@ -10,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sync"
 
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/breaking"
 	"github.com/toolc-dev/toolc/internal/gitfs"
 	"github.com/toolc-dev/toolc/internal/pipeline"
@@ -49,19 +51,19 @@ func Find(ctx context.Context, ref, cwd, repo string) (Release, error) {
 }
 
 // versionTag is a tag that names a release: a semantic version, with or
-// without a v.
-var versionTag = regexp.MustCompile(`^v?(` + semverText + `)$`)
-
-// semverText is MAJOR.MINOR.PATCH with an optional pre-release.
-const semverText = `(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?`
+// without a v; m[2] is its pre-release part.
+var versionTag = regexp.MustCompile(`^v?((?:0|[1-9]\d*)\.(?:0|[1-9]\d*)\.(?:0|[1-9]\d*)(-[0-9A-Za-z.-]+)?)(?:\+[0-9A-Za-z.-]+)?$`)
 
 // History lists the releases of the catalog whose manifest is at manifest
-// in the git repository at repo: its tags that are semantic versions,
-// oldest version first, each with its tag's date and the catalog built as
-// it was then. The deprecation window counts releases, and a release is
-// what a release pipeline tags; the tag's date is when it shipped. A
-// shallow clone lacks them, which is an error rather than a short count.
-func History(ctx context.Context, repo, manifest string) ([]breaking.Release, error) {
+// in the git repository at repo: its tags that are semantic versions, a
+// release a version (v1.1.0 and 1.1.0 are one), oldest first, each dated
+// by its first tag (the tagger's date, or the commit's) and read from it
+// when the window asks. Pre-releases are left out unless prereleases says
+// so: a release candidate is not a release that users were told of. The
+// deprecation window counts releases, and a release is what a release
+// pipeline tags; a shallow clone lacks them, which is an error rather than
+// a short count.
+func History(ctx context.Context, repo, manifest string, prereleases bool) ([]breaking.Release, error) {
 	if gitfs.Shallow(ctx, repo) {
 		return nil, fmt.Errorf("this is a shallow clone, which lacks the release tags: fetch them (git fetch --unshallow --tags, or fetch-depth: 0 in actions/checkout)")
 	}
@@ -69,24 +71,46 @@ func History(ctx context.Context, repo, manifest string) ([]breaking.Release, er
 	if err != nil {
 		return nil, err
 	}
-	var out []breaking.Release
+	byVersion := map[string]*breaking.Release{}
+	var out []*breaking.Release
 	for _, t := range tags {
 		m := versionTag.FindStringSubmatch(t.Name)
-		if m == nil {
+		if m == nil || m[2] != "" && !prereleases {
 			continue
 		}
-		g, err := gitfs.Open(ctx, repo, "refs/tags/"+t.Name)
-		if err != nil {
-			return nil, err
+		r := byVersion[m[1]]
+		if r == nil {
+			r = &breaking.Release{Version: m[1], Date: t.Date}
+			byVersion[m[1]] = r
+			out = append(out, r)
 		}
-		old, err := pipeline.BuildEarlier(ctx, g, manifest, t.Name)
-		if err != nil {
-			return nil, fmt.Errorf("release %s: %w", t.Name, err)
+		if t.Date.Before(r.Date) || t.Date.Equal(r.Date) && len(r.Tags) > 0 && t.Name < r.Tags[0] {
+			r.Date, r.Tags = t.Date, append([]string{t.Name}, r.Tags...)
+		} else {
+			r.Tags = append(r.Tags, t.Name)
 		}
-		out = append(out, breaking.Release{Version: m[1], Date: t.Date, Tools: old.Tools})
 	}
-	breaking.SortReleases(out)
-	return out, nil
+	releases := make([]breaking.Release, len(out))
+	for i, r := range out {
+		tag := r.Tags[0]
+		r.Tools = sync.OnceValues(func() ([]*canonical.Tool, error) { return releaseTools(ctx, repo, manifest, tag) })
+		releases[i] = *r
+	}
+	breaking.SortReleases(releases)
+	return releases, nil
+}
+
+// releaseTools builds the catalog at the tag, as an earlier release's.
+func releaseTools(ctx context.Context, repo, manifest, tag string) ([]*canonical.Tool, error) {
+	g, err := gitfs.Open(ctx, repo, "refs/tags/"+tag)
+	if err != nil {
+		return nil, err
+	}
+	old, err := pipeline.BuildEarlier(ctx, g, manifest, tag)
+	if err != nil {
+		return nil, err
+	}
+	return old.Tools, nil
 }
 
 // Load builds the catalog that ref names (Find), whose manifest is at
@@ -99,7 +123,7 @@ func Load(ctx context.Context, ref, cwd, repo, manifest string) (*pipeline.Earli
 	if r.File == "" {
 		old, err := pipeline.BuildEarlier(ctx, r.FS, manifest, r.What)
 		if err == nil && r.Git {
-			old.History = func() ([]breaking.Release, error) { return History(ctx, repo, manifest) }
+			old.History = func(prereleases bool) ([]breaking.Release, error) { return History(ctx, repo, manifest, prereleases) }
 		}
 		return old, err
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing/fstest"
 	"time"
@@ -25,8 +26,19 @@ type FS struct {
 	dir   string // where git runs
 	Rev   string // the commit, in full
 	tree  fstest.MapFS
-	blobs map[string]string // path → blob hash
+	blobs map[string]blob // path → its blob
 }
+
+type blob struct {
+	hash string
+	size int64
+}
+
+// maxBlob is the largest file a revision's folder gives: an earlier
+// release is read to judge a change, and a file of hundreds of megabytes
+// in an old tag must not take a build's memory. Reading a larger one is an
+// error that says so. (A variable for the test.)
+var maxBlob int64 = 64 << 20
 
 // Shallow reports whether the repository at dir is a shallow clone, whose
 // history lacks the revisions before its depth.
@@ -42,18 +54,22 @@ func Open(ctx context.Context, dir, rev string) (*FS, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q in %s", ErrNotFound, rev, dir)
 	}
-	f := &FS{dir: dir, Rev: strings.TrimSpace(string(out)), tree: fstest.MapFS{}, blobs: map[string]string{}}
-	out, err = git(ctx, dir, "ls-tree", "-r", "-z", f.Rev)
+	f := &FS{dir: dir, Rev: strings.TrimSpace(string(out)), tree: fstest.MapFS{}, blobs: map[string]blob{}}
+	out, err = git(ctx, dir, "ls-tree", "-r", "-l", "-z", f.Rev)
 	if err != nil {
 		return nil, err
 	}
 	for _, entry := range bytes.Split(out, []byte{0}) {
 		meta, name, ok := strings.Cut(string(entry), "\t")
-		fields := strings.Fields(meta)
-		if !ok || len(fields) != 3 || fields[1] != "blob" || fields[0] == "120000" {
+		fields := strings.Fields(meta) // mode, type, hash, size
+		if !ok || len(fields) != 4 || fields[1] != "blob" || fields[0] == "120000" {
 			continue
 		}
-		f.blobs[name] = fields[2]
+		size, err := strconv.ParseInt(fields[3], 10, 64)
+		if err != nil {
+			continue
+		}
+		f.blobs[name] = blob{fields[2], size}
 		f.tree[name] = &fstest.MapFile{Mode: 0o444}
 	}
 	return f, nil
@@ -62,14 +78,17 @@ func Open(ctx context.Context, dir, rev string) (*FS, error) {
 // ReadFile returns the file's bytes at the revision. It has no context (fs.FS
 // has none): reading one blob is short, and a cancelled build stops asking.
 func (f *FS) ReadFile(name string) ([]byte, error) {
-	hash, ok := f.blobs[name]
+	b, ok := f.blobs[name]
 	if !ok {
 		if _, err := f.tree.Stat(name); err == nil {
 			return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
 		}
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
 	}
-	data, err := git(context.Background(), f.dir, "cat-file", "blob", hash)
+	if b.size > maxBlob {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("the file is %d bytes at %.12s, more than the %d MiB toolc reads of an earlier revision", b.size, f.Rev, maxBlob>>20)}
+	}
+	data, err := git(context.Background(), f.dir, "cat-file", "blob", b.hash)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
@@ -112,7 +131,9 @@ type Tag struct {
 
 // Tags lists the tags of the repository at dir.
 func Tags(ctx context.Context, dir string) ([]Tag, error) {
-	out, err := git(ctx, dir, "for-each-ref", "--format=%(refname:short)%09%(creatordate:iso-strict)", "refs/tags")
+	// The full name, less refs/tags/: the short one of a tag that a
+	// branch shares is tags/NAME.
+	out, err := git(ctx, dir, "for-each-ref", "--format=%(refname:lstrip=2)%09%(creatordate:iso-strict)", "refs/tags")
 	if err != nil {
 		return nil, err
 	}

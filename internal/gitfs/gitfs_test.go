@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -70,5 +71,36 @@ func TestFS(t *testing.T) {
 	}
 	if _, err := Open(context.Background(), t.TempDir(), "HEAD"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Open outside a repository = %v, want ErrNotFound", err)
+	}
+}
+
+// TestBlobBoundAndTags: a file over the bound is refused without being
+// read; the tags are listed by their full names, one a branch shares
+// too.
+func TestBlobBoundAndTags(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git command")
+	}
+	repo := t.TempDir()
+	if err := os.WriteFile(filepath.Join(repo, "big.json"), []byte(strings.Repeat(" ", 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, repo, "init", "-q")
+	run(t, repo, "add", ".")
+	run(t, repo, "commit", "-q", "-m", "one")
+	run(t, repo, "tag", "v1.0.0")
+	run(t, repo, "branch", "v1.0.0")
+	defer func(n int64) { maxBlob = n }(maxBlob)
+	maxBlob = 99
+	f, err := Open(context.Background(), repo, "refs/tags/v1.0.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.ReadFile(f, "big.json"); err == nil || !strings.Contains(err.Error(), "100 bytes") {
+		t.Errorf("a file over the bound = %v, want its refusal", err)
+	}
+	tags, err := Tags(context.Background(), repo)
+	if err != nil || len(tags) != 1 || tags[0].Name != "v1.0.0" {
+		t.Errorf("Tags = %v, %v; want v1.0.0, which a branch is also named", tags, err)
 	}
 }

@@ -38,6 +38,37 @@ type Tombstone struct {
 type Deprecation struct {
 	Releases int `toml:"releases"` // releases that carried it deprecated
 	Days     int `toml:"days"`     // days since the first of them
+	// Prereleases counts pre-release tags (1.1.0-rc.1) as releases; by
+	// default a release is a version without a pre-release part.
+	Prereleases bool `toml:"prereleases"`
+}
+
+// Horizon is [policy] acknowledge: how far an acknowledgment's until may
+// lie, from the build's date (Days, 365 when not set) or after the
+// catalog's version (Majors major versions, 1 when not set: until the
+// next major release). An acknowledgment that never ends is a break kept
+// quiet for good.
+type Horizon struct {
+	Days   int `toml:"days"`
+	Majors int `toml:"majors"`
+}
+
+// The horizon's defaults.
+const (
+	DefaultHorizonDays   = 365
+	DefaultHorizonMajors = 1
+)
+
+// Limits are h's days and majors, with their defaults.
+func (h *Horizon) Limits() (days, majors int) {
+	days, majors = DefaultHorizonDays, DefaultHorizonMajors
+	if h != nil && h.Days > 0 {
+		days = h.Days
+	}
+	if h != nil && h.Majors > 0 {
+		majors = h.Majors
+	}
+	return days, majors
 }
 
 // policy is the [policy] table as written: diag.Policy's lists and the
@@ -47,6 +78,7 @@ type policy struct {
 	Warn        []string     `toml:"warn"`
 	Ignore      []string     `toml:"ignore"`
 	Deprecation *Deprecation `toml:"deprecation"`
+	Acknowledge *Horizon     `toml:"acknowledge"`
 }
 
 // findingRE is the text form of a finding: its code, its tool, and where in
@@ -112,6 +144,9 @@ func (d *decoder) checkLifecycle(m *Manifest) {
 	}
 	if w := m.Deprecation; w != nil && (w.Releases < 0 || w.Days < 0) {
 		d.errorAt("manifest.invalid", "policy.deprecation", "releases and days count forward: want 0 or more")
+	}
+	if h := m.Horizon; h != nil && (h.Days < 0 || h.Majors < 0) {
+		d.errorAt("manifest.invalid", "policy.acknowledge", "days and majors count forward: want 1 or more (0 keeps the default)")
 	}
 }
 

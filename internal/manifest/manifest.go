@@ -46,6 +46,8 @@ type Manifest struct {
 	Policy  diag.Policy
 	// Deprecation is [policy] deprecation, nil when not set.
 	Deprecation *Deprecation
+	// Horizon is [policy] acknowledge, nil when not set (the defaults).
+	Horizon *Horizon
 	// Acknowledge are the intended breaking changes ([[acknowledge]]),
 	// Removed the tombstones of removed tools ([[removed]]).
 	Acknowledge []Acknowledgment
@@ -82,7 +84,7 @@ func (m *Manifest) Hash() string {
 	var buf bytes.Buffer
 	enc := toml.NewEncoder(&buf)
 	doc := v1{Version: m.Version, Catalog: m.Catalog, Sources: m.Sources, Targets: m.Targets, Acknowledge: m.Acknowledge, Removed: m.Removed,
-		Policy: policy{Deny: m.Policy.Deny, Warn: m.Policy.Warn, Ignore: m.Policy.Ignore, Deprecation: m.Deprecation}}
+		Policy: policy{Deny: m.Policy.Deny, Warn: m.Policy.Warn, Ignore: m.Policy.Ignore, Deprecation: m.Deprecation, Acknowledge: m.Horizon}}
 	if err := enc.Encode(doc); err != nil {
 		return "" // a value TOML cannot encode: nothing to compare
 	}
@@ -448,7 +450,7 @@ func Decode(data []byte, file string) (*Manifest, []diag.Diagnostic) {
 	}
 	m := &Manifest{Version: typed.Version, Catalog: typed.Catalog, Sources: typed.Sources, Targets: typed.Targets,
 		Policy:      diag.Policy{Deny: typed.Policy.Deny, Warn: typed.Policy.Warn, Ignore: typed.Policy.Ignore},
-		Deprecation: typed.Policy.Deprecation, Acknowledge: typed.Acknowledge, Removed: typed.Removed,
+		Deprecation: typed.Policy.Deprecation, Horizon: typed.Policy.Acknowledge, Acknowledge: typed.Acknowledge, Removed: typed.Removed,
 		file: name, keys: d.keys, meant: d.meant, sum: hashOf(data)}
 	return m, diag.Sort(d.diags)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -28,23 +29,32 @@ func (r *Result) Compare(old *Earlier, manifestFile string) *breaking.Verdict {
 			strict = append(strict, t.Name)
 		}
 	}
-	opts := breaking.Options{Strict: strict, Version: r.Manifest.Catalog.Version, Tombstones: map[string]breaking.Tombstone{}}
+	now := r.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	opts := breaking.Options{Strict: strict, Version: r.Manifest.Catalog.Version, Today: now, Tombstones: map[string]breaking.Tombstone{}}
 	for _, ts := range r.Manifest.Removed {
 		opts.Tombstones[ts.ID] = breaking.Tombstone{In: ts.In, Use: ts.Use}
 	}
 	if w := r.Manifest.Deprecation; w != nil {
-		opts.Window = &breaking.Window{Releases: w.Releases, Days: w.Days, History: old.History}
-		if old.History == nil {
-			opts.Window.History = func() ([]breaking.Release, error) {
+		opts.Window = &breaking.Window{Releases: w.Releases, Days: w.Days}
+		opts.Window.History = func() ([]breaking.Release, error) {
+			if old.History == nil {
 				return nil, fmt.Errorf("%s is no git revision, so its releases are not known: compare against a release tag", old.What)
 			}
+			return old.History(w.Prereleases)
 		}
 	}
-	ds := breaking.Compare(old.Tools, r.Catalog, opts)
-	ds = breaking.Stabilize(r.Apply(ds), old.Tools)
-	ds, reasons, own := breaking.Acknowledge(ds, r.acks(manifestFile), r.Manifest.Catalog.Version, time.Now())
+	raw := breaking.Compare(old.Tools, r.Catalog, opts)
+	r.placeHistory(raw, manifestFile)
+	acks := r.acks(manifestFile)
+	// What the changes break decides the bump; the policy, only whether a
+	// finding fails (a finding it ignores is no change of the catalog's).
+	need := breaking.Required(r.Unignored(raw), old.Tools, acks, r.Manifest.Catalog.Version, now)
+	ds := breaking.Stabilize(r.Apply(raw), old.Tools)
+	ds, reasons, own := breaking.Acknowledge(ds, acks, r.Manifest.Catalog.Version, now)
 	ds = append(ds, r.Apply(own)...)
-	need := breaking.Needed(ds)
 	if d, ok := breaking.CheckVersion(old.Version, r.Manifest.Catalog.Version, need); ok {
 		line, col := r.Manifest.Pos("catalog.version")
 		d.File, d.Line, d.Column = manifestFile, line, col
@@ -52,6 +62,17 @@ func (r *Result) Compare(old *Earlier, manifestFile string) *breaking.Verdict {
 	}
 	r.Locate(ds)
 	return &breaking.Verdict{Need: need, Findings: diag.Sort(ds), From: old.Version, To: r.Manifest.Catalog.Version, Reasons: reasons, Tombstones: opts.Tombstones, Window: opts.Window}
+}
+
+// placeHistory places the findings about the release history (a release
+// that cannot be read) at the manifest's deprecation window, which read it.
+func (r *Result) placeHistory(ds []diag.Diagnostic, manifestFile string) {
+	for i := range ds {
+		if strings.HasPrefix(ds[i].Code, "history.") && ds[i].File == "" {
+			ds[i].File = manifestFile
+			ds[i].Line, ds[i].Column = r.Manifest.Pos("policy.deprecation")
+		}
+	}
 }
 
 // acks are the manifest's acknowledgments, each placed at its entry.
@@ -74,9 +95,9 @@ type Earlier struct {
 	// What names it in messages: "the bundle old.json", "the folder old" …
 	What string
 	// History lists the releases before it, oldest first, where it is a
-	// git revision (the repository's tags that are semantic versions); nil
-	// elsewhere.
-	History func() ([]breaking.Release, error)
+	// git revision (the repository's tags that are semantic versions, with
+	// pre-releases when asked); nil elsewhere.
+	History func(prereleases bool) ([]breaking.Release, error)
 }
 
 // BuildEarlier builds the manifest in fsys as an earlier release's

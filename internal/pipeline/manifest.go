@@ -8,9 +8,11 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/breaking"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/profile"
 )
@@ -48,6 +50,36 @@ func ReadManifest(fsys fs.FS, name string) (*Manifest, error) {
 
 // checkManifest validates m, filling in its defaults, and makes each
 // target's profile with the manifest's overrides.
+// checkAcknowledgments checks the [[acknowledge]] entries against the
+// build's clock and the catalog's version: an until past the horizon
+// ([policy] acknowledge) is an error, a second entry for one finding a
+// warning; each at its entry.
+func checkAcknowledgments(m *Manifest, now time.Time) []diag.Diagnostic {
+	var ds []diag.Diagnostic
+	at := func(d diag.Diagnostic, key string) diag.Diagnostic {
+		d.File = m.File()
+		d.Line, d.Column = m.Pos(key)
+		return d
+	}
+	days, majors := m.Horizon.Limits()
+	first := map[string]int{}
+	for i, a := range m.Acknowledge {
+		key := fmt.Sprintf("acknowledge[%d]", i)
+		ack := breaking.Ack{Finding: a.Finding, Until: a.Until}
+		ack.UntilVersion, ack.UntilDate, _ = manifest.ParseUntil(a.Until)
+		if why := ack.Beyond(m.Catalog.Version, now, days, majors); why != "" {
+			ds = append(ds, at(diag.New("manifest.invalid", "%s.until: %s", key, why), key+".until"))
+		}
+		if j, dup := first[a.Finding]; dup {
+			ds = append(ds, at(diag.New("acknowledge.duplicate", "acknowledge[%d] names %q again, as acknowledge[%d] does: one entry a finding, so that one reason and one until hold", i, a.Finding, j), key).
+				WithFix(fmt.Sprintf("remove acknowledge[%d], or merge the two", i)))
+			continue
+		}
+		first[a.Finding] = i
+	}
+	return ds
+}
+
 func checkManifest(m *Manifest, reg *adapters.Registry) ([]*profile.Profile, []diag.Diagnostic) {
 	errs := m.Check(formatsOf(reg))
 	if len(errs) > 0 {

@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -81,6 +82,10 @@ type Options struct {
 	// builds (0 for CatalogOnly): where the CLI bounds its heap
 	// (internal/membound), which a library leaves to its program.
 	Read func(targets int)
+	// Now is the build's clock: every decision of a date (an
+	// acknowledgment's until and its horizon, a sunset, the deprecation
+	// window's days) is made against it. Zero is the time Build starts.
+	Now time.Time
 
 	// registry holds the formats (adapters.Default(), or a test's).
 	registry *adapters.Registry
@@ -260,6 +265,8 @@ type Result struct {
 	Catalog []*canonical.Tool
 	// Manifest is the manifest the build read.
 	Manifest *manifest.Manifest
+	// Now is the build's clock (Options.Now), which Compare reads too.
+	Now time.Time
 	// Bundles are what each target emitted, in the manifest's order, also
 	// when the build failed (Outputs then is empty): for reports.
 	Bundles []Bundle
@@ -291,6 +298,12 @@ type Bundle struct {
 // then [policy].
 func (r *Result) Apply(ds []diag.Diagnostic) []diag.Diagnostic {
 	return diag.ApplyFirst(ds, policyOfFile(r.sourcePolicy), &r.Manifest.Policy)
+}
+
+// Unignored is ds less what the manifest's policies ignore, each finding
+// at its own severity.
+func (r *Result) Unignored(ds []diag.Diagnostic) []diag.Diagnostic {
+	return diag.Unignored(ds, policyOfFile(r.sourcePolicy), &r.Manifest.Policy)
 }
 
 // Locate fills in the line and column of each diagnostic that has a file
@@ -428,6 +441,9 @@ func newBuild(fsys fs.FS, m *Manifest, opts Options) (*build, error) {
 	if opts.Jobs <= 0 {
 		opts.Jobs = runtime.GOMAXPROCS(0)
 	}
+	if opts.Now.IsZero() {
+		opts.Now = time.Now()
+	}
 	if opts.registry == nil {
 		opts.registry = adapters.Default()
 	}
@@ -440,11 +456,12 @@ func newBuild(fsys fs.FS, m *Manifest, opts Options) (*build, error) {
 	}
 	m = m.Clone()
 	profiles, ds := checkManifest(m, opts.registry)
-	if len(ds) > 0 {
+	ds = append(ds, checkAcknowledgments(m, opts.Now)...)
+	if diag.HasErrors(ds) {
 		return nil, configError(ds...)
 	}
 	b := &build{fsys: fsys, opts: opts, reg: opts.registry, m: m, profiles: profiles, manifestFile: m.File(),
-		manifestHash: m.Hash(), validator: validate.New()}
+		manifestHash: m.Hash(), validator: validate.New(), diags: ds}
 	if bl, err := readRegular(fsys, BaselineFile); err == nil {
 		b.baselineHash = hashBytes(bl)
 	}
@@ -771,7 +788,7 @@ func (b *build) finish() *Result {
 		d.Line, d.Column = b.m.Pos("sources[0]") // where the sources are
 		ds = append(ds, diag.Apply([]diag.Diagnostic{d}, &b.m.Policy)...)
 	}
-	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, docs: docs, grafts: grafts, sourcePolicy: b.sourcePolicy, manifestFile: b.manifestFile}
+	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, Now: b.opts.Now, docs: docs, grafts: grafts, sourcePolicy: b.sourcePolicy, manifestFile: b.manifestFile}
 	res.sources = make(map[string]bool, len(b.inputs))
 	for i, in := range b.inputs {
 		res.sources[in.path] = true

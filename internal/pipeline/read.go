@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -24,6 +25,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/profile"
+	"github.com/toolc-dev/toolc/internal/suggest"
 	"github.com/toolc-dev/toolc/internal/validate"
 	"golang.org/x/sync/errgroup"
 )
@@ -454,14 +456,25 @@ func (b *build) collectTools() {
 }
 
 // checkTombstones reports each [[removed]] entry whose tool the catalog
-// still has.
+// still has, or whose use names a tool it does not have.
 func (b *build) checkTombstones(tools map[string]*canonical.Tool) {
+	at := func(d diag.Diagnostic, key string) diag.Diagnostic {
+		d.File = b.manifestFile
+		d.Line, d.Column = b.m.Pos(key)
+		return d
+	}
 	for i, ts := range b.m.Removed {
 		if t, ok := tools[ts.ID]; ok {
 			d := diag.New("manifest.invalid", "removed[%d].id: %s has a tombstone, but the catalog still has it (%s): a call to it would be answered \"removed\"", i, ts.ID, t.Source.String())
-			d.File = b.manifestFile
-			d.Line, d.Column = b.m.Pos(fmt.Sprintf("removed[%d].id", i))
-			b.diags = append(b.diags, d.WithFix("remove the [[removed]] entry, or the tool"))
+			b.diags = append(b.diags, at(d, fmt.Sprintf("removed[%d].id", i)).WithFix("remove the [[removed]] entry, or the tool"))
+		}
+		if _, ok := tools[ts.Use]; ts.Use != "" && !ok {
+			d := diag.New("manifest.invalid", "removed[%d].use: %s is no tool of the catalog: a call to %s would be told to use a tool that does not exist", i, ts.Use, ts.ID)
+			fix := "name a tool of the catalog (its ID, namespace:name), or leave use out"
+			if near := suggest.Closest(ts.Use, slices.Sorted(maps.Keys(tools))); near != "" {
+				fix = fmt.Sprintf("use = %q?", near)
+			}
+			b.diags = append(b.diags, at(d, fmt.Sprintf("removed[%d].use", i)).WithFix(fix))
 		}
 	}
 }
