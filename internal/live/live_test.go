@@ -14,8 +14,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -333,5 +335,37 @@ func TestDuplicateAnswerHTTP(t *testing.T) {
 			}
 		}
 		t.Fatalf("List = %v tools, %v; want a protocol error saying the request was answered twice", names, err)
+	}
+}
+
+// TestCaptureEndsDetachedDescendants: a server that starts a grandchild in
+// a session of its own (setsid, out of its process group) leaves nothing
+// running once the capture ends (Linux: toolc is the subreaper and finds
+// its server's processes by their mark).
+func TestCaptureEndsDetachedDescendants(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the subreaper is Linux's; docs/live.md says what holds elsewhere")
+	}
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid command")
+	}
+	c := server(t, `{"name": "demo", "tools": `+tools+`}`)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	c.Command = []string{"sh", "-c", `setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > "$0"; exec "$1" "$2"`, pidFile, c.Command[0], c.Command[1]}
+	if _, err := List(context.Background(), c, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the server's detached grandchild %d is still there after the capture: %s", pid, stat)
 	}
 }

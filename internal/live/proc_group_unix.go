@@ -12,6 +12,7 @@ import (
 func endGroup(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		endDescendants(cmd)
 	}
 }
 

@@ -6,7 +6,7 @@
 // script is needed.
 "use strict";
 
-const { spawnSync } = require("child_process");
+const { spawn } = require("child_process");
 const path = require("path");
 
 const pkg = `@toolc-dev/toolc-${process.platform}-${process.arch}`;
@@ -28,12 +28,32 @@ try {
   process.exit(1);
 }
 
-const r = spawnSync(bin, process.argv.slice(2), { stdio: "inherit" });
-if (r.error) {
-  process.stderr.write(`toolc: ${r.error.message}\n`);
+// toolc runs as a child that this process waits for: a signal sent to
+// this process (Ctrl-C, a CI runner's SIGTERM on cancel, SIGHUP when the
+// terminal goes) is passed on to toolc, which stops and writes nothing;
+// this process then ends as toolc did: with its exit code, or by the same
+// signal.
+const child = spawn(bin, process.argv.slice(2), { stdio: "inherit" });
+const forwarded = ["SIGINT", "SIGTERM", "SIGHUP"];
+const forward = (signal) => {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill(signal);
+  }
+};
+for (const signal of forwarded) {
+  process.on(signal, forward);
+}
+child.on("error", (err) => {
+  process.stderr.write(`toolc: ${err.message}\n`);
   process.exit(1);
-}
-if (r.signal) {
-  process.kill(process.pid, r.signal);
-}
-process.exit(r.status ?? 1);
+});
+child.on("exit", (code, signal) => {
+  for (const s of forwarded) {
+    process.removeListener(s, forward);
+  }
+  if (signal) {
+    process.kill(process.pid, signal);
+    return;
+  }
+  process.exit(code ?? 1);
+});
