@@ -1,6 +1,10 @@
 package security
 
-import "regexp"
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
 
 // A textRule finds a phrase or a tag in the text of a tool (its name,
 // title, description, and every description, title and string value of its
@@ -15,6 +19,14 @@ type textRule struct {
 	// not, and the patterns were a third of a build's time on 20,000
 	// tools).
 	Needles [][]string
+}
+
+// mayMatch reports whether the lower-case text holds one needle of each
+// group: a text that does not is not given to the pattern.
+func (r *textRule) mayMatch(lower string) bool {
+	return !slices.ContainsFunc(r.Needles, func(group []string) bool {
+		return !slices.ContainsFunc(group, func(n string) bool { return strings.Contains(lower, n) })
+	})
 }
 
 // Sources of the patterns.

@@ -44,9 +44,15 @@ func Check(ctx context.Context, tools []*canonical.Tool) []diag.Diagnostic {
 			}
 			if f.prose {
 				per[i] = append(per[i], phrases(t, f, &seen)...)
+				per[i] = append(per[i], encodedPayload(t, f)...)
+			}
+			if identifier(f) {
+				per[i] = append(per[i], spelledInstruction(t, f)...)
 			}
 		})
-		per[i] = append(per[i], annotations(t)...)
+		named := annotations(t)
+		per[i] = append(per[i], named...)
+		per[i] = append(per[i], hintContradiction(t, named)...)
 	})
 	confusedDs := <-confused
 	if err != nil || ctx.Err() != nil {
@@ -79,7 +85,7 @@ func fields(t *canonical.Tool, visit func(field)) {
 			visit(field{base: at, text: text, prose: prose})
 		}
 	}
-	add("/name", t.Name, false)
+	visit(field{base: "/name", text: t.Name}) // for the identifier rule, and any hidden character
 	add("/title", t.Title, true)
 	add("/description", t.Description, true)
 	if t.Annotations != nil {
@@ -319,10 +325,7 @@ func matchPhrases(text string) []phraseMatch {
 	lower := unsafeString(*buf)
 	for i := range textRules {
 		r := &textRules[i]
-		missing := slices.ContainsFunc(r.Needles, func(group []string) bool {
-			return !slices.ContainsFunc(group, func(n string) bool { return strings.Contains(lower, n) })
-		})
-		if missing {
+		if !r.mayMatch(lower) {
 			continue
 		}
 		m := r.Pattern.FindString(text)
