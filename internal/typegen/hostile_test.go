@@ -176,6 +176,9 @@ func hostileManifest(cases []hostile, catalog string, runtime bool) fstest.MapFS
 	fmt.Fprintf(&m, "\n[[targets]]\nformat = \"typescript\"\nout = \"gen/tools.ts\"\n")
 	fmt.Fprintf(&m, "\n[[targets]]\nformat = \"go\"\nout = \"gen/tools/tools.go\"\nruntime = %v\n", runtime)
 	fmt.Fprintf(&m, "\n[[targets]]\nformat = \"python\"\nout = \"gen/tools.py\"\n")
+	// The security lint refuses hidden characters and instructions, which
+	// the generators must carry all the same: a team may allow them.
+	fmt.Fprintf(&m, "\n[policy]\nignore = [\"security\"]\n")
 	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte(m.String())}
 	return fsys
 }
