@@ -195,9 +195,16 @@ type generated struct {
 // (a refusal), never an unlocated one or a configuration error.
 func generate(t testing.TB, cases []hostile, catalog string, runtime bool) generated {
 	t.Helper()
-	res, err := pipeline.BuildFile(context.Background(), hostileManifest(cases, catalog, runtime), pipeline.DefaultManifest, pipeline.Options{})
+	return generateFrom(t, hostileManifest(cases, catalog, runtime), cases)
+}
+
+// generateFrom builds the catalog of fsys, whose tools what names in
+// messages.
+func generateFrom(t testing.TB, fsys fstest.MapFS, what any) generated {
+	t.Helper()
+	res, err := pipeline.BuildFile(context.Background(), fsys, pipeline.DefaultManifest, pipeline.Options{})
 	if err != nil {
-		t.Fatalf("%+q: the build gave no result: %v", cases, err)
+		t.Fatalf("%+q: the build gave no result: %v", what, err)
 	}
 	var g generated
 	g.res = res
@@ -205,10 +212,10 @@ func generate(t testing.TB, cases []hostile, catalog string, runtime bool) gener
 		for _, d := range res.Diagnostics {
 			if d.Severity == diag.Error {
 				if d.File == "" || d.Line == 0 {
-					t.Errorf("%+q: an error without a place: %s", cases, d)
+					t.Errorf("%+q: an error without a place: %s", what, d)
 				}
 				if d.Code == "publish.code-invalid" {
-					t.Errorf("%+q: the writer made code that does not parse: %s", cases, d)
+					t.Errorf("%+q: the writer made code that does not parse: %s", what, d)
 				}
 				g.refused = append(g.refused, d)
 			}
@@ -417,4 +424,24 @@ func pyLiteral(v any) string {
 		return quoted(v, true)
 	}
 	return fmt.Sprint(v)
+}
+
+// TestToolAndInput: tools named tool and input, in one catalog, made one Go
+// name, ToolInput (the input type of tool, the name constant of input).
+// Each module now declares both, every name once.
+func TestToolAndInput(t *testing.T) {
+	fsys := hostileManifest([]hostile{{"tool", "q", "Tool.", "v"}}, "cat", false)
+	data, err := json.Marshal(object{{"tools", []object{hostile{"tool", "q", "Tool.", "v"}.tool(), hostile{"input", "q", "Input.", "v"}.tool()}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fsys["tools/0.json"].Data = data
+	g := generateFrom(t, fsys, "tool and input")
+	if len(g.refused) > 0 {
+		t.Fatalf("refused: %v", g.refused)
+	}
+	check(t, g, false)
+	if !strings.Contains(g.goSrc, "type ToolInput struct") || !strings.Contains(g.goSrc, `ToolInputName = "input"`) {
+		t.Errorf("the Go module lacks the type ToolInput or the constant ToolInputName:\n%s", g.goSrc)
+	}
 }
