@@ -148,10 +148,19 @@ func manifestSchema() obj {
 	policy := policyOf(member{"deprecation", obj{
 		{"type", "object"},
 		{"additionalProperties", false},
-		{"description", "toolc breaking: removing a deprecated tool or property is minor only after it was deprecated this many releases (git tags) and days"},
+		{"description", "toolc breaking: removing a deprecated tool or property is minor only after the releases just before carried it deprecated, this many (a version counted once, whatever its tags) and days"},
 		{"properties", obj{
 			{"releases", obj{{"type", "integer"}, {"minimum", 0}}},
 			{"days", obj{{"type", "integer"}, {"minimum", 0}}},
+			{"prereleases", obj{{"type", "boolean"}, {"description", "count pre-release tags (1.2.0-rc.1) as releases"}}},
+		}},
+	}}, member{"acknowledge", obj{
+		{"type", "object"},
+		{"additionalProperties", false},
+		{"description", "how far an acknowledgment's until may lie: days after the build's date, or major versions after the catalog's"},
+		{"properties", obj{
+			{"days", obj{{"type", "integer"}, {"minimum", 0}, {"default", manifest.DefaultHorizonDays}}},
+			{"majors", obj{{"type", "integer"}, {"minimum", 0}, {"default", manifest.DefaultHorizonMajors}}},
 		}},
 	}})
 	path := obj{{"type", "string"}, {"pattern", `^[^/\\]`}, {"not", obj{{"pattern", `(^|/)\.\.(/|$)`}}}}
@@ -405,6 +414,8 @@ func TestManifestSchemaKeys(t *testing.T) {
 		{openapi.Hints{}, []string{"$defs", "openapi", "properties", "operations", "additionalProperties", "properties", "annotations", "properties"}},
 		{manifest.Select{}, []string{"properties", "targets", "items", "properties", "select", "properties"}},
 		{manifest.Capture{}, []string{"properties", "sources", "items", "properties", "capture", "properties"}},
+		{manifest.Deprecation{}, []string{"properties", "policy", "properties", "deprecation", "properties"}},
+		{manifest.Horizon{}, []string{"properties", "policy", "properties", "acknowledge", "properties"}},
 	} {
 		if got, want := props(s, c.path...), tomlKeys(c.typ); !slices.Equal(got, want) {
 			t.Errorf("schema of %T has %v, the decoder reads %v", c.typ, got, want)
