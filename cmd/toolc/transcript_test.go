@@ -167,10 +167,19 @@ func TestTranscripts(t *testing.T) {
 		t.Fatalf("found %d transcripts; the extraction is broken", len(trs))
 	}
 	dir := t.TempDir()
+	_, noCorpus := corpus.Find()
 	for i, tr := range trs {
 		setup, err := txtar.ParseFile(filepath.Join("testdata/transcripts", tr.name+".txtar"))
 		if err != nil {
 			t.Errorf("%s:%d: %v", tr.file, tr.line, err)
+			continue
+		}
+		if needsCorpus(setup) && noCorpus != nil {
+			if os.Getenv(corpus.RequireEnv) == "1" {
+				t.Errorf("%s:%d: the transcript copies files of the shared corpus, which %s=1 requires: %v", tr.file, tr.line, corpus.RequireEnv, noCorpus)
+			} else {
+				t.Logf("%s:%d: skipped: the transcript copies files of the shared corpus, which was not found (%v)", tr.file, tr.line, noCorpus)
+			}
 			continue
 		}
 		script := &txtar.Archive{Comment: bytes.Clone(setup.Comment), Files: slices.Clone(setup.Files)}
@@ -207,6 +216,17 @@ func TestTranscripts(t *testing.T) {
 			"bfcl":       writeBFCL,
 		},
 	})
+}
+
+// needsCorpus reports whether a transcript's setup copies files of the
+// shared corpus (its corpus and bfcl commands).
+func needsCorpus(setup *txtar.Archive) bool {
+	for _, line := range strings.Split(string(setup.Comment), "\n") {
+		if cmd, _, _ := strings.Cut(strings.TrimSpace(line), " "); cmd == "corpus" || cmd == "bfcl" {
+			return true
+		}
+	}
+	return false
 }
 
 // runTranscript runs step N of the transcript and compares its output.
