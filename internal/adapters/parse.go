@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	goccy "github.com/goccy/go-yaml"
-	goccyparser "github.com/goccy/go-yaml/parser"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -48,12 +46,9 @@ func ParseDiagnostic(file string, err error) diag.Diagnostic {
 // file writes out (real files alias a few shared schemas), and never less
 // than the floors below.
 const (
-	yamlExpansion    = 20
-	minYAMLValues    = 1_000_000
-	minYAMLBytes     = 64 << 20
-	maxLocateBytes   = 1 << 20 // the second parser, which only places a message, runs on files this small
-	maxLocateNesting = 256     // and this shallow: its memory grows with the square of the depth
-	maxLocateOpeners = 10_000  // and with no more brackets than this, whatever its quotes say
+	yamlExpansion = 20
+	minYAMLValues = 1_000_000
+	minYAMLBytes  = 64 << 20
 )
 
 // ParseYAML reads one YAML document (YAML 1.2 core schema as go.yaml.in/yaml
@@ -101,97 +96,117 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // yamlError turns the library's "yaml: line N: msg" into a SyntaxError.
 // go.yaml.in/yaml reports the line where the enclosing construct starts (an
-// unclosed flow sequence: its first line) and no column, so the position
-// and message come from goccy/go-yaml's parser where it finds the error
-// too: the token where it goes wrong (the opening quote of an unclosed
-// string, the line that should have closed a sequence).
+// unclosed flow sequence: its first line) and no column, so where a scan of
+// the file finds the token that goes wrong (locateYAML), that is the place;
+// elsewhere it is the library's line, at its first character.
 func yamlError(data []byte, err error) error {
-	if len(data) <= maxLocateBytes && yamlNesting(data) <= maxLocateNesting {
-		if pos, msg, ok := locateYAML(data); ok {
-			return &canonical.SyntaxError{Pos: pos, Msg: msg}
-		}
-	}
 	msg := err.Error()
+	if pos, where, ok := locateYAML(data); ok {
+		if strings.Contains(msg, "depth") { // the library's reason, at the place found
+			where = strings.TrimPrefix(msg, "yaml: ")
+		}
+		return &canonical.SyntaxError{Pos: pos, Msg: where}
+	}
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &canonical.SyntaxError{Pos: canonical.Pos{Line: int32(line), Column: 1}, Msg: m[2]}
+		return &canonical.SyntaxError{Pos: canonical.Pos{Line: int32(line), Column: int32(firstColumn(data, line))}, Msg: m[2]}
 	}
 	return &canonical.SyntaxError{Pos: canonical.Pos{Line: 1, Column: 1}, Msg: strings.TrimPrefix(msg, "yaml: ")}
 }
 
-// yamlNesting bounds how deep data nests, as a YAML tokenizer reads it:
-// the deepest flow collection ("[" and "{" outside quoted scalars and
-// comments) plus the deepest indentation, in steps of two spaces. A quote
-// opens a quoted scalar only where a scalar starts (after indentation, or
-// after ":", "-", "?", ",", "[" or "{"), as in YAML: the apostrophe of
-// "# the team's API" or "it's" opens nothing. So that no file talks the
-// bound down, a file with more than maxLocateOpeners brackets counts as
-// too deep whatever its quotes. It bounds the work of the second parser,
-// whose memory grows with the square of the depth (a file of 50,000 "["
-// took 4 GB).
-func yamlNesting(data []byte) int {
-	if bytes.Count(data, []byte("["))+bytes.Count(data, []byte("{")) > maxLocateOpeners {
-		return math.MaxInt
+// firstColumn is the column of the first character of line that is no
+// space, 1 for a blank line or one past the end.
+func firstColumn(data []byte, line int) int {
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return 1
+		}
+		data = data[i+1:]
 	}
-	flow, deepest, indent, quote := 0, 0, 0, byte(0)
-	lineStart, scalarStart := true, true
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		data = data[:i]
+	}
+	return len(data) - len(bytes.TrimLeft(data, " \t")) + 1
+}
+
+// locateYAML scans a file that go.yaml.in/yaml refused for the token where
+// it goes wrong, in the faults whose place the library does not tell: a
+// quoted scalar never closed (its opening quote), a flow collection not
+// closed before the block goes on (the line where it does, or the opening
+// bracket at the end of the file), a tab in the indentation (the tab). A
+// quote opens a quoted scalar only where a scalar starts (after
+// indentation, or after ":", "-", "?", ",", "[" or "{"), as in YAML: the
+// apostrophe of "# the team's API" or "it's" opens nothing. One pass, no
+// memory but the open brackets'.
+func locateYAML(data []byte) (canonical.Pos, string, bool) {
+	type opening struct {
+		pos    canonical.Pos
+		indent int // of the line it is on
+	}
+	var flows []opening
+	var quote byte
+	var quoted canonical.Pos
+	line, lineStart := 1, 0
+	indent, atStart, scalarStart := 0, true, true
+	pos := func(i int) canonical.Pos { return canonical.Pos{Line: int32(line), Column: int32(i - lineStart + 1)} }
 	for i := 0; i < len(data); i++ {
 		c := data[i]
 		switch {
+		case c == '\n':
+			line, lineStart, indent, atStart, scalarStart = line+1, i+1, 0, true, true
+			continue
 		case quote != 0:
-			if c == '\\' && quote == '"' {
-				i++
-			} else if c == quote {
+			switch {
+			case c == '\\' && quote == '"', c == '\'' && quote == '\'' && i+1 < len(data) && data[i+1] == '\'':
+				i++ // an escape: \" in double quotes, '' in single ones
+			case c == quote:
 				quote = 0
 			}
 			continue
-		case c == '\n':
-			lineStart, scalarStart, indent = true, true, 0
+		case atStart && c == ' ':
+			indent++
 			continue
-		case c == ' ' || c == '\t':
-			if lineStart && c == ' ' {
-				indent++
-				deepest = max(deepest, flow+indent/2)
+		case atStart && c == '\t':
+			end := bytes.IndexByte(data[i:], '\n')
+			if end < 0 {
+				end = len(data) - i
+			}
+			if rest := bytes.TrimLeft(data[i:i+end], " \t"); len(flows) == 0 && len(rest) > 0 && rest[0] != '#' {
+				return pos(i), "a tab in the indentation: YAML indents with spaces", true
 			}
 			continue
-		case c == '#' && (lineStart || i > 0 && (data[i-1] == ' ' || data[i-1] == '\t')):
-			for i < len(data) && data[i] != '\n' { // a comment, to the end of its line
+		case !atStart && (c == ' ' || c == '\t'):
+			continue
+		case c == '#' && (atStart || i > 0 && (data[i-1] == ' ' || data[i-1] == '\t')):
+			for i+1 < len(data) && data[i+1] != '\n' { // a comment, to the end of its line
 				i++
 			}
-			i--
 			continue
-		case (c == '"' || c == '\'') && scalarStart:
-			quote = c
-		case c == '[' || c == '{':
-			flow++
-			deepest = max(deepest, flow+indent/2)
-		case c == ']' || c == '}':
-			flow = max(flow-1, 0)
 		}
-		lineStart = false
+		if atStart && len(flows) > 0 && c != ']' && c != '}' && indent <= flows[len(flows)-1].indent {
+			o := flows[len(flows)-1].pos
+			return pos(i), fmt.Sprintf("the flow collection opened at %d:%d is not closed before the block goes on", o.Line, o.Column), true
+		}
+		atStart = false
+		switch {
+		case (c == '"' || c == '\'') && scalarStart:
+			quote, quoted = c, pos(i)
+		case c == '[' || c == '{':
+			flows = append(flows, opening{pos(i), indent})
+		case (c == ']' || c == '}') && len(flows) > 0:
+			flows = flows[:len(flows)-1]
+		}
 		scalarStart = c == ':' || c == '-' || c == '?' || c == ',' || c == '[' || c == '{'
 	}
-	return deepest
-}
-
-// locateYAML parses data with goccy/go-yaml and returns the position and
-// message of its syntax error, if it finds one.
-func locateYAML(data []byte) (pos canonical.Pos, msg string, ok bool) {
-	defer func() {
-		if recover() != nil { // a second opinion must never crash the build
-			ok = false
-		}
-	}()
-	_, err := goccyparser.ParseBytes(data, 0)
-	var ye goccy.Error
-	if !errors.As(err, &ye) || ye.GetToken() == nil || ye.GetToken().Position == nil {
-		return pos, "", false
+	switch {
+	case quote != 0:
+		return quoted, "the quoted scalar that begins here is not closed", true
+	case len(flows) > 0:
+		o := flows[len(flows)-1].pos
+		return o, "the flow collection that begins here is not closed", true
 	}
-	p := ye.GetToken().Position
-	if p.Line < 1 || p.Column < 1 {
-		return pos, "", false
-	}
-	return canonical.Pos{Line: int32(p.Line), Column: int32(p.Column)}, ye.GetMessage(), true
+	return canonical.Pos{}, "", false
 }
 
 type yamlConverter struct {

@@ -76,6 +76,11 @@ func TestParseYAMLErrorColumns(t *testing.T) {
 		{"a: 1\nb: \"unterminated\nc: 2\n", canonical.Pos{Line: 2, Column: 4}},
 		{"a: [1, 2\nb: 3\n", canonical.Pos{Line: 2, Column: 1}},
 		{"a: 1\n\tb: 2\n", canonical.Pos{Line: 2, Column: 1}},
+		// One parser: the scan finds these where go.yaml.in/yaml names only
+		// a line (or none), and the library's line is kept otherwise.
+		{"# the team's API\na: [1, 2\n", canonical.Pos{Line: 2, Column: 4}},
+		{"a: 'it''s\nb: 2\n", canonical.Pos{Line: 1, Column: 4}},
+		{"a:\n  - 1\n - 2\n", canonical.Pos{Line: 2, Column: 3}},
 	} {
 		_, err := ParseYAML([]byte(c.in))
 		var se *canonical.SyntaxError
