@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/internal/breaking"
+	"github.com/toolc-dev/toolc/internal/capture"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/live"
 	"github.com/toolc-dev/toolc/internal/pipeline"
@@ -21,7 +22,7 @@ func newCapture(a *app) *cobra.Command {
 	var f liveFlags
 	cmd := command("capture [NAME...] [-C DIR] [--manifest FILE]", "Pin the tools that live MCP servers offer, in their sources' files")
 	cmd.RunE = f.run(a, func(cmd *cobra.Command, args []string, m *manifestRoot, man *pipeline.Manifest, out *output) error {
-		r, err := pipeline.Capture(cmd.Context(), m.root.FS(), man, liveOptions(m, args))
+		r, err := capture.Capture(cmd.Context(), m.root.FS(), man, liveOptions(m, args))
 		if err := m.failure(err, out); err != nil {
 			return err
 		}
@@ -47,7 +48,7 @@ func newVerify(a *app) *cobra.Command {
 		if !f.noBaseline {
 			opts.Baseline = pipeline.BaselineFile
 		}
-		r, err := pipeline.Verify(cmd.Context(), m.root.FS(), man, opts)
+		r, err := capture.Verify(cmd.Context(), m.root.FS(), man, opts)
 		if err := m.failure(err, out); err != nil {
 			return err
 		}
@@ -80,7 +81,7 @@ func (f *liveFlags) run(a *app, fn func(*cobra.Command, []string, *manifestRoot,
 }
 
 // captured says what capture wrote, for each server.
-func captured(r *pipeline.LiveResult, out *output) {
+func captured(r *capture.Result, out *output) {
 	for i, s := range r.Sources {
 		l := r.Listings[i]
 		name := "the server"
@@ -96,7 +97,7 @@ func captured(r *pipeline.LiveResult, out *output) {
 
 // verdict is verify's last word: which servers drifted, with the release
 // the catalog's drift calls for, and whether that fails.
-func verdict(r *pipeline.LiveResult, out *output) error {
+func verdict(r *capture.Result, out *output) error {
 	var drifted, unread []string
 	bump := breaking.None
 	for i, s := range r.Sources {
@@ -127,8 +128,8 @@ func verdict(r *pipeline.LiveResult, out *output) error {
 
 // liveOptions are the options of capture and verify for the manifest m
 // and the sources named in args.
-func liveOptions(m *manifestRoot, args []string) pipeline.LiveOptions {
-	return pipeline.LiveOptions{
+func liveOptions(m *manifestRoot, args []string) capture.Options {
+	return capture.Options{
 		Options: pipeline.Options{Version: version()},
 		Live:    live.Options{Dir: m.root.Name(), Version: version()},
 		Names:   args,
@@ -136,7 +137,7 @@ func liveOptions(m *manifestRoot, args []string) pipeline.LiveOptions {
 }
 
 // servers says how many servers were read, and how many tools they offer.
-func servers(r *pipeline.LiveResult) string {
+func servers(r *capture.Result) string {
 	n, tools := 0, 0
 	for _, l := range r.Listings {
 		if l != nil {

@@ -226,9 +226,9 @@ func TestMCPBundleAcceptedBySDK(t *testing.T) {
 	}
 	server := mcp.NewServer(&mcp.Implementation{Name: "corpus", Version: "1.0.0"}, nil)
 	for _, tl := range clean {
-		st, err := SDKTool(tl)
+		st, err := sdkTool(tl)
 		if err != nil {
-			t.Fatalf("SDKTool(%s): %v", tl.Name, err)
+			t.Fatalf("sdkTool(%s): %v", tl.Name, err)
 		}
 		func() {
 			defer func() {
@@ -238,9 +238,9 @@ func TestMCPBundleAcceptedBySDK(t *testing.T) {
 			}()
 			server.AddTool(st, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil })
 		}()
-		back, _, err := FromSDKTool(st, "sdk")
+		back, _, err := fromSDKTool(st, "sdk")
 		if err != nil || !back.Input.Equal(tl.Input) || back.Name != tl.Name {
-			t.Errorf("FromSDKTool(SDKTool(%s)) = %v, input equal %v", tl.Name, err, back != nil && back.Input.Equal(tl.Input))
+			t.Errorf("fromSDKTool(sdkTool(%s)) = %v, input equal %v", tl.Name, err, back != nil && back.Input.Equal(tl.Input))
 		}
 	}
 	t.Logf("%d tools accepted by the MCP Go SDK", len(clean))
@@ -591,4 +591,40 @@ func TestContainers(t *testing.T) {
 			t.Errorf("%s.Decode(%s) = %q, %v; want %q", tc.format, tc.in, got, ds, tc.want)
 		}
 	}
+}
+
+// sdkTool converts a canonical tool into the MCP Go SDK's tool type, as a
+// Go server that registers toolc's tools with mcp.Server.AddTool would. The schemas
+// are passed as json.RawMessage so that their keyword order is kept. The
+// tool's name is used as is: lower it with the "mcp" profile first to get a
+// legal name.
+func sdkTool(t *canonical.Tool) (*mcp.Tool, error) {
+	v := mcpToolValue(t)
+	var out mcp.Tool
+	if err := json.Unmarshal(v.AppendJSON(nil, ""), &out); err != nil {
+		return nil, &Error{Adapter: "mcp", Direction: Encoding, Err: fmt.Errorf("%w: %v", ErrInvalidInput, err)}
+	}
+	out.InputSchema = json.RawMessage(t.Input.JSON().AppendJSON(nil, ""))
+	if t.Output != nil {
+		out.OutputSchema = json.RawMessage(t.Output.JSON().AppendJSON(nil, ""))
+	}
+	return &out, nil
+}
+
+// fromSDKTool converts a tool of the MCP Go SDK into a canonical tool, as if
+// it had been read from an MCP file named file.
+func fromSDKTool(t *mcp.Tool, file string) (*canonical.Tool, []diag.Diagnostic, error) {
+	data, err := json.Marshal(t)
+	if err != nil {
+		return nil, nil, &Error{Adapter: "mcp", Direction: Decoding, Err: fmt.Errorf("%w: %v", ErrInvalidInput, err)}
+	}
+	doc, err := canonical.ParseJSON(data)
+	if err != nil {
+		return nil, nil, &Error{Adapter: "mcp", Direction: Decoding, Err: fmt.Errorf("%w: %v", ErrInvalidInput, err)}
+	}
+	tools, ds := decodeMCP(doc, file)
+	if len(tools) != 1 {
+		return nil, ds, &Error{Adapter: "mcp", Direction: Decoding, Err: invalid(ds)}
+	}
+	return tools[0], ds, nil
 }

@@ -1,12 +1,8 @@
 package adapters
 
 import (
-	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
@@ -209,40 +205,4 @@ func appendExtensions(o *canonical.Value, t *canonical.Tool, format string) {
 			}
 		}
 	}
-}
-
-// SDKTool converts a canonical tool into the MCP Go SDK's tool type, for a
-// Go server that registers toolc's tools with mcp.Server.AddTool. The schemas
-// are passed as json.RawMessage so that their keyword order is kept. The
-// tool's name is used as is: lower it with the "mcp" profile first to get a
-// legal name.
-func SDKTool(t *canonical.Tool) (*mcp.Tool, error) {
-	v := mcpToolValue(t)
-	var out mcp.Tool
-	if err := json.Unmarshal(v.AppendJSON(nil, ""), &out); err != nil {
-		return nil, &Error{Adapter: "mcp", Direction: Encoding, Err: fmt.Errorf("%w: %v", ErrInvalidInput, err)}
-	}
-	out.InputSchema = json.RawMessage(t.Input.JSON().AppendJSON(nil, ""))
-	if t.Output != nil {
-		out.OutputSchema = json.RawMessage(t.Output.JSON().AppendJSON(nil, ""))
-	}
-	return &out, nil
-}
-
-// FromSDKTool converts a tool of the MCP Go SDK into a canonical tool, as if
-// it had been read from an MCP file named file.
-func FromSDKTool(t *mcp.Tool, file string) (*canonical.Tool, []diag.Diagnostic, error) {
-	data, err := json.Marshal(t)
-	if err != nil {
-		return nil, nil, &Error{Adapter: "mcp", Direction: Decoding, Err: fmt.Errorf("%w: %v", ErrInvalidInput, err)}
-	}
-	doc, err := canonical.ParseJSON(data)
-	if err != nil {
-		return nil, nil, &Error{Adapter: "mcp", Direction: Decoding, Err: fmt.Errorf("%w: %v", ErrInvalidInput, err)}
-	}
-	tools, ds := decodeMCP(doc, file)
-	if len(tools) != 1 {
-		return nil, ds, &Error{Adapter: "mcp", Direction: Decoding, Err: invalid(ds)}
-	}
-	return tools[0], ds, nil
 }

@@ -110,6 +110,18 @@ func EncodeBaseline(ds []diag.Diagnostic) ([]byte, int) {
 
 // readBaseline reads the baseline file name in fsys, if there is one, as
 // what it knows.
+// HideBaseline leaves out of ds the findings the baseline file name in
+// fsys knows, as Build does, and says how many it hid and how many of its
+// entries no longer occur. An unreadable baseline is a *ConfigError.
+func HideBaseline(fsys fs.FS, name string, ds []diag.Diagnostic) (kept []diag.Diagnostic, hidden, gone int, err error) {
+	known, bds := readBaseline(fsys, name)
+	if bds != nil {
+		return nil, 0, 0, &ConfigError{Diagnostics: bds}
+	}
+	kept, hidden, gone = hideKnown(ds, known)
+	return kept, hidden, gone, nil
+}
+
 func readBaseline(fsys fs.FS, name string) (baseline, []diag.Diagnostic) {
 	data, err := readRegular(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -127,7 +127,7 @@ func firstChanged(ctx context.Context, fsys fs.FS, files []lockedFile, jobs int)
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if h, err := hashFile(fsys, f.path); err != nil || h != f.hash {
+			if h, err := HashFile(fsys, f.path); err != nil || h != f.hash {
 				found[i] = true
 				return errDiffers
 			}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"io/fs"
 	"maps"
 	"slices"
 	"strings"
@@ -118,5 +119,19 @@ func (b *build) tombstones() []lock.Removed {
 		out = append(out, r)
 	}
 	slices.SortFunc(out, func(x, y lock.Removed) int { return strings.Compare(x.ID, y.ID) })
+	return out
+}
+
+// LockedSources returns the hash toolc.lock recorded of each source file;
+// none without a lock. Only the lock's head is read.
+func LockedSources(fsys fs.FS) map[string]string {
+	l, _, err := readLockHead(fsys)
+	if err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	for _, s := range l.Sources {
+		out[s.Path] = s.Hash
+	}
 	return out
 }

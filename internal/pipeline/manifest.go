@@ -146,6 +146,15 @@ func formatsOf(reg *adapters.Registry) manifest.Formats {
 	return f
 }
 
+// CheckManifest checks m, as ReadManifest and Build do, filling in its
+// defaults: a *ConfigError lists what cannot be used.
+func CheckManifest(m *Manifest) error {
+	if _, ds := checkManifest(m, adapters.Default()); len(ds) > 0 {
+		return configError(ds...)
+	}
+	return nil
+}
+
 func configError(ds ...diag.Diagnostic) error {
 	return &ConfigError{Diagnostics: diag.Sort(ds)}
 }

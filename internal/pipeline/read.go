@@ -104,10 +104,10 @@ func hashBytes(data []byte) string {
 // hashText is how the lock writes a SHA-256 sum.
 func hashText(sum []byte) string { return "sha256:" + hex.EncodeToString(sum) }
 
-// hashFile is hashBytes of the file at name, read in pieces: the fast path
-// and the comparison of a bundle with the disk hash files of tens of
-// megabytes that they never need whole.
-func hashFile(fsys fs.FS, name string) (string, error) {
+// HashFile is the hash toolc.lock writes of the file at name, read in
+// pieces: the fast path and the comparison of a bundle with the disk hash
+// files of tens of megabytes that they never need whole.
+func HashFile(fsys fs.FS, name string) (string, error) {
 	if err := regular(fsys, name); err != nil {
 		return "", err
 	}

@@ -303,7 +303,7 @@ func (r *Result) Orphans(fsys fs.FS) Orphans {
 			slices.ContainsFunc(outputs, func(out Output) bool { return out.Path == lo.Path }) {
 			continue
 		}
-		h, err := hashFile(fsys, lo.Path)
+		h, err := HashFile(fsys, lo.Path)
 		switch {
 		case err != nil: // gone already
 		case h == lo.Hash:

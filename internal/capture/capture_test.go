@@ -1,4 +1,4 @@
-package pipeline
+package capture
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"slices"
 	"testing"
 	"testing/fstest"
+
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 // TestLiveManifestInAFolder: capture and verify read a manifest in a
@@ -15,11 +17,11 @@ func TestLiveManifestInAFolder(t *testing.T) {
 	fsys := fstest.MapFS{
 		"cat/toolc.toml": {Data: []byte("version = 1\n[[sources]]\ninclude = [\"servers/s.json\"]\ncapture = { command = [\"toolc-no-such-server\"] }\n[[targets]]\nformat = \"mcp\"\nout = \"dist/mcp.json\"\n")},
 	}
-	m, err := ReadManifest(fsys, "cat/toolc.toml")
+	m, err := pipeline.ReadManifest(fsys, "cat/toolc.toml")
 	if err != nil || m.Sources[0].Capture == nil {
 		t.Fatalf("ReadManifest = %v, %v", m, err)
 	}
-	r, err := Capture(context.Background(), fsys, m, LiveOptions{})
+	r, err := Capture(context.Background(), fsys, m, Options{})
 	if err != nil || !r.Failed || len(r.Sources) != 1 || r.Sources[0].File != "servers/s.json" || len(r.Outputs) > 0 {
 		t.Fatalf("Capture = %+v, %v; want the one source, failed, nothing to write", r, err)
 	}

@@ -1,4 +1,9 @@
-package pipeline
+// Package capture is toolc capture and toolc verify: the manifest's capture
+// sources read from their live MCP servers (package live), pinned in their
+// files, or compared with what is pinned. It is apart from the build
+// (package pipeline), which never talks to a server, so that a program
+// that builds from pinned files links no MCP client, OAuth or HTTP code.
+package capture
 
 import (
 	"bytes"
@@ -17,32 +22,32 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/breaking"
 	"github.com/toolc-dev/toolc/internal/live"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
-// LiveSource is a source whose one file is a capture of a live MCP server.
-type LiveSource struct {
+// Source is a source whose one file is a capture of a live MCP server.
+type Source struct {
 	Index   int    // in the manifest's sources
 	Name    string // its namespace, or else its file
 	File    string // the file toolc capture writes
 	Capture *manifest.Capture
 }
 
-// LiveResult is what toolc capture or toolc verify found.
-type LiveResult struct {
+// Result is what toolc capture or toolc verify found.
+type Result struct {
 	Manifest     *manifest.Manifest
 	manifestFile string
-	root         *Manifest // the manifest, its paths relative to the root of the file system its builds read
-	Sources      []LiveSource
+	root         *pipeline.Manifest // the manifest, its paths relative to the root of the file system its builds read
+	Sources      []Source
 	// Listings are what each server offers (nil where it failed).
 	Listings []*live.Listing
 	// Outputs are the capture files to write (capture only, and only when
 	// nothing failed).
-	Outputs []Output
+	Outputs []pipeline.Output
 	// Bumps are the semantic-version bump each source's drift calls for
 	// (verify only).
 	Bumps []breaking.Bump
@@ -53,9 +58,9 @@ type LiveResult struct {
 	Failed       bool
 }
 
-// LiveOptions tune Capture and Verify.
-type LiveOptions struct {
-	Options
+// Options tune Capture and Verify.
+type Options struct {
+	pipeline.Options
 	Live live.Options
 	// Names chooses sources by namespace or file; all capture sources
 	// when empty.
@@ -64,8 +69,8 @@ type LiveOptions struct {
 
 // catalog is the options of the builds that Capture and Verify make:
 // the catalog only, with no baseline (Verify applies it to what it finds).
-func (o *LiveOptions) catalog() Options {
-	return Options{registry: o.registry, CatalogOnly: true, Version: o.Version}
+func (o *Options) catalog() pipeline.Options {
+	return pipeline.Options{CatalogOnly: true, Version: o.Version}
 }
 
 // Capture reads the live servers of the manifest's capture sources in
@@ -73,7 +78,7 @@ func (o *LiveOptions) catalog() Options {
 // written (its path relative to the manifest's folder, as a build's
 // outputs are). A server that fails, or whose tools would not build, is an
 // error located at its source's capture, and then no file is returned.
-func Capture(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*LiveResult, error) {
+func Capture(ctx context.Context, fsys fs.FS, m *pipeline.Manifest, opts Options) (*Result, error) {
 	r, fsys, err := listLive(ctx, fsys, m, &opts)
 	if err != nil || r.Failed {
 		return r, err
@@ -82,7 +87,7 @@ func Capture(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*L
 	for i, s := range r.Sources {
 		files[s.File] = live.Encode(r.Listings[i])
 	}
-	res, err := Build(ctx, overlay{fsys, files}, r.root, opts.catalog())
+	res, err := pipeline.Build(ctx, overlay{fsys, files}, r.root, opts.catalog())
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +114,7 @@ func Capture(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*L
 		return r, nil
 	}
 	for _, s := range r.Sources {
-		r.Outputs = append(r.Outputs, NewOutput(s.File, files[s.File]))
+		r.Outputs = append(r.Outputs, pipeline.NewOutput(s.File, files[s.File]))
 	}
 	return r, nil
 }
@@ -120,12 +125,12 @@ func Capture(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*L
 // finding, with the breaking.* findings of each changed schema and what
 // the security lint says of the live tools. The policy and the baseline
 // apply; Failed is set when an error is left.
-func Verify(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*LiveResult, error) {
+func Verify(ctx context.Context, fsys fs.FS, m *pipeline.Manifest, opts Options) (*Result, error) {
 	r, fsys, err := listLive(ctx, fsys, m, &opts)
 	if err != nil {
 		return r, err
 	}
-	pinned, err := Build(ctx, fsys, r.root, opts.catalog())
+	pinned, err := pipeline.Build(ctx, fsys, r.root, opts.catalog())
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +144,7 @@ func Verify(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*Li
 			files[s.File] = live.Encode(r.Listings[i])
 		}
 	}
-	now, err := Build(ctx, overlay{fsys, files}, r.root, opts.catalog())
+	now, err := pipeline.Build(ctx, overlay{fsys, files}, r.root, opts.catalog())
 	if err != nil {
 		return nil, err
 	}
@@ -147,11 +152,9 @@ func Verify(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*Li
 	pinned.Locate(ds)
 	ds = pinned.Apply(ds)
 	if opts.Baseline != "" {
-		known, bds := readBaseline(fsys, opts.Baseline)
-		if bds != nil {
-			return nil, &ConfigError{Diagnostics: bds}
+		if ds, r.Hidden, r.Gone, err = pipeline.HideBaseline(fsys, opts.Baseline, ds); err != nil {
+			return nil, err
 		}
-		ds, r.Hidden, r.Gone = hideKnown(ds, known)
 	}
 	r.Diagnostics = diag.Sort(append(r.Diagnostics, ds...))
 	r.Failed = diag.HasErrors(r.Diagnostics)
@@ -161,7 +164,7 @@ func Verify(ctx context.Context, fsys fs.FS, m *Manifest, opts LiveOptions) (*Li
 // drift compares what each live server offers (now) with its pinned file
 // (pinned), and that file with toolc.lock: the verify.* findings, and
 // what the build would say of the live tools and not of the pinned ones.
-func (r *LiveResult) drift(fsys fs.FS, pinned, now *Result, unpinned map[int]bool) []diag.Diagnostic {
+func (r *Result) drift(fsys fs.FS, pinned, now *pipeline.Result, unpinned map[int]bool) []diag.Diagnostic {
 	// A finding is the same in both builds when its code, tool, target
 	// and message are: its pointer moves when a tool is added before it.
 	same := func(d diag.Diagnostic) string {
@@ -171,7 +174,7 @@ func (r *LiveResult) drift(fsys fs.FS, pinned, now *Result, unpinned map[int]boo
 	for _, d := range pinned.Diagnostics {
 		before[same(d)] = true
 	}
-	lock := readLockSources(fsys)
+	lock := pipeline.LockedSources(fsys)
 	r.Bumps = make([]breaking.Bump, len(r.Sources))
 	var ds []diag.Diagnostic
 	for i, s := range r.Sources {
@@ -194,7 +197,7 @@ func (r *LiveResult) drift(fsys fs.FS, pinned, now *Result, unpinned map[int]boo
 			}
 		}
 		if h, ok := lock[s.File]; ok {
-			if got, err := hashFile(fsys, s.File); err == nil && got != h {
+			if got, err := pipeline.HashFile(fsys, s.File); err == nil && got != h {
 				d := diag.New("verify.unbuilt", "%s changed since toolc.lock was written: the bundles do not hold what is pinned; run toolc build", s.File)
 				d.File = s.File
 				ds = append(ds, d)
@@ -222,7 +225,7 @@ func toolAt(doc *canonical.Value, ptr string) string {
 // listLive roots fsys at the manifest's folder (returned), loads the
 // manifest, chooses its capture sources and reads their servers in
 // parallel.
-func listLive(ctx context.Context, fsys fs.FS, m *Manifest, opts *LiveOptions) (*LiveResult, fs.FS, error) {
+func listLive(ctx context.Context, fsys fs.FS, m *pipeline.Manifest, opts *Options) (*Result, fs.FS, error) {
 	if dir := m.Dir(); dir != "." {
 		sub, err := fs.Sub(fsys, dir)
 		if err != nil {
@@ -231,10 +234,10 @@ func listLive(ctx context.Context, fsys fs.FS, m *Manifest, opts *LiveOptions) (
 		fsys = sub
 	}
 	m = m.Clone()
-	if _, ds := checkManifest(m, adapters.Default()); len(ds) > 0 {
-		return nil, nil, configError(ds...)
+	if err := pipeline.CheckManifest(m); err != nil {
+		return nil, nil, err
 	}
-	r := &LiveResult{Manifest: m, manifestFile: m.File(), root: m.AtRoot()}
+	r := &Result{Manifest: m, manifestFile: m.File(), root: m.AtRoot()}
 	sources, err := chooseLive(m, opts.Names)
 	if err != nil {
 		return nil, nil, err
@@ -248,8 +251,8 @@ func listLive(ctx context.Context, fsys fs.FS, m *Manifest, opts *LiveOptions) (
 
 // chooseLive returns the capture sources named (by namespace or file),
 // all of them when none is.
-func chooseLive(m *Manifest, names []string) ([]LiveSource, error) {
-	var all []LiveSource
+func chooseLive(m *pipeline.Manifest, names []string) ([]Source, error) {
+	var all []Source
 	for i, s := range m.Sources {
 		if s.Capture == nil {
 			continue
@@ -258,19 +261,19 @@ func chooseLive(m *Manifest, names []string) ([]LiveSource, error) {
 		if name == "" {
 			name = s.Include[0]
 		}
-		all = append(all, LiveSource{Index: i, Name: name, File: s.Include[0], Capture: s.Capture})
+		all = append(all, Source{Index: i, Name: name, File: s.Include[0], Capture: s.Capture})
 	}
 	if len(all) == 0 {
 		d := diag.New("manifest.invalid", "no source has a capture: add capture = { command = [...] } or { url = \"...\" } to the [[sources]] of a live server")
 		d.File = m.File()
-		return nil, &ConfigError{Diagnostics: []diag.Diagnostic{d.WithFix("docs/live.md says how")}}
+		return nil, &pipeline.ConfigError{Diagnostics: []diag.Diagnostic{d.WithFix("docs/live.md says how")}}
 	}
 	if len(names) == 0 {
 		return all, nil
 	}
-	var chosen []LiveSource
+	var chosen []Source
 	for _, n := range names {
-		i := slices.IndexFunc(all, func(s LiveSource) bool { return s.Name == n || s.File == n })
+		i := slices.IndexFunc(all, func(s Source) bool { return s.Name == n || s.File == n })
 		if i < 0 {
 			var names []string
 			for _, s := range all {
@@ -278,9 +281,9 @@ func chooseLive(m *Manifest, names []string) ([]LiveSource, error) {
 			}
 			d := diag.New("manifest.invalid", "no capture source is named %q (the manifest has %s)%s", n, strings.Join(names, ", "), suggest.Hint(n, names))
 			d.File = m.File()
-			return nil, &ConfigError{Diagnostics: []diag.Diagnostic{d}}
+			return nil, &pipeline.ConfigError{Diagnostics: []diag.Diagnostic{d}}
 		}
-		if !slices.ContainsFunc(chosen, func(s LiveSource) bool { return s.Index == all[i].Index }) {
+		if !slices.ContainsFunc(chosen, func(s Source) bool { return s.Index == all[i].Index }) {
 			chosen = append(chosen, all[i])
 		}
 	}
@@ -289,7 +292,7 @@ func chooseLive(m *Manifest, names []string) ([]LiveSource, error) {
 
 // list reads the chosen sources' servers in parallel; each one that fails
 // is a capture.failed with the last lines of its stderr.
-func (r *LiveResult) list(ctx context.Context, opts live.Options) {
+func (r *Result) list(ctx context.Context, opts live.Options) {
 	r.Listings = make([]*live.Listing, len(r.Sources))
 	fails := make([]*live.Failure, len(r.Sources))
 	var g errgroup.Group
@@ -321,25 +324,11 @@ func (r *LiveResult) list(ctx context.Context, opts live.Options) {
 }
 
 // at is a diagnostic at the capture of the i-th chosen source.
-func (r *LiveResult) at(i int, code, format string, args ...any) diag.Diagnostic {
+func (r *Result) at(i int, code, format string, args ...any) diag.Diagnostic {
 	d := diag.New(code, format, args...)
 	d.File = r.manifestFile
 	d.Line, d.Column = r.Manifest.Pos(fmt.Sprintf("sources[%d].capture", r.Sources[i].Index))
 	return d
-}
-
-// readLockSources returns the hash toolc.lock recorded of each source file;
-// none without a lock. Only the lock's head is read.
-func readLockSources(fsys fs.FS) map[string]string {
-	l, _, err := readLockHead(fsys)
-	if err != nil {
-		return nil
-	}
-	out := map[string]string{}
-	for _, s := range l.Sources {
-		out[s.Path] = s.Hash
-	}
-	return out
 }
 
 // overlay is fsys with some files replaced by the bytes given: the build
