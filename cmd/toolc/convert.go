@@ -11,9 +11,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/suggest"
+	"github.com/toolc-dev/toolc/internal/targets"
 )
 
 func newConvert(a *app) *cobra.Command {
@@ -58,26 +59,24 @@ func newConvert(a *app) *cobra.Command {
 	fl.StringSliceVar(&opts.Ignore, "ignore", nil, "leave out these `CODES` or categories, as [policy] ignore does (comma-separated or repeated)")
 	fl.BoolVar(&opts.Repair, "repair", false, "rewrite non-standard schemas (BFCL's dict, OpenAPI's nullable …) as JSON Schema, as repair = true does")
 	_ = cmd.MarkFlagRequired("to")
-	_ = cmd.RegisterFlagCompletionFunc("to", cobra.FixedCompletions(targets, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("to", cobra.FixedCompletions(targetNames, cobra.ShellCompDirectiveNoFileComp))
 	_ = cmd.RegisterFlagCompletionFunc("from", cobra.FixedCompletions(append([]string{"auto"}, sources...), cobra.ShellCompDirectiveNoFileComp))
 	return cmd
 }
 
 // The formats convert can read and write, and those with strict mode (which
 // makes every property required), from the registry's profiles.
-var targets, sources, strictFormats = func() (targets, sources, strict []string) {
-	for _, ad := range adapters.Default().List() {
-		if ad.Encode != nil && ad.Profile != nil {
-			targets = append(targets, ad.Name)
-			if slices.Contains(ad.Profile.Options, "strict") {
-				strict = append(strict, ad.Name)
-			}
-		}
-		if ad.Decode != nil {
-			sources = append(sources, ad.Name)
+var targetNames, sources, strictFormats = func() (names, sources, strict []string) {
+	for _, t := range targets.Default().List() {
+		names = append(names, t.Name)
+		if slices.Contains(t.Profile.Options, "strict") {
+			strict = append(strict, t.Name)
 		}
 	}
-	return targets, sources, strict
+	for _, f := range formats.Default().List() {
+		sources = append(sources, f.Name)
+	}
+	return names, sources, strict
 }()
 
 // readInput reads the file arg, or stdin for "-", and returns the name that

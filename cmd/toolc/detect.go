@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
@@ -18,7 +18,7 @@ func newDetect(a *app) *cobra.Command {
 	cmd := command("detect [--verbose] FILE...", "Say which tool format each file is in, and how sure toolc is")
 	cmd.Args = cobra.MinimumNArgs(1)
 	cmd.RunE = a.runs(func(cmd *cobra.Command, files []string, out *output) error {
-		reg := adapters.Default()
+		reg := formats.Default()
 		var ds []diag.Diagnostic
 		for _, file := range files {
 			ds = append(ds, detectFile(a.stdout, reg, file, verbose)...)
@@ -35,15 +35,15 @@ func newDetect(a *app) *cobra.Command {
 
 // detectFile prints the format of one file and returns the error that keeps
 // it from having one.
-func detectFile(stdout io.Writer, reg *adapters.Registry, file string, verbose bool) []diag.Diagnostic {
+func detectFile(stdout io.Writer, reg *formats.Registry, file string, verbose bool) []diag.Diagnostic {
 	name := filepath.ToSlash(file)
 	data, err := pipeline.ReadFile(file)
 	if err != nil {
 		return []diag.Diagnostic{diag.New("source.read", "%v", err).At(name, "")}
 	}
-	doc, err := adapters.Parse(data, file)
+	doc, err := formats.Parse(data, file)
 	if err != nil {
-		return []diag.Diagnostic{adapters.ParseDiagnostic(name, err)}
+		return []diag.Diagnostic{formats.ParseDiagnostic(name, err)}
 	}
 	det := reg.Detect(doc)
 	var ds []diag.Diagnostic

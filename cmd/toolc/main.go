@@ -5,8 +5,8 @@
 // This package only parses flags, prints and chooses the exit code: 0 on
 // success, 1 when the build failed, --check found a difference or breaking
 // found a breaking change, 2 on a usage or configuration error. The work is
-// done by packages compiler and adapters; diagnostics are formatted by
-// internal/report.
+// done by package compiler and the stages behind it; diagnostics are
+// formatted by internal/diagfmt, reports by internal/report.
 package main
 
 import (

@@ -4,7 +4,7 @@
 //
 // What each provider refuses is data, one Table per target and mode, each
 // Rule citing its evidence (PROVIDERS.md, "Corrections and additions").
-// The tables are kept apart from the lowering profiles of package adapters
+// The tables are kept apart from the lowering profiles of package profile
 // on purpose: if both read one table, a wrong fact would pass both, while
 // two tables that must agree catch it. Check reads the encoded bundle
 // itself, the JSON that goes to the provider, so what the encoders do is

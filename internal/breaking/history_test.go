@@ -12,9 +12,9 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/breaking"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/internal/formats"
 )
 
 // TestGitHubMCPServerHistory compares every pair of consecutive versions of
@@ -38,7 +38,7 @@ func TestGitHubMCPServerHistory(t *testing.T) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatal(err)
 	}
-	mcp, _ := adapters.Default().Get("mcp")
+	mcp, _ := formats.Default().Get("mcp")
 	var invalid []string // versions that are not valid MCP tools; compared across
 	load := func(file string) *canonical.Tool {
 		data, err := os.ReadFile(filepath.Join(dir, "history", file))

@@ -22,7 +22,7 @@ type layout struct {
 	output []string          // the output schema's; nil when the format has none
 }
 
-// layouts are the encoders' shapes (internal/adapters, encode*): a test
+// layouts are the encoders' shapes (internal/emit): a test
 // holds them to what the encoders write.
 var layouts = map[string][]layout{
 	"mcp":              {{list: "/tools", input: []string{"inputSchema"}, output: []string{"outputSchema"}}},

@@ -3,7 +3,7 @@
 // (recording where each canonical field came from and keeping the rest as
 // extensions), and the conversion of OpenAPI 3.0 schemas to JSON Schema
 // 2020-12 that OpenAPI and Gemini sources both need. It is internal to the
-// adapters.
+// readers of package formats.
 package decode
 
 import (

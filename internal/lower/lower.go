@@ -21,7 +21,7 @@
 // merged), each reported, and is idempotent: lowering its
 // own output again with the same rules changes nothing. The package does no
 // I/O and knows no target by name; the per-target tables live in package
-// adapters.
+// profile.
 package lower
 
 import (

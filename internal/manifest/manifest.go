@@ -29,7 +29,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/formats/openapi"
 	"github.com/toolc-dev/toolc/internal/suggest"
 )
 

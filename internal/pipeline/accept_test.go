@@ -63,7 +63,7 @@ var modes = map[string][]string{
 	},
 }
 
-func targets(providers ...string) string {
+func targetTables(providers ...string) string {
 	var b strings.Builder
 	for _, p := range providers {
 		for _, m := range modes[p] {
@@ -109,7 +109,7 @@ func TestRejectionCases(t *testing.T) {
 			if c.Provider == "mcp-client" {
 				providers = append(providers, "anthropic", "gemini") // clients that do not resolve $ref
 			}
-			manifest := fmt.Sprintf("version = 1\n\n[[sources]]\ninclude = [%q]\nformat = %q\n%s", file, format, targets(providers...))
+			manifest := fmt.Sprintf("version = 1\n\n[[sources]]\ninclude = [%q]\nformat = %q\n%s", file, format, targetTables(providers...))
 			res, err := BuildFile(context.Background(), fstest.MapFS{"toolc.toml": {Data: []byte(manifest)}, file: {Data: []byte(tool)}}, DefaultManifest, Options{})
 			if err != nil {
 				t.Fatalf("Build: %v", err)
@@ -148,7 +148,7 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 		t.Skip("builds the whole corpus to every target")
 	}
 	fsys, sources := wholeCorpus(t)
-	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + targets(slices.Sorted(maps.Keys(modes))...))}
+	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + targetTables(slices.Sorted(maps.Keys(modes))...))}
 	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
 	if err != nil {
 		t.Fatal(err)

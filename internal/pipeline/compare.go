@@ -12,9 +12,10 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/breaking"
+	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/targets"
 )
 
 // Compare compares an earlier catalog with this build, applies the manifest's policy, checks the manifest's
@@ -25,7 +26,7 @@ func (r *Result) Compare(old *Earlier, manifestFile string) *breaking.Verdict {
 	for _, t := range r.Manifest.Targets {
 		// Only a strict mode that makes optional properties required (OpenAI's)
 		// turns an added optional property into a required one.
-		if a, ok := adapters.Default().Get(t.Format); ok && t.Strict != nil && t.Strict.On && a.Profile.StrictRequiresAll() {
+		if a, ok := targets.Default().Get(t.Format); ok && t.Strict != nil && t.Strict.On && a.Profile.StrictRequiresAll() {
 			strict = append(strict, t.Name)
 		}
 	}
@@ -122,11 +123,11 @@ func BuildEarlier(ctx context.Context, fsys fs.FS, manifest, what string) (*Earl
 // ReadEarlier reads an earlier release's catalog from a canonical bundle,
 // named name in messages.
 func ReadEarlier(data []byte, name string) (*Earlier, error) {
-	doc, err := adapters.Parse(data, name)
+	doc, err := formats.Parse(data, name)
 	if err != nil {
-		return nil, errors.New(adapters.ParseDiagnostic(name, err).String())
+		return nil, errors.New(formats.ParseDiagnostic(name, err).String())
 	}
-	reg := adapters.Default()
+	reg := formats.Default()
 	if d := reg.Detect(doc); d.Format != "canonical" {
 		return nil, fmt.Errorf("a file must be a canonical bundle (format = \"canonical\" writes one); this one is %s", cmp.Or(d.Format, "of no known format"))
 	}

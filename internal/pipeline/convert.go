@@ -11,8 +11,10 @@ import (
 	"testing/fstest"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/emit"
+	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/targets"
 
 	"github.com/toolc-dev/toolc/internal/suggest"
 )
@@ -77,13 +79,13 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 // checkConvert checks convert's options in its own words (flags, not
 // keys), so that the manifest made from them is one the build takes.
 func checkConvert(opts ConvertOptions) error {
-	formats := formatsOf(adapters.Default())
-	if opts.From != "auto" && !slices.Contains(formats.Sources, opts.From) {
-		return fmt.Errorf("%w %q as a source (want one of %s)%s", ErrUnknownFormat, opts.From, strings.Join(formats.Sources, ", "), suggest.Hint(opts.From, formats.Sources))
+	known := formatsOf(formats.Default(), targets.Default())
+	if opts.From != "auto" && !slices.Contains(known.Sources, opts.From) {
+		return fmt.Errorf("%w %q as a source (want one of %s)%s", ErrUnknownFormat, opts.From, strings.Join(known.Sources, ", "), suggest.Hint(opts.From, known.Sources))
 	}
-	takes, ok := formats.Targets[opts.To]
+	takes, ok := known.Targets[opts.To]
 	if !ok {
-		names := slices.Sorted(maps.Keys(formats.Targets))
+		names := slices.Sorted(maps.Keys(known.Targets))
 		return fmt.Errorf("%w %q as a target (want one of %s)%s", ErrUnknownFormat, opts.To, strings.Join(names, ", "), suggest.Hint(opts.To, names))
 	}
 	if opts.Strict && !slices.Contains(takes, "strict") {
@@ -97,8 +99,8 @@ func checkConvert(opts ConvertOptions) error {
 	case opts.Schema == "":
 	case !slices.Contains(takes, "schema"):
 		flagError("manifest.unknown-key", "--schema: format %s has no option \"schema\"", opts.To)
-	case !slices.Contains(adapters.GeminiSchemas(), opts.Schema):
-		flagError("manifest.invalid", "--schema: schema %q is not one of %s", opts.Schema, strings.Join(adapters.GeminiSchemas(), ", "))
+	case !slices.Contains(emit.GeminiSchemas(), opts.Schema):
+		flagError("manifest.invalid", "--schema: schema %q is not one of %s", opts.Schema, strings.Join(emit.GeminiSchemas(), ", "))
 	}
 	for _, c := range opts.Ignore {
 		if !diag.Known(c) {

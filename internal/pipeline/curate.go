@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/formats/openapi"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/suggest"
 )

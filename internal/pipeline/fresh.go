@@ -13,9 +13,10 @@ import (
 	"github.com/BurntSushi/toml"
 	"golang.org/x/sync/errgroup"
 
-	"github.com/toolc-dev/toolc/internal/adapters"
+	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/lock"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/targets"
 )
 
 // Fresh reports whether the outputs and toolc.lock in fsys are what a build
@@ -60,8 +61,8 @@ func Fresh(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (ok bool,
 	case err == nil && hashBytes(bdata) != l.Baseline, err != nil && l.Baseline != "":
 		return false, BaselineFile + " changed", nil
 	}
-	b := &build{fsys: fsys, opts: opts, reg: adapters.Default(), manifestFile: m.File(), m: m.Clone()}
-	if _, ds := checkManifest(b.m, b.reg); len(ds) > 0 {
+	b := &build{fsys: fsys, opts: opts, formats: formats.Default(), writers: targets.Default(), manifestFile: m.File(), m: m.Clone()}
+	if _, ds := checkManifest(b.m); len(ds) > 0 {
 		return false, "the manifest has errors", nil
 	}
 	if err := b.expandSources(); err != nil || len(b.diags) > 0 { // a glob matching nothing, say

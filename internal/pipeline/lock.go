@@ -104,7 +104,7 @@ func (b *build) tombstones() []lock.Removed {
 	for _, ts := range b.m.Removed {
 		r := lock.Removed{ID: ts.ID, In: ts.In, Use: ts.Use, Names: map[string]string{}}
 		for i, t := range b.m.Targets {
-			a, ok := b.reg.Get(t.Format)
+			a, ok := b.writers.Get(t.Format)
 			if !ok {
 				continue
 			}

@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/breaking"
+	"github.com/toolc-dev/toolc/internal/emit"
+	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/profile"
+	"github.com/toolc-dev/toolc/internal/targets"
 )
 
 // Manifest is toolc.toml as a value (package manifest's): what Build
@@ -42,7 +44,7 @@ func ReadManifest(fsys fs.FS, name string) (*Manifest, error) {
 	if m == nil {
 		return nil, configError(ds...)
 	}
-	if _, more := checkManifest(m, adapters.Default()); len(ds)+len(more) > 0 {
+	if _, more := checkManifest(m); len(ds)+len(more) > 0 {
 		return nil, configError(append(ds, more...)...)
 	}
 	return m, nil
@@ -80,8 +82,9 @@ func checkAcknowledgments(m *Manifest, now time.Time) []diag.Diagnostic {
 	return ds
 }
 
-func checkManifest(m *Manifest, reg *adapters.Registry) ([]*profile.Profile, []diag.Diagnostic) {
-	errs := m.Check(formatsOf(reg))
+func checkManifest(m *Manifest) ([]*profile.Profile, []diag.Diagnostic) {
+	reg := targets.Default()
+	errs := m.Check(formatsOf(formats.Default(), reg))
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -95,8 +98,8 @@ func checkManifest(m *Manifest, reg *adapters.Registry) ([]*profile.Profile, []d
 		key := fmt.Sprintf("targets[%d]", i)
 		a, _ := reg.Get(t.Format)
 		p := a.Profile
-		if t.Schema != "" && !slices.Contains(adapters.GeminiSchemas(), t.Schema) {
-			bad(key+".schema", "schema %q is not one of %s", t.Schema, strings.Join(adapters.GeminiSchemas(), ", "))
+		if t.Schema != "" && !slices.Contains(emit.GeminiSchemas(), t.Schema) {
+			bad(key+".schema", "schema %q is not one of %s", t.Schema, strings.Join(emit.GeminiSchemas(), ", "))
 		}
 		if t.Dialect != "" || t.Strict != nil {
 			var strict *bool
@@ -133,15 +136,13 @@ func checkManifest(m *Manifest, reg *adapters.Registry) ([]*profile.Profile, []d
 }
 
 // formatsOf tells the manifest's check what the registry supports.
-func formatsOf(reg *adapters.Registry) manifest.Formats {
+func formatsOf(read *formats.Registry, write *targets.Registry) manifest.Formats {
 	f := manifest.Formats{Targets: map[string][]string{}}
-	for _, a := range reg.List() {
-		if a.Decode != nil {
-			f.Sources = append(f.Sources, a.Name)
-		}
-		if a.Encode != nil && a.Profile != nil {
-			f.Targets[a.Name] = a.Profile.Options
-		}
+	for _, a := range read.List() {
+		f.Sources = append(f.Sources, a.Name)
+	}
+	for _, t := range write.List() {
+		f.Targets[t.Name] = t.Profile.Options
 	}
 	return f
 }
@@ -149,7 +150,7 @@ func formatsOf(reg *adapters.Registry) manifest.Formats {
 // CheckManifest checks m, as ReadManifest and Build do, filling in its
 // defaults: a *ConfigError lists what cannot be used.
 func CheckManifest(m *Manifest) error {
-	if _, ds := checkManifest(m, adapters.Default()); len(ds) > 0 {
+	if _, ds := checkManifest(m); len(ds) > 0 {
 		return configError(ds...)
 	}
 	return nil

@@ -32,7 +32,7 @@ func TestSharedLoweringIsByteIdentical(t *testing.T) {
 		ns := strings.NewReplacer("/", "_", ".", "_", "-", "_").Replace(strings.TrimSuffix(name, ".json"))
 		manifest += "[[sources]]\ninclude = [\"" + name + "\"]\nformat = \"" + format + "\"\nnamespace = \"" + ns + "\"\nrepair = true\n"
 	}
-	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte(manifest + targets("openai", "openai-dialects", "anthropic"))}
+	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte(manifest + targetTables("openai", "openai-dialects", "anthropic"))}
 	build := func(alone bool) *Result {
 		res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{lowerAlone: alone})
 		if err != nil {

@@ -27,13 +27,14 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
-	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/formats"
+	"github.com/toolc-dev/toolc/internal/formats/openapi"
 	"github.com/toolc-dev/toolc/internal/lower"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/internal/profile"
 	"github.com/toolc-dev/toolc/internal/security"
+	"github.com/toolc-dev/toolc/internal/targets"
 	"github.com/toolc-dev/toolc/internal/tokens"
 	"github.com/toolc-dev/toolc/internal/validate"
 )
@@ -87,8 +88,6 @@ type Options struct {
 	// window's days) is made against it. Zero is the time Build starts.
 	Now time.Time
 
-	// registry holds the formats (adapters.Default(), or a test's).
-	registry *adapters.Registry
 	// lowerAlone has every target lower every schema itself: the test that
 	// compares builds with and without a shared lower.Memo.
 	lowerAlone bool
@@ -355,10 +354,10 @@ var (
 	ErrNotRegular = errors.New("not a regular file")
 	// ErrUnknownFormat is wrapped by Convert's error for a format toolc
 	// does not know.
-	ErrUnknownFormat = adapters.ErrUnknownFormat
+	ErrUnknownFormat = formats.ErrUnknownFormat
 	// ErrNotSupported is wrapped by Convert's error for an option the
 	// target format does not take (strict mode, say).
-	ErrNotSupported = adapters.ErrNotSupported
+	ErrNotSupported = formats.ErrNotSupported
 )
 
 // ConfigError is a manifest that cannot be used: the build did not start.
@@ -444,9 +443,6 @@ func newBuild(fsys fs.FS, m *Manifest, opts Options) (*build, error) {
 	if opts.Now.IsZero() {
 		opts.Now = time.Now()
 	}
-	if opts.registry == nil {
-		opts.registry = adapters.Default()
-	}
 	if dir := m.Dir(); dir != "." {
 		sub, err := fs.Sub(fsys, dir)
 		if err != nil {
@@ -455,12 +451,12 @@ func newBuild(fsys fs.FS, m *Manifest, opts Options) (*build, error) {
 		fsys = sub
 	}
 	m = m.Clone()
-	profiles, ds := checkManifest(m, opts.registry)
+	profiles, ds := checkManifest(m)
 	ds = append(ds, checkAcknowledgments(m, opts.Now)...)
 	if diag.HasErrors(ds) {
 		return nil, configError(ds...)
 	}
-	b := &build{fsys: fsys, opts: opts, reg: opts.registry, m: m, profiles: profiles, manifestFile: m.File(),
+	b := &build{fsys: fsys, opts: opts, formats: formats.Default(), writers: targets.Default(), m: m, profiles: profiles, manifestFile: m.File(),
 		manifestHash: m.Hash(), validator: validate.New(), diags: ds}
 	if bl, err := readRegular(fsys, BaselineFile); err == nil {
 		b.baselineHash = hashBytes(bl)
@@ -474,7 +470,8 @@ func newBuild(fsys fs.FS, m *Manifest, opts Options) (*build, error) {
 type build struct {
 	fsys         fs.FS
 	opts         Options
-	reg          *adapters.Registry
+	formats      *formats.Registry // the formats it reads
+	writers      *targets.Registry // and writes
 	manifestFile string
 	m            *manifest.Manifest
 	profiles     []*profile.Profile  // per target, with the manifest's overrides
@@ -668,7 +665,7 @@ func (b *build) memo(options []profile.Options) *lower.Memo {
 // counts its tokens where the target has a token budget.
 func (b *build) buildTarget(ctx context.Context, i int, opts profile.Options) error {
 	t := b.m.Targets[i]
-	a, _ := b.reg.Get(t.Format)
+	a, _ := b.writers.Get(t.Format)
 	emit := *a
 	emit.Profile = b.profiles[i]
 	low := emit.Emit(ctx, b.chosen[i], t.Name, opts)

@@ -20,9 +20,9 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
-	"github.com/toolc-dev/toolc/internal/adapters/openapi"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/formats"
+	"github.com/toolc-dev/toolc/internal/formats/openapi"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/profile"
 	"github.com/toolc-dev/toolc/internal/suggest"
@@ -79,9 +79,9 @@ func (b *build) readReference(name string) (reference, *canonical.Value, []diag.
 		return fail("cannot read the file: %v", unwrapPath(err))
 	}
 	ref.hash = hashBytes(data)
-	doc, err := adapters.Parse(data, name)
+	doc, err := formats.Parse(data, name)
 	if err != nil {
-		return ref, nil, []diag.Diagnostic{adapters.ParseDiagnostic(name, err)}
+		return ref, nil, []diag.Diagnostic{formats.ParseDiagnostic(name, err)}
 	}
 	ref.doc = doc
 	return ref, doc, nil
@@ -204,9 +204,9 @@ func (b *build) readSource(in input) fileResult {
 		return r
 	}
 	r.hash = hashBytes(data)
-	doc, err := adapters.Parse(data, in.path)
+	doc, err := formats.Parse(data, in.path)
 	if err != nil {
-		r.diags = append(r.diags, adapters.ParseDiagnostic(in.path, err))
+		r.diags = append(r.diags, formats.ParseDiagnostic(in.path, err))
 		return r
 	}
 	r.doc = doc
@@ -249,21 +249,21 @@ func (b *build) detect(in input, r *fileResult) bool {
 	doc := r.doc
 	r.format = b.m.Sources[in.source].Format
 	if r.format != "auto" {
-		d := b.reg.Detect(doc)
-		if d.Format != "" && d.Format != r.format && d.Scores[0].Confidence >= adapters.SureConfidence && d.Score(r.format) < adapters.MinConfidence {
+		d := b.formats.Detect(doc)
+		if d.Format != "" && d.Format != r.format && d.Scores[0].Confidence >= formats.SureConfidence && d.Score(r.format) < formats.MinConfidence {
 			r.report(in, "source.wrong-format", doc.Pos, "the file is %s (confidence %.2f), not %s (%.2f); %s",
 				d.Format, d.Scores[0].Confidence, r.format, d.Score(r.format), b.advise("format", strconv.Quote(d.Format), in.source))
 			return false
 		}
 		return true
 	}
-	d := b.reg.Detect(doc)
+	d := b.formats.Detect(doc)
 	if d.Err != nil {
 		r.report(in, "source.unknown-format", doc.Pos, "%v; %s", d.Err, b.advise("format", `"..."`, in.source))
 		return false
 	}
 	r.format = d.Format
-	if c := d.Scores[0].Confidence; c < adapters.SureConfidence {
+	if c := d.Scores[0].Confidence; c < formats.SureConfidence {
 		r.report(in, "source.guessed-format", doc.Pos, "read as %s, which it fits only with confidence %.2f: a file that is not a tool (a package.json) can look like one; %s if it is right, or exclude the file",
 			r.format, c, b.advise("format", strconv.Quote(r.format), in.source))
 	}
@@ -273,7 +273,7 @@ func (b *build) detect(in input, r *fileResult) bool {
 // decode reads the file's tools in its format.
 func (b *build) decode(in input, r *fileResult) ([]*canonical.Tool, []diag.Diagnostic) {
 	if r.format != "openapi" {
-		a, _ := b.reg.Get(r.format)
+		a, _ := b.formats.Get(r.format)
 		return a.Decode(r.doc, in.path)
 	}
 	// The one format a source curates, and reads other files of.
@@ -347,7 +347,7 @@ func refuseLongNames(tools []*canonical.Tool, ds []diag.Diagnostic) ([]*canonica
 // Validator), given what was said of its file so far, and reports whether
 // the tool has an error of its own.
 func (b *build) checkTool(t *canonical.Tool, ds []diag.Diagnostic) (td []diag.Diagnostic, invalid bool) {
-	td = adapters.CheckSchemas([]*canonical.Tool{t})
+	td = formats.CheckSchemas([]*canonical.Tool{t})
 	if hint, fix := b.validator.RootTypeHint(t.Input); hint != "" {
 		for i := range td {
 			if td[i].Pointer == string(t.Source.Locate("/input")) {

@@ -16,12 +16,14 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
-	"github.com/toolc-dev/toolc/internal/adapters/openapi"
+	"github.com/toolc-dev/toolc/internal/emit"
+	"github.com/toolc-dev/toolc/internal/formats"
+	"github.com/toolc-dev/toolc/internal/formats/openapi"
 	"github.com/toolc-dev/toolc/internal/lower"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/profile"
 	"github.com/toolc-dev/toolc/internal/schematest"
+	"github.com/toolc-dev/toolc/internal/targets"
 )
 
 var update = flag.Bool("update", false, "rewrite toolc.schema.json")
@@ -74,18 +76,14 @@ func dialectNames() []string {
 // registry's formats and their options, lower's features and actions, the
 // profiles' limits, and diag's codes and categories.
 func manifestSchema() obj {
-	reg := adapters.Default()
-	var sources, targets []string
+	var sources, targetNames []string
 	var conditions []any
 	limits := map[string]bool{}
-	for _, a := range reg.List() {
-		if a.Decode != nil {
-			sources = append(sources, a.Name)
-		}
-		if a.Encode == nil || a.Profile == nil {
-			continue
-		}
-		targets = append(targets, a.Name)
+	for _, f := range formats.Default().List() {
+		sources = append(sources, f.Name)
+	}
+	for _, a := range targets.Default().List() {
+		targetNames = append(targetNames, a.Name)
 		var not obj
 		for _, o := range []string{"strict", "dialect", "schema", "names", "describe", "profile", "limits", "clients", "protocol", "server", "mcpb", "static_responses", "flavor", "skills", "sections", "links", "package", "types", "runtime"} {
 			if !slices.Contains(a.Profile.Options, o) {
@@ -241,7 +239,7 @@ func manifestSchema() obj {
 					{"additionalProperties", false},
 					{"properties", obj{
 						{"name", obj{{"type", "string"}, {"pattern", manifest.TargetNamePattern}, {"description", "unique among targets; the format by default"}}},
-						{"format", obj{{"enum", targets}, {"description", "the provider format to write"}}},
+						{"format", obj{{"enum", targetNames}, {"description", "the provider format to write"}}},
 						{"out", append(slices.Clone(path), member{"description", "the bundle's path, relative to the manifest"})},
 						{"strict", obj{{"anyOf", []any{obj{{"type", "boolean"}}, obj{{"const", "auto"}}}}, {"description", "strict mode: closed objects, typed schemas, OpenAI's optional properties made nullable; \"auto\": per tool, strict only where that narrows nothing"}}},
 						{"policy", obj{{"$ref", "#/$defs/target-policy"}}},
@@ -258,7 +256,7 @@ func manifestSchema() obj {
 						{"runtime", obj{{"type", "boolean"}, {"description", "go: add Decode, over toolcall, which returns a call's input struct"}}},
 						{"types", obj{{"type", "object"}, {"additionalProperties", obj{{"type", "string"}, {"pattern", "^[A-Z][A-Za-z0-9]*$"}}}, {"description", "typescript, go, python: the type name of a tool, by its ID, where two IDs make one name"}}},
 						{"links", obj{{"type", "string"}, {"pattern", `\{(id|namespace|name)\}`}, {"description", "a2a-card, llms-txt: the URL of a tool's page, with {id}, {namespace} and {name}"}}},
-						{"schema", obj{{"enum", adapters.GeminiSchemas()}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},
+						{"schema", obj{{"enum", emit.GeminiSchemas()}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},
 						{"names", obj{{"type", "string"}, {"pattern", `\{name\}`}, {"description", "the template of emitted names, {namespace}__{name} by default"}}},
 						{"describe", obj{{"type", "boolean"}, {"description", "keep dropped constraints in the descriptions"}}},
 						{"profile", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", features}, {"description", "override rows of the target's profile: feature = action, or a list of the values kept"}}},

@@ -5,8 +5,9 @@
 // target (names, dropped fields, schemas through package lower), whose
 // result package accept then checks against its own, separate tables.
 //
-// It is not a format: encoding and decoding tool files belong to package
-// adapters, which gives each of its formats the profile of this package.
+// It is not a format: reading tool files belongs to package formats,
+// writing them to packages emit, publish and typegen; package targets gives
+// each format it writes the profile of this package.
 package profile
 
 import (

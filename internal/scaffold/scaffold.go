@@ -23,8 +23,8 @@ import (
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/accept"
-	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/validate"
@@ -139,7 +139,7 @@ const initConfidence = 0.9
 // folder and format, in path order, and lists the files that only might be
 // tool files.
 func scan(fsys fs.FS) (*scanned, error) {
-	reg := adapters.Default()
+	reg := formats.Default()
 	sc := &scanned{files: fstest.MapFS{}}
 	byKey := map[[2]string]*found{}
 	names := map[[2]string][]string{} // dir, extension → every such file
@@ -182,14 +182,14 @@ func scan(fsys fs.FS) (*scanned, error) {
 // read reads the file at p: one that decodes to tools is added to the
 // group of its folder and format, one that only might be a tool file is
 // listed as maybe.
-func (sc *scanned) read(fsys fs.FS, reg *adapters.Registry, p string, byKey map[[2]string]*found) {
+func (sc *scanned) read(fsys fs.FS, reg *formats.Registry, p string, byKey map[[2]string]*found) {
 	dir, name := path.Dir(p), path.Base(p)
 	data, err := fs.ReadFile(fsys, p)
 	if err != nil {
 		return // not ours to judge: build will report it if it is named
 	}
 	sc.files[p] = &fstest.MapFile{Data: data}
-	doc, err := adapters.Parse(data, p)
+	doc, err := formats.Parse(data, p)
 	if err != nil {
 		return
 	}

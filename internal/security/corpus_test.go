@@ -12,8 +12,8 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/security"
 	"github.com/toolc-dev/toolc/internal/validate"
 )
@@ -27,7 +27,7 @@ import (
 func TestPrecisionOnCorpus(t *testing.T) {
 	corpus.Heavy(t)
 	dir := corpus.Dir(t)
-	reg := adapters.Default()
+	reg := formats.Default()
 	read := func(files ...string) []*canonical.Tool {
 		var out []*canonical.Tool
 		seen := map[string]bool{}
@@ -36,7 +36,7 @@ func TestPrecisionOnCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc, err := adapters.Parse(data, f)
+			doc, err := formats.Parse(data, f)
 			if err != nil {
 				continue
 			}

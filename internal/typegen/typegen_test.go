@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/npmtest"
 	"github.com/toolc-dev/toolc/internal/schematest"
 	"github.com/toolc-dev/toolc/internal/typegen"
@@ -19,7 +19,7 @@ import (
 // sample is the corpus's MCP tools: GitHub's server and the reference
 // servers.
 func sample(t *testing.T) []*canonical.Tool {
-	mcp, _ := adapters.Default().Get("mcp")
+	mcp, _ := formats.Default().Get("mcp")
 	var tools []*canonical.Tool
 	files := append(corpus.Glob(t, "mcp/github-mcp-server/tools_list.current.json"), corpus.Glob(t, "mcp/reference-servers-py/*.json")...)
 	for _, f := range files {

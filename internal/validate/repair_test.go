@@ -7,8 +7,8 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/adapters"
 	"github.com/toolc-dev/toolc/internal/corpus"
+	"github.com/toolc-dev/toolc/internal/formats"
 )
 
 func TestRepairTable(t *testing.T) {
@@ -94,7 +94,7 @@ func TestInvalidWithoutRepairSuggestsIt(t *testing.T) {
 // remain (lint warnings, such as defaults BFCL writes as strings, may).
 func TestBFCLImportsWithRepair(t *testing.T) {
 	corpus.Heavy(t)
-	openai, _ := adapters.Default().Get("openai")
+	openai, _ := formats.Default().Get("openai")
 	v := New()
 	var tools, repaired int
 	counts := map[string]int{}
@@ -115,7 +115,7 @@ func TestBFCLImportsWithRepair(t *testing.T) {
 			if len(rds) > 0 {
 				repaired++
 			}
-			for _, d := range append(adapters.CheckSchemas(decoded), v.Tool(tool)...) {
+			for _, d := range append(formats.CheckSchemas(decoded), v.Tool(tool)...) {
 				counts[d.Code]++
 				if d.Severity == diag.Error {
 					t.Errorf("%s:%d: after repair: %s", f, line, d)

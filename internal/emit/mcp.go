@@ -1,0 +1,119 @@
+package emit
+
+import (
+	"slices"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/formats"
+	"github.com/toolc-dev/toolc/internal/par"
+	"github.com/toolc-dev/toolc/internal/profile"
+)
+
+// MCP writes a Model Context Protocol tools/list result: {"tools": [...]},
+// and the catalog's name and version under _meta["dev.toolc/catalog"].
+func MCP(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
+	res := canonical.NewObject()
+	res.Set("tools", eachTool(tools, mcpToolValue))
+	if cat := catalogValue(opts.Catalog); cat != nil {
+		meta := canonical.NewObject()
+		meta.Set(formats.CatalogMetaKey, cat)
+		res.Set("_meta", meta)
+	}
+	return res
+}
+
+// eachTool is the array of encode(t) for each tool, made in parallel:
+// each tool's object is its own, and the bundles of a large catalog were a
+// serial part of each target.
+func eachTool(tools []*canonical.Tool, encode func(t *canonical.Tool) *canonical.Value) *canonical.Value {
+	if len(tools) == 0 {
+		return canonical.NewArray()
+	}
+	items := make([]*canonical.Value, len(tools))
+	par.For(len(tools), 256, func(i int) { items[i] = encode(tools[i]) })
+	return canonical.NewArray(items...)
+}
+
+// lifecycleValue returns t's lifecycle as an object, or nil.
+func lifecycleValue(t *canonical.Tool) *canonical.Value {
+	if !t.Deprecated && t.Sunset == "" && t.RenamedFrom == "" && t.Stability == "" {
+		return nil
+	}
+	o := canonical.NewObject()
+	if t.Deprecated {
+		o.Set("deprecated", canonical.NewBool(true))
+	}
+	if t.Sunset != "" {
+		o.Set("sunset", canonical.NewString(t.Sunset))
+	}
+	if t.Stability != "" {
+		o.Set("stability", canonical.NewString(t.Stability))
+	}
+	if t.RenamedFrom != "" {
+		o.Set("renamed_from", canonical.NewString(t.RenamedFrom))
+	}
+	return o
+}
+
+func mcpToolValue(t *canonical.Tool) *canonical.Value {
+	o := canonical.NewObject()
+	o.Set("name", canonical.NewString(t.Name))
+	if t.Title != "" {
+		o.Set("title", canonical.NewString(t.Title))
+	}
+	setDescription(o, t)
+	o.Set("inputSchema", t.Input.JSON())
+	if t.Output != nil {
+		o.Set("outputSchema", t.Output.JSON())
+	}
+	if t.Annotations != nil {
+		o.Set("annotations", t.Annotations.ToValue())
+	}
+	if len(t.Icons) > 0 {
+		o.Set("icons", canonical.IconsValue(t.Icons))
+	}
+	meta := t.Meta
+	if lc := lifecycleValue(t); lc != nil {
+		meta = canonical.NewObject()
+		if t.Meta != nil {
+			meta.SetMembers(slices.Clone(t.Meta.Members()))
+		}
+		meta.Set(formats.LifecycleMetaKey, lc)
+	}
+	if meta != nil {
+		o.Set("_meta", meta)
+	}
+	appendExtensions(o, t, "mcp")
+	return o
+}
+
+// setDescription writes the tool's description, if it has one: every
+// format's member is "description".
+func setDescription(o *canonical.Value, t *canonical.Tool) {
+	if t.Description != "" {
+		o.Set("description", canonical.NewString(t.Description))
+	}
+}
+
+// toolObject starts the object of one tool with its name and description.
+func toolObject(t *canonical.Tool) *canonical.Value {
+	// Room for the name, description, schema and one more: a bundle has a
+	// tool object per tool, and growing each member by member was a fifth
+	// of what encoding a bundle allocated.
+	o := canonical.NewObject(make([]canonical.Member, 0, 4)...)
+	o.Set("name", canonical.NewString(t.Name))
+	setDescription(o, t)
+	return o
+}
+
+// appendExtensions adds the tool's extension fields of format to o, after
+// the fields o already has.
+func appendExtensions(o *canonical.Value, t *canonical.Tool, format string) {
+	if ext := t.Extensions[format]; ext != nil {
+		for _, m := range ext.Members() {
+			if !o.Has(m.Key) {
+				o.Set(m.Key, m.Value)
+			}
+		}
+	}
+}

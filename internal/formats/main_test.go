@@ -1,0 +1,11 @@
+package formats_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/toolc-dev/toolc/internal/corpus"
+)
+
+// TestMain says how many tests skipped for want of the shared corpus.
+func TestMain(m *testing.M) { os.Exit(corpus.Main(m)) }

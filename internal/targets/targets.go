@@ -1,0 +1,132 @@
+// Package targets names the formats toolc writes: each one's profile (what
+// it accepts, package profile) and its writer, an encoder of provider
+// bundles (package emit) or a writer of release files (package publish)
+// and typed code (package typegen). A target runs as lower → encode →
+// accept (emit.Bundle); a release target's writer checks what its
+// destination refuses in place of the acceptance table.
+package targets
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/emit"
+	"github.com/toolc-dev/toolc/internal/profile"
+	"github.com/toolc-dev/toolc/internal/publish"
+	"github.com/toolc-dev/toolc/internal/typegen"
+)
+
+// Target is one format toolc writes.
+type Target struct {
+	// Name is the format name used in toolc.toml ("mcp", "openai" …).
+	Name string
+	// Profile is what the format accepts: its names, schema rules,
+	// dialects and limits.
+	Profile *profile.Profile
+	// Encode writes a provider bundle, which the profile's acceptance
+	// table then checks; Publish, for a release target or typed code,
+	// writes the file and checks it against its destination itself. One
+	// of the two is set.
+	Encode  emit.Encoder
+	Publish publish.Publisher
+}
+
+// Emit lowers tools for the target (named target in diagnostics), writes
+// them, and checks what it wrote. Once ctx is done it stops, and returns
+// nil.
+func (t *Target) Emit(ctx context.Context, tools []*canonical.Tool, target string, opts profile.Options) *profile.Lowered {
+	if t.Publish == nil {
+		return emit.Bundle(ctx, t.Profile, t.Encode, tools, target, opts)
+	}
+	low := t.Profile.Lower(ctx, tools, target, opts)
+	if low == nil {
+		return nil
+	}
+	bundle, ds := t.Publish(low.Tools, low.Sources, opts)
+	low.Bundle = bundle
+	for i := range ds {
+		ds[i].Target = target
+	}
+	low.Diagnostics = append(low.Diagnostics, ds...)
+	return low
+}
+
+// Registry is a set of targets by name. It is safe for concurrent use.
+type Registry struct {
+	mu      sync.RWMutex
+	targets map[string]*Target
+}
+
+// NewRegistry returns a registry holding targets.
+func NewRegistry(targets ...*Target) *Registry {
+	r := &Registry{targets: map[string]*Target{}}
+	for _, t := range targets {
+		if err := r.Register(t); err != nil {
+			panic(err)
+		}
+	}
+	return r
+}
+
+// Register adds t. It fails if a target of the same name is registered.
+func (r *Registry) Register(t *Target) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.targets[t.Name]; ok {
+		return fmt.Errorf("target format %s is registered already", t.Name)
+	}
+	r.targets[t.Name] = t
+	return nil
+}
+
+// Get returns the target name.
+func (r *Registry) Get(name string) (*Target, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	t, ok := r.targets[name]
+	return t, ok
+}
+
+// List returns the registered targets sorted by name.
+func (r *Registry) List() []*Target {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	out := make([]*Target, 0, len(r.targets))
+	for _, t := range r.targets {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(a, b *Target) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// Default returns a new registry with every target toolc writes.
+func Default() *Registry {
+	return NewRegistry(
+		provider("mcp", emit.MCP), provider("openai", emit.OpenAI), provider("openai-responses", emit.Responses),
+		provider("anthropic", emit.Anthropic), provider("gemini", emit.Gemini), provider("bedrock", emit.Bedrock),
+		provider("canonical", emit.Canonical), provider("jsonschema", emit.JSONSchema),
+		release("server-json", publish.ServerJSON), release("mcpb", publish.MCPB), release("a2a-card", publish.A2ACard),
+		release("llms-txt", publish.LLMsTxt), release("typescript", typegen.TypeScriptTarget), release("go", typegen.GoTarget),
+		release("python", typegen.PythonTarget))
+}
+
+func provider(name string, enc emit.Encoder) *Target {
+	return &Target{Name: name, Profile: profileOf(name), Encode: enc}
+}
+
+func release(name string, pub publish.Publisher) *Target {
+	return &Target{Name: name, Profile: profileOf(name), Publish: pub}
+}
+
+// profileOf is the profile of a format this package registers.
+func profileOf(format string) *profile.Profile {
+	p, ok := profile.Of(format)
+	if !ok {
+		panic("targets: no profile for " + format) // a bug in this package's table
+	}
+	return p
+}
