@@ -8,14 +8,15 @@ import (
 // Bedrock writes Amazon Bedrock Converse tools as a toolConfig:
 // {"tools": [{"toolSpec": {name, description, inputSchema: {"json":
 // {...}}}}]}.
-func Bedrock(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
+func Bedrock(low *profile.Lowered, opts profile.Options) *canonical.Value {
 	list := canonical.NewArray()
-	for _, t := range tools {
+	for i, t := range low.Tools {
 		spec := toolObject(t)
 		in := canonical.NewObject()
 		in.Set("json", t.Input.JSON())
 		spec.Set("inputSchema", in)
 		appendExtensions(spec, t, "bedrock")
+		setFlag(spec, flag(low, i))
 		o := canonical.NewObject()
 		o.Set("toolSpec", spec)
 		list.SetItems(append(list.Items(), o))

@@ -11,7 +11,7 @@ import (
 // its canonical JSON form (canonical.Tool.ToValue), lossless: every field
 // of every tool is kept, format-specific ones under "extensions", so the
 // bundle reads back as the same catalog.
-func Canonical(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
+func Canonical(low *profile.Lowered, opts profile.Options) *canonical.Value {
 	b := canonical.NewObject()
 	b.Set("toolc", canonical.NewString(bundle.Marker))
 	b.Set("version", canonical.NewNumber("1"))
@@ -19,7 +19,7 @@ func Canonical(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 		b.Set("catalog", cat)
 	}
 	list := canonical.NewArray()
-	for _, t := range tools {
+	for _, t := range low.Tools {
 		list.SetItems(append(list.Items(), t.ToValue()))
 	}
 	b.Set("tools", list)

@@ -15,9 +15,31 @@ import (
 	"github.com/toolc-dev/toolc/internal/profile"
 )
 
-// Encoder writes tools, lowered for its format by the target's profile,
-// as one bundle.
-type Encoder func(tools []*canonical.Tool, opts profile.Options) *canonical.Value
+// Encoder writes the tools of low, lowered for its format by the target's
+// profile, as one bundle, each with what the lowering decided of it (its
+// strict flag).
+type Encoder func(low *profile.Lowered, opts profile.Options) *canonical.Value
+
+// Tools is tools as a lowering that decided nothing of them: for writing
+// tools already lowered (an MCP answer inside a release file).
+func Tools(tools []*canonical.Tool) *profile.Lowered { return &profile.Lowered{Tools: tools} }
+
+// flag is the strict flag of the i-th tool of low, nil for none.
+func flag(low *profile.Lowered, i int) *bool {
+	if i < len(low.Flags) {
+		return low.Flags[i]
+	}
+	return nil
+}
+
+// setFlag writes "strict" on o where the lowering decided a flag: after the
+// tool's own fields and extensions (a provider's newest field, as the
+// lowering adds it).
+func setFlag(o *canonical.Value, f *bool) {
+	if f != nil {
+		o.Set("strict", canonical.NewBool(*f))
+	}
+}
 
 // Bundle lowers tools for the profile p of a target named target in
 // diagnostics, encodes them with enc, and checks the bundle against the
@@ -29,7 +51,7 @@ func Bundle(ctx context.Context, p *profile.Profile, enc Encoder, tools []*canon
 	if low == nil {
 		return nil
 	}
-	low.Bundle = enc(low.Tools, opts)
+	low.Bundle = enc(low, opts)
 	low.Diagnostics = append(low.Diagnostics, p.Accept(low.Bundle, low.Sources, target, opts)...)
 	return low
 }

@@ -13,12 +13,12 @@ func GeminiSchemas() []string { return []string{"json-schema", "openapi"} }
 // responseJsonSchema}]}; with the target option schema = "openapi", the
 // schemas go in "parameters" and "response", lowered to the OpenAPI 3.0
 // subset that field takes.
-func Gemini(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
+func Gemini(low *profile.Lowered, opts profile.Options) *canonical.Value {
 	in, out := "parametersJsonSchema", "responseJsonSchema"
 	if opts.Schema == "openapi" {
 		in, out = "parameters", "response"
 	}
-	list := eachTool(tools, func(t *canonical.Tool) *canonical.Value {
+	list := eachTool(low, func(_ int, t *canonical.Tool) *canonical.Value {
 		o := toolObject(t)
 		o.Set(in, t.Input.JSON())
 		if t.Output != nil {

@@ -17,14 +17,14 @@ const JSONSchemaDialect = "https://json-schema.org/draft/2020-12/schema"
 // references of its own gets an "$id" (urn:toolc:tool:<ID>) so that they
 // resolve inside it; the tool's description is added where the schema has
 // none.
-func JSONSchema(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
+func JSONSchema(low *profile.Lowered, opts profile.Options) *canonical.Value {
 	doc := canonical.NewObject()
 	doc.Set("$schema", canonical.NewString(JSONSchemaDialect))
 	if opts.Catalog.Name != "" {
 		doc.Set("title", canonical.NewString(opts.Catalog.Name))
 	}
 	defs := canonical.NewObject()
-	for _, t := range tools {
+	for _, t := range low.Tools {
 		in := t.Input.JSON()
 		s := &canonical.Value{Kind: in.Kind, Bool: in.Bool}
 		if in.Kind == canonical.Object {

@@ -11,9 +11,9 @@ import (
 
 // MCP writes a Model Context Protocol tools/list result: {"tools": [...]},
 // and the catalog's name and version under _meta["dev.toolc/catalog"].
-func MCP(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
+func MCP(low *profile.Lowered, opts profile.Options) *canonical.Value {
 	res := canonical.NewObject()
-	res.Set("tools", eachTool(tools, mcpToolValue))
+	res.Set("tools", eachTool(low, func(_ int, t *canonical.Tool) *canonical.Value { return mcpToolValue(t) }))
 	if cat := catalogValue(opts.Catalog); cat != nil {
 		meta := canonical.NewObject()
 		meta.Set(formats.CatalogMetaKey, cat)
@@ -22,15 +22,16 @@ func MCP(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 	return res
 }
 
-// eachTool is the array of encode(t) for each tool, made in parallel:
-// each tool's object is its own, and the bundles of a large catalog were a
-// serial part of each target.
-func eachTool(tools []*canonical.Tool, encode func(t *canonical.Tool) *canonical.Value) *canonical.Value {
+// eachTool is the array of encode(i, t) for each tool of low, made in
+// parallel: each tool's object is its own, and the bundles of a large
+// catalog were a serial part of each target.
+func eachTool(low *profile.Lowered, encode func(i int, t *canonical.Tool) *canonical.Value) *canonical.Value {
+	tools := low.Tools
 	if len(tools) == 0 {
 		return canonical.NewArray()
 	}
 	items := make([]*canonical.Value, len(tools))
-	par.For(len(tools), 256, func(i int) { items[i] = encode(tools[i]) })
+	par.For(len(tools), 256, func(i int) { items[i] = encode(i, tools[i]) })
 	return canonical.NewArray(items...)
 }
 

@@ -8,11 +8,12 @@ import (
 // OpenAI writes an array of OpenAI Chat Completions function tools,
 // {"type": "function", "function": {name, description, parameters,
 // strict}}.
-func OpenAI(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
-	return eachTool(tools, func(t *canonical.Tool) *canonical.Value {
+func OpenAI(low *profile.Lowered, opts profile.Options) *canonical.Value {
+	return eachTool(low, func(i int, t *canonical.Tool) *canonical.Value {
 		fn := toolObject(t)
 		fn.Set("parameters", t.Input.JSON())
 		appendExtensions(fn, t, "openai")
+		setFlag(fn, flag(low, i))
 		o := canonical.NewObject(make([]canonical.Member, 0, 2)...)
 		o.Set("type", canonical.NewString("function"))
 		o.Set("function", fn)
@@ -24,9 +25,9 @@ func OpenAI(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 // {"type": "function", name, description, parameters, strict}, with
 // "strict" always written (the API's default is true, so toolc says what
 // it lowered for).
-func Responses(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
+func Responses(low *profile.Lowered, opts profile.Options) *canonical.Value {
 	list := canonical.NewArray()
-	for _, t := range tools {
+	for i, t := range low.Tools {
 		o := canonical.NewObject()
 		o.Set("type", canonical.NewString("function"))
 		o.Set("name", canonical.NewString(t.Name))
@@ -35,14 +36,11 @@ func Responses(tools []*canonical.Tool, opts profile.Options) *canonical.Value {
 		if t.Output != nil {
 			o.Set("output_schema", t.Output.JSON()) // openai-python types/responses/function_tool_param.py
 		}
-		strict := canonical.NewBool(false)
-		for _, f := range []string{"openai-responses", "openai"} {
-			if b, ok := t.Extensions[f].Get("strict").BoolValue(); ok {
-				strict = canonical.NewBool(b)
-				break
-			}
+		strict := false
+		if f := flag(low, i); f != nil {
+			strict = *f
 		}
-		o.Set("strict", strict)
+		setFlag(o, &strict)
 		appendExtensions(o, t, "openai-responses")
 		appendExtensions(o, t, "openai")
 		list.SetItems(append(list.Items(), o))

@@ -122,7 +122,7 @@ func TestSameFormatRoundTripCorpus(t *testing.T) {
 				t.Errorf("%s: same-format lowering reported %s", cd.name, d)
 			}
 		}
-		bundle := w.Encode(low.Tools, profile.Options{})
+		bundle := w.Encode(low, profile.Options{})
 		got, _ := formats.ToolList(bundle)
 		want := sourceTools(cd.format, cd.doc)
 		if len(got) != len(want) {

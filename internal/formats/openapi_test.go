@@ -80,7 +80,7 @@ func TestOpenAPIGolden(t *testing.T) {
 				t.Errorf("errors decoding %s: %v", c.file, ds)
 			}
 			var got bytes.Buffer
-			got.Write(emit.Canonical(tools, profile.Options{}).Indent())
+			got.Write(emit.Canonical(emit.Tools(tools), profile.Options{}).Indent())
 			got.WriteString("\n# diagnostics\n")
 			for _, d := range diag.Sort(ds) {
 				pos := doc.PosOf(canonical.Pointer(d.Pointer))
@@ -422,7 +422,7 @@ func TestOpenAPIHTTPBinding(t *testing.T) {
 		t.Errorf("backend\n got %s\nwant %s", got, want)
 	}
 	var buf bytes.Buffer
-	if err := json.Compact(&buf, emit.Canonical(tools, profile.Options{}).Indent()); err != nil || !strings.Contains(buf.String(), `"backend":{"kind":"provider","http"`) {
+	if err := json.Compact(&buf, emit.Canonical(emit.Tools(tools), profile.Options{}).Indent()); err != nil || !strings.Contains(buf.String(), `"backend":{"kind":"provider","http"`) {
 		t.Errorf("the canonical bundle lacks the binding: %v %s", err, buf.String())
 	}
 	mcp, _ := profile.Of("mcp")

@@ -50,6 +50,12 @@ type Lowered struct {
 	Aliases map[string]string
 	// Strict holds the ID of each tool lowered for strict mode.
 	Strict map[string]bool
+	// Flags are the "strict" flag each tool of Tools is written with, in
+	// its order: nil for none. The lowering decides it (the target's
+	// strict option, else the source's flag where it is the target's
+	// format or is carried as it); no encoder reads it from the tool's
+	// extensions, which never hold it for a target with a strict mode.
+	Flags []*bool
 }
 
 // sourceOnlyExtensions are the formats whose extensions say how to call a
@@ -152,7 +158,7 @@ var toolPasses = []toolPass{
 	{"fields", "drops the tool fields the target has no place for", (*toolLowering).dropFields},
 	{"extensions", "drops other formats' extensions; another format's strict flag is carried as the target's", (*toolLowering).dropExtensions},
 	{"input", "decides strict mode (auto falls back where it would narrow) and lowers the input schema", (*toolLowering).lowerInput},
-	{"strict", "writes the strict decision as the target's flag", (*toolLowering).writeStrict},
+	{"strict", "decides the strict flag the target writes, and takes it out of the extensions", (*toolLowering).writeStrict},
 	{"input-changes", "reports the input schema's changes and takes the lowered schema", (*toolLowering).takeInput},
 	{"output", "lowers the output schema, or drops it where two result keys would share a name", (*toolLowering).lowerOutput},
 	{"description", "cuts a description over the target's limit at a sentence", (*toolLowering).cutDescription},
@@ -322,18 +328,27 @@ func (tl *toolLowering) lowerInput() {
 	}
 }
 
+// writeStrict decides the "strict" flag the target writes for the tool:
+// the source's own, where it is in one of the formats the target writes
+// (the first of them that has one); true where another format's flag is
+// carried as the target's and the tool was lowered strict; none where the
+// dialect makes every tool non-strict without the target's option; and
+// the target's strict option over all of them. The flag leaves the
+// extension maps the target writes: it is a typed value from here on.
 func (tl *toolLowering) writeStrict() {
+	if !slices.Contains(tl.p.Options, "strict") {
+		return // a target without strict mode writes a source's flag as the extension it is (canonical)
+	}
 	strict := tl.o.strict
+	flag := tl.takeFlag()
 	if tl.foreignStrict && tl.opts.Strict == nil && strict { // false is every target's default
-		setExtension(tl.c, tl.p.Format, "strict", canonical.NewBool(strict))
+		flag = &strict
 	}
 	if was, f, ok := tl.p.sourceStrict(tl.src); ok && was && tl.dialect.SameStrict && tl.opts.Strict == nil {
 		tl.at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
 			"its source says \"strict\": true; %s, so without strict on the target every tool is non-strict", tl.dialect.Source)
-		if ext := tl.c.Extensions[f]; ext != nil {
-			e := canonical.NewObject()
-			e.SetMembers(slices.DeleteFunc(slices.Clone(ext.Members()), func(m canonical.Member) bool { return m.Key == "strict" }))
-			tl.c.Extensions[f] = e
+		if slices.Contains(tl.keepExt, f) {
+			flag = nil
 		}
 	}
 	if tl.strictMode && tl.opts.Strict != nil {
@@ -341,8 +356,33 @@ func (tl *toolLowering) writeStrict() {
 			tl.at("lower.strict-overridden", canonical.Pointer("").Append("extensions", f, "strict"),
 				"its source says \"strict\": %v; the target's strict = %v wins", was, strict)
 		}
-		setExtension(tl.c, tl.p.Format, "strict", canonical.NewBool(strict))
+		flag = &strict
 	}
+	tl.o.flag = flag
+}
+
+// takeFlag takes the source's "strict" flag out of the extension maps the
+// target writes, and returns the first one's value (the target's own
+// format first).
+func (tl *toolLowering) takeFlag() *bool {
+	var flag *bool
+	for _, f := range append([]string{tl.p.Format}, tl.keepExt...) {
+		ext := tl.c.Extensions[f]
+		v := ext.Get("strict")
+		if v == nil {
+			continue
+		}
+		if b, ok := v.BoolValue(); ok && flag == nil {
+			flag = &b
+		}
+		e := canonical.NewObject()
+		e.SetMembers(slices.DeleteFunc(slices.Clone(ext.Members()), func(m canonical.Member) bool { return m.Key == "strict" }))
+		tl.c.Extensions[f] = e
+		if len(e.Members()) == 0 {
+			delete(tl.c.Extensions, f)
+		}
+	}
+	return flag
 }
 
 func (tl *toolLowering) takeInput() {
@@ -423,8 +463,9 @@ func (l *lowering) join(tools []*canonical.Tool, done []loweredTool) *Lowered {
 		out.record(id, &o)
 		out.Tools = append(out.Tools, o.tool)
 		out.Sources = append(out.Sources, t)
+		out.Flags = append(out.Flags, o.flag)
 		if o.alias != "" {
-			aliases = append(aliases, pendingAlias{name: o.alias, tool: o.tool, src: t})
+			aliases = append(aliases, pendingAlias{name: o.alias, tool: o.tool, flag: o.flag, src: t})
 		}
 	}
 	l.addAliases(out, aliases, byName)
@@ -478,6 +519,7 @@ func (l *lowering) addAliases(out *Lowered, aliases []pendingAlias, byName map[s
 		c.Description = strings.TrimSpace(fmt.Sprintf("Deprecated: the old name of %s, kept while it was renamed; call %s instead. %s", a.tool.Name, a.tool.Name, a.tool.Description))
 		out.Tools = append(out.Tools, &c)
 		out.Sources = append(out.Sources, a.src)
+		out.Flags = append(out.Flags, a.flag)
 		out.Aliases[a.src.ID()] = a.name
 	}
 }
@@ -497,9 +539,9 @@ func (out *Lowered) sortAliases(n int) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(sortKey(a), sortKey(b)) })
-	ts, ss := slices.Clone(out.Tools), slices.Clone(out.Sources)
+	ts, ss, fs := slices.Clone(out.Tools), slices.Clone(out.Sources), slices.Clone(out.Flags)
 	for i, j := range order {
-		out.Tools[i], out.Sources[i] = ts[j], ss[j]
+		out.Tools[i], out.Sources[i], out.Flags[i] = ts[j], ss[j], fs[j]
 	}
 }
 
@@ -508,7 +550,8 @@ func (out *Lowered) sortAliases(n int) {
 type loweredTool struct {
 	tool                   *canonical.Tool
 	name, alias            string
-	strict                 bool // lowered for strict mode, and flagged so
+	strict                 bool  // lowered for strict mode
+	flag                   *bool // the strict flag written; nil for none
 	diags                  []diag.Diagnostic
 	optional               []canonical.Pointer
 	renamed, renamedOutput map[canonical.Pointer]string
@@ -519,6 +562,7 @@ type loweredTool struct {
 type pendingAlias struct {
 	name string
 	tool *canonical.Tool // the lowered tool
+	flag *bool           // its strict flag
 	src  *canonical.Tool
 }
 
@@ -611,18 +655,4 @@ func (p *Profile) rulesWith(who string, extra []lower.Row) func(mode string) *lo
 		}
 		return keepAll
 	}
-}
-
-// setExtension sets one field of t's extension map of format, copying the
-// map first.
-func setExtension(t *canonical.Tool, format, key string, v *canonical.Value) {
-	ext := canonical.NewObject()
-	if old := t.Extensions[format]; old != nil {
-		ext.SetMembers(slices.Clone(old.Members()))
-	}
-	ext.Set(key, v)
-	if t.Extensions == nil {
-		t.Extensions = map[string]*canonical.Value{}
-	}
-	t.Extensions[format] = ext
 }

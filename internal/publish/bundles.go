@@ -64,7 +64,7 @@ func MCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Va
 		// Windows' on-device agent registry reads the tools/list answer
 		// from here instead of starting the server (mcpb's .NET CLI,
 		// StaticResponsesHelper): the MCP target's answer, exactly.
-		answer := emit.MCP(tools, profile.Options{})
+		answer := emit.MCP(emit.Tools(tools), profile.Options{})
 		out.Set("_meta", nested(answer, "com.microsoft.windows", "static_responses", "tools/list"))
 	}
 	return out, r.ds

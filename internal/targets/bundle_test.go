@@ -5,6 +5,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/bundle"
+	"github.com/toolc-dev/toolc/internal/emit"
 	"github.com/toolc-dev/toolc/internal/profile"
 )
 
@@ -25,7 +26,7 @@ func TestBundleLayouts(t *testing.T) {
 				continue
 			}
 			read++
-			doc := a.Encode([]*canonical.Tool{tool}, profile.Options{Schema: schema})
+			doc := a.Encode(emit.Tools([]*canonical.Tool{tool}), profile.Options{Schema: schema})
 			got, err := bundle.Tools(a.Name, doc)
 			if err != nil {
 				t.Fatalf("bundle.Tools(%s, %s): %v", a.Name, doc, err)

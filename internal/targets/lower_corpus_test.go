@@ -389,7 +389,7 @@ func TestJSONSchemaBundleCompiles(t *testing.T) {
 		}
 		a, _ := allFormats().Get("jsonschema")
 		low := a.Profile.Lower(context.Background(), tools, "jsonschema", profile.Options{})
-		doc := a.Encode(low.Tools, profile.Options{})
+		doc := a.Encode(low, profile.Options{})
 		var v any
 		if err := json.Unmarshal(doc.Indent(), &v); err != nil {
 			t.Fatal(err)

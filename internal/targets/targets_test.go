@@ -41,7 +41,7 @@ func TestMCPBundleAcceptedBySDK(t *testing.T) {
 	// Tools from several files share names; keep one per name as a server would.
 	seen := map[string]bool{}
 	clean = slices.DeleteFunc(clean, func(tl *canonical.Tool) bool { d := seen[tl.Name]; seen[tl.Name] = true; return d })
-	bundle := emit.MCP(clean, profile.Options{Catalog: profile.Catalog{Name: "corpus", Version: "1.0.0"}})
+	bundle := emit.MCP(emit.Tools(clean), profile.Options{Catalog: profile.Catalog{Name: "corpus", Version: "1.0.0"}})
 	var res mcp.ListToolsResult
 	if err := json.Unmarshal(bundle.Indent(), &res); err != nil {
 		t.Fatalf("the SDK cannot read the MCP bundle: %v", err)
@@ -225,7 +225,7 @@ func TestNamesAndCollisions(t *testing.T) {
 // canonical form loses nothing.
 func roundTrip(t *testing.T, format string, tools []*canonical.Tool) {
 	t.Helper()
-	enc := emit.Canonical(tools, profile.Options{})
+	enc := emit.Canonical(emit.Tools(tools), profile.Options{})
 	doc, err := canonical.ParseJSON(enc.AppendJSON(nil, ""))
 	if err != nil {
 		t.Fatalf("%s: the canonical bundle does not parse: %v", format, err)
@@ -274,7 +274,7 @@ func TestContainers(t *testing.T) {
 // tool's name is used as is: lower it with the "mcp" profile first to get a
 // legal name.
 func sdkTool(t *canonical.Tool) (*mcp.Tool, error) {
-	v := emit.MCP([]*canonical.Tool{t}, profile.Options{}).Get("tools").Items()[0]
+	v := emit.MCP(emit.Tools([]*canonical.Tool{t}), profile.Options{}).Get("tools").Items()[0]
 	var out mcp.Tool
 	if err := json.Unmarshal(v.AppendJSON(nil, ""), &out); err != nil {
 		return nil, &Error{Adapter: "mcp", Direction: Encoding, Err: fmt.Errorf("%w: %v", ErrInvalidInput, err)}
@@ -302,4 +302,33 @@ func fromSDKTool(t *mcp.Tool, file string) (*canonical.Tool, []diag.Diagnostic, 
 		return nil, ds, &Error{Adapter: "mcp", Direction: Decoding, Err: invalid(ds)}
 	}
 	return tools[0], ds, nil
+}
+
+// TestStrictIsTyped: the strict decision reaches the encoders as a typed
+// flag (Lowered.Flags), and no lowered tool of a target with a strict
+// mode carries "strict" in its extensions, whether the target's option
+// decided it or an OpenAI source's flag was carried to Anthropic.
+func TestStrictIsTyped(t *testing.T) {
+	doc := parse(t, []byte(`[{"type": "function", "function": {"name": "ping", "description": "Ping.", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": false}, "strict": true}}]`))
+	openai, _ := formats.Default().Get("openai")
+	tools, _ := openai.Decode(doc, "f.json")
+	on := true
+	for _, c := range []struct {
+		target string
+		opts   profile.Options
+	}{{"openai", profile.Options{}}, {"openai", profile.Options{Strict: &on}}, {"openai-responses", profile.Options{Strict: &on}}, {"anthropic", profile.Options{}}, {"bedrock", profile.Options{Strict: &on}}} {
+		tg, _ := Default().Get(c.target)
+		low := tg.Emit(context.Background(), tools, c.target, c.opts)
+		if len(low.Flags) != 1 || low.Flags[0] == nil || !*low.Flags[0] {
+			t.Errorf("%s %+v: flags %v, want strict true", c.target, c.opts, low.Flags)
+		}
+		for f, ext := range low.Tools[0].Extensions {
+			if ext.Has("strict") {
+				t.Errorf("%s: the lowered tool carries strict in its %s extensions", c.target, f)
+			}
+		}
+		if !strings.Contains(string(low.Bundle.AppendJSON(nil, "")), `"strict":true`) {
+			t.Errorf("%s: the bundle has no strict flag: %s", c.target, low.Bundle.AppendJSON(nil, ""))
+		}
+	}
 }
