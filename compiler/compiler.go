@@ -35,8 +35,6 @@ type (
 	Target = manifest.Target
 	// Select keeps some of the tools of a source or target.
 	Select = manifest.Select
-	// Strict is a target's strict mode: true, false or "auto".
-	Strict = manifest.Strict
 
 	// Options configure Build.
 	Options = pipeline.Options

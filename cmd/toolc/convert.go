@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -69,7 +68,7 @@ func newConvert(a *app) *cobra.Command {
 var targetNames, sources, strictFormats = func() (names, sources, strict []string) {
 	for _, t := range targets.Default().List() {
 		names = append(names, t.Name)
-		if slices.Contains(t.Profile.Options, "strict") {
+		if t.Profile.HasStrict {
 			strict = append(strict, t.Name)
 		}
 	}

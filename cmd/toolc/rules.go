@@ -11,6 +11,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/explain"
 	"github.com/toolc-dev/toolc/internal/suggest"
+	"github.com/toolc-dev/toolc/internal/targets"
 )
 
 func newRules(a *app) *cobra.Command {
@@ -38,22 +39,36 @@ func newRules(a *app) *cobra.Command {
 }
 
 func newExplain(a *app) *cobra.Command {
-	cmd := command("explain CODE", "Say what a diagnostic code means, show an example, and how to fix or silence it")
+	cmd := command("explain CODE|FORMAT", "Say what a diagnostic code means, with an example and how to fix or silence it; or what a target format's options are")
 	cmd.Args = cobra.ExactArgs(1)
 	cmd.ValidArgsFunction = func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		var codes []string
+		var names []string
 		for _, c := range diag.Codes() {
-			codes = append(codes, c.Code+"\t"+c.Summary)
+			names = append(names, c.Code+"\t"+c.Summary)
 		}
-		return codes, cobra.ShellCompDirectiveNoFileComp
+		for _, t := range targets.Default().List() {
+			names = append(names, t.Name+"\ttarget format: "+t.Profile.Source)
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
 	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if t, ok := targets.Default().Get(args[0]); ok {
+			return explain.WriteFormat(a.stdout, t)
+		}
 		c, ok := diag.Lookup(args[0])
-		if !ok {
+		if !ok && strings.Contains(args[0], ".") {
 			fmt.Fprintf(a.stderr, "toolc: unknown code %q%s (toolc rules lists them all)\n", args[0], suggest.Hint(args[0], diag.Names()))
+			return &exitError{exitUsage}
+		}
+		if !ok {
+			var formats []string
+			for _, t := range targets.Default().List() {
+				formats = append(formats, t.Name)
+			}
+			fmt.Fprintf(a.stderr, "toolc: unknown target format %q%s (one of %s; toolc rules lists the codes)\n", args[0], suggest.Hint(args[0], formats), strings.Join(formats, ", "))
 			return &exitError{exitUsage}
 		}
 		return explain.Write(cmd.Context(), a.stdout, c)

@@ -5,9 +5,6 @@ import (
 	"github.com/toolc-dev/toolc/internal/profile"
 )
 
-// GeminiSchemas returns the values of the gemini target's schema option.
-func GeminiSchemas() []string { return []string{"json-schema", "openapi"} }
-
 // Gemini writes Gemini function declarations as one Tool:
 // {"functionDeclarations": [{name, description, parametersJsonSchema,
 // responseJsonSchema}]}; with the target option schema = "openapi", the

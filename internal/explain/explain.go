@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing/fstest"
@@ -21,7 +22,9 @@ import (
 	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/pipeline"
+	"github.com/toolc-dev/toolc/internal/targets"
 )
 
 // explanations holds one example catalog per code, as a txtar archive whose
@@ -205,4 +208,22 @@ func indent(b *bytes.Buffer, text []byte) {
 		}
 		b.WriteString(line + "\n")
 	}
+}
+
+// WriteFormat writes what toolc explain FORMAT prints for the target format
+// t: what it writes, and the options its table takes, from the format's
+// declaration of them.
+func WriteFormat(w io.Writer, t *targets.Target) error {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s: %s\n\n", t.Name, t.Profile.Source)
+	typ := reflect.TypeOf(t.Options())
+	if len(option.Fields(typ)) == 0 {
+		fmt.Fprintf(&b, "A target of format %q takes no options besides name, format, out, policy and select.\n", t.Name)
+	} else {
+		fmt.Fprintf(&b, "A target of format %q takes, besides name, format, out, policy and select:\n\n", t.Name)
+		b.WriteString(option.Text(typ))
+		b.WriteString("\nAny other key is an error (manifest.unknown-key). docs/manifest.md has every format's table.\n")
+	}
+	_, err := w.Write(b.Bytes())
+	return err
 }

@@ -2,15 +2,12 @@ package manifest
 
 import (
 	"fmt"
-	"maps"
 	"regexp"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/typegen"
 )
 
 // Acknowledgment is one [[acknowledge]] entry: a finding of toolc breaking
@@ -147,32 +144,5 @@ func (d *decoder) checkLifecycle(m *Manifest) {
 	}
 	if h := m.Horizon; h != nil && (h.Days < 0 || h.Majors < 0) {
 		d.errorAt("manifest.invalid", "policy.acknowledge", "days and majors count forward: want 1 or more (0 keeps the default)")
-	}
-}
-
-// checkRelease checks the options of the release targets that the manifest
-// alone can judge.
-func (d *decoder) checkRelease(key string, t *Target) {
-	for _, o := range []struct {
-		name, value string
-		allowed     []string
-	}{{"flavor", t.Flavor, []string{"spec", "smithery"}}, {"skills", t.Skills, []string{"tools", "tags"}}, {"sections", t.Sections, []string{"namespaces", "tags"}}} {
-		if o.value != "" {
-			d.checkOneOf(key+"."+o.name, o.name, o.value, o.allowed)
-		}
-	}
-	if t.Links != "" && !strings.Contains(t.Links, "{") {
-		d.errorAt("manifest.invalid", key+".links", "links = %q names no tool: use {id}, {namespace} or {name} in it", t.Links)
-	}
-	// The options that become identifiers of generated code.
-	if t.Package != "" {
-		if why := typegen.GoPackage(t.Package); why != "" {
-			d.errorAt("manifest.invalid", key+".package", "package = %q cannot be a Go package name: %s", t.Package, why)
-		}
-	}
-	for _, id := range slices.Sorted(maps.Keys(t.Types)) {
-		if why := typegen.TypeName(t.Types[id]); why != "" {
-			d.errorAt("manifest.invalid", key+".types."+KeyPath(id), "types = { %q = %q }: %s", id, t.Types[id], why)
-		}
 	}
 }

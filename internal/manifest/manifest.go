@@ -54,9 +54,11 @@ type Manifest struct {
 	Removed     []Tombstone
 
 	// Of a manifest decoded from text: its name, the positions of its
-	// keys, the keys its unknown keys most likely meant, and its hash.
+	// keys, its lines, the keys its unknown keys most likely meant, and
+	// its hash.
 	file  string
 	keys  keyIndex
+	lines []string
 	meant map[string]bool
 	sum   string
 }
@@ -82,11 +84,19 @@ func (m *Manifest) Hash() string {
 		return m.sum
 	}
 	var buf bytes.Buffer
-	enc := toml.NewEncoder(&buf)
-	doc := v1{Version: m.Version, Catalog: m.Catalog, Sources: m.Sources, Targets: m.Targets, Acknowledge: m.Acknowledge, Removed: m.Removed,
+	targets := make([]map[string]any, len(m.Targets))
+	for i, t := range m.Targets {
+		doc := map[string]any{}
+		if err := viaTOML(t, &doc); err != nil {
+			return "" // a value TOML cannot encode: nothing to compare
+		}
+		maps.Copy(doc, t.Table)
+		targets[i] = doc
+	}
+	doc := hashDoc{Version: m.Version, Catalog: m.Catalog, Sources: m.Sources, Targets: targets, Acknowledge: m.Acknowledge, Removed: m.Removed,
 		Policy: policy{Deny: m.Policy.Deny, Warn: m.Policy.Warn, Ignore: m.Policy.Ignore, Deprecation: m.Deprecation, Acknowledge: m.Horizon}}
-	if err := enc.Encode(doc); err != nil {
-		return "" // a value TOML cannot encode: nothing to compare
+	if err := toml.NewEncoder(&buf).Encode(doc); err != nil {
+		return ""
 	}
 	return hashOf(buf.Bytes())
 }
@@ -236,61 +246,24 @@ func Expand(s string, lookup func(string) (string, bool)) (string, []string) {
 	return out, missing
 }
 
-// Target is one [[targets]] entry: one bundle to write.
+// Target is one [[targets]] entry: one bundle to write. What a target
+// takes besides the keys every target has is its format's: Table holds
+// those keys as written, and Check decodes them, strictly, into Options,
+// a new value of the struct the format declares (Formats).
 type Target struct {
 	Name   string       `toml:"name"`   // unique among targets; defaults to the format
 	Format string       `toml:"format"` // a target format name
 	Out    string       `toml:"out"`    // output path relative to the manifest
-	Strict *Strict      `toml:"strict"` // strict mode, for formats that take it: true, false or "auto"
 	Policy *diag.Policy `toml:"policy"` // overrides [policy] for this target
-
-	// Dialect names the server that speaks the format, where servers differ
-	// (openai: "openai", "xai", "groq", "mistral", "deepseek" or
-	// "compatible").
-	Dialect string `toml:"dialect"`
-	// Clients names the MCP clients an MCP bundle is made for ("vscode",
-	// "claude-desktop", "cursor", "windsurf").
-	Clients []string `toml:"clients"`
-	// Server and MCPB are what the server-json and mcpb targets write that
-	// the catalog does not know ([targets.server], [targets.mcpb]): the
-	// destination's own fields, checked by the target.
-	Server map[string]any `toml:"server"`
-	MCPB   map[string]any `toml:"mcpb"`
-	// StaticResponses and Flavor are the mcpb target's; Skills the
-	// a2a-card's ("tools" or "tags"); Sections the llms-txt's
-	// ("namespaces" or "tags"); Links a URL template of a tool's page.
-	StaticResponses bool   `toml:"static_responses"`
-	Flavor          string `toml:"flavor"`
-	Skills          string `toml:"skills"`
-	Sections        string `toml:"sections"`
-	Links           string `toml:"links"`
-	// Package is a go target's package name; Types names the types of tools
-	// whose names collide after casing (typescript, go, python).
-	Package string            `toml:"package"`
-	Types   map[string]string `toml:"types"`
-	// Runtime adds to a go target a Decode over toolcall that returns a
-	// call's input struct.
-	Runtime bool `toml:"runtime"`
-	// Protocol is the MCP revision an MCP bundle is for ("2025-06-18",
-	// "2025-11-25" or "2026-07-28", the newest when empty): before
-	// 2026-07-28 an output schema must be an object schema.
-	Protocol string `toml:"protocol"`
-	// Schema is the schema mode of formats that have several (gemini:
-	// "json-schema" or "openapi").
-	Schema string `toml:"schema"`
-	// Names is the template of emitted names, "{namespace}__{name}" when
-	// empty.
-	Names string `toml:"names"`
-	// Describe moves constraints that lowering drops into descriptions.
-	Describe *bool `toml:"describe"`
-	// Profile overrides rows of the target's schema profile: feature →
-	// action ("keep", "drop" …) or the list of values "only" accepts.
-	Profile map[string]any `toml:"profile"`
-	// Limits overrides the target's size budgets by name.
-	Limits map[string]int `toml:"limits"`
 	// Select builds the target from part of the catalog (a preset: the
 	// core tools under a provider's per-request limit); nil is all of it.
 	Select *Select `toml:"select"`
+	// Table holds the target's other keys, its format's options, as TOML
+	// decodes them (strings, booleans, int64, float64, []any,
+	// map[string]any); a manifest built in code may give Go's own types.
+	Table map[string]any `toml:"-" manifest:"rest"`
+	// Options are Table decoded into the format's options, set by Check.
+	Options any `toml:"-"`
 }
 
 // Select chooses tools of the catalog for one target. A tool is chosen
@@ -345,33 +318,14 @@ func (s *Select) Match(t *canonical.Tool) bool {
 	return !slices.ContainsFunc(s.Exclude, glob)
 }
 
-// Strict is a target's strict option: strict = true, false or "auto".
-type Strict struct {
-	On   bool // true or "auto": the strict transform, "strict": true where it applies
-	Auto bool // "auto": per tool, strict only where it narrows nothing
-}
-
-// UnmarshalTOML reads true, false or "auto".
-func (s *Strict) UnmarshalTOML(v any) error {
-	switch x := v.(type) {
-	case bool:
-		*s = Strict{On: x}
-		return nil
-	case string:
-		if x == "auto" {
-			*s = Strict{On: true, Auto: true}
-			return nil
-		}
-		return fmt.Errorf("want true, false or \"auto\", not %q", x)
-	}
-	return fmt.Errorf("want true, false or \"auto\", not %s", tomlWord(fmt.Sprintf("%T", v)))
-}
-
-// Formats says which formats and target options the caller supports, so that
-// the manifest can reject others with a position.
+// Formats says which formats the caller supports, and the options of each
+// target format, so that the manifest can reject others with a position.
 type Formats struct {
-	Sources []string            // source formats, besides "auto"
-	Targets map[string][]string // target format → the options it takes
+	Sources []string // source formats, besides "auto"
+	// Targets gives, by target format, a new value of its options: a
+	// pointer to a struct whose fields' toml tags are the keys it takes
+	// (package option reads the declaration).
+	Targets map[string]func() any
 }
 
 // ErrInvalid is wrapped by the error Decode returns.
@@ -383,6 +337,18 @@ type v1 struct {
 	Catalog     Catalog          `toml:"catalog"`
 	Sources     []Source         `toml:"sources"`
 	Targets     []Target         `toml:"targets"`
+	Policy      policy           `toml:"policy"`
+	Acknowledge []Acknowledgment `toml:"acknowledge"`
+	Removed     []Tombstone      `toml:"removed"`
+}
+
+// hashDoc is v1 with each target's keys in one table, its own and its
+// format's: what Hash encodes of a manifest built in code.
+type hashDoc struct {
+	Version     int              `toml:"version"`
+	Catalog     Catalog          `toml:"catalog"`
+	Sources     []Source         `toml:"sources"`
+	Targets     []map[string]any `toml:"targets"`
 	Policy      policy           `toml:"policy"`
 	Acknowledge []Acknowledgment `toml:"acknowledge"`
 	Removed     []Tombstone      `toml:"removed"`
@@ -414,7 +380,7 @@ func (d *decoder) add(code, key string, line, col int, msg string) {
 // returns the manifest and the errors found, every one located: no
 // manifest when a value is of the wrong type, and the manifest with the
 // keys no field takes. Check validates what it holds.
-func Decode(data []byte, file string) (*Manifest, []diag.Diagnostic) {
+func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagnostic) {
 	text := string(data)
 	name := file
 	file = path.Base(file)
@@ -438,6 +404,13 @@ func Decode(data []byte, file string) (*Manifest, []diag.Diagnostic) {
 		return nil, d.diags
 	}
 	d.checkTypes(doc)
+	targets := tableList(doc["targets"])
+	for i, t := range targets {
+		format, _ := t["format"].(string)
+		if newOptions, ok := formats.Targets[format]; ok {
+			d.walkOptions(fmt.Sprintf("targets[%d]", i), format, rest(t, reflect.TypeFor[Target]()), newOptions, formats)
+		}
+	}
 	if slices.ContainsFunc(d.diags, func(x diag.Diagnostic) bool { return x.Code == "manifest.type" }) {
 		// The values are not what the checks below read; unknown keys
 		// alone are not in their way.
@@ -448,10 +421,17 @@ func Decode(data []byte, file string) (*Manifest, []diag.Diagnostic) {
 		// The walk above checks what the decoder does; this is a bug.
 		return nil, []diag.Diagnostic{{Code: "manifest.type", Severity: diag.Error, Message: err.Error(), File: file}}
 	}
+	for i, doc := range targets {
+		t := &typed.Targets[i]
+		t.Table = rest(doc, reflect.TypeFor[Target]())
+		if newOptions, ok := formats.Targets[t.Format]; ok {
+			t.Options = decodeOptions(t.Table, newOptions)
+		}
+	}
 	m := &Manifest{Version: typed.Version, Catalog: typed.Catalog, Sources: typed.Sources, Targets: typed.Targets,
 		Policy:      diag.Policy{Deny: typed.Policy.Deny, Warn: typed.Policy.Warn, Ignore: typed.Policy.Ignore},
 		Deprecation: typed.Policy.Deprecation, Horizon: typed.Policy.Acknowledge, Acknowledge: typed.Acknowledge, Removed: typed.Removed,
-		file: name, keys: d.keys, meant: d.meant, sum: hashOf(data)}
+		file: name, keys: d.keys, lines: d.lines, meant: d.meant, sum: hashOf(data)}
 	return m, diag.Sort(d.diags)
 }
 
@@ -459,7 +439,7 @@ func Decode(data []byte, file string) (*Manifest, []diag.Diagnostic) {
 // defaults (a source's format auto, a target's name its format), and
 // returns every error, located where m was decoded from text.
 func (m *Manifest) Check(formats Formats) []diag.Diagnostic {
-	d := &decoder{file: m.File(), keys: m.keys, meant: m.meant}
+	d := &decoder{file: m.File(), keys: m.keys, lines: m.lines, meant: m.meant}
 	if m.Version != Version {
 		d.errorAt("manifest.version", "version", "unsupported manifest version %v; this toolc reads version %d", m.Version, Version)
 		return d.diags
@@ -481,55 +461,6 @@ func (d *decoder) valueColumn(pos [2]int) int {
 	}
 	after := rest[eq+1:]
 	return pos[1] + eq + 1 + len(after) - len(strings.TrimLeft(after, " \t"))
-}
-
-// tomlType says what TOML value a Go type takes.
-func tomlType(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Pointer:
-		return tomlType(t.Elem())
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int64:
-		return "an integer"
-	case reflect.Float64:
-		return "a number"
-	case reflect.Slice:
-		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(tomlType(t.Elem()), "a "), "an ") + "s"
-	case reflect.Map:
-		if t.Elem().Kind() == reflect.Interface {
-			return "a table"
-		}
-		return "a table of " + strings.TrimPrefix(strings.TrimPrefix(tomlType(t.Elem()), "a "), "an ") + "s"
-	case reflect.Struct:
-		return "a table"
-	}
-	return "a " + t.String()
-}
-
-// tomlWord names the Go type of a decoded TOML value as TOML does.
-func tomlWord(goType string) string {
-	switch goType {
-	case "string":
-		return "a string"
-	case "int64":
-		return "an integer"
-	case "float64":
-		return "a float"
-	case "bool":
-		return "a boolean"
-	case "time.Time", "toml.LocalDate", "toml.LocalDateTime", "toml.LocalTime":
-		return "a date"
-	}
-	if strings.HasPrefix(goType, "[]") {
-		return "an array"
-	}
-	if strings.HasPrefix(goType, "map[") {
-		return "a table"
-	}
-	return goType
 }
 
 // The patterns that names in a manifest must match. They mean the same as
@@ -626,24 +557,16 @@ type targetsSeen struct {
 // cleaning its path.
 func (d *decoder) checkTarget(i int, t *Target, formats Formats, seen *targetsSeen) {
 	key := fmt.Sprintf("targets[%d]", i)
-	opts, ok := formats.Targets[t.Format]
+	newOptions, ok := formats.Targets[t.Format]
 	switch {
 	case t.Format == "":
 		d.errorAt("manifest.invalid", key, "a target needs format = \"...\"")
 	case !ok:
 		d.errorAt("manifest.invalid", key+".format", "unknown target format %q (want one of %s)%s", t.Format, strings.Join(slices.Sorted(maps.Keys(formats.Targets)), ", "), suggest.Hint(t.Format, slices.Sorted(maps.Keys(formats.Targets))))
 	default:
-		for _, o := range []struct {
-			name string
-			set  bool
-		}{{"strict", t.Strict != nil}, {"dialect", t.Dialect != ""}, {"clients", t.Clients != nil}, {"protocol", t.Protocol != ""}, {"server", t.Server != nil}, {"mcpb", t.MCPB != nil}, {"static_responses", t.StaticResponses}, {"flavor", t.Flavor != ""}, {"skills", t.Skills != ""}, {"sections", t.Sections != ""}, {"links", t.Links != ""}, {"package", t.Package != ""}, {"types", t.Types != nil}, {"runtime", t.Runtime}, {"schema", t.Schema != ""}, {"names", t.Names != ""}, {"describe", t.Describe != nil}, {"profile", t.Profile != nil}, {"limits", t.Limits != nil}} {
-			if o.set && !slices.Contains(opts, o.name) {
-				d.errorAt("manifest.unknown-key", key+"."+o.name, "format %s has no option %q", t.Format, o.name)
-			}
-		}
+		d.checkOptions(key, t, newOptions, formats)
 	}
 	d.checkSelect(key+".select", t.Select)
-	d.checkRelease(key, t)
 	if t.Name == "" {
 		t.Name = t.Format
 	} else if !targetRE.MatchString(t.Name) {
@@ -654,6 +577,7 @@ func (d *decoder) checkTarget(i int, t *Target, formats Formats, seen *targetsSe
 	}
 	seen.names[t.Name] = i
 	switch {
+	case t.Out == "" && d.misspelt(key, "out"):
 	case t.Out == "":
 		d.errorAt("manifest.invalid", key, "a target needs out = \"...\"")
 	case !d.checkPath(key+".out", t.Out):

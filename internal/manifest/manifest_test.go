@@ -7,12 +7,19 @@ import (
 	"testing"
 
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/emit"
+	"github.com/toolc-dev/toolc/internal/targets"
 )
 
-var testFormats = Formats{
-	Sources: []string{"mcp", "openai", "anthropic"},
-	Targets: map[string][]string{"mcp": nil, "openai": {"strict"}, "anthropic": {"strict"}},
-}
+// testFormats are the formats toolc reads, and the targets it writes with
+// the options each declares.
+var testFormats = func() Formats {
+	f := Formats{Sources: []string{"mcp", "openai", "anthropic"}, Targets: map[string]func() any{}}
+	for _, t := range targets.Default().List() {
+		f.Targets[t.Name] = func() any { return t.Options() }
+	}
+	return f
+}()
 
 const good = `version = 1
 
@@ -57,7 +64,7 @@ func TestDecodeGood(t *testing.T) {
 	if l, _ := m.Pos("targets[1].out"); l != 23 {
 		t.Errorf("Pos(targets[1].out) = %d, want 23", l)
 	}
-	if m.Targets[0].Name != "openai" || m.Targets[0].Strict == nil || m.Targets[0].Strict.On || m.Targets[0].Policy.Deny[0] != "loss" {
+	if o, ok := m.Targets[0].Options.(*emit.OpenAIOptions); m.Targets[0].Name != "openai" || !ok || o.Strict == nil || o.Strict.On || m.Targets[0].Policy.Deny[0] != "loss" {
 		t.Errorf("targets[0] = %+v", m.Targets[0])
 	}
 	if m.Targets[1].Name != "mcp-main" || m.Targets[1].Out != "dist/mcp.json" {
@@ -126,13 +133,6 @@ func TestDecodeErrors(t *testing.T) {
 		{base("[[sources]]\ninclude = [\"b\"]\nstability = \"experimental\"\n"), "9:1 manifest.invalid stability \"experimental\" is not one of draft, alpha, beta, stable"},
 		{base("select = { stability = [\"gamma\"] }\n"), "7:12 manifest.invalid stability \"gamma\""},
 		{base("[policy]\ndeprecation = { releases = -1 }\n"), "8:1 manifest.invalid policy.deprecation"},
-		// Issue 54: the options that become identifiers of generated code.
-		{base("[[targets]]\nformat = \"go\"\nout = \"gen/t.go\"\npackage = \"my-tools\"\n"), "10:1 manifest.invalid targets[1].package: package = \"my-tools\" cannot be a Go package name"},
-		{base("[[targets]]\nformat = \"go\"\nout = \"gen/t.go\"\npackage = \"func\"\n"), "10:1 manifest.invalid func is a Go keyword"},
-		{base("[[targets]]\nformat = \"go\"\nout = \"gen/t.go\"\npackage = \"main\"\n"), "10:1 manifest.invalid package main is a program"},
-		{base("[[targets]]\nformat = \"python\"\nout = \"gen/t.py\"\ntypes = { \"x\" = \"Read File\" }\n"), "10:11 manifest.invalid targets[1].types.x: types = { \"x\" = \"Read File\" }: a type name is ASCII letters"},
-		{base("[[targets]]\nformat = \"typescript\"\nout = \"gen/t.ts\"\ntypes = { \"x\" = \"readFile\" }\n"), "10:11 manifest.invalid beginning with an upper-case letter"},
-		{base("[[targets]]\nformat = \"go\"\nout = \"gen/t.go\"\ntypes = { \"x\" = \"Tools\" }\n"), "10:11 manifest.invalid Tools is a name the typed modules use themselves"},
 	} {
 		_, ds := decodeChecked([]byte(tc.in), "toolc.toml", testFormats)
 		if !found(ds, tc.want) {
@@ -229,7 +229,7 @@ func TestUnknownTableOnce(t *testing.T) {
 // decodeChecked decodes and checks data as reading toolc.toml does: the
 // manifest, or every error.
 func decodeChecked(data []byte, file string, formats Formats) (*Manifest, []diag.Diagnostic) {
-	m, ds := Decode(data, file)
+	m, ds := Decode(data, file, formats)
 	if m == nil {
 		return nil, ds
 	}

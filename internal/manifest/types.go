@@ -10,6 +10,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
@@ -40,21 +41,23 @@ func (d *decoder) checkValue(key string, v any, t reflect.Type) {
 	case reflect.Struct:
 		m, ok := v.(map[string]any)
 		if !ok {
-			d.typeAt(key, "want a table, not %s", valueWord(v))
+			d.typeAt(key, "want a table, not %s", option.WordOf(v))
 			return
 		}
+		rest := hasRest(t)
 		for _, k := range slices.Sorted(maps.Keys(m)) {
-			f, ok := fieldByTag(t, k)
-			if !ok {
-				d.unknownAt(join(key, quotePart(k)), k, t)
-				continue
+			f, ok := option.Lookup(t, k)
+			switch {
+			case ok:
+				d.checkField(join(key, quotePart(k)), m[k], f)
+			case !rest: // a table with a rest leaves its other keys to Check
+				d.unknownAt(join(key, quotePart(k)), k, option.Keys(t))
 			}
-			d.checkValue(join(key, quotePart(k)), m[k], f.Type)
 		}
 	case reflect.Map:
 		m, ok := v.(map[string]any)
 		if !ok {
-			d.typeAt(key, "want %s, not %s", tomlType(t), valueWord(v))
+			d.typeAt(key, "want %s, not %s", option.TypeWord(t), option.WordOf(v))
 			return
 		}
 		for _, k := range slices.Sorted(maps.Keys(m)) {
@@ -70,7 +73,7 @@ func (d *decoder) checkValue(key string, v any, t reflect.Type) {
 				items = append(items, m)
 			}
 		default:
-			d.typeAt(key, "want %s, not %s", tomlType(t), valueWord(v))
+			d.typeAt(key, "want %s, not %s", option.TypeWord(t), option.WordOf(v))
 			return
 		}
 		elem := t.Elem()
@@ -78,16 +81,47 @@ func (d *decoder) checkValue(key string, v any, t reflect.Type) {
 		for i, it := range items {
 			if scalar && !fits(it, elem) {
 				// One message for the array, as a string list reads.
-				d.typeAt(key, "want %s, not an array with %s", tomlType(t), valueWord(it))
+				d.typeAt(key, "want %s, not an array with %s", option.TypeWord(t), option.WordOf(it))
 				return
 			}
 			d.checkValue(key+"["+strconv.Itoa(i)+"]", it, elem)
 		}
 	default:
 		if !fits(v, t) {
-			d.typeAt(key, "want %s, not %s", tomlType(t), valueWord(v))
+			d.typeAt(key, "want %s, not %s", option.TypeWord(t), option.WordOf(v))
 		}
 	}
+}
+
+// checkField checks the value v of the field f at key: its type, and its
+// value where the declaration lists the values.
+func (d *decoder) checkField(key string, v any, f option.Field) {
+	n := len(d.diags)
+	d.checkValue(key, v, f.Type)
+	if len(d.diags) > n || !f.Static {
+		return
+	}
+	switch x := v.(type) {
+	case string:
+		d.checkOneOf(key, f.Key, x, f.Enum)
+	case []any:
+		for i, it := range x {
+			if s, ok := it.(string); ok {
+				d.checkOneOf(fmt.Sprintf("%s[%d]", key, i), f.Key, s, f.Enum)
+			}
+		}
+	}
+}
+
+// hasRest reports whether the struct t keeps the keys it does not declare
+// (a field tagged manifest:"rest"), for a later check.
+func hasRest(t reflect.Type) bool {
+	for i := range t.NumField() {
+		if t.Field(i).Tag.Get("manifest") == "rest" {
+			return true
+		}
+	}
+	return false
 }
 
 // fits reports whether a decoded TOML scalar goes into a field of kind t.
@@ -124,11 +158,11 @@ func (d *decoder) typeAt(key, format string, args ...any) {
 	d.add("manifest.type", key, line, col, msg)
 }
 
-// unknownAt reports key, which no field of the struct t takes, with the
-// field it most likely misspells.
-func (d *decoder) unknownAt(key, name string, t reflect.Type) {
+// unknownAt reports key, which no field takes, with the one of known that
+// it most likely misspells.
+func (d *decoder) unknownAt(key, name string, known []string) {
 	msg := fmt.Sprintf("unknown key %q", name)
-	if c := suggest.Closest(name, tags(t)); c != "" {
+	if c := suggest.Closest(name, known); c != "" {
 		msg += fmt.Sprintf("; did you mean %q?", c)
 		if d.meant == nil {
 			d.meant = map[string]bool{}
@@ -142,34 +176,4 @@ func (d *decoder) unknownAt(key, name string, t reflect.Type) {
 		}
 	}
 	d.add("manifest.unknown-key", key, line, col, msg)
-}
-
-func fieldByTag(t reflect.Type, tag string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		if name, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); name == tag {
-			return t.Field(i), true
-		}
-	}
-	return reflect.StructField{}, false
-}
-
-func tags(t reflect.Type) []string {
-	var keys []string
-	for i := range t.NumField() {
-		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); tag != "" && tag != "-" {
-			keys = append(keys, tag)
-		}
-	}
-	return keys
-}
-
-// valueWord names the TOML type of a decoded value.
-func valueWord(v any) string {
-	switch v.(type) {
-	case []any, []map[string]any:
-		return "an array"
-	case map[string]any:
-		return "a table"
-	}
-	return tomlWord(fmt.Sprintf("%T", v))
 }

@@ -26,7 +26,7 @@ func (r *Result) Compare(old *Earlier, manifestFile string) *breaking.Verdict {
 	for _, t := range r.Manifest.Targets {
 		// Only a strict mode that makes optional properties required (OpenAI's)
 		// turns an added optional property into a required one.
-		if a, ok := targets.Default().Get(t.Format); ok && t.Strict != nil && t.Strict.On && a.Profile.StrictRequiresAll() {
+		if a, ok := targets.Default().Get(t.Format); ok && strictOn(t) && a.Profile.StrictRequiresAll() {
 			strict = append(strict, t.Name)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"reflect"
 	"slices"
 	"strings"
 	"testing/fstest"
@@ -14,6 +15,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/emit"
 	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/targets"
 
 	"github.com/toolc-dev/toolc/internal/suggest"
@@ -49,11 +51,14 @@ func Convert(ctx context.Context, name string, data []byte, opts ConvertOptions)
 	m := &Manifest{
 		Version: ManifestVersion,
 		Sources: []manifest.Source{{Include: []string{input}, Format: opts.From, Repair: opts.Repair}},
-		Targets: []manifest.Target{{Format: opts.To, Out: "out.json", Schema: opts.Schema}},
+		Targets: []manifest.Target{{Format: opts.To, Out: "out.json", Table: map[string]any{}}},
 		Policy:  diag.Policy{Ignore: opts.Ignore},
 	}
+	if opts.Schema != "" {
+		m.Targets[0].Table["schema"] = opts.Schema
+	}
 	if opts.Strict {
-		m.Targets[0].Strict = &manifest.Strict{On: true}
+		m.Targets[0].Table["strict"] = true
 	}
 	fsys := fstest.MapFS{input: {Data: data}}
 	// Advice names convert's flags, not the keys of a manifest the user
@@ -83,12 +88,13 @@ func checkConvert(opts ConvertOptions) error {
 	if opts.From != "auto" && !slices.Contains(known.Sources, opts.From) {
 		return fmt.Errorf("%w %q as a source (want one of %s)%s", ErrUnknownFormat, opts.From, strings.Join(known.Sources, ", "), suggest.Hint(opts.From, known.Sources))
 	}
-	takes, ok := known.Targets[opts.To]
+	newOptions, ok := known.Targets[opts.To]
+	takes := func(key string) bool { _, ok := option.Lookup(reflect.TypeOf(newOptions()), key); return ok }
 	if !ok {
 		names := slices.Sorted(maps.Keys(known.Targets))
 		return fmt.Errorf("%w %q as a target (want one of %s)%s", ErrUnknownFormat, opts.To, strings.Join(names, ", "), suggest.Hint(opts.To, names))
 	}
-	if opts.Strict && !slices.Contains(takes, "strict") {
+	if opts.Strict && !takes("strict") {
 		return fmt.Errorf("%w: format %s has no strict mode", ErrNotSupported, opts.To)
 	}
 	var bad []diag.Diagnostic
@@ -97,7 +103,7 @@ func checkConvert(opts ConvertOptions) error {
 	}
 	switch {
 	case opts.Schema == "":
-	case !slices.Contains(takes, "schema"):
+	case !takes("schema"):
 		flagError("manifest.unknown-key", "--schema: format %s has no option \"schema\"", opts.To)
 	case !slices.Contains(emit.GeminiSchemas(), opts.Schema):
 		flagError("manifest.invalid", "--schema: schema %q is not one of %s", opts.Schema, strings.Join(emit.GeminiSchemas(), ", "))

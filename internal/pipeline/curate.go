@@ -7,6 +7,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/formats/openapi"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
@@ -65,7 +66,7 @@ func (b *build) curated(i int, key string, at func(code, sub, format string, arg
 		}
 		for _, list := range []struct {
 			code     string
-			problems []openapi.Problem
+			problems []option.Problem
 		}{{"manifest.invalid", r.Problems}, {"source.openapi-unmatched", r.Idle}} {
 			for _, p := range list.problems {
 				sub := manifest.KeyPath(p.Key...)

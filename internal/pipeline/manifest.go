@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/toolc-dev/toolc/diag"
@@ -40,7 +38,7 @@ func ReadManifest(fsys fs.FS, name string) (*Manifest, error) {
 		return nil, configError(diag.Diagnostic{Code: "manifest.syntax", Severity: diag.Error, File: base,
 			Message: fmt.Sprintf("cannot read the manifest: %v", unwrapPath(err))})
 	}
-	m, ds := manifest.Decode(data, name)
+	m, ds := manifest.Decode(data, name, formatsOf(formats.Default(), targets.Default()))
 	if m == nil {
 		return nil, configError(ds...)
 	}
@@ -97,38 +95,9 @@ func checkManifest(m *Manifest) ([]*profile.Profile, []diag.Diagnostic) {
 	for i, t := range m.Targets {
 		key := fmt.Sprintf("targets[%d]", i)
 		a, _ := reg.Get(t.Format)
-		p := a.Profile
-		if t.Schema != "" && !slices.Contains(emit.GeminiSchemas(), t.Schema) {
-			bad(key+".schema", "schema %q is not one of %s", t.Schema, strings.Join(emit.GeminiSchemas(), ", "))
-		}
-		if t.Dialect != "" || t.Strict != nil {
-			var strict *bool
-			auto := false
-			if t.Strict != nil {
-				strict, auto = &t.Strict.On, t.Strict.Auto
-			}
-			if err := p.CheckDialect(profile.Options{Dialect: t.Dialect, Strict: strict, Auto: auto}); err != nil {
-				bad(key+".dialect", "%v", err)
-			}
-		}
-		if err := p.CheckClients(profile.Options{Clients: t.Clients}); err != nil {
-			bad(key+".clients", "%v", err)
-		}
-		if err := profile.CheckProtocol(t.Protocol); err != nil {
-			bad(key+".protocol", "%v", err)
-		}
-		if t.Names != "" {
-			if err := profile.CheckNames(t.Names); err != nil {
-				bad(key+".names", "%v", err)
-			}
-		}
-		if t.Profile != nil || t.Limits != nil {
-			over, err := p.Override(t.Profile, t.Limits)
-			if err != nil {
-				bad(key+".profile", "%v", err)
-			} else {
-				p = over
-			}
+		p, problems := formatOptions(t).Check(a.Profile)
+		for _, pr := range problems {
+			bad(manifest.KeyPath(append([]string{key}, pr.Key...)...), "%s", pr.Message)
 		}
 		profiles[i] = p
 	}
@@ -137,14 +106,34 @@ func checkManifest(m *Manifest) ([]*profile.Profile, []diag.Diagnostic) {
 
 // formatsOf tells the manifest's check what the registry supports.
 func formatsOf(read *formats.Registry, write *targets.Registry) manifest.Formats {
-	f := manifest.Formats{Targets: map[string][]string{}}
+	f := manifest.Formats{Targets: map[string]func() any{}}
 	for _, a := range read.List() {
 		f.Sources = append(f.Sources, a.Name)
 	}
 	for _, t := range write.List() {
-		f.Targets[t.Name] = t.Profile.Options
+		f.Targets[t.Name] = func() any { return t.Options() }
 	}
 	return f
+}
+
+// formatOptions are the options of a checked manifest's target t, as its
+// format declares them.
+func formatOptions(t manifest.Target) profile.FormatOptions {
+	if fo, ok := t.Options.(profile.FormatOptions); ok {
+		return fo
+	}
+	if a, ok := targets.Default().Get(t.Format); ok {
+		return a.Options() // its defaults
+	}
+	return &emit.NoOptions{}
+}
+
+// strictOn reports whether a checked manifest's target t sets strict mode
+// (true or "auto").
+func strictOn(t manifest.Target) bool {
+	var o profile.Options
+	formatOptions(t).Apply(&o)
+	return o.Strict != nil && *o.Strict
 }
 
 // CheckManifest checks m, as ReadManifest and Build do, filling in its

@@ -603,35 +603,26 @@ func (b *build) countTokens(ctx context.Context) error {
 
 // targetOptions are the options a target's manifest entry sets.
 func (b *build) targetOptions(t manifest.Target) profile.Options {
-	var strict *bool
-	if t.Strict != nil {
-		strict = &t.Strict.On
-	}
-	return profile.Options{
-		Strict:    strict,
-		Auto:      t.Strict != nil && t.Strict.Auto,
-		Dialect:   t.Dialect,
-		Clients:   t.Clients,
-		Protocol:  t.Protocol,
-		Schema:    t.Schema,
-		Names:     t.Names,
-		Describe:  t.Describe != nil && *t.Describe,
+	fo := formatOptions(t)
+	o := profile.Options{
 		Catalog:   profile.Catalog{Name: b.m.Catalog.Name, Version: b.m.Catalog.Version},
+		Format:    fo,
 		Unchecked: b.invalid,
 	}
+	fo.Apply(&o)
+	return o
 }
 
 // publish is what the i-th target, a release target, writes besides the
 // tools, with the places of its tables for the target's diagnostics.
 func (b *build) publish(i int) profile.Publish {
 	t := b.m.Targets[i]
-	p := profile.Publish{Description: b.m.Catalog.Description, Server: t.Server, MCPB: t.MCPB, StaticResponses: t.StaticResponses,
-		Flavor: t.Flavor, Skills: t.Skills, Sections: t.Sections, Links: t.Links, File: b.manifestFile, Package: t.Package, Types: t.Types, Runtime: t.Runtime}
+	p := profile.Publish{Description: b.m.Catalog.Description, File: b.manifestFile}
 	p.Table = fmt.Sprintf("targets[%d]", i)
 	switch {
-	case t.MCPB != nil:
+	case t.Table["mcpb"] != nil:
 		p.Table += ".mcpb"
-	case t.Server != nil:
+	case t.Table["server"] != nil:
 		p.Table += ".server"
 	}
 	p.Line, p.Column = b.m.Pos(p.Table)
@@ -685,15 +676,15 @@ func (b *build) buildTarget(ctx context.Context, i int, opts profile.Options) er
 		}
 	}
 	var count *tokens.Count
-	_, bundleBudget := t.Limits["tokens"]
-	_, toolBudget := t.Limits["tool-tokens"]
+	_, bundleBudget := opts.Limits["tokens"]
+	_, toolBudget := opts.Limits["tool-tokens"]
 	if tokens.Counts(t.Format) && (bundleBudget || toolBudget) { // a report's counts are made after (countTokens)
 		c, err := tokens.Bundle(t.Format, low.Bundle, b.opts.Jobs)
 		if err != nil {
 			return err
 		}
 		count = c
-		parts[len(parts)-1] = append(parts[len(parts)-1], b.budgets(i, c, low, emit.Profile.KeepsRefs(opts))...)
+		parts[len(parts)-1] = append(parts[len(parts)-1], b.budgets(i, c, low, emit.Profile.KeepsRefs(opts), opts.Limits)...)
 	}
 	for j := range parts {
 		parts[j] = b.apply(parts[j], t.Policy)

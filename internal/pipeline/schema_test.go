@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,11 +15,10 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/emit"
 	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/formats/openapi"
-	"github.com/toolc-dev/toolc/internal/lower"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/profile"
 	"github.com/toolc-dev/toolc/internal/schematest"
 	"github.com/toolc-dev/toolc/internal/targets"
@@ -41,23 +39,11 @@ type member struct {
 }
 
 func (o obj) MarshalJSON() ([]byte, error) {
-	var b strings.Builder
-	b.WriteByte('{')
+	out := make(option.Object, len(o))
 	for i, m := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := json.Marshal(m.k)
-		v, err := json.Marshal(m.v)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
+		out[i] = option.Member{Key: m.k, Value: m.v}
 	}
-	b.WriteByte('}')
-	return []byte(b.String()), nil
+	return out.MarshalJSON()
 }
 
 func strs(desc string) obj {
@@ -77,47 +63,13 @@ func dialectNames() []string {
 // profiles' limits, and diag's codes and categories.
 func manifestSchema() obj {
 	var sources, targetNames []string
-	var conditions []any
-	limits := map[string]bool{}
 	for _, f := range formats.Default().List() {
 		sources = append(sources, f.Name)
 	}
 	for _, a := range targets.Default().List() {
 		targetNames = append(targetNames, a.Name)
-		var not obj
-		for _, o := range []string{"strict", "dialect", "schema", "names", "describe", "profile", "limits", "clients", "protocol", "server", "mcpb", "static_responses", "flavor", "skills", "sections", "links", "package", "types", "runtime"} {
-			if !slices.Contains(a.Profile.Options, o) {
-				not = append(not, member{o, false})
-			}
-		}
-		if len(not) > 0 {
-			conditions = append(conditions, obj{
-				{"if", obj{{"properties", obj{{"format", obj{{"const", a.Name}}}}}, {"required", []string{"format"}}}},
-				{"then", obj{{"properties", not}}},
-			})
-		}
 	}
-	for _, l := range lower.LimitChecks() { // every budget, those that package accept checks too
-		limits[l.Name] = true
-	}
-	var features obj
-	for _, f := range lower.Features() {
-		var actions []string
-		for _, a := range f.Actions {
-			actions = append(actions, string(a))
-		}
-		features = append(features, member{f.Name, obj{
-			{"description", f.Doc},
-			{"anyOf", []any{
-				obj{{"enum", actions}},
-				obj{{"type", "array"}, {"items", obj{{"type", []string{"string", "number", "boolean"}}}}, {"description", "only these values are kept"}},
-			}},
-		}})
-	}
-	var limitProps obj
-	for _, l := range slices.Sorted(maps.Keys(limits)) {
-		limitProps = append(limitProps, member{l, obj{{"type", "integer"}, {"minimum", 0}}})
-	}
+	optionProps, conditions := targetOptionsSchema()
 	codes := diag.Categories()
 	for _, c := range diag.Codes() {
 		codes = append(codes, c.Code)
@@ -237,32 +189,13 @@ func manifestSchema() obj {
 					{"type", "object"},
 					{"required", []string{"format", "out"}},
 					{"additionalProperties", false},
-					{"properties", obj{
+					{"properties", append(obj{
 						{"name", obj{{"type", "string"}, {"pattern", manifest.TargetNamePattern}, {"description", "unique among targets; the format by default"}}},
 						{"format", obj{{"enum", targetNames}, {"description", "the provider format to write"}}},
 						{"out", append(slices.Clone(path), member{"description", "the bundle's path, relative to the manifest"})},
-						{"strict", obj{{"anyOf", []any{obj{{"type", "boolean"}}, obj{{"const", "auto"}}}}, {"description", "strict mode: closed objects, typed schemas, OpenAI's optional properties made nullable; \"auto\": per tool, strict only where that narrows nothing"}}},
 						{"policy", obj{{"$ref", "#/$defs/target-policy"}}},
-						{"dialect", obj{{"enum", dialectNames()}, {"description", "OpenAI: the server that speaks the format; only openai takes the strict flag"}}},
-						{"clients", obj{{"type", "array"}, {"items", obj{{"enum", profile.Clients()}}}, {"uniqueItems", true}, {"description", "MCP: the clients the bundle is made for, whose rules it meets; the others' refusals are warnings"}}},
-						{"protocol", obj{{"enum", profile.Protocols()}, {"description", "MCP: the protocol revision the bundle is for (default the newest); before 2026-07-28 an output schema must be an object schema"}}},
-						{"server", obj{{"type", "object"}, {"description", "server-json, a2a-card: what the catalog does not know: name, website, repository = { url, source }, [[packages]] (registry_type, identifier, version, transport, file_sha256), [[remotes]] (type, url); url and provider = { organization, url } for an agent card"}}},
-						{"mcpb", obj{{"type", "object"}, {"description", "mcpb: the manifest's fields the catalog does not know, written as they are: author = { name }, server = { type, entry_point, mcp_config }, display_name, license, keywords, user_config …"}}},
-						{"static_responses", obj{{"type", "boolean"}, {"description", "mcpb: add the MCP tools/list answer under _meta[\"com.microsoft.windows\"].static_responses"}}},
-						{"flavor", obj{{"enum", []string{"spec", "smithery"}}, {"description", "mcpb: spec (tools as name and description, what mcpb validate takes) or smithery (with inputSchema, which Smithery's publish needs)"}}},
-						{"skills", obj{{"enum", []string{"tools", "tags"}}, {"description", "a2a-card: a skill per tool, or per tag"}}},
-						{"sections", obj{{"enum", []string{"namespaces", "tags"}}, {"description", "llms-txt: a section per namespace, or per tag"}}},
-						{"package", obj{{"type", "string"}, {"pattern", "^[a-z][a-z0-9_]*$"}, {"description", "go: the generated file's package (tools by default)"}}},
-						{"runtime", obj{{"type", "boolean"}, {"description", "go: add Decode, over toolcall, which returns a call's input struct"}}},
-						{"types", obj{{"type", "object"}, {"additionalProperties", obj{{"type", "string"}, {"pattern", "^[A-Z][A-Za-z0-9]*$"}}}, {"description", "typescript, go, python: the type name of a tool, by its ID, where two IDs make one name"}}},
-						{"links", obj{{"type", "string"}, {"pattern", `\{(id|namespace|name)\}`}, {"description", "a2a-card, llms-txt: the URL of a tool's page, with {id}, {namespace} and {name}"}}},
-						{"schema", obj{{"enum", emit.GeminiSchemas()}, {"description", "Gemini: parametersJsonSchema (json-schema) or the OpenAPI 3.0 subset of parameters (openapi)"}}},
-						{"names", obj{{"type", "string"}, {"pattern", `\{name\}`}, {"description", "the template of emitted names, {namespace}__{name} by default"}}},
-						{"describe", obj{{"type", "boolean"}, {"description", "keep dropped constraints in the descriptions"}}},
-						{"profile", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", features}, {"description", "override rows of the target's profile: feature = action, or a list of the values kept"}}},
-						{"limits", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", limitProps}, {"description", "override the target's budgets"}}},
 						{"select", selectSchema("build this target from part of the catalog: tools matching every list set, and no exclude glob")},
-					}},
+					}, optionProps...)},
 					{"allOf", conditions},
 				}},
 			}},
@@ -362,6 +295,86 @@ func manifestSchema() obj {
 	}
 }
 
+// targetOptionsSchema makes the schema of the options of targets from each
+// format's declaration: the properties, each key once, described with the
+// formats that take it; and for each format, the keys it does not take
+// (false) and the schema of those whose schema is its own (a server table).
+func targetOptionsSchema() (obj, []any) {
+	type taker struct {
+		format string
+		schema option.Object
+	}
+	byKey := map[string][]taker{}
+	var keys []string
+	list := targets.Default().List()
+	for _, a := range list {
+		for _, f := range option.Fields(reflect.TypeOf(a.Options())) {
+			if byKey[f.Key] == nil {
+				keys = append(keys, f.Key)
+			}
+			byKey[f.Key] = append(byKey[f.Key], taker{a.Name, option.FieldSchema(f)})
+		}
+	}
+	slices.Sort(keys)
+	same := func(a, b option.Object) bool {
+		x, _ := json.Marshal(a)
+		y, _ := json.Marshal(b)
+		return string(x) == string(y)
+	}
+	var props obj
+	shared := map[string]bool{} // keys whose schema is one for every format
+	for _, k := range keys {
+		ts := byKey[k]
+		var names []string
+		one := true
+		for _, t := range ts {
+			names = append(names, t.format)
+			one = one && same(t.schema, ts[0].schema)
+		}
+		who := strings.Join(names, ", ")
+		if len(names) > len(list)/2 {
+			var not []string
+			for _, a := range list {
+				if !slices.Contains(names, a.Name) {
+					not = append(not, a.Name)
+				}
+			}
+			who = "every format but " + strings.Join(not, ", ")
+		}
+		if !one {
+			props = append(props, member{k, obj{{"type", "object"}, {"description", who + ": a table the format declares"}}})
+			continue
+		}
+		s := slices.Clone(ts[0].schema)
+		if i := slices.IndexFunc(s, func(m option.Member) bool { return m.Key == "description" }); i >= 0 {
+			s[i].Value = who + ": " + s[i].Value.(string)
+		}
+		props = append(props, member{k, s})
+		shared[k] = true
+	}
+	var conditions []any
+	for _, a := range list {
+		var then obj
+		typ := reflect.TypeOf(a.Options())
+		for _, k := range keys {
+			f, ok := option.Lookup(typ, k)
+			switch {
+			case !ok:
+				then = append(then, member{k, false})
+			case !shared[k]:
+				then = append(then, member{k, option.FieldSchema(f)})
+			}
+		}
+		if len(then) > 0 {
+			conditions = append(conditions, obj{
+				{"if", obj{{"properties", obj{{"format", obj{{"const", a.Name}}}}}, {"required", []string{"format"}}}},
+				{"then", obj{{"properties", then}}},
+			})
+		}
+	}
+	return props, conditions
+}
+
 // TestManifestSchemaIsUpToDate keeps toolc.schema.json what the tables say;
 // go test ./compiler -update rewrites it.
 func TestManifestSchemaIsUpToDate(t *testing.T) {
@@ -415,7 +428,15 @@ func TestManifestSchemaKeys(t *testing.T) {
 		{manifest.Deprecation{}, []string{"properties", "policy", "properties", "deprecation", "properties"}},
 		{manifest.Horizon{}, []string{"properties", "policy", "properties", "acknowledge", "properties"}},
 	} {
-		if got, want := props(s, c.path...), tomlKeys(c.typ); !slices.Equal(got, want) {
+		want := tomlKeys(c.typ)
+		if _, ok := c.typ.(manifest.Target); ok { // and every format's options
+			for _, a := range targets.Default().List() {
+				want = append(want, option.Keys(reflect.TypeOf(a.Options()))...)
+			}
+			slices.Sort(want)
+			want = slices.Compact(want)
+		}
+		if got := props(s, c.path...); !slices.Equal(got, want) {
 			t.Errorf("schema of %T has %v, the decoder reads %v", c.typ, got, want)
 		}
 	}

@@ -14,14 +14,14 @@ import (
 
 // budgets checks target i's token count against its limits tokens (the
 // bundle) and tool-tokens (each tool), saying what is biggest.
-func (b *build) budgets(i int, c *tokens.Count, low *profile.Lowered, keepsRefs bool) []diag.Diagnostic {
+func (b *build) budgets(i int, c *tokens.Count, low *profile.Lowered, keepsRefs bool, limits map[string]int) []diag.Diagnostic {
 	t := b.m.Targets[i]
 	var ds []diag.Diagnostic
 	how := "exact for the rendering OpenAI publishes"
 	if !c.Method.Exact {
 		how = "estimated"
 	}
-	if max, ok := t.Limits["tool-tokens"]; ok {
+	if max, ok := limits["tool-tokens"]; ok {
 		byName := map[string]int{}
 		for j, src := range low.Sources {
 			byName[low.Names[src.ID()]] = j
@@ -42,7 +42,7 @@ func (b *build) budgets(i int, c *tokens.Count, low *profile.Lowered, keepsRefs 
 			ds = append(ds, d)
 		}
 	}
-	if max, ok := t.Limits["tokens"]; ok && c.Total() > max {
+	if max, ok := limits["tokens"]; ok && c.Total() > max {
 		top := slices.Clone(c.Tools)
 		slices.SortStableFunc(top, func(x, y tokens.ToolCount) int { return cmp.Compare(y.Tokens, x.Tokens) })
 		var names []string

@@ -100,7 +100,7 @@ func Dialects(format string) []Dialect { return slices.Clone(dialects[format]) }
 func (p *Profile) dialect(opts Options) (Dialect, bool) {
 	ds := dialects[p.Format]
 	if len(ds) == 0 {
-		return Dialect{Name: p.Format, Strict: slices.Contains(p.Options, "strict")}, opts.Dialect == ""
+		return Dialect{Name: p.Format, Strict: p.HasStrict}, opts.Dialect == ""
 	}
 	if opts.Dialect == "" {
 		return ds[0], true

@@ -133,7 +133,7 @@ func (p *Profile) lowering(target string, opts Options) *lowering {
 	l := &lowering{p: p, target: target, opts: opts, tmpl: cmp.Or(opts.Names, p.Names, DefaultNames),
 		fingerprints: map[*lower.Rules]string{}, nameRule: p.nameRule(opts), keepExt: p.extensionFormats()}
 	l.dialect, l.rulesOf = p.rulesFor(opts)
-	l.strictMode = l.dialect.Strict && slices.Contains(p.Options, "strict")
+	l.strictMode = l.dialect.Strict && p.HasStrict
 	if opts.Memo != nil {
 		for _, mode := range []string{p.mode(opts), "strict"} {
 			r := l.rulesOf(mode)
@@ -336,7 +336,7 @@ func (tl *toolLowering) lowerInput() {
 // the target's strict option over all of them. The flag leaves the
 // extension maps the target writes: it is a typed value from here on.
 func (tl *toolLowering) writeStrict() {
-	if !slices.Contains(tl.p.Options, "strict") {
+	if !tl.p.HasStrict {
 		return // a target without strict mode writes a source's flag as the extension it is (canonical)
 	}
 	strict := tl.o.strict
@@ -617,7 +617,7 @@ func (p *Profile) rulesFor(opts Options) (Dialect, func(mode string) *lower.Rule
 func (p *Profile) Fingerprints(opts Options) []string {
 	dialect, rulesOf := p.rulesFor(opts)
 	out := []string{rulesOf(p.mode(opts)).Fingerprint()}
-	if dialect.Strict && slices.Contains(p.Options, "strict") {
+	if dialect.Strict && p.HasStrict {
 		if f := rulesOf("strict").Fingerprint(); f != out[0] {
 			out = append(out, f)
 		}

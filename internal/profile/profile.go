@@ -35,10 +35,10 @@ type Profile struct {
 	// format has a place for; every other field that a tool sets is dropped
 	// and reported with its field's loss code.
 	Carries []string
-	// Options lists the target options (toolc.toml keys besides name,
-	// format, out, policy and the options every target takes) that the
-	// format takes.
-	Options []string
+	// HasStrict reports whether the format has a strict mode and writes
+	// each tool's strict flag; HasClients whether its bundle is what MCP
+	// clients read, whose rules and protocol revisions apply.
+	HasStrict, HasClients bool
 	// Extensions names the formats whose format-specific fields the target
 	// writes back; every other format's are dropped and reported. "*" keeps
 	// them all.
@@ -164,7 +164,7 @@ func (p *Profile) Accept(bundle *canonical.Value, tools []*canonical.Tool, targe
 		ao.Max[accept.Kind(l)] = n
 	}
 	ds := accept.Check(t.ForClients(opts.Clients), bundle, tools, target, ao)
-	if slices.Contains(p.Options, "clients") {
+	if p.HasClients {
 		ds = append(ds, accept.Advise(t, bundle, tools, target, opts.Clients, ao)...)
 	}
 	return ds
@@ -221,7 +221,7 @@ func (p *Profile) sourceStrict(t *canonical.Tool) (strict bool, format string, o
 			return b, f, true
 		}
 	}
-	if !slices.Contains(p.Options, "strict") {
+	if !p.HasStrict {
 		return false, "", false
 	}
 	// The first format in sorted order whose flag it is: found without
@@ -230,7 +230,7 @@ func (p *Profile) sourceStrict(t *canonical.Tool) (strict bool, format string, o
 		if format != "" && f > format {
 			continue
 		}
-		if q, known := profiles[f]; !known || !slices.Contains(q.Options, "strict") {
+		if q, known := profiles[f]; !known || !q.HasStrict {
 			continue
 		}
 		if b, has := ext.Get("strict").BoolValue(); has {

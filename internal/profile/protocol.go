@@ -40,7 +40,7 @@ func CheckProtocol(v string) error {
 // objectOutputOnly reports whether an MCP bundle for opts takes only object
 // schemas as output schemas.
 func (p *Profile) objectOutputOnly(opts Options) bool {
-	if !slices.Contains(p.Options, "protocol") || opts.Protocol == "" {
+	if !p.HasClients || opts.Protocol == "" {
 		return false
 	}
 	i := slices.IndexFunc(protocols, func(p protocol) bool { return p.version == opts.Protocol })

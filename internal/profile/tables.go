@@ -212,11 +212,7 @@ const srcRefExternal = "providers resolve only references within the schema; a $
 
 var keepAll = &lower.Rules{}
 
-var (
-	nameOpenAI = NameRule{Chars: "a-zA-Z0-9_-", Max: 64, Source: "OpenAI API reference, FunctionDefinition.name"}
-	// common options of every target but canonical and jsonschema
-	namedOptions = []string{"names", "describe", "profile", "limits"}
-)
+var nameOpenAI = NameRule{Chars: "a-zA-Z0-9_-", Max: 64, Source: "OpenAI API reference, FunctionDefinition.name"}
 
 // profiles holds the profile of every target format, from PROVIDERS.md.
 var profiles = map[string]*Profile{
@@ -224,7 +220,7 @@ var profiles = map[string]*Profile{
 		Format:     "mcp",
 		Name:       NameRule{Chars: "A-Za-z0-9_.-", Max: 128, Source: "MCP specification 2025-11-25, Tool names (SHOULD)"},
 		Carries:    []string{"title", "output", "annotations", "icons", "meta", "lifecycle"},
-		Options:    append([]string{"clients", "protocol"}, namedOptions...),
+		HasClients: true,
 		Schema:     map[string]*lower.Rules{"": keepAll},
 		Acceptance: map[string]string{"": "mcp"},
 		Source:     "MCP specification 2025-11-25, schema.json Tool",
@@ -232,7 +228,7 @@ var profiles = map[string]*Profile{
 	"openai": {
 		Format:     "openai",
 		Name:       nameOpenAI,
-		Options:    append([]string{"strict", "dialect"}, namedOptions...),
+		HasStrict:  true,
 		Schema:     map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
 		Acceptance: map[string]string{"": "openai"},
 		Source:     "OpenAI API reference, ChatCompletionTool / FunctionDefinition",
@@ -241,7 +237,7 @@ var profiles = map[string]*Profile{
 		Format:     "openai-responses",
 		Name:       nameOpenAI,
 		Carries:    []string{"output"}, // output_schema: openai-python types/responses/function_tool_param.py
-		Options:    append([]string{"strict"}, namedOptions...),
+		HasStrict:  true,
 		Extensions: []string{"openai-responses", "openai"},
 		Schema:     map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
 		Acceptance: map[string]string{"": "openai-responses"},
@@ -251,7 +247,7 @@ var profiles = map[string]*Profile{
 		Format:     "anthropic",
 		Name:       NameRule{Chars: "a-zA-Z0-9_-", Max: 128, Source: "Anthropic Tool.name ^[a-zA-Z0-9_-]{1,128}$; modelcontextprotocol issue 1345 (PROVIDERS.md, corrections)"},
 		Carries:    []string{"examples"},
-		Options:    append([]string{"strict"}, namedOptions...),
+		HasStrict:  true,
 		Schema:     map[string]*lower.Rules{"": anthropicDefault, "strict": anthropicStrict},
 		Acceptance: map[string]string{"": "anthropic"},
 		Source:     "Anthropic API reference, Messages Tool (input_examples)",
@@ -261,7 +257,6 @@ var profiles = map[string]*Profile{
 		Name:       NameRule{Chars: "A-Za-z0-9_.:-", First: "A-Za-z_", Max: 64, Source: "Gemini API and Vertex FunctionDeclaration.name: at most 64 characters, '.', ':' and '-' after the first; gemini-cli issue 20987, ccs issue 25 (PROVIDERS.md, late 2026)"},
 		Names:      "{namespace}:{name}", // ':' is legal: the ID as it is
 		Carries:    []string{"output"},
-		Options:    append([]string{"schema"}, namedOptions...),
 		Schema:     map[string]*lower.Rules{"": geminiJSONSchema, "openapi": geminiOpenAPI},
 		Acceptance: map[string]string{"": "gemini", "openapi": "gemini-openapi"},
 		Source:     "Gemini API reference, FunctionDeclaration",
@@ -269,7 +264,7 @@ var profiles = map[string]*Profile{
 	"bedrock": {
 		Format:     "bedrock",
 		Name:       NameRule{Chars: "a-zA-Z0-9_-", Max: 64, Source: "Bedrock Converse ToolSpecification.name"},
-		Options:    append([]string{"strict"}, namedOptions...),
+		HasStrict:  true,
 		Schema:     map[string]*lower.Rules{"": bedrockRules, "strict": bedrockStrict},
 		Acceptance: map[string]string{"": "bedrock"},
 		Source:     "Bedrock Converse API reference, ToolSpecification",

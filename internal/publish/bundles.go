@@ -4,12 +4,14 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/emit"
+	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/profile"
 )
 
@@ -19,33 +21,30 @@ import (
 // whose schema @anthropic-ai/mcpb 2.1.2 validates).
 const MCPBVersion = "0.3"
 
-// mcpbPassed are the [targets.mcpb] keys written as they are: the
-// manifest's fields that the catalog does not know.
-var mcpbPassed = []string{"display_name", "long_description", "author", "repository", "homepage", "documentation", "support", "icon",
-	"server", "tools_generated", "keywords", "license", "privacy_policies", "compatibility", "user_config"}
-
 // MCPB writes an MCPB bundle's manifest.json.
 func MCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	r := &release{tools: tools, sources: sources, opts: opts, p: opts.Publish}
-	m := r.p.MCPB
+	o := profile.FormatOf[MCPBOptions](opts)
+	m := o.MCPB
 	out := canonical.NewObject()
 	out.Set("manifest_version", canonical.NewString(MCPBVersion))
-	out.Set("name", canonical.NewString(cmp.Or(str(m, "name"), opts.Catalog.Name)))
+	out.Set("name", canonical.NewString(cmp.Or(m.Name, opts.Catalog.Name)))
 	out.Set("version", canonical.NewString(r.version("an MCPB manifest")))
 	out.Set("description", canonical.NewString(r.description(0, "an MCPB manifest")))
-	if a := table(m, "author"); str(a, "name") == "" {
+	if m.Author == nil || m.Author.Name == "" {
 		r.atTable("publish.field-missing", `add author = { name = "…" } to [targets.mcpb]`, "an MCPB manifest needs an author with a name (MANIFEST.md: author is required), and [targets.mcpb] has none")
 	}
-	if s := table(m, "server"); str(s, "type") == "" || str(s, "entry_point") == "" || table(s, "mcp_config") == nil {
+	if s := m.Server; s == nil || s.Type == "" || s.EntryPoint == "" || s.MCPConfig == nil {
 		r.atTable("publish.field-missing", `add server = { type = "node", entry_point = "server/index.js", mcp_config = { command = "node", args = ["${__dirname}/server/index.js"] } } to [targets.mcpb]`,
 			"an MCPB manifest needs the server it runs: type, entry_point and mcp_config (MANIFEST.md: server is required)")
 	}
-	for _, k := range mcpbPassed {
-		if v, ok := m[k]; ok {
-			out.Set(k, value(v))
+	table := reflect.ValueOf(m)
+	for _, f := range option.Fields(table.Type()) {
+		if v := table.FieldByIndex(f.Index); f.Key != "name" && !v.IsZero() {
+			out.Set(f.Key, valueOf(v))
 		}
 	}
-	smithery := r.p.Flavor == "smithery"
+	smithery := o.Flavor == "smithery"
 	list := canonical.NewArray()
 	for i, t := range tools {
 		o := canonical.NewObject()
@@ -60,7 +59,7 @@ func MCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Va
 		list.SetItems(append(list.Items(), o))
 	}
 	out.Set("tools", list)
-	if r.p.StaticResponses {
+	if o.StaticResponses {
 		// Windows' on-device agent registry reads the tools/list answer
 		// from here instead of starting the server (mcpb's .NET CLI,
 		// StaticResponsesHelper): the MCP target's answer, exactly.
@@ -78,30 +77,31 @@ const A2AProtocol = "1.0"
 // A2ACard writes an A2A agent card.
 func A2ACard(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	r := &release{tools: tools, sources: sources, opts: opts, p: opts.Publish}
-	srv := r.p.Server
+	o := profile.FormatOf[A2AOptions](opts)
+	srv := o.Server
 	out := canonical.NewObject()
 	out.Set("name", canonical.NewString(opts.Catalog.Name))
 	out.Set("description", canonical.NewString(r.description(0, "an A2A agent card")))
-	url := str(srv, "url")
+	url := srv.URL
 	if !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
 		r.atTable("publish.field-missing", `add [targets.server] url = "https://…", where the agent answers`, "an A2A agent card needs the URL of the agent's interface, and [targets.server] has no url")
 	}
 	iface := canonical.NewObject()
 	iface.Set("url", canonical.NewString(url))
-	iface.Set("protocolBinding", canonical.NewString(cmp.Or(str(srv, "binding"), "JSONRPC")))
+	iface.Set("protocolBinding", canonical.NewString(cmp.Or(srv.Binding, "JSONRPC")))
 	iface.Set("tenant", canonical.NewString(""))
 	iface.Set("protocolVersion", canonical.NewString(A2AProtocol))
 	out.Set("supportedInterfaces", canonical.NewArray(iface))
-	prov := table(srv, "provider")
-	if str(prov, "organization") == "" || str(prov, "url") == "" {
+	prov := cmp.Or(srv.Provider, &A2AProvider{})
+	if prov.Organization == "" || prov.URL == "" {
 		r.atTable("publish.field-missing", `add provider = { organization = "…", url = "https://…" } to [targets.server]`, "an A2A agent card names its provider (organization and url), and [targets.server] has none")
 	}
 	p := canonical.NewObject()
-	p.Set("url", canonical.NewString(str(prov, "url")))
-	p.Set("organization", canonical.NewString(str(prov, "organization")))
+	p.Set("url", canonical.NewString(prov.URL))
+	p.Set("organization", canonical.NewString(prov.Organization))
 	out.Set("provider", p)
 	out.Set("version", canonical.NewString(r.version("an A2A agent card")))
-	setStr(out, "documentationUrl", str(srv, "documentation"))
+	setStr(out, "documentationUrl", srv.Documentation)
 	caps := canonical.NewObject()
 	caps.Set("extensions", canonical.NewArray())
 	out.Set("capabilities", caps)
@@ -110,7 +110,7 @@ func A2ACard(tools, sources []*canonical.Tool, opts profile.Options) (*canonical
 	modes := canonical.NewStrings([]string{"application/json"})
 	out.Set("defaultInputModes", modes)
 	out.Set("defaultOutputModes", modes)
-	out.Set("skills", r.skills())
+	out.Set("skills", r.skills(o.Skills))
 	out.Set("signatures", canonical.NewArray())
 	return out, r.ds
 }
@@ -130,9 +130,9 @@ func skill(id, name, description string, tags []string) *canonical.Value {
 }
 
 // skills are the card's skills: one per tool, or one per tag.
-func (r *release) skills() *canonical.Value {
+func (r *release) skills(per string) *canonical.Value {
 	out := canonical.NewArray()
-	if r.p.Skills == "tags" {
+	if per == "tags" {
 		byTag := map[string][]string{}
 		for _, t := range r.sources {
 			for _, tag := range cmpTags(t) {
@@ -171,6 +171,7 @@ func cmpTags(t *canonical.Tool) []string {
 // text.
 func LLMsTxt(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	r := &release{tools: tools, sources: sources, opts: opts, p: opts.Publish}
+	o := profile.FormatOf[LLMsTxtOptions](opts)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", cmp.Or(opts.Catalog.Name, "Tools"))
 	if d := r.description(0, "llms.txt"); d != "" {
@@ -179,7 +180,7 @@ func LLMsTxt(tools, sources []*canonical.Tool, opts profile.Options) (*canonical
 	sections := map[string][]int{}
 	for i, t := range sources {
 		keys := []string{cmp.Or(t.Namespace, "Tools")}
-		if r.p.Sections == "tags" {
+		if o.Sections == "tags" {
 			keys = cmpTags(t)
 			if len(keys) == 0 {
 				keys = []string{"Other"}
@@ -194,8 +195,8 @@ func LLMsTxt(tools, sources []*canonical.Tool, opts profile.Options) (*canonical
 		for _, i := range sections[sec] {
 			t, src := tools[i], sources[i]
 			line := "- `" + t.Name + "`"
-			if r.p.Links != "" {
-				line = fmt.Sprintf("- [%s](%s)", t.Name, link(r.p.Links, src))
+			if o.Links != "" {
+				line = fmt.Sprintf("- [%s](%s)", t.Name, link(o.Links, src))
 			}
 			if s := firstSentence(src.Description); s != "" {
 				line += ": " + s

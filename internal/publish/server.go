@@ -9,14 +9,16 @@ package publish
 import (
 	"cmp"
 	"fmt"
-	"maps"
+	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/profile"
 )
 
@@ -82,69 +84,56 @@ func (r *release) version(who string) string {
 	return r.opts.Catalog.Version
 }
 
-// value is a TOML value as JSON, tables with their keys sorted (TOML's
-// tables have no order): what a target's table passes through.
-func value(v any) *canonical.Value {
-	switch x := v.(type) {
-	case map[string]any:
-		o := canonical.NewObject()
-		for _, k := range slices.Sorted(maps.Keys(x)) {
-			o.Set(k, value(x[k]))
-		}
-		return o
-	case []map[string]any:
-		a := canonical.NewArray()
-		for _, m := range x {
-			a.SetItems(append(a.Items(), value(m)))
-		}
-		return a
-	case []any:
-		a := canonical.NewArray()
-		for _, it := range x {
-			a.SetItems(append(a.Items(), value(it)))
-		}
-		return a
-	case string:
-		return canonical.NewString(x)
-	case bool:
-		return canonical.NewBool(x)
-	case int64:
-		return canonical.NewNumber(fmt.Sprint(x))
-	case float64:
-		return canonical.NewNumber(fmt.Sprint(x))
-	case time.Time:
-		return canonical.NewString(x.Format(time.RFC3339))
+// valueOf is a declared table's value as JSON, as the manifest wrote it:
+// a struct's set fields by key and a map's entries, sorted by key (TOML's
+// tables have no order); a value of no declared type (a user_config
+// default) as TOML decoded it.
+func valueOf(v reflect.Value) *canonical.Value {
+	if t, ok := v.Interface().(time.Time); ok {
+		return canonical.NewString(t.Format(time.RFC3339))
 	}
-	return canonical.NewString(fmt.Sprint(v))
-}
-
-// str is the string at key of a table, "" when it is not one.
-func str(m map[string]any, key string) string {
-	s, _ := m[key].(string)
-	return s
-}
-
-// tables is the list of tables at key of a table.
-func tables(m map[string]any, key string) []map[string]any {
-	switch x := m[key].(type) {
-	case []map[string]any:
-		return x
-	case []any:
-		var out []map[string]any
-		for _, it := range x {
-			if t, ok := it.(map[string]any); ok {
-				out = append(out, t)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return canonical.NewNull()
+		}
+		return valueOf(v.Elem())
+	case reflect.Struct:
+		fields := option.Fields(v.Type())
+		slices.SortFunc(fields, func(a, b option.Field) int { return strings.Compare(a.Key, b.Key) })
+		o := canonical.NewObject()
+		for _, f := range fields {
+			if fv := v.FieldByIndex(f.Index); !fv.IsZero() {
+				o.Set(f.Key, valueOf(fv))
 			}
 		}
-		return out
+		return o
+	case reflect.Map:
+		o := canonical.NewObject()
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		for _, k := range keys {
+			o.Set(k.String(), valueOf(v.MapIndex(k)))
+		}
+		return o
+	case reflect.Slice:
+		a := canonical.NewArray()
+		items := make([]*canonical.Value, v.Len())
+		for i := range items {
+			items[i] = valueOf(v.Index(i))
+		}
+		a.SetItems(items)
+		return a
+	case reflect.String:
+		return canonical.NewString(v.String())
+	case reflect.Bool:
+		return canonical.NewBool(v.Bool())
+	case reflect.Int, reflect.Int64:
+		return canonical.NewNumber(strconv.FormatInt(v.Int(), 10))
+	case reflect.Float64:
+		return canonical.NewNumber(fmt.Sprint(v.Float()))
 	}
-	return nil
-}
-
-// table is the table at key of a table, nil when it is not one.
-func table(m map[string]any, key string) map[string]any {
-	t, _ := m[key].(map[string]any)
-	return t
+	return canonical.NewString(fmt.Sprint(v.Interface()))
 }
 
 // firstSentence is the first sentence of a description, for summaries:
@@ -186,11 +175,8 @@ type Publisher func(tools, sources []*canonical.Tool, opts profile.Options) (*ca
 // ServerJSON writes the MCP registry's server.json (schema 2025-12-11).
 func ServerJSON(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	r := &release{tools: tools, sources: sources, opts: opts, p: opts.Publish}
-	srv := r.p.Server
-	name := str(srv, "name")
-	if name == "" {
-		name = opts.Catalog.Name
-	}
+	srv := profile.FormatOf[ServerJSONOptions](opts).Server
+	name := cmp.Or(srv.Name, opts.Catalog.Name)
 	if !serverName.MatchString(name) || len(name) < 3 || len(name) > 200 {
 		r.atTable("publish.invalid", `set [targets.server] name = "io.github.OWNER/SERVER"`, "the registry takes a server name in reverse-DNS form with exactly one \"/\" (^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$, 3 to 200 characters; server.schema.json 2025-12-11), not %q", name)
 	}
@@ -199,15 +185,16 @@ func ServerJSON(tools, sources []*canonical.Tool, opts profile.Options) (*canoni
 	out.Set("name", canonical.NewString(name))
 	out.Set("description", canonical.NewString(r.description(100, "the registry's server.json")))
 	out.Set("version", canonical.NewString(r.version("the registry's server.json")))
-	if repo := table(srv, "repository"); repo != nil {
+	if repo := srv.Repository; repo != nil {
 		o := canonical.NewObject()
-		for _, k := range []string{"url", "source", "id", "subfolder"} {
-			setStr(o, k, str(repo, k))
-		}
+		setStr(o, "url", repo.URL)
+		setStr(o, "source", repo.Source)
+		setStr(o, "id", repo.ID)
+		setStr(o, "subfolder", repo.Subfolder)
 		out.Set("repository", o)
 	}
-	setStr(out, "websiteUrl", str(srv, "website"))
-	pkgs, rem := r.packages(tables(srv, "packages")), r.remotes(tables(srv, "remotes"))
+	setStr(out, "websiteUrl", srv.Website)
+	pkgs, rem := r.packages(srv.Packages), r.remotes(srv.Remotes)
 	if len(pkgs.Items()) > 0 {
 		out.Set("packages", pkgs)
 	}
@@ -239,33 +226,30 @@ func nested(v *canonical.Value, keys ...string) *canonical.Value {
 }
 
 // packages writes [[targets.server.packages]] in the registry's terms.
-func (r *release) packages(ts []map[string]any) *canonical.Value {
+func (r *release) packages(ts []Package) *canonical.Value {
 	out := canonical.NewArray()
 	for i, t := range ts {
 		o := canonical.NewObject()
-		kind, id := str(t, "registry_type"), str(t, "identifier")
+		kind, id := t.RegistryType, t.Identifier
 		if kind == "" || id == "" {
 			r.atTable("publish.field-missing", "give each package registry_type (npm, pypi, oci, nuget, mcpb) and identifier", "packages[%d] needs registry_type and identifier", i)
 		}
 		setStr(o, "registryType", kind)
-		setStr(o, "registryBaseUrl", str(t, "registry_base_url"))
+		setStr(o, "registryBaseUrl", t.RegistryBaseURL)
 		setStr(o, "identifier", id)
-		v := str(t, "version")
-		if v == "" {
-			v = r.opts.Catalog.Version
-		}
+		v := cmp.Or(t.Version, r.opts.Catalog.Version)
 		if versionRange.MatchString(v) || v == "" {
 			r.atTable("publish.invalid", `set the package's version = "1.2.0", the exact version it installs`, "packages[%d] version %q: the registry takes an exact version, not a range or \"latest\"", i, v)
 		}
 		setStr(o, "version", v)
-		sum := str(t, "file_sha256")
+		sum := t.FileSHA256
 		if sum != "" && !sha256Hex.MatchString(sum) || sum == "" && kind == "mcpb" {
 			r.atTable("publish.invalid", "set file_sha256 to the SHA-256 of the .mcpb file, 64 lower-case hex digits", "packages[%d]: an MCPB package needs file_sha256, the SHA-256 of its file (%q)", i, sum)
 		}
 		setStr(o, "fileSha256", sum)
-		setStr(o, "runtimeHint", str(t, "runtime_hint"))
+		setStr(o, "runtimeHint", t.RuntimeHint)
 		tr := canonical.NewObject()
-		tr.Set("type", canonical.NewString(cmp.Or(str(t, "transport"), "stdio")))
+		tr.Set("type", canonical.NewString(cmp.Or(t.Transport, "stdio")))
 		o.Set("transport", tr)
 		out.SetItems(append(out.Items(), o))
 	}
@@ -273,10 +257,10 @@ func (r *release) packages(ts []map[string]any) *canonical.Value {
 }
 
 // remotes writes [[targets.server.remotes]] in the registry's terms.
-func (r *release) remotes(ts []map[string]any) *canonical.Value {
+func (r *release) remotes(ts []Remote) *canonical.Value {
 	out := canonical.NewArray()
 	for i, t := range ts {
-		kind, url := str(t, "type"), str(t, "url")
+		kind, url := t.Type, t.URL
 		if kind != "streamable-http" && kind != "sse" || !strings.HasPrefix(url, "https://") && !strings.HasPrefix(url, "http://") {
 			r.atTable("publish.invalid", `write remotes as { type = "streamable-http", url = "https://…" }`, "remotes[%d]: type %q and url %q: the registry takes streamable-http or sse at an http(s) URL", i, kind, url)
 		}

@@ -27,6 +27,9 @@ type Target struct {
 	// Profile is what the format accepts: its names, schema rules,
 	// dialects and limits.
 	Profile *profile.Profile
+	// Options declares the options of the target's table: it returns a
+	// pointer to a new value of the format's options struct, its defaults.
+	Options func() profile.FormatOptions
 	// Encode writes a provider bundle, which the profile's acceptance
 	// table then checks; Publish, for a release target or typed code,
 	// writes the file and checks it against its destination itself. One
@@ -106,20 +109,28 @@ func (r *Registry) List() []*Target {
 // Default returns a new registry with every target toolc writes.
 func Default() *Registry {
 	return NewRegistry(
-		provider("mcp", emit.MCP), provider("openai", emit.OpenAI), provider("openai-responses", emit.Responses),
-		provider("anthropic", emit.Anthropic), provider("gemini", emit.Gemini), provider("bedrock", emit.Bedrock),
-		provider("canonical", emit.Canonical), provider("jsonschema", emit.JSONSchema),
-		release("server-json", publish.ServerJSON), release("mcpb", publish.MCPB), release("a2a-card", publish.A2ACard),
-		release("llms-txt", publish.LLMsTxt), release("typescript", typegen.TypeScriptTarget), release("go", typegen.GoTarget),
-		release("python", typegen.PythonTarget))
+		provider[emit.MCPOptions]("mcp", emit.MCP), provider[emit.OpenAIOptions]("openai", emit.OpenAI),
+		provider[emit.StrictOptions]("openai-responses", emit.Responses), provider[emit.StrictOptions]("anthropic", emit.Anthropic),
+		provider[emit.GeminiOptions]("gemini", emit.Gemini), provider[emit.StrictOptions]("bedrock", emit.Bedrock),
+		provider[emit.NoOptions]("canonical", emit.Canonical), provider[emit.NoOptions]("jsonschema", emit.JSONSchema),
+		release[publish.ServerJSONOptions]("server-json", publish.ServerJSON), release[publish.MCPBOptions]("mcpb", publish.MCPB),
+		release[publish.A2AOptions]("a2a-card", publish.A2ACard), release[publish.LLMsTxtOptions]("llms-txt", publish.LLMsTxt),
+		release[typegen.TypeScriptOptions]("typescript", typegen.TypeScriptTarget), release[typegen.GoOptions]("go", typegen.GoTarget),
+		release[typegen.PythonOptions]("python", typegen.PythonTarget))
 }
 
-func provider(name string, enc emit.Encoder) *Target {
-	return &Target{Name: name, Profile: profileOf(name), Encode: enc}
+// options is the constructor of a format's options, whose struct is T.
+type options[T any] interface {
+	*T
+	profile.FormatOptions
 }
 
-func release(name string, pub publish.Publisher) *Target {
-	return &Target{Name: name, Profile: profileOf(name), Publish: pub}
+func provider[T any, PT options[T]](name string, enc emit.Encoder) *Target {
+	return &Target{Name: name, Profile: profileOf(name), Options: func() profile.FormatOptions { return PT(new(T)) }, Encode: enc}
+}
+
+func release[T any, PT options[T]](name string, pub publish.Publisher) *Target {
+	return &Target{Name: name, Profile: profileOf(name), Options: func() profile.FormatOptions { return PT(new(T)) }, Publish: pub}
 }
 
 // profileOf is the profile of a format this package registers.

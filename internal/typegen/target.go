@@ -4,10 +4,13 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/profile"
 )
 
@@ -16,12 +19,12 @@ import (
 // has turned a call back), named as the MCP target names them.
 
 // typed is one typed target's writing: the model, and its diagnostics.
-func typed(sources []*canonical.Tool, tools []*canonical.Tool, opts profile.Options, langLosses func(*Model) []Loss) (*Model, []diag.Diagnostic) {
+func typed(sources []*canonical.Tool, tools []*canonical.Tool, types TypeNames, langLosses func(*Model) []Loss) (*Model, []diag.Diagnostic) {
 	names := map[string]string{}
 	for i, t := range sources {
 		names[t.ID()] = tools[i].ID()
 	}
-	m := Build(sources, names, opts.Publish.Types)
+	m := Build(sources, names, types)
 	var ds []diag.Diagnostic
 	losses := append(m.Losses, langLosses(m)...)
 	for _, l := range losses {
@@ -41,7 +44,7 @@ func header(opts profile.Options) string {
 // TypeScriptTarget writes the typescript target: the module of the
 // tools' types (Model.TypeScript), with a diagnostic for each loss.
 func TypeScriptTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	m, ds := typed(sources, tools, opts, func(*Model) []Loss { return nil })
+	m, ds := typed(sources, tools, profile.FormatOf[TypeScriptOptions](opts).Types, func(*Model) []Loss { return nil })
 	return canonical.NewString(m.TypeScript(header(opts))), ds
 }
 
@@ -49,8 +52,9 @@ func TypeScriptTarget(tools, sources []*canonical.Tool, opts profile.Options) (*
 // (Model.Go), with a diagnostic for each loss; code go/format refuses is a
 // publish.code-invalid error naming the tool.
 func GoTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	m, ds := typed(sources, tools, opts, func(m *Model) []Loss { return m.GoLosses })
-	src, err := m.Go(header(opts), cmp.Or(opts.Publish.Package, "tools"), opts.Publish.Runtime)
+	o := profile.FormatOf[GoOptions](opts)
+	m, ds := typed(sources, tools, o.Types, func(m *Model) []Loss { return m.GoLosses })
+	src, err := m.Go(header(opts), cmp.Or(o.Package, "tools"), o.Runtime)
 	if err != nil {
 		return canonical.NewString(""), append(ds, codeError(err)) // the build fails: nothing is written
 	}
@@ -71,6 +75,69 @@ func codeError(err error) diag.Diagnostic {
 // PythonTarget writes the python target: the module of the tools'
 // TypedDicts (Model.Python), with a diagnostic for each loss.
 func PythonTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	m, ds := typed(sources, tools, opts, func(m *Model) []Loss { return m.PythonLosses })
+	m, ds := typed(sources, tools, profile.FormatOf[PythonOptions](opts).Types, func(m *Model) []Loss { return m.PythonLosses })
 	return canonical.NewString(m.Python(header(opts))), ds
+}
+
+// TypeScriptOptions are the typescript target's options.
+type TypeScriptOptions struct {
+	profile.Naming
+	Typing
+}
+
+// Typing is the option of the typed targets that names types.
+type Typing struct {
+	Types TypeNames `toml:"types" pattern:"^[A-Z][A-Za-z0-9_]*$" doc:"the type name of a tool, by its ID, where two IDs make one name"`
+}
+
+// TypeNames name the types of tools by ID.
+type TypeNames map[string]string
+
+// check checks that each name is a type name in every language.
+func (n TypeNames) check() []option.Problem {
+	var ps []option.Problem
+	for _, id := range slices.Sorted(maps.Keys(n)) {
+		if why := TypeName(n[id]); why != "" {
+			ps = append(ps, option.Problem{Key: []string{"types", id}, Message: fmt.Sprintf("types = { %q = %q }: %s", id, n[id], why)})
+		}
+	}
+	return ps
+}
+
+// Check checks the names.
+func (o *TypeScriptOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
+	_, ps := o.Naming.Check(p)
+	return p, append(ps, o.Types.check()...)
+}
+
+// GoOptions are the go target's options.
+type GoOptions struct {
+	profile.Naming
+	Typing
+	Package string `toml:"package" pattern:"^[a-z][a-z0-9_]*$" default:"tools" doc:"the generated file's package"`
+	Runtime bool   `toml:"runtime" doc:"add Decode, over toolcall, which returns a call's input struct"`
+}
+
+// Check checks the names and the package.
+func (o *GoOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
+	_, ps := o.Naming.Check(p)
+	ps = append(ps, o.Types.check()...)
+	if o.Package != "" {
+		if why := GoPackage(o.Package); why != "" {
+			ps = append(ps, option.Problemf("package", "package = %q cannot be a Go package name: %s", o.Package, why))
+		}
+	}
+	return p, ps
+}
+
+// PythonOptions are the python target's options.
+type PythonOptions struct {
+	profile.Naming
+	Typing
+}
+
+// Check checks the names.
+func (o *PythonOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
+	_, ps := o.Naming.Check(p)
+	return p, append(ps, o.Types.check()...)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/option"
 )
 
 // Options curate a description: which operations become tools, and how each
@@ -53,12 +54,12 @@ func (s *Selectors) UnmarshalTOML(v any) error {
 		for _, it := range x {
 			m, ok := it.(map[string]any)
 			if !ok {
-				return fmt.Errorf("want a table or an array of tables, not an array of %s", tomlType(it))
+				return fmt.Errorf("want a table or an array of tables, not an array of %s", option.WordOf(it))
 			}
 			tables = append(tables, m)
 		}
 	default:
-		return fmt.Errorf("want a table or an array of tables, not %s", tomlType(v))
+		return fmt.Errorf("want a table or an array of tables, not %s", option.WordOf(v))
 	}
 	*s = nil
 	for _, m := range tables {
@@ -79,12 +80,12 @@ func (s *Selectors) UnmarshalTOML(v any) error {
 			}
 			list, ok := m[k].([]any)
 			if !ok {
-				return fmt.Errorf("%s: want an array of strings, not %s", k, tomlType(m[k]))
+				return fmt.Errorf("%s: want an array of strings, not %s", k, option.WordOf(m[k]))
 			}
 			for _, it := range list {
 				str, ok := it.(string)
 				if !ok {
-					return fmt.Errorf("%s: want an array of strings, not one with %s", k, tomlType(it))
+					return fmt.Errorf("%s: want an array of strings, not one with %s", k, option.WordOf(it))
 				}
 				*dst = append(*dst, str)
 			}
@@ -92,25 +93,6 @@ func (s *Selectors) UnmarshalTOML(v any) error {
 		*s = append(*s, sel)
 	}
 	return nil
-}
-
-// tomlType names the TOML type of a decoded value.
-func tomlType(v any) string {
-	switch v.(type) {
-	case string:
-		return "a string"
-	case int64:
-		return "an integer"
-	case float64:
-		return "a float"
-	case bool:
-		return "a boolean"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "a table"
-	}
-	return fmt.Sprintf("a %T", v)
 }
 
 // Selector matches operations. Each list matches when any of its entries
@@ -173,16 +155,8 @@ func (e Entry) Parts() []string {
 	return strings.Split(e.Key, ".")
 }
 
-// Problem is something wrong with the options: where in the table, as the
-// parts of its key path (unquoted: "operations", "GET /pets", "fixed"), and
-// what. The caller writes the path in its own syntax.
-type Problem struct {
-	Key     []string
-	Message string
-}
-
-func problemf(key []string, format string, args ...any) Problem {
-	return Problem{Key: key, Message: fmt.Sprintf(format, args...)}
+func problemf(key []string, format string, args ...any) option.Problem {
+	return option.Problem{Key: key, Message: fmt.Sprintf(format, args...)}
 }
 
 // Entries lists every entry of o, in the order of the manifest's keys.
@@ -235,8 +209,8 @@ func (s *Selector) empty() bool {
 }
 
 // Check returns what is wrong with o alone, for the manifest to locate.
-func (o *Options) Check() []Problem {
-	var errs []Problem
+func (o *Options) Check() []option.Problem {
+	var errs []option.Problem
 	for _, s := range o.selectors() {
 		for _, p := range s.sel.Paths {
 			if !strings.HasPrefix(p, "/") || !doublestar.ValidatePattern(pathPattern(p)) {

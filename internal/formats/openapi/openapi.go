@@ -49,6 +49,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/decode"
+	"github.com/toolc-dev/toolc/internal/option"
 )
 
 // Detect scores how well doc fits OpenAPI: 1 for OpenAPI 3, 0.9 for
@@ -79,8 +80,8 @@ type oasDoc struct {
 	opts     *Options
 	sel      Selection
 	matched  map[Entry]bool
-	problems []Problem
-	idle     []Problem
+	problems []option.Problem
+	idle     []option.Problem
 	notes    notes
 	// overrides are the keys of opts.Operations, sorted once.
 	overrides []string
@@ -116,10 +117,10 @@ type Result struct {
 	Matched map[Entry]bool
 	// Problems are what is wrong with the options themselves for this
 	// description (a fixed property the operation does not have).
-	Problems []Problem
+	Problems []option.Problem
 	// Idle are overrides of operations that the selection leaves out,
 	// which do nothing.
-	Idle []Problem
+	Idle []option.Problem
 	// OperationIDs are the description's operationIds, for a misspelt
 	// override's "did you mean".
 	OperationIDs []string

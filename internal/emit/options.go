@@ -1,0 +1,124 @@
+package emit
+
+import (
+	"reflect"
+
+	"github.com/toolc-dev/toolc/internal/option"
+	"github.com/toolc-dev/toolc/internal/profile"
+)
+
+// The options of each provider format, declared once (package option
+// reads them): the manifest decodes a target's table into its format's
+// struct, strictly, and toolc.schema.json and docs/manifest.md are made
+// from them.
+
+// MCPOptions are the mcp target's options.
+type MCPOptions struct {
+	profile.Lowering
+	Clients  []profile.ClientName `toml:"clients" doc:"the MCP clients the bundle is made for, whose rules it meets; the others' refusals are warnings"`
+	Protocol profile.Revision     `toml:"protocol" doc:"the MCP revision the bundle is for, the newest by default; before 2026-07-28 an output schema must be an object schema"`
+}
+
+// Apply sets the lowering's options.
+func (o *MCPOptions) Apply(to *profile.Options) {
+	o.Lowering.Apply(to)
+	to.Protocol = string(o.Protocol)
+	to.Clients = nil
+	for _, c := range o.Clients {
+		to.Clients = append(to.Clients, string(c))
+	}
+}
+
+// Check checks the clients and the revision.
+func (o *MCPOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
+	var to profile.Options
+	o.Apply(&to)
+	var ps []option.Problem
+	if err := p.CheckClients(to); err != nil {
+		ps = append(ps, option.Problemf("clients", "%v", err))
+	}
+	if err := profile.CheckProtocol(to.Protocol); err != nil {
+		ps = append(ps, option.Problemf("protocol", "%v", err))
+	}
+	over, more := o.Lowering.Check(p)
+	return over, append(ps, more...)
+}
+
+// OpenAIOptions are the openai target's options.
+type OpenAIOptions struct {
+	profile.Lowering
+	profile.Strictness
+	Dialect profile.DialectName `toml:"dialect" doc:"the server that speaks the format, where servers differ; only openai and cerebras take the strict flag" default:"openai"`
+}
+
+// Apply sets the lowering's options.
+func (o *OpenAIOptions) Apply(to *profile.Options) {
+	o.Lowering.Apply(to)
+	o.Strictness.Apply(to)
+	to.Dialect = string(o.Dialect)
+}
+
+// Check checks the dialect against strict mode.
+func (o *OpenAIOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
+	var ps []option.Problem
+	if o.Dialect != "" || o.Strict != nil {
+		var to profile.Options
+		o.Apply(&to)
+		if err := p.CheckDialect(to); err != nil {
+			ps = append(ps, option.Problemf("dialect", "%v", err))
+		}
+	}
+	over, more := o.Lowering.Check(p)
+	return over, append(ps, more...)
+}
+
+// StrictOptions are the options of the other formats with a strict mode:
+// openai-responses, anthropic and bedrock.
+type StrictOptions struct {
+	profile.Lowering
+	profile.Strictness
+}
+
+// Apply sets the lowering's options.
+func (o *StrictOptions) Apply(to *profile.Options) {
+	o.Lowering.Apply(to)
+	o.Strictness.Apply(to)
+}
+
+// Check checks the lowering's options.
+func (o *StrictOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
+	return o.Lowering.Check(p)
+}
+
+// GeminiOptions are the gemini target's options.
+type GeminiOptions struct {
+	profile.Lowering
+	Schema string `toml:"schema" enum:"json-schema,openapi" default:"json-schema" doc:"where the schemas go: parametersJsonSchema (json-schema), or parameters in the OpenAPI 3.0 subset it takes (openapi)"`
+}
+
+// Apply sets the lowering's options.
+func (o *GeminiOptions) Apply(to *profile.Options) {
+	o.Lowering.Apply(to)
+	to.Schema = o.Schema
+}
+
+// Check checks the lowering's options.
+func (o *GeminiOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
+	return o.Lowering.Check(p)
+}
+
+// NoOptions are the options of the formats that take none: canonical and
+// jsonschema, which keep every tool as it is.
+type NoOptions struct{}
+
+// Apply sets nothing.
+func (*NoOptions) Apply(*profile.Options) {}
+
+// Check finds nothing.
+func (*NoOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) { return p, nil }
+
+// GeminiSchemas returns the values of the gemini target's schema option.
+func GeminiSchemas() []string {
+	f, _ := option.Lookup(reflect.TypeFor[GeminiOptions](), "schema")
+	return f.Enum
+}
