@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing/fstest"
 
@@ -143,4 +144,52 @@ out = "dist/openai.json"
 	// tools.json:2:68: warning lint.custom: tool search: string parameter "when" has no maxLength
 	// tools.json:2:95: error schema.custom: tool search: format "datetime" is not a JSON Schema format; did you mean date-time?
 	// failed: true
+}
+
+// Write a build's outputs: each file atomically, and only where it changed.
+// A target's options are those of its format, as toolc.toml writes them.
+func ExampleWrite() {
+	fsys := fstest.MapFS{
+		"tools.json": {Data: []byte(`[{"name": "ping", "description": "Ping.", "inputSchema": {"type": "object"}}]`)},
+	}
+	m := &compiler.Manifest{
+		Version: compiler.ManifestVersion,
+		Sources: []compiler.Source{{Include: []string{"tools.json"}}},
+		Targets: []compiler.Target{{Format: "openai", Out: "dist/openai.json", Options: map[string]any{"strict": true}}},
+	}
+	res, err := compiler.Build(context.Background(), fsys, m, compiler.Options{})
+	if err != nil {
+		panic(err)
+	}
+	dir, err := os.MkdirTemp("", "toolc-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		panic(err)
+	}
+	defer root.Close()
+	if err := compiler.Write(context.Background(), root, res.Outputs); err != nil {
+		panic(err)
+	}
+	data, _ := root.ReadFile("dist/openai.json")
+	fmt.Print(string(data))
+	// Output:
+	// [
+	//   {
+	//     "type": "function",
+	//     "function": {
+	//       "name": "ping",
+	//       "description": "Ping.",
+	//       "parameters": {
+	//         "type": "object",
+	//         "properties": {},
+	//         "additionalProperties": false
+	//       },
+	//       "strict": true
+	//     }
+	//   }
+	// ]
 }

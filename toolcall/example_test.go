@@ -22,7 +22,7 @@ func ExampleCatalog_Decode() {
 		Sources: []compiler.Source{{Include: []string{"tools.json"}, Namespace: "store"}},
 		Targets: []compiler.Target{
 			{Format: "canonical", Out: "dist/canonical.json"},
-			{Name: "openai-strict", Format: "openai", Table: map[string]any{"strict": true}, Out: "dist/openai.json"},
+			{Name: "openai-strict", Format: "openai", Out: "dist/openai.json", Options: map[string]any{"strict": true}},
 		},
 	}
 	res, _ := compiler.Build(context.Background(), src, m, compiler.Options{})

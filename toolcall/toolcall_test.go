@@ -15,7 +15,6 @@ import (
 	"testing/fstest"
 
 	"github.com/toolc-dev/toolc/canonical"
-	"github.com/toolc-dev/toolc/compiler"
 	"github.com/toolc-dev/toolc/internal/corpus"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/validate"
@@ -57,7 +56,7 @@ out = "dist/mcp.json"
 // build compiles a catalog and returns the file system it would write.
 func build(t testing.TB, fsys fstest.MapFS) fstest.MapFS {
 	t.Helper()
-	res, err := pipeline.BuildFile(context.Background(), fsys, pipeline.DefaultManifest, compiler.Options{})
+	res, err := pipeline.BuildFile(context.Background(), fsys, pipeline.DefaultManifest, pipeline.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/formats/openapi"
+	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/suggest"
 )
 
@@ -83,22 +84,33 @@ func (m *Manifest) Hash() string {
 	if m.sum != "" {
 		return m.sum
 	}
-	var buf bytes.Buffer
-	targets := make([]map[string]any, len(m.Targets))
-	for i, t := range m.Targets {
-		doc := map[string]any{}
-		if err := viaTOML(t, &doc); err != nil {
-			return "" // a value TOML cannot encode: nothing to compare
-		}
-		maps.Copy(doc, t.Table)
-		targets[i] = doc
+	doc, err := m.Doc()
+	if err != nil {
+		return "" // a value TOML cannot encode: nothing to compare
 	}
-	doc := hashDoc{Version: m.Version, Catalog: m.Catalog, Sources: m.Sources, Targets: targets, Acknowledge: m.Acknowledge, Removed: m.Removed,
-		Policy: policy{Deny: m.Policy.Deny, Warn: m.Policy.Warn, Ignore: m.Policy.Ignore, Deprecation: m.Deprecation, Acknowledge: m.Horizon}}
+	var buf bytes.Buffer
 	if err := toml.NewEncoder(&buf).Encode(doc); err != nil {
 		return ""
 	}
 	return hashOf(buf.Bytes())
+}
+
+// Doc returns m as the tables of its TOML document: each target's own keys
+// and its format's options in one table.
+func (m *Manifest) Doc() (map[string]any, error) {
+	targets := make([]map[string]any, len(m.Targets))
+	for i, t := range m.Targets {
+		doc := map[string]any{}
+		if err := option.Recode(t, &doc); err != nil {
+			return nil, err
+		}
+		maps.Copy(doc, t.Table)
+		targets[i] = doc
+	}
+	doc := map[string]any{}
+	err := option.Recode(hashDoc{Version: m.Version, Catalog: m.Catalog, Sources: m.Sources, Targets: targets, Acknowledge: m.Acknowledge, Removed: m.Removed,
+		Policy: policy{Deny: m.Policy.Deny, Warn: m.Policy.Warn, Ignore: m.Policy.Ignore, Deprecation: m.Deprecation, Acknowledge: m.Horizon}}, &doc)
+	return doc, err
 }
 
 func hashOf(data []byte) string {
@@ -343,7 +355,7 @@ type v1 struct {
 }
 
 // hashDoc is v1 with each target's keys in one table, its own and its
-// format's: what Hash encodes of a manifest built in code.
+// format's: what Doc makes of a manifest.
 type hashDoc struct {
 	Version     int              `toml:"version"`
 	Catalog     Catalog          `toml:"catalog"`
@@ -395,6 +407,35 @@ func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagno
 	}
 	d.keys = indexKeys(text)
 	d.lines = strings.Split(text, "\n")
+	m, ds := d.decode(doc, formats)
+	if m != nil {
+		m.file, m.sum = name, hashOf(data)
+	}
+	return m, ds
+}
+
+// DecodeTable decodes a manifest given as the tables TOML decodes it to
+// (or Go's own types for them), as Decode decodes text: the same checks,
+// unlocated. file names the manifest, whose folder its paths are relative
+// to ("" for the root).
+func DecodeTable(doc map[string]any, file string, formats Formats) (*Manifest, []diag.Diagnostic) {
+	d := &decoder{file: path.Base(cmp.Or(file, DefaultFile))}
+	doc, err := normalize(doc)
+	if err != nil {
+		return nil, []diag.Diagnostic{{Code: "manifest.type", Severity: diag.Error, Message: err.Error(), File: d.file}}
+	}
+	m, ds := d.decode(doc, formats)
+	if m != nil {
+		m.file = file
+	}
+	return m, ds
+}
+
+// decode decodes the document doc: its version, every value's type and
+// every key (those of each target's options against its format's
+// declaration), then the typed manifest. There is none when a value is of
+// the wrong type.
+func (d *decoder) decode(doc map[string]any, formats Formats) (*Manifest, []diag.Diagnostic) {
 	switch v, ok := doc["version"].(int64); {
 	case doc["version"] == nil:
 		d.errorAt("manifest.version", "", "the manifest has no version; write `version = %d` on its first line", Version)
@@ -404,11 +445,11 @@ func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagno
 		return nil, d.diags
 	}
 	d.checkTypes(doc)
-	targets := tableList(doc["targets"])
+	targets := option.Tables(doc["targets"])
 	for i, t := range targets {
 		format, _ := t["format"].(string)
 		if newOptions, ok := formats.Targets[format]; ok {
-			d.walkOptions(fmt.Sprintf("targets[%d]", i), format, rest(t, reflect.TypeFor[Target]()), newOptions, formats)
+			d.walkOptions(fmt.Sprintf("targets[%d]", i), format, option.Undeclared(t, reflect.TypeFor[Target]()), newOptions, formats)
 		}
 	}
 	if slices.ContainsFunc(d.diags, func(x diag.Diagnostic) bool { return x.Code == "manifest.type" }) {
@@ -417,13 +458,13 @@ func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagno
 		return nil, diag.Sort(d.diags)
 	}
 	var typed v1
-	if _, err := toml.Decode(text, &typed); err != nil {
+	if err := option.Recode(doc, &typed); err != nil {
 		// The walk above checks what the decoder does; this is a bug.
-		return nil, []diag.Diagnostic{{Code: "manifest.type", Severity: diag.Error, Message: err.Error(), File: file}}
+		return nil, []diag.Diagnostic{{Code: "manifest.type", Severity: diag.Error, Message: err.Error(), File: d.file}}
 	}
 	for i, doc := range targets {
 		t := &typed.Targets[i]
-		t.Table = rest(doc, reflect.TypeFor[Target]())
+		t.Table = option.Undeclared(doc, reflect.TypeFor[Target]())
 		if newOptions, ok := formats.Targets[t.Format]; ok {
 			t.Options = decodeOptions(t.Table, newOptions)
 		}
@@ -431,7 +472,7 @@ func Decode(data []byte, file string, formats Formats) (*Manifest, []diag.Diagno
 	m := &Manifest{Version: typed.Version, Catalog: typed.Catalog, Sources: typed.Sources, Targets: typed.Targets,
 		Policy:      diag.Policy{Deny: typed.Policy.Deny, Warn: typed.Policy.Warn, Ignore: typed.Policy.Ignore},
 		Deprecation: typed.Policy.Deprecation, Horizon: typed.Policy.Acknowledge, Acknowledge: typed.Acknowledge, Removed: typed.Removed,
-		file: name, keys: d.keys, lines: d.lines, meant: d.meant, sum: hashOf(data)}
+		keys: d.keys, lines: d.lines, meant: d.meant}
 	return m, diag.Sort(d.diags)
 }
 

@@ -1,13 +1,10 @@
 package manifest
 
 import (
-	"bytes"
 	"fmt"
 	"maps"
 	"reflect"
 	"slices"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/option"
@@ -59,7 +56,10 @@ func (d *decoder) walkOptions(key, format string, table map[string]any, newOptio
 // declared types into a new value of the format's options.
 func decodeOptions(table map[string]any, newOptions func() any) any {
 	opts := newOptions()
-	if err := viaTOML(table, opts); err != nil {
+	if len(table) == 0 {
+		return opts
+	}
+	if err := option.Recode(table, opts); err != nil {
 		panic(fmt.Sprintf("manifest: a table checked by its declaration does not decode: %v", err)) // a bug in the walk
 	}
 	return opts
@@ -102,43 +102,5 @@ func normalize(table map[string]any) (map[string]any, error) {
 	if len(table) == 0 {
 		return out, nil
 	}
-	return out, viaTOML(table, &out)
-}
-
-// viaTOML encodes in as TOML and decodes the text into out: a table into a
-// declared struct, a struct into a table, a table into TOML's own types.
-func viaTOML(in, out any) error {
-	var buf bytes.Buffer
-	if err := toml.NewEncoder(&buf).Encode(in); err != nil {
-		return err
-	}
-	_, err := toml.Decode(buf.String(), out)
-	return err
-}
-
-// rest returns the keys of doc that the struct t does not declare.
-func rest(doc map[string]any, t reflect.Type) map[string]any {
-	out := map[string]any{}
-	for k, v := range doc {
-		if _, ok := option.Lookup(t, k); !ok {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// tableList returns an array of tables as TOML decoded it.
-func tableList(v any) []map[string]any {
-	switch x := v.(type) {
-	case []map[string]any:
-		return x
-	case []any:
-		out := make([]map[string]any, 0, len(x))
-		for _, it := range x {
-			m, _ := it.(map[string]any)
-			out = append(out, m)
-		}
-		return out
-	}
-	return nil
+	return out, option.Recode(table, &out)
 }

@@ -10,12 +10,15 @@
 package option
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 )
 
 // Field is one key of a declared table.
@@ -337,4 +340,48 @@ func WordOf(v any) string {
 	default:
 		return t
 	}
+}
+
+// Recode encodes in as TOML and decodes the text into out: a table into a
+// declared struct, a struct into a table, a table of Go's own types into
+// TOML's (int64, []any, map[string]any).
+func Recode(in, out any) error {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(in); err != nil {
+		return err
+	}
+	_, err := toml.Decode(buf.String(), out)
+	return err
+}
+
+// Tables returns an array of tables as TOML decodes it ([]map[string]any,
+// or []any of tables).
+func Tables(v any) []map[string]any {
+	switch x := v.(type) {
+	case []map[string]any:
+		return x
+	case []any:
+		out := make([]map[string]any, 0, len(x))
+		for _, it := range x {
+			m, _ := it.(map[string]any)
+			out = append(out, m)
+		}
+		return out
+	}
+	return nil
+}
+
+// Undeclared returns the entries of table whose keys the struct t does not
+// declare, nil when there are none.
+func Undeclared(table map[string]any, t reflect.Type) map[string]any {
+	var out map[string]any
+	for k, v := range table {
+		if _, ok := Lookup(t, k); !ok {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[k] = v
+		}
+	}
+	return out
 }

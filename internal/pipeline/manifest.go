@@ -48,6 +48,21 @@ func ReadManifest(fsys fs.FS, name string) (*Manifest, error) {
 	return m, nil
 }
 
+// DecodeManifest decodes and checks a manifest given as its TOML document
+// (a manifest built in code), as ReadManifest does a file's text: the
+// problems are the same, without lines and columns. file names the
+// manifest, whose folder its paths are relative to ("" for the root).
+func DecodeManifest(doc map[string]any, file string) (*Manifest, []diag.Diagnostic) {
+	m, ds := manifest.DecodeTable(doc, file, formatsOf(formats.Default(), targets.Default()))
+	if m == nil {
+		return nil, ds
+	}
+	if _, more := checkManifest(m); len(ds)+len(more) > 0 {
+		return nil, diag.Sort(append(ds, more...))
+	}
+	return m, nil
+}
+
 // checkManifest validates m, filling in its defaults, and makes each
 // target's profile with the manifest's overrides.
 // checkAcknowledgments checks the [[acknowledge]] entries against the
