@@ -158,19 +158,19 @@ type ConvertOptions struct {
 
 // Result is what Build and Convert return.
 type Result struct {
-	// Outputs are the bundles in target order and then toolc.lock: what
-	// Write writes. Empty when the build failed.
+	// Outputs are what Write writes: each target's bundle, in the
+	// manifest's order, then toolc.lock; none when the build failed.
 	Outputs []Output
-	// Diagnostics are sorted, de-duplicated, located and filtered by the
-	// policy.
+	// Diagnostics are what the build found, each located, after the
+	// policy, sorted and once each.
 	Diagnostics []diag.Diagnostic
-	// Failed is true when a diagnostic is an error.
+	// Failed reports whether one of the diagnostics is an error.
 	Failed bool
-	// Tools, Files and Targets count the catalog's tools, its source files
-	// and the targets.
+	// Tools is the number of tools in the catalog, Files of source files
+	// read, Targets of targets built.
 	Tools, Files, Targets int
-	// Catalog is the catalog's canonical tools, sorted by ID; lowering
-	// never changes them.
+	// Catalog holds the catalog's tools in canonical form, by ID, as the
+	// sources gave them (no target's lowering changes them).
 	Catalog []*canonical.Tool
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 )
@@ -24,7 +23,7 @@ func newBaseline(a *app) *cobra.Command {
 			return err
 		}
 		defer m.root.Close()
-		known, errs := baselinable(res.Diagnostics)
+		known, errs := pipeline.Baselinable(res.Diagnostics)
 		if len(errs) > 0 {
 			out.diagnostics(errs, false)
 			return out.fail(exitFailed, "no baseline written: the build has %s, which no baseline hides", diagfmt.Plural(len(errs), "error"))
@@ -39,18 +38,4 @@ func newBaseline(a *app) *cobra.Command {
 	})
 	f.placeFlags.add(cmd)
 	return cmd
-}
-
-// baselinable parts ds into what a baseline knows and the errors no
-// baseline hides (denied warnings it does).
-func baselinable(ds []diag.Diagnostic) (known, errs []diag.Diagnostic) {
-	for _, d := range ds {
-		switch {
-		case pipeline.Baselined(d):
-			known = append(known, d)
-		case d.Severity == diag.Error:
-			errs = append(errs, d)
-		}
-	}
-	return known, errs
 }

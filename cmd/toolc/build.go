@@ -11,7 +11,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/diag"
@@ -56,25 +55,6 @@ type manifestRoot struct {
 }
 
 // openManifest resolves -C and --manifest and opens the manifest's folder.
-// findUpward returns manifest, or, when there is none there, the nearest
-// toolc.toml in a folder above it, as git, go and cargo find theirs: a
-// command run inside a catalog's subfolder works on the catalog. With none
-// above either, it returns manifest, for the build to say it is missing.
-func findUpward(manifest string) string {
-	if _, err := os.Stat(manifest); err == nil {
-		return manifest
-	}
-	for dir := filepath.Dir(filepath.Dir(manifest)); ; dir = filepath.Dir(dir) {
-		cand := filepath.Join(dir, pipeline.DefaultManifest)
-		if info, err := os.Stat(cand); err == nil && info.Mode().IsRegular() {
-			return cand
-		}
-		if dir == filepath.Dir(dir) {
-			return manifest
-		}
-	}
-}
-
 func openManifest(dir, manifest string) (*manifestRoot, error) {
 	cwd, err := os.Getwd()
 	if err != nil {
@@ -90,7 +70,7 @@ func openManifest(dir, manifest string) (*manifestRoot, error) {
 		manifest = filepath.Join(cwd, manifest)
 	}
 	if filepath.Base(manifest) == pipeline.DefaultManifest {
-		manifest = findUpward(manifest)
+		manifest = pipeline.FindManifest(manifest)
 	}
 	root, err := os.OpenRoot(filepath.Dir(manifest))
 	if err != nil {
@@ -311,7 +291,7 @@ func check(m *manifestRoot, res *pipeline.Result, diff bool, out *output, summar
 			w = out.stderr
 		}
 		for _, d := range diffs {
-			writeDiff(w, out.path(d.Path), d)
+			io.WriteString(w, d.Unified(out.path(d.Path)))
 		}
 	}
 	if n := len(diffs) + len(orphans); n > 0 {
@@ -338,14 +318,4 @@ func baselineStatus(res *pipeline.Result, out *output) {
 		msg += fmt.Sprintf("; %d of its entries no longer occur: toolc baseline rewrites it", res.Gone)
 	}
 	out.status("%s", msg)
-}
-
-// writeDiff writes a git-style unified diff from what is on disk to what the
-// build would write.
-func writeDiff(w io.Writer, name string, d pipeline.Difference) {
-	from := "a/" + name
-	if d.Missing {
-		from = "/dev/null"
-	}
-	io.WriteString(w, udiff.Unified(from, "b/"+name, string(d.Old), string(d.New)))
 }

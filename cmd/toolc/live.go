@@ -28,7 +28,7 @@ func newCapture(a *app) *cobra.Command {
 		}
 		out.diagnostics(r.Diagnostics, false)
 		if r.Failed {
-			return out.fail(exitFailed, "capture failed: nothing written (%s)", servers(r))
+			return out.fail(exitFailed, "capture failed: nothing written (%s)", r.Servers())
 		}
 		if err := pipeline.Write(cmd.Context(), m.root, r.Outputs); err != nil {
 			return out.fail(exitFailed, "%v", err)
@@ -117,11 +117,11 @@ func verdict(r *capture.Result, out *output) error {
 	case r.Failed && len(drifted) > 0:
 		return out.fail(exitFailed, "drift: %s; the catalog's release would be %s (toolc capture pins what is live)%s", strings.Join(drifted, ", "), bump, notRead)
 	case r.Failed:
-		return out.fail(exitFailed, "verify failed (%s)%s", servers(r), notRead)
+		return out.fail(exitFailed, "verify failed (%s)%s", r.Servers(), notRead)
 	case len(drifted) > 0:
 		out.status("drift the policy allows: %s", strings.Join(drifted, ", "))
 	default:
-		out.status("no drift: %s as pinned", servers(r))
+		out.status("no drift: %s as pinned", r.Servers())
 	}
 	return nil
 }
@@ -134,16 +134,4 @@ func liveOptions(m *manifestRoot, args []string) capture.Options {
 		Live:    live.Options{Dir: m.root.Name(), Version: version()},
 		Names:   args,
 	}
-}
-
-// servers says how many servers were read, and how many tools they offer.
-func servers(r *capture.Result) string {
-	n, tools := 0, 0
-	for _, l := range r.Listings {
-		if l != nil {
-			n++
-			tools += len(l.Tools)
-		}
-	}
-	return fmt.Sprintf("%s of %d read, %s", diagfmt.Plural(n, "server"), len(r.Sources), diagfmt.Plural(tools, "tool"))
 }

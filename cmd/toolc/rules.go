@@ -10,8 +10,6 @@ import (
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/explain"
-	"github.com/toolc-dev/toolc/internal/suggest"
-	"github.com/toolc-dev/toolc/internal/targets"
 )
 
 func newRules(a *app) *cobra.Command {
@@ -45,33 +43,15 @@ func newExplain(a *app) *cobra.Command {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		var names []string
-		for _, c := range diag.Codes() {
-			names = append(names, c.Code+"\t"+c.Summary)
-		}
-		for _, t := range targets.Default().List() {
-			names = append(names, t.Name+"\ttarget format: "+t.Profile.Source)
-		}
-		return names, cobra.ShellCompDirectiveNoFileComp
+		return explain.Completions(), cobra.ShellCompDirectiveNoFileComp
 	}
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if t, ok := targets.Default().Get(args[0]); ok {
-			return explain.WriteFormat(a.stdout, t)
-		}
-		c, ok := diag.Lookup(args[0])
-		if !ok && strings.Contains(args[0], ".") {
-			fmt.Fprintf(a.stderr, "toolc: unknown code %q%s (toolc rules lists them all)\n", args[0], suggest.Hint(args[0], diag.Names()))
+		write, err := explain.For(args[0])
+		if err != nil {
+			fmt.Fprintf(a.stderr, "toolc: %v\n", err)
 			return &exitError{exitUsage}
 		}
-		if !ok {
-			var formats []string
-			for _, t := range targets.Default().List() {
-				formats = append(formats, t.Name)
-			}
-			fmt.Fprintf(a.stderr, "toolc: unknown target format %q%s (one of %s; toolc rules lists the codes)\n", args[0], suggest.Hint(args[0], formats), strings.Join(formats, ", "))
-			return &exitError{exitUsage}
-		}
-		return explain.Write(cmd.Context(), a.stdout, c)
+		return write(cmd.Context(), a.stdout)
 	}
 	return cmd
 }

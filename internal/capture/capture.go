@@ -23,6 +23,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/breaking"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/live"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/pipeline"
@@ -400,3 +401,15 @@ func dirOf(name string) string {
 }
 
 func baseOf(name string) string { return name[strings.LastIndexByte(name, '/')+1:] }
+
+// Servers says how many servers were read, and how many tools they offer.
+func (r *Result) Servers() string {
+	n, tools := 0, 0
+	for _, l := range r.Listings {
+		if l != nil {
+			n++
+			tools += len(l.Tools)
+		}
+	}
+	return fmt.Sprintf("%s of %d read, %s", diagfmt.Plural(n, "server"), len(r.Sources), diagfmt.Plural(tools, "tool"))
+}

@@ -1,7 +1,9 @@
 package emit
 
 import (
+	"maps"
 	"reflect"
+	"slices"
 
 	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/profile"
@@ -33,14 +35,19 @@ func (o *MCPOptions) Apply(to *profile.Options) {
 func (o *MCPOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
 	var to profile.Options
 	o.Apply(&to)
+	return checked(o.Lowering, p, map[string]error{"clients": p.CheckClients(to), "protocol": profile.CheckProtocol(to.Protocol)})
+}
+
+// checked returns the lowering's check of the profile p after the errors
+// of the format's own options, each at its key.
+func checked(l profile.Lowering, p *profile.Profile, errs map[string]error) (*profile.Profile, []option.Problem) {
 	var ps []option.Problem
-	if err := p.CheckClients(to); err != nil {
-		ps = append(ps, option.Problemf("clients", "%v", err))
+	for _, k := range slices.Sorted(maps.Keys(errs)) {
+		if errs[k] != nil {
+			ps = append(ps, option.Problemf(k, "%v", errs[k]))
+		}
 	}
-	if err := profile.CheckProtocol(to.Protocol); err != nil {
-		ps = append(ps, option.Problemf("protocol", "%v", err))
-	}
-	over, more := o.Lowering.Check(p)
+	over, more := l.Check(p)
 	return over, append(ps, more...)
 }
 
@@ -60,16 +67,13 @@ func (o *OpenAIOptions) Apply(to *profile.Options) {
 
 // Check checks the dialect against strict mode.
 func (o *OpenAIOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
-	var ps []option.Problem
+	var to profile.Options
+	o.Apply(&to)
+	var err error
 	if o.Dialect != "" || o.Strict != nil {
-		var to profile.Options
-		o.Apply(&to)
-		if err := p.CheckDialect(to); err != nil {
-			ps = append(ps, option.Problemf("dialect", "%v", err))
-		}
+		err = p.CheckDialect(to)
 	}
-	over, more := o.Lowering.Check(p)
-	return over, append(ps, more...)
+	return checked(o.Lowering, p, map[string]error{"dialect": err})
 }
 
 // StrictOptions are the options of the other formats with a strict mode:

@@ -24,6 +24,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/pipeline"
+	"github.com/toolc-dev/toolc/internal/suggest"
 	"github.com/toolc-dev/toolc/internal/targets"
 )
 
@@ -226,4 +227,37 @@ func WriteFormat(w io.Writer, t *targets.Target) error {
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// For returns what toolc explain ARG writes: a code's explanation, or a
+// target format's options; or an error that says what arg is not, with
+// the name it most likely misspells.
+func For(arg string) (func(ctx context.Context, w io.Writer) error, error) {
+	if t, ok := targets.Default().Get(arg); ok {
+		return func(_ context.Context, w io.Writer) error { return WriteFormat(w, t) }, nil
+	}
+	if c, ok := diag.Lookup(arg); ok {
+		return func(ctx context.Context, w io.Writer) error { return Write(ctx, w, c) }, nil
+	}
+	if strings.Contains(arg, ".") {
+		return nil, fmt.Errorf("unknown code %q%s (toolc rules lists them all)", arg, suggest.Hint(arg, diag.Names()))
+	}
+	var formats []string
+	for _, t := range targets.Default().List() {
+		formats = append(formats, t.Name)
+	}
+	return nil, fmt.Errorf("unknown target format %q%s (one of %s; toolc rules lists the codes)", arg, suggest.Hint(arg, formats), strings.Join(formats, ", "))
+}
+
+// Completions are what toolc explain takes, each with what it is, for a
+// shell's completion: every code, then every target format.
+func Completions() []string {
+	var names []string
+	for _, c := range diag.Codes() {
+		names = append(names, c.Code+"\t"+c.Summary)
+	}
+	for _, t := range targets.Default().List() {
+		names = append(names, t.Name+"\ttarget format: "+t.Profile.Source)
+	}
+	return names
 }

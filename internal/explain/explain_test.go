@@ -48,3 +48,29 @@ func TestEveryCodeHasAnExample(t *testing.T) {
 		}
 	}
 }
+
+// TestFormat: toolc explain FORMAT lists the format's options from its
+// declaration; a misspelt format or code names the one it most likely is.
+func TestFormat(t *testing.T) {
+	write, err := For("mcpb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := write(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"mcpb: MCPB manifest.json, manifest_version 0.3\n", "  mcpb.author.name = a string\n", "  flavor = \"spec\" | \"smithery\" (default spec)\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("explain mcpb lacks %q:\n%s", want, b.String())
+		}
+	}
+	for arg, want := range map[string]string{
+		"mpcb":       `unknown target format "mpcb"; did you mean "mcpb"?`,
+		"loss.tilte": `unknown code "loss.tilte"; did you mean "loss.title"?`,
+	} {
+		if _, err := For(arg); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("For(%q) = %v, want %q", arg, err, want)
+		}
+	}
+}

@@ -192,3 +192,17 @@ func hideKnown(ds []diag.Diagnostic, known baseline) (kept []diag.Diagnostic, hi
 	}
 	return kept, hidden, len(known) - len(used)
 }
+
+// Baselinable parts ds into what a baseline knows and the errors no
+// baseline hides (denied warnings it does).
+func Baselinable(ds []diag.Diagnostic) (known, errs []diag.Diagnostic) {
+	for _, d := range ds {
+		switch {
+		case Baselined(d):
+			known = append(known, d)
+		case d.Severity == diag.Error:
+			errs = append(errs, d)
+		}
+	}
+	return known, errs
+}

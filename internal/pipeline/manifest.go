@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"time"
 
 	"github.com/toolc-dev/toolc/diag"
@@ -172,4 +174,23 @@ func BuildFile(ctx context.Context, fsys fs.FS, name string, opts Options) (*Res
 		return nil, err
 	}
 	return Build(ctx, fsys, m, opts)
+}
+
+// FindManifest returns manifest, or, when there is none there, the nearest
+// toolc.toml in a folder above it, as git, go and cargo find theirs: a
+// command run inside a catalog's subfolder works on the catalog. With none
+// above either, it returns manifest, for the build to say it is missing.
+func FindManifest(manifest string) string {
+	if _, err := os.Stat(manifest); err == nil {
+		return manifest
+	}
+	for dir := filepath.Dir(filepath.Dir(manifest)); ; dir = filepath.Dir(dir) {
+		cand := filepath.Join(dir, DefaultManifest)
+		if info, err := os.Stat(cand); err == nil && info.Mode().IsRegular() {
+			return cand
+		}
+		if dir == filepath.Dir(dir) {
+			return manifest
+		}
+	}
 }

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/lock"
 	"github.com/toolc-dev/toolc/internal/manifest"
@@ -241,6 +243,16 @@ type Difference struct {
 	Missing bool   // the file does not exist
 	Old     []byte // what is on disk, when it exists
 	New     []byte // what the build would write
+}
+
+// Unified is a git-style unified diff from what is on disk to what the
+// build would write, the file named name.
+func (d Difference) Unified(name string) string {
+	from := "a/" + name
+	if d.Missing {
+		from = "/dev/null"
+	}
+	return udiff.Unified(from, "b/"+name, string(d.Old), string(d.New))
 }
 
 // Diagnostic reports d as check.missing or check.out-of-date.

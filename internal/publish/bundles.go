@@ -23,8 +23,7 @@ const MCPBVersion = "0.3"
 
 // MCPB writes an MCPB bundle's manifest.json.
 func MCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	r := &release{tools: tools, sources: sources, opts: opts, p: opts.Publish}
-	o := profile.FormatOf[MCPBOptions](opts)
+	r, o := newRelease[MCPBOptions](tools, sources, opts)
 	m := o.MCPB
 	out := canonical.NewObject()
 	out.Set("manifest_version", canonical.NewString(MCPBVersion))
@@ -76,8 +75,7 @@ const A2AProtocol = "1.0"
 
 // A2ACard writes an A2A agent card.
 func A2ACard(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	r := &release{tools: tools, sources: sources, opts: opts, p: opts.Publish}
-	o := profile.FormatOf[A2AOptions](opts)
+	r, o := newRelease[A2AOptions](tools, sources, opts)
 	srv := o.Server
 	out := canonical.NewObject()
 	out.Set("name", canonical.NewString(opts.Catalog.Name))
@@ -170,8 +168,7 @@ func cmpTags(t *canonical.Tool) []string {
 // LLMsTxt writes llms.txt, a Markdown file, as a JSON string of its
 // text.
 func LLMsTxt(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	r := &release{tools: tools, sources: sources, opts: opts, p: opts.Publish}
-	o := profile.FormatOf[LLMsTxtOptions](opts)
+	r, o := newRelease[LLMsTxtOptions](tools, sources, opts)
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", cmp.Or(opts.Catalog.Name, "Tools"))
 	if d := r.description(0, "llms.txt"); d != "" {

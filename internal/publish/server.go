@@ -41,6 +41,12 @@ type release struct {
 	ds             []diag.Diagnostic
 }
 
+// newRelease starts a release target's writing, with its options, of the
+// type T its format declares.
+func newRelease[T any](tools, sources []*canonical.Tool, opts profile.Options) (*release, *T) {
+	return &release{tools: tools, sources: sources, opts: opts, p: opts.Publish}, profile.FormatOf[T](opts)
+}
+
 // atTable reports a finding about the target's table (or the target).
 func (r *release) atTable(code, fix, format string, args ...any) {
 	d := diag.New(code, format, args...)
@@ -174,8 +180,8 @@ type Publisher func(tools, sources []*canonical.Tool, opts profile.Options) (*ca
 
 // ServerJSON writes the MCP registry's server.json (schema 2025-12-11).
 func ServerJSON(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	r := &release{tools: tools, sources: sources, opts: opts, p: opts.Publish}
-	srv := profile.FormatOf[ServerJSONOptions](opts).Server
+	r, o := newRelease[ServerJSONOptions](tools, sources, opts)
+	srv := o.Server
 	name := cmp.Or(srv.Name, opts.Catalog.Name)
 	if !serverName.MatchString(name) || len(name) < 3 || len(name) > 200 {
 		r.atTable("publish.invalid", `set [targets.server] name = "io.github.OWNER/SERVER"`, "the registry takes a server name in reverse-DNS form with exactly one \"/\" (^[a-zA-Z0-9.-]+/[a-zA-Z0-9._-]+$, 3 to 200 characters; server.schema.json 2025-12-11), not %q", name)
