@@ -89,7 +89,8 @@ func ExampleConvert() {
 	//       "name": "ping",
 	//       "description": "Ping.",
 	//       "parameters": {
-	//         "type": "object"
+	//         "type": "object",
+	//         "properties": {}
 	//       }
 	//     }
 	//   }

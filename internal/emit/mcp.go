@@ -2,6 +2,7 @@ package emit
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/formats"
@@ -9,18 +10,42 @@ import (
 	"github.com/toolc-dev/toolc/internal/profile"
 )
 
-// MCP writes a Model Context Protocol tools/list result: {"tools": [...]},
-// and the catalog's name and version under _meta["dev.toolc/catalog"].
+// MCP writes a Model Context Protocol tools/list result of the target's
+// revision (opts.Protocol, the newest when ""). For 2026-07-28:
+// {"resultType": "complete", "tools": [...], "ttlMs": …, "cacheScope": …},
+// with the server's identity, the catalog's name and version, under
+// _meta["io.modelcontextprotocol/serverInfo"] where both are known
+// (schema.ts: Result, CacheableResult, ResultMetaObject). For the
+// earlier revisions: {"tools": [...]}. Both record the catalog's name and
+// version under _meta["dev.toolc/catalog"].
 func MCP(low *profile.Lowered, opts profile.Options) *canonical.Value {
+	stateless := profile.Stateless(opts.Protocol)
 	res := canonical.NewObject()
+	if stateless {
+		res.Set("resultType", canonical.NewString("complete"))
+	}
 	res.Set("tools", eachTool(low, func(_ int, t *canonical.Tool) *canonical.Value { return mcpToolValue(t) }))
+	meta := canonical.NewObject()
+	if stateless {
+		ttl, scope := profile.FormatOf[MCPOptions](opts).CacheHints()
+		res.Set("ttlMs", canonical.NewNumber(strconv.FormatInt(ttl, 10)))
+		res.Set("cacheScope", canonical.NewString(scope))
+		if c := opts.Catalog; c.Name != "" && c.Version != "" {
+			meta.Set(ServerInfoMetaKey, catalogValue(c))
+		}
+	}
 	if cat := catalogValue(opts.Catalog); cat != nil {
-		meta := canonical.NewObject()
 		meta.Set(formats.CatalogMetaKey, cat)
+	}
+	if len(meta.Members()) > 0 {
 		res.Set("_meta", meta)
 	}
 	return res
 }
+
+// ServerInfoMetaKey is the _meta key of a 2026-07-28 result that
+// identifies the server (schema.ts: ResultMetaObject).
+const ServerInfoMetaKey = "io.modelcontextprotocol/serverInfo"
 
 // eachTool is the array of encode(i, t) for each tool of low, made in
 // parallel: each tool's object is its own, and the bundles of a large

@@ -1,9 +1,12 @@
 package emit
 
 import (
+	"cmp"
+	"fmt"
 	"maps"
 	"reflect"
 	"slices"
+	"time"
 
 	"github.com/toolc-dev/toolc/internal/option"
 	"github.com/toolc-dev/toolc/internal/profile"
@@ -18,7 +21,32 @@ import (
 type MCPOptions struct {
 	profile.Lowering
 	Clients  []profile.ClientName `toml:"clients" doc:"the MCP clients the bundle is made for, whose rules it meets; the others' refusals are warnings"`
-	Protocol profile.Revision     `toml:"protocol" doc:"the MCP revision the bundle is for, the newest by default; before 2026-07-28 an output schema must be an object schema"`
+	Protocol profile.Revision     `toml:"protocol" doc:"the MCP revision the bundle is for, the newest by default: its tools/list result's shape; before 2026-07-28 an output schema must be an object schema"`
+	// TTL and CacheScope are a 2026-07-28 tools/list result's caching
+	// hints (server/utilities/caching): how long a client may keep the
+	// list, and whether shared caches may. A catalog changes when it is
+	// released, and is the same for every caller: five minutes (the
+	// specification's own example, ttlMs 300000) bounds how long a
+	// release takes to reach clients that do not listen for
+	// list_changed, and "public" is what the specification advises for
+	// a tool list identical for all users.
+	TTL        string `toml:"ttl" default:"5m" doc:"2026-07-28: how long a client may consider the tool list fresh (ttlMs), a duration such as \"5m\" or \"0s\""`
+	CacheScope string `toml:"cache_scope" enum:"public,private" default:"public" doc:"2026-07-28: public (any client or shared cache may keep the list) or private (one authorization context only: a list that differs per user)"`
+}
+
+// DefaultTTL is how long a 2026-07-28 tools/list result is fresh when the
+// target does not say (MCPOptions.TTL).
+const DefaultTTL = 5 * time.Minute
+
+// CacheHints returns the caching hints of a 2026-07-28 tools/list result:
+// ttlMs and cacheScope, the defaults where o does not set them (a TTL o's
+// Check has found good).
+func (o *MCPOptions) CacheHints() (ttlMs int64, scope string) {
+	ttl := DefaultTTL
+	if d, err := time.ParseDuration(o.TTL); err == nil {
+		ttl = d
+	}
+	return ttl.Milliseconds(), cmp.Or(o.CacheScope, "public")
 }
 
 // Apply sets the lowering's options.
@@ -35,7 +63,18 @@ func (o *MCPOptions) Apply(to *profile.Options) {
 func (o *MCPOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
 	var to profile.Options
 	o.Apply(&to)
-	return checked(o.Lowering, p, map[string]error{"clients": p.CheckClients(to), "protocol": profile.CheckProtocol(to.Protocol)})
+	errs := map[string]error{"clients": p.CheckClients(to), "protocol": profile.CheckProtocol(to.Protocol)}
+	if d, err := time.ParseDuration(o.TTL); o.TTL != "" && (err != nil || d < 0 || d%time.Millisecond != 0) {
+		errs["ttl"] = fmt.Errorf("ttl = %q is not a duration of whole milliseconds, 0 or more (\"5m\", \"30s\", \"0s\")", o.TTL)
+	}
+	if !profile.Stateless(to.Protocol) {
+		for k, set := range map[string]bool{"ttl": o.TTL != "", "cache_scope": o.CacheScope != ""} {
+			if set && errs[k] == nil {
+				errs[k] = fmt.Errorf("%s is a caching hint of 2026-07-28 tools/list results; protocol %s has none", k, to.Protocol)
+			}
+		}
+	}
+	return checked(o.Lowering, p, errs)
 }
 
 // checked returns the lowering's check of the profile p after the errors

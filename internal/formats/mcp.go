@@ -21,8 +21,9 @@ func MCP() *Format {
 	}
 }
 
-// mcpListKeys are the members of a tools/list result besides "tools".
-var mcpListKeys = []string{"tools", "_meta", "nextCursor"}
+// mcpListKeys are the members of a tools/list result: besides "tools",
+// its _meta and cursor, and 2026-07-28's resultType and caching hints.
+var mcpListKeys = []string{"tools", "_meta", "nextCursor", "resultType", "ttlMs", "cacheScope"}
 
 func decodeMCP(doc *canonical.Value, file string) ([]*canonical.Tool, []diag.Diagnostic) {
 	d := &decoder{decode.Decoder{File: file, Format: "mcp"}}

@@ -109,6 +109,7 @@ var featureTable = []Feature{
 	{"untyped", nil, "loss.untyped", []Action{Keep, Type}, "schemas without a type; with type, typed from their enum, const or keywords, else widened to anyOf of the JSON scalar types"},
 	{"items-missing", nil, "", []Action{Keep, Add}, "array schemas without items; with add, items: {} added"},
 	{"properties-missing", nil, "", []Action{Keep, Add}, "object schemas without properties; with add, properties: {} added"},
+	{"root-properties", nil, "", []Action{Keep, Add}, "the input schema of a tool without parameters (an object schema with no properties, no other keyword that would describe some, and nothing but annotations); with add, properties: {} added, which says the same"},
 	{"ref-siblings", nil, "", []Action{Keep, Wrap, Only}, "keywords beside $ref; with wrap, the $ref moved into anyOf: [{\"$ref\": …}]; with only, the siblings kept beside it (others wrapped)"},
 	{"legacy-forms", nil, "", []Action{Keep, Modern}, "the forms of draft-07 and 2019-09 that 2020-12 spells otherwise (items as an array, additionalItems, dependencies) and an older $schema; with 2020-12, written as 2020-12 says the same"},
 	{"root-any-of", nil, "loss.any-of", []Action{Keep, Merge}, "anyOf (or oneOf) at the root of an input schema; with merge, its object branches merged into the root: every branch's properties, required only where all agree; branches that are not all object schemas are dropped"},
@@ -357,6 +358,9 @@ type Options struct {
 	// Describe moves each dropped constraint into the description of its
 	// schema ("minLength: 3") instead of only dropping it.
 	Describe bool
+	// Input says the schema is a tool's input schema, whose root a tool
+	// without parameters may be (root-properties).
+	Input bool
 }
 
 // Change is one change that lowering made to a schema.

@@ -245,3 +245,35 @@ func TestAppliesSeesTyping(t *testing.T) {
 		t.Errorf("Applies says a schema typed throughout needs typing: %v", Schema(typed, rules, Options{}).Changes)
 	}
 }
+
+// TestNoParameters: a tool without parameters gets properties: {} at the
+// root of its input schema, and only there: not an output schema, not a
+// root that describes parameters some other way.
+func TestNoParameters(t *testing.T) {
+	rules := &Rules{Rows: []Row{{Feature: "root-properties", Action: Add}}}
+	for _, c := range []struct {
+		schema string
+		input  bool
+		want   string
+	}{
+		{`{"type": "object"}`, true, `{"type":"object","properties":{}}`},
+		{`{"type": "object", "additionalProperties": false, "description": "None."}`, true, `{"type":"object","additionalProperties":false,"description":"None.","properties":{}}`},
+		{`{"type": "object"}`, false, `{"type":"object"}`},
+		{`{"type": "object", "additionalProperties": {"type": "string"}}`, true, `{"type":"object","additionalProperties":{"type":"string"}}`},
+		{`{"type": "object", "oneOf": [{"properties": {"a": {}}}]}`, true, `{"type":"object","oneOf":[{"properties":{"a":{}}}]}`},
+		{`{"type": "object", "patternProperties": {"^x": {}}}`, true, `{"type":"object","patternProperties":{"^x":{}}}`},
+		{`{"type": "object", "properties": {}}`, true, `{"type":"object","properties":{}}`},
+	} {
+		s, err := canonical.ParseSchema([]byte(c.schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := Schema(s, rules, Options{Input: c.input})
+		if got := string(res.Schema.JSON().AppendJSON(nil, "")); got != c.want {
+			t.Errorf("%s (input %v) = %s, want %s", c.schema, c.input, got, c.want)
+		}
+		if added := len(res.Changes) > 0; added != (c.want != string(s.JSON().AppendJSON(nil, ""))) {
+			t.Errorf("%s: changes %v", c.schema, res.Changes)
+		}
+	}
+}

@@ -131,6 +131,20 @@ var (
 		// schema that no other pass applies to needs no lowering for it.
 		Check: func(*Rules, *canonical.Value) bool { return false },
 	}
+	// noParametersPass runs after every pass that may leave a root without
+	// parameters (strict mode closing a map, a dropped combinator).
+	noParametersPass = &Pass{
+		Name: "no-parameters",
+		Doc:  "writes the input schema of a tool without parameters with properties: {}, which says the same (lower.properties-added)",
+		When: needs("root-properties", Add),
+		Run: func(u *Unit) {
+			if n := u.root; u.Options.Input && noParameters(n) {
+				n.Set("properties", canonical.NewObject())
+				u.Report("lower.properties-added", "", n, "", "properties: {} added to the root, which says the same: GitHub Copilot CLI and Azure AI Foundry refuse an input schema without properties")
+			}
+		},
+		Check: func(_ *Rules, root *canonical.Value) bool { return noParameters(root) },
+	}
 	upperTypesPass = &Pass{
 		Name:     "upper",
 		Doc:      `spells type names in upper case ("STRING"), as Gemini's OpenAPI schema does; a spelling, not reported`,
@@ -141,7 +155,7 @@ var (
 )
 
 // passTable lists every pass in the fixed order they run in.
-var passTable = []*Pass{pruneDefsPass, inlineRefsPass, modernizePass, mergeAllOfPass, oneOfToAnyOfPass, constToEnumPass, tupleItemsPass, shapeNodesPass, nullableTypesPass, renameKeysPass, strictModePass, dropUnsupportedPass, anyOfAlonePass, upperTypesPass, pruneDefsAfterPass}
+var passTable = []*Pass{pruneDefsPass, inlineRefsPass, modernizePass, mergeAllOfPass, oneOfToAnyOfPass, constToEnumPass, tupleItemsPass, shapeNodesPass, nullableTypesPass, renameKeysPass, strictModePass, dropUnsupportedPass, anyOfAlonePass, noParametersPass, upperTypesPass, pruneDefsAfterPass}
 
 // plan returns the passes that rules need, in order. A pass's Requires
 // are passes whose output it expects when they run; passTable orders every

@@ -368,6 +368,28 @@ func rootWork(r *Rules, root *canonical.Value) bool {
 		r.Action("root-not") == Drop && root.Has("not")
 }
 
+// noParameters reports whether root is the input schema of a tool without
+// parameters: an object schema with no properties and nothing else that
+// would describe some (patternProperties, a schema of additional
+// properties, a combinator, a reference), only annotations beside it.
+func noParameters(root *canonical.Value) bool {
+	if root.Kind != canonical.Object || !canonical.AsSchema(root).HasType("object") {
+		return false
+	}
+	for _, m := range root.Members() {
+		switch m.Key {
+		case "type", "$schema", "$id", "$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly":
+		case "additionalProperties", "unevaluatedProperties":
+			if m.Value.Kind != canonical.Bool {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // rootRef reports whether the root holds a $ref that the root rules inline:
 // one with sibling keywords where the target would wrap it in a union, or
 // one to a place other than a top-level definition where the target takes

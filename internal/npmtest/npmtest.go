@@ -36,3 +36,21 @@ func Bin(tb testing.TB, name, pkg string) string {
 	tb.Skipf("%s (npm %s) is not installed in $TOOLC_NPM_CACHE: not checked", name, pkg)
 	return ""
 }
+
+// Module returns the folder of the npm package pkg (its node_modules
+// folder's pkg), installed in $TOOLC_NPM_CACHE; without it, tb is skipped
+// or, under TOOLC_REQUIRE_CORPUS=1, failed.
+func Module(tb testing.TB, pkg string) string {
+	tb.Helper()
+	if m := Modules(); m != "" {
+		p := filepath.Join(m, filepath.FromSlash(pkg))
+		if _, err := os.Stat(filepath.Join(p, "package.json")); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("TOOLC_REQUIRE_CORPUS") == "1" {
+		tb.Fatalf("npm %s is not installed in $TOOLC_NPM_CACHE (.ci/run installs it)", pkg)
+	}
+	tb.Skipf("npm %s is not installed in $TOOLC_NPM_CACHE: not checked", pkg)
+	return ""
+}

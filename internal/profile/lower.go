@@ -288,13 +288,13 @@ func (tl *toolLowering) dropExtensions() {
 	}
 }
 
-// schema lowers the schema s by r, or returns nil when r changes nothing
-// of it.
-func (tl *toolLowering) schema(s *canonical.Schema, r *lower.Rules) *lower.Result {
+// schema lowers the schema s by r, an input schema or an output schema, or
+// returns nil when r changes nothing of it.
+func (tl *toolLowering) schema(s *canonical.Schema, r *lower.Rules, input bool) *lower.Result {
 	if s == nil || !lower.Applies(s, r) {
 		return nil
 	}
-	return tl.opts.Memo.Schema(s, r, tl.fingerprints[r], lower.Options{Describe: tl.opts.Describe})
+	return tl.opts.Memo.Schema(s, r, tl.fingerprints[r], lower.Options{Describe: tl.opts.Describe, Input: input})
 }
 
 // report reports a lowered schema's changes, at base in the tool.
@@ -315,7 +315,7 @@ func (tl *toolLowering) lowerInput() {
 	tl.o.strict = tl.strictMode && tl.p.strictOf(tl.src, tl.opts)
 	tl.rules = tl.rulesOf(tl.p.mode(tl.opts))
 	if tl.o.strict {
-		tl.input = tl.schema(tl.c.Input, tl.rulesOf("strict"))
+		tl.input = tl.schema(tl.c.Input, tl.rulesOf("strict"), true)
 		if ch, narrowed := tl.input.Narrowed(); narrowed && tl.opts.Auto {
 			tl.o.strict = false
 			tl.at("lower.strict-fallback", canonical.Pointer("/input").Join(ch.Origin), "left non-strict, as strict mode would narrow it (%s at %s: %s)", ch.Code, "/input"+ch.Pointer, ch.Message)
@@ -324,7 +324,7 @@ func (tl *toolLowering) lowerInput() {
 		}
 	}
 	if !tl.o.strict {
-		tl.input = tl.schema(tl.c.Input, tl.rules)
+		tl.input = tl.schema(tl.c.Input, tl.rules, true)
 	}
 }
 
@@ -398,7 +398,7 @@ func (tl *toolLowering) lowerOutput() {
 		return
 	}
 	out := tl.c.Output
-	res := tl.schema(out, tl.rulesOf(tl.p.mode(tl.opts)))
+	res := tl.schema(out, tl.rulesOf(tl.p.mode(tl.opts)), false)
 	if res != nil {
 		if i := slices.IndexFunc(res.Changes, func(ch lower.Change) bool { return ch.Code == "name.property-collision" }); i >= 0 {
 			// Two keys of the result on one name: the output schema

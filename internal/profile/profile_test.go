@@ -72,6 +72,7 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"bool-schemas":         {`{"type": "object", "properties": {"a": true}}`, "properties"},
 	"ref-targets":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"unused-defs":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
+	"root-properties":      {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 }
 
 // TestProfileRows checks every row of every profile mode: a schema using the
@@ -116,6 +117,8 @@ var rootSamples = map[string]struct {
 		"$defs", []string{"a"}, []string{"a"}},
 	"legacy-forms": {`{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {"t": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}], "additionalItems": false}}, "required": ["t"]}`,
 		"$schema", []string{"t"}, []string{"t"}},
+	// A tool without parameters, in the form the MCP specification advises.
+	"root-properties": {`{"type": "object", "additionalProperties": false}`, "properties", nil, nil},
 }
 
 // checkRootRow checks a row of a root feature on its root sample.
@@ -125,7 +128,7 @@ func checkRootRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := lower.Schema(in, rules, lower.Options{})
+	res := lower.Schema(in, rules, lower.Options{Input: true}) // a root sample is an input schema
 	out := res.Schema.JSON()
 	got := string(out.AppendJSON(nil, ""))
 	switch {
@@ -155,6 +158,10 @@ func checkRootRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 		}
 		if len(res.Changes) == 0 {
 			t.Errorf("the root changed without a report")
+		}
+	case lower.Add:
+		if p := out.Get("properties"); p == nil || len(p.Members()) != 0 || !slices.ContainsFunc(res.Changes, func(c lower.Change) bool { return c.Code == "lower.properties-added" && c.Pointer == "" }) {
+			t.Errorf("want properties: {} added at the root, and said; got %s, changes %v", got, res.Changes)
 		}
 	case lower.Hoist:
 		if ref := out.Get("properties").Get("c").Get("$ref"); ref == nil || ref.Text() != "#/$defs/a" || !out.Get("$defs").Has("a") {

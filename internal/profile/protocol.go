@@ -12,13 +12,35 @@ import (
 // protocols are the MCP revisions an MCP bundle can be for, oldest first;
 // the last is the default. anyOutput says the revision takes any JSON
 // Schema as a tool's outputSchema; the earlier ones take an object schema
-// only, as their structuredContent is a JSON object.
-var protocols = []protocol{{"2025-06-18", false}, {"2025-11-25", false}, {"2026-07-28", true}}
+// only, as their structuredContent is a JSON object. stateless says its
+// results carry resultType, a tools/list result's caching hints (ttlMs,
+// cacheScope) and the server's identity in _meta (2026-07-28 changelog,
+// SEP-2322, SEP-2549, SEP-2575). tasks says a tool may declare its task
+// support in execution.taskSupport (2025-11-25 only: SEP-2663 moved tasks
+// into an extension whose support is the server's, not a tool's).
+var protocols = []protocol{
+	{version: "2025-06-18"},
+	{version: "2025-11-25", tasks: true},
+	{version: "2026-07-28", anyOutput: true, stateless: true},
+}
 
 type protocol struct {
-	version   string
-	anyOutput bool
+	version                     string
+	anyOutput, stateless, tasks bool
 }
+
+// revision returns the row of the MCP revision v, the newest for "".
+func revision(v string) protocol {
+	if i := slices.IndexFunc(protocols, func(p protocol) bool { return p.version == v }); i >= 0 {
+		return protocols[i]
+	}
+	return protocols[len(protocols)-1]
+}
+
+// Stateless reports whether the MCP revision v ("" for the newest) is
+// stateless: its results carry resultType, a tools/list result ttlMs and
+// cacheScope, and _meta the server's identity.
+func Stateless(v string) bool { return revision(v).stateless }
 
 // Protocols lists the MCP revisions a target can name, oldest first.
 func Protocols() []string {
@@ -40,11 +62,7 @@ func CheckProtocol(v string) error {
 // objectOutputOnly reports whether an MCP bundle for opts takes only object
 // schemas as output schemas.
 func (p *Profile) objectOutputOnly(opts Options) bool {
-	if !p.HasClients || opts.Protocol == "" {
-		return false
-	}
-	i := slices.IndexFunc(protocols, func(p protocol) bool { return p.version == opts.Protocol })
-	return i >= 0 && !protocols[i].anyOutput
+	return p.HasClients && !revision(opts.Protocol).anyOutput
 }
 
 // srcClaudeUnion is the evidence of claude.ai's rule on output schemas.

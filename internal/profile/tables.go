@@ -192,12 +192,25 @@ var bedrockStrict = func() *lower.Rules {
 	return r
 }()
 
+// srcRootProperties: the form of a tool without parameters that every
+// client takes.
+const srcRootProperties = "a tool without parameters is {\"type\": \"object\", \"properties\": {}, …}: GitHub Copilot CLI and Azure AI Foundry refuse an object schema without properties (\"object schema missing properties\", invalid_function_parameters; github/copilot-cli issue 1825, kagent-dev/kagent issue 1889; PROVIDERS.md, late November 2026)"
+
+// mcpRules are the MCP target's: the schemas as written, but for the
+// form of a tool without parameters.
+var mcpRules = &lower.Rules{Rows: rows(srcRootProperties, "root-properties", lower.Add)}
+
 // Every provider target removes the definitions nothing refers to; the
-// MCP, canonical and jsonschema bundles (keepAll) keep what was written.
+// MCP, canonical and jsonschema bundles keep what was written. Every
+// provider target but Gemini's OpenAPI mode, which refuses an OBJECT with
+// empty properties, writes a tool without parameters with properties: {}.
 func init() {
 	for _, r := range []*lower.Rules{openAIStrict, openAIDefault, anthropicDefault, anthropicStrict, geminiOpenAPI, geminiJSONSchema, bedrockRules, bedrockStrict} {
 		r.Rows = append(r.Rows, rows(srcUnusedDefs, "unused-defs", lower.Prune)...)
 		r.Rows = append(r.Rows, rows(srcRefExternal, "ref-external", lower.Drop)...)
+		if r != geminiOpenAPI {
+			r.Rows = append(r.Rows, rows(srcRootProperties, "root-properties", lower.Add)...)
+		}
 	}
 }
 
@@ -221,7 +234,7 @@ var profiles = map[string]*Profile{
 		Name:       NameRule{Chars: "A-Za-z0-9_.-", Max: 128, Source: "MCP specification 2025-11-25, Tool names (SHOULD)"},
 		Carries:    []string{"title", "output", "annotations", "icons", "meta", "lifecycle"},
 		HasClients: true,
-		Schema:     map[string]*lower.Rules{"": keepAll},
+		Schema:     map[string]*lower.Rules{"": mcpRules},
 		Acceptance: map[string]string{"": "mcp"},
 		Source:     "MCP specification 2025-11-25, schema.json Tool",
 	},

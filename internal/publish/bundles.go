@@ -62,7 +62,7 @@ func MCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Va
 		// Windows' on-device agent registry reads the tools/list answer
 		// from here instead of starting the server (mcpb's .NET CLI,
 		// StaticResponsesHelper): the MCP target's answer, exactly.
-		answer := emit.MCP(emit.Tools(tools), profile.Options{})
+		answer := emit.MCP(emit.Tools(tools), profile.Options{Catalog: opts.Catalog})
 		out.Set("_meta", nested(answer, "com.microsoft.windows", "static_responses", "tools/list"))
 	}
 	return out, r.ds

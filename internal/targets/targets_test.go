@@ -113,7 +113,7 @@ func TestConvertMCPToOpenAIReportsEveryLoss(t *testing.T) {
 func TestConvertKeepsAnthropicExtensions(t *testing.T) {
 	// strict: true lowers the schema for strict mode, which this one is
 	// already (TestSourceStrictIsLowered covers the other case).
-	in := `[{"type":"custom","name":"n","description":"d","input_schema":{"type":"object","additionalProperties":false},"cache_control":{"type":"ephemeral"},"strict":true,"input_examples":[{"a":1}],"defer_loading":true}]`
+	in := `[{"type":"custom","name":"n","description":"d","input_schema":{"type":"object","properties":{},"additionalProperties":false},"cache_control":{"type":"ephemeral"},"strict":true,"input_examples":[{"a":1}],"defer_loading":true}]`
 	res, err := allFormats().Convert(parse(t, []byte(in)), "a.json", "anthropic", "anthropic", profile.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -180,7 +180,7 @@ func TestSourceStrictIsLowered(t *testing.T) {
 }
 
 func TestStrictOptionOverridesSource(t *testing.T) {
-	in := `[{"type":"function","function":{"name":"n","parameters":{"type":"object"},"strict":true}}]`
+	in := `[{"type":"function","function":{"name":"n","parameters":{"type":"object","properties":{}},"strict":true}}]`
 	f := false
 	res, err := allFormats().Convert(parse(t, []byte(in)), "a.json", "openai", "openai", profile.Options{Strict: &f})
 	if err != nil {
@@ -195,7 +195,7 @@ func TestStrictOptionOverridesSource(t *testing.T) {
 }
 
 func TestNamesAndCollisions(t *testing.T) {
-	obj, _ := canonical.ParseSchema([]byte(`{"type":"object"}`))
+	obj, _ := canonical.ParseSchema([]byte(`{"type":"object","properties":{}}`))
 	tools := []*canonical.Tool{
 		{Namespace: "gh", Name: "list", Input: obj, Source: canonical.Source{File: "a.json", Pointer: "/0"}},
 		{Name: "gh__list", Input: obj, Source: canonical.Source{File: "b.json", Pointer: "/0"}},
