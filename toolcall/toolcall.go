@@ -340,6 +340,9 @@ func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
 	}
 	problems, unchecked := splitUnchecked(c.check(tool, v))
 	call.Unchecked = unchecked
+	if len(problems) == 0 { // a valid call whose header no client can send
+		_, problems = call.Headers()
+	}
 	if len(problems) > 0 {
 		return call, &ArgumentsError{ID: e.id, Problems: problems, Sent: sentPointers(e, args, problems)}
 	}

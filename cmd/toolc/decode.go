@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -60,18 +59,32 @@ func newDecode(a *app) *cobra.Command {
 	return cmd
 }
 
-// printCall prints the decoded call: its tool's ID and its arguments, as
-// one JSON record for --error-format json or sarif.
+// printCall prints the decoded call: its tool's ID, its arguments and the
+// MCP headers it sends (Mcp-Param-*), as one JSON record for
+// --error-format json or sarif.
 func printCall(w io.Writer, call *toolcall.Call, out *output) error {
 	decoded, err := canonical.ParseJSON(call.Arguments)
 	if err != nil {
 		return out.fail(exitFailed, "internal error: %v", err)
 	}
+	headers, _ := call.Headers() // Decode refused a call with a problem
 	if out.machine() {
-		id, _ := json.Marshal(call.ID)
-		fmt.Fprintf(w, "{\"id\":%s,\"arguments\":%s}\n", id, decoded.AppendJSON(nil, ""))
+		rec := canonical.NewObject()
+		rec.Set("id", canonical.NewString(call.ID))
+		rec.Set("arguments", decoded)
+		if len(headers) > 0 {
+			hs := canonical.NewObject()
+			for _, h := range headers {
+				hs.Set(h.Name, canonical.NewString(h.Value))
+			}
+			rec.Set("headers", hs)
+		}
+		fmt.Fprintf(w, "%s\n", rec.AppendJSON(nil, ""))
 		return nil
 	}
 	fmt.Fprintf(w, "%s\n%s\n", call.ID, decoded.AppendJSON(nil, "  "))
+	for _, h := range headers {
+		fmt.Fprintf(w, "%s: %s\n", h.Name, h.Value)
+	}
 	return nil
 }

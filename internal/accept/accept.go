@@ -68,6 +68,7 @@ const (
 	NoBoolSchemas   Kind = "no-bool-schemas"  // no subschema is true or false, additionalProperties and unevaluated* aside
 	PythonPattern   Kind = "python-pattern"   // "pattern" compiles with Python's re: no \p{…}, possessive quantifiers, (?<name>…) or \k<…>
 	GrammarPattern  Kind = "grammar-pattern"  // "pattern" is anchored ^…$ and has no \d, \w, \s (or \D, \W, \S)
+	MCPHeaders      Kind = "mcp-headers"      // every x-mcp-header of an input schema is as 2026-07-28 demands
 	// Tool rules, checked on each tool entry.
 	Name        Kind = "name"        // the name matches the pattern Values[0]
 	Description Kind = "description" // the description has at most Max characters
@@ -113,6 +114,7 @@ var kinds = map[Kind]struct{ code, doc string }{
 	NoBoolSchemas:   {"accept.bool-schema", "a subschema may not be the boolean schema true or false"},
 	PythonPattern:   {"accept.pattern", "patterns must compile with Python's re"},
 	GrammarPattern:  {"accept.pattern", "patterns must be anchored ^…$ and may not use \\d, \\w or \\s"},
+	MCPHeaders:      {"accept.mcp-header", "x-mcp-header must be a non-empty header token, unique, on a string, integer or boolean property reached through properties alone"},
 	Name:            {"accept.name", "tool names must match %s"},
 	Description:     {"accept.description", "a description takes at most %d characters"},
 	Tools:           {"accept.tools", "one request takes at most %d tools"},
@@ -497,6 +499,10 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 			}
 		case RefsResolve, Acyclic:
 			c.refs(root, found, r)
+		case MCPHeaders:
+			if input {
+				c.mcpHeaders(root, r)
+			}
 		}
 	}
 }

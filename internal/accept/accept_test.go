@@ -92,6 +92,12 @@ func TestAcceptCatches(t *testing.T) {
 		{"anthropic", `[{"name": "t", "input_schema": {"type": "object", "properties": {"at": {"type": "array", "items": [{"type": "number"}, {"type": "number"}], "additionalItems": false}}}}]`, "accept.draft"},          // hermes-agent issue 63674
 	}
 	entry := strings.TrimSuffix(strings.TrimPrefix(claudeStrict(`{"type": "object", "properties": {}, `+closed+`}`), "["), "]")
+	mcpHeader := func(props string) string {
+		return `{"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {` + props + `}}}]}`
+	}
+	tests = append(tests,
+		struct{ table, bundle, want string }{"mcp", mcpHeader(`"r": {"type": "string", "x-mcp-header": "Reg ion"}`), "accept.mcp-header"},
+		struct{ table, bundle, want string }{"mcp", mcpHeader(`"api_token": {"type": "string", "x-mcp-header": "Token"}`), "accept.mcp-header-secret"})
 	strictTools := "[" + strings.Repeat(entry+",", 20) + entry + "]"
 	tests = append(tests, struct{ table, bundle, want string }{"anthropic", strictTools, "accept.strict-tools"})
 	covered := map[string]bool{}
@@ -123,6 +129,45 @@ func TestAcceptCatches(t *testing.T) {
 		if strings.HasPrefix(c.Code, "accept.") && !covered[c.Code] {
 			t.Errorf("no case shows %s", c.Code)
 		}
+	}
+}
+
+// TestMCPHeaders: every rule of 2026-07-28 on x-mcp-header is one located
+// error, a secret-looking parameter a warning, and a valid annotation
+// passes.
+func TestMCPHeaders(t *testing.T) {
+	bundle := `{"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {
+  "region": {"type": "string", "x-mcp-header": "Region"},
+  "empty": {"type": "string", "x-mcp-header": ""},
+  "spaced": {"type": "string", "x-mcp-header": "My Header"},
+  "again": {"type": "string", "x-mcp-header": "REGION"},
+  "ratio": {"type": "number", "x-mcp-header": "Ratio"},
+  "list": {"type": "array", "items": {"type": "string", "x-mcp-header": "Item"}},
+  "nested": {"type": "object", "properties": {"zone": {"type": "integer", "x-mcp-header": "Zone"}}},
+  "api_token": {"type": "string", "x-mcp-header": "Api-Token"},
+  "either": {"anyOf": [{"type": "string", "x-mcp-header": "Either"}]}
+}}}]}`
+	mcp, _ := TableNamed("mcp")
+	var got []string
+	for _, d := range Check(mcp, parse(t, bundle), nil, "mcp", Options{}) {
+		got = append(got, d.Code+" "+d.Message)
+	}
+	for _, want := range []string{
+		"accept.mcp-header|x-mcp-header is empty",
+		`accept.mcp-header|x-mcp-header "My Header" is not an HTTP field-name token`,
+		`accept.mcp-header|x-mcp-header "REGION" names the header that "Region" at /properties/region names already`,
+		`accept.mcp-header|x-mcp-header "Ratio" is on a property of type "number"`,
+		"accept.mcp-header|x-mcp-header at /properties/list/items is not reached from the root through properties alone",
+		"accept.mcp-header|x-mcp-header at /properties/either/anyOf/0 is not reached",
+		`accept.mcp-header-secret|x-mcp-header "Api-Token" mirrors the parameter "api_token", which looks secret`,
+	} {
+		code, text, _ := strings.Cut(want, "|")
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, code+" ") && strings.Contains(g, text) }) {
+			t.Errorf("no %q in\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	if len(got) != 7 {
+		t.Errorf("%d findings, want 7 (Region and the nested Zone are valid):\n%s", len(got), strings.Join(got, "\n"))
 	}
 }
 

@@ -190,6 +190,7 @@ var acceptTables = map[string]*Table{
 			// A reference to a dialect's meta-schema resolves in every
 			// validator a client uses: each ships the meta-schemas.
 			{Kind: RefsResolve, Values: []string{MetaSchemas}, Evidence: evRefs},
+			{Kind: MCPHeaders, Evidence: evMCPHeader},
 		},
 	},
 	// Chat Completions nests the function; Responses is flat and carries

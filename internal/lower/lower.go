@@ -149,6 +149,7 @@ var featureTable = []Feature{
 	{"examples", []string{"examples"}, "loss.examples", []Action{Keep, Drop}, "examples"},
 	{"title", []string{"title"}, "loss.title", []Action{Keep, Drop}, "title"},
 	{"core", []string{"$schema", "$id", "$anchor", "$dynamicAnchor", "$comment", "$vocabulary"}, "loss.core", []Action{Keep, Drop}, "$schema, $id, $anchor, $comment and the like"},
+	{"mcp-header", []string{"x-mcp-header"}, "loss.extension", []Action{Keep, Drop}, "x-mcp-header: the HTTP header MCP's Streamable HTTP transport mirrors a parameter into (2026-07-28); no provider API reads it"},
 	{"other", nil, "loss.keyword", []Action{Keep, Drop}, "every keyword in no other row: x- extensions, readOnly, deprecated, contentMediaType …"},
 }
 

@@ -73,6 +73,7 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"ref-targets":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"unused-defs":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"root-properties":      {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
+	"mcp-header":           {`{"type": "string", "x-mcp-header": "Region"}`, "x-mcp-header"},
 }
 
 // TestProfileRows checks every row of every profile mode: a schema using the

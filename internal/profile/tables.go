@@ -196,6 +196,9 @@ var bedrockStrict = func() *lower.Rules {
 // client takes.
 const srcRootProperties = "a tool without parameters is {\"type\": \"object\", \"properties\": {}, …}: GitHub Copilot CLI and Azure AI Foundry refuse an object schema without properties (\"object schema missing properties\", invalid_function_parameters; github/copilot-cli issue 1825, kagent-dev/kagent issue 1889; PROVIDERS.md, late November 2026)"
 
+// srcMCPHeader: x-mcp-header is MCP's alone.
+const srcMCPHeader = "x-mcp-header is read by MCP clients on the Streamable HTTP transport (MCP 2026-07-28, SEP-2243); a provider's API has no HTTP header per parameter"
+
 // mcpRules are the MCP target's: the schemas as written, but for the
 // form of a tool without parameters.
 var mcpRules = &lower.Rules{Rows: rows(srcRootProperties, "root-properties", lower.Add)}
@@ -211,6 +214,7 @@ func init() {
 		if r != geminiOpenAPI {
 			r.Rows = append(r.Rows, rows(srcRootProperties, "root-properties", lower.Add)...)
 		}
+		r.Rows = append(r.Rows, rows(srcMCPHeader, "mcp-header", lower.Drop)...)
 	}
 }
 

@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// TestMCPHeaderRules: a catalog whose x-mcp-header annotations break each
+// rule of MCP 2026-07-28 gives one located error per break and a warning
+// for a secret, for the MCP target; the valid annotation stays in the MCP
+// bundle and is dropped, with a loss, from OpenAI and Anthropic.
+func TestMCPHeaderRules(t *testing.T) {
+	tools := `[{"name": "query", "description": "Query the data of one region.", "inputSchema": {"type": "object", "properties": {
+  "region": {"type": "string", "description": "The region.", "x-mcp-header": "Region"},
+  "blank": {"type": "string", "description": "Blank.", "x-mcp-header": ""},
+  "spaced": {"type": "string", "description": "Spaced.", "x-mcp-header": "Two Words"},
+  "zone": {"type": "string", "description": "The zone.", "x-mcp-header": "REGION"},
+  "ratio": {"type": "number", "description": "A ratio.", "x-mcp-header": "Ratio"},
+  "tags": {"type": "array", "description": "Tags.", "items": {"type": "string", "x-mcp-header": "Tag"}},
+  "api_token": {"type": "string", "description": "The caller's token.", "x-mcp-header": "Token"}
+}}}]`
+	manifest := "version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n" +
+		"[[targets]]\nformat = \"mcp\"\nout = \"mcp.json\"\n[[targets]]\nformat = \"openai\"\nout = \"openai.json\"\n[[targets]]\nformat = \"anthropic\"\nout = \"anthropic.json\"\n"
+	fsys := fstest.MapFS{"toolc.toml": {Data: []byte(manifest)}, "tools.json": {Data: []byte(tools)}}
+	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errs, warns, losses []string
+	for _, d := range res.Diagnostics {
+		at := fmt.Sprintf("%s:%d:%d", d.File, d.Line, d.Column)
+		switch {
+		case d.Code == "accept.mcp-header" && d.Target == "mcp" && d.Severity == diag.Error:
+			errs = append(errs, at)
+		case d.Code == "accept.mcp-header-secret" && d.Target == "mcp":
+			warns = append(warns, at)
+		case d.Code == "loss.extension" && strings.HasSuffix(d.Pointer, "/x-mcp-header"):
+			losses = append(losses, d.Target+" "+d.Pointer)
+		}
+	}
+	// blank, spaced, zone (REGION again), ratio, tags/items: at the key of each annotation.
+	if want := []string{"tools.json:3:56", "tools.json:4:58", "tools.json:5:58", "tools.json:6:58", "tools.json:7:81"}; !slices.Equal(errs, want) {
+		t.Errorf("accept.mcp-header at %v, want %v", errs, want)
+	}
+	if want := []string{"tools.json:8:73"}; !slices.Equal(warns, want) {
+		t.Errorf("accept.mcp-header-secret at %v, want %v", warns, want)
+	}
+	for _, target := range []string{"openai", "anthropic"} {
+		if !slices.Contains(losses, target+" /0/inputSchema/properties/region/x-mcp-header") {
+			t.Errorf("no loss.extension for the valid annotation in %s: %v", target, losses)
+		}
+	}
+	for _, b := range res.Bundles {
+		has := strings.Contains(string(b.Value.AppendJSON(nil, "")), `"x-mcp-header":"Region"`)
+		if has != (b.Format == "mcp") {
+			t.Errorf("%s bundle carries the valid annotation: %v", b.Target, has)
+		}
+	}
+}
