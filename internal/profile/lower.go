@@ -260,6 +260,29 @@ func (tl *toolLowering) dropFields() {
 	}
 }
 
+// dropExecution drops an MCP tool's execution (its task support, 2025-11-25)
+// from an MCP bundle for a revision that has no place for it: 2025-06-18
+// has no tasks, and 2026-07-28 moved them into the io.modelcontextprotocol/tasks
+// extension, whose support the server declares (server/discover), not a
+// tool (SEP-2663).
+func (tl *toolLowering) dropExecution() {
+	ext := tl.c.Extensions["mcp"]
+	if !tl.p.HasClients || revision(tl.opts.Protocol).tasks || ext.Get("execution") == nil {
+		return
+	}
+	why := "MCP " + tl.opts.Protocol + " has no tasks"
+	if revision(tl.opts.Protocol).stateless {
+		why = "MCP 2026-07-28 moved tasks into the io.modelcontextprotocol/tasks extension, whose support a server declares in server/discover, not a tool (SEP-2663)"
+	}
+	tl.at("loss.execution", canonical.Pointer("").Append("extensions", "mcp", "execution"), "the tool's execution (task support) dropped: %s", why)
+	e := canonical.NewObject()
+	e.SetMembers(slices.DeleteFunc(slices.Clone(ext.Members()), func(m canonical.Member) bool { return m.Key == "execution" }))
+	tl.c.Extensions["mcp"] = e
+	if len(e.Members()) == 0 {
+		delete(tl.c.Extensions, "mcp")
+	}
+}
+
 func (tl *toolLowering) dropExtensions() {
 	c, keepExt := tl.c, tl.keepExt
 	_, tl.strictFrom, _ = tl.p.sourceStrict(tl.src)
@@ -279,6 +302,7 @@ func (tl *toolLowering) dropExtensions() {
 		}
 		delete(c.Extensions, format)
 	}
+	tl.dropExecution()
 	if ext := c.Extensions[tl.p.Format]; !tl.dialect.Strict && ext.Get("strict") != nil {
 		tl.at("loss.extension", canonical.Pointer("").Append("extensions", tl.p.Format, "strict"),
 			"the %s dialect takes no \"strict\" flag (%s); dropped", tl.dialect.Name, tl.dialect.Source)

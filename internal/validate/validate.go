@@ -159,17 +159,62 @@ func (v *Validator) examples(input *canonical.Schema, examples []*canonical.Valu
 
 // lintTool applies the rules about a tool's own fields.
 func lintTool(t *canonical.Tool) []finding {
+	var fs []finding
 	switch n := utf8.RuneCountInString(t.Description); {
 	case n == 0:
-		return []finding{{code: "lint.description-missing", ptr: "/name",
+		fs = append(fs, finding{code: "lint.description-missing", ptr: "/name",
 			msg: "no description: the model has only its name to decide when to call it",
-			fix: "add a description that says what the tool does and when to use it"}}
+			fix: "add a description that says what the tool does and when to use it"})
 	case n > MaxDescription:
-		return []finding{{code: "lint.description-too-long", ptr: "/description",
+		fs = append(fs, finding{code: "lint.description-too-long", ptr: "/description",
 			msg: fmt.Sprintf("a description of %d characters; OpenAI has rejected more than %d", n, MaxDescription),
-			fix: "move details into parameter descriptions or shorten it"}}
+			fix: "move details into parameter descriptions or shorten it"})
 	}
-	return nil
+	if t.Meta == nil || t.Meta.Kind != canonical.Object {
+		return fs
+	}
+	for _, m := range t.Meta.Members() {
+		if why := MetaKey(m.Key); why != "" {
+			fs = append(fs, finding{code: "lint.meta-key", ptr: canonical.Pointer("/meta").Append(m.Key), msg: fmt.Sprintf("_meta key %q: %s", m.Key, why),
+				fix: "name the key under a prefix of your own, in reverse DNS: com.example/name"})
+		}
+	}
+	return fs
+}
+
+// metaLabel and metaName are the parts of a _meta key: a prefix of dotted
+// labels ending in "/", then a name (MCP schema.ts, MetaObject).
+var (
+	metaLabel = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9-]*[A-Za-z0-9])?$`)
+	metaName  = regexp.MustCompile(`^([A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?)?$`)
+)
+
+// MetaKey says why key is not a _meta key a tool may use, or "": its
+// prefix must be dot-separated labels (a letter first, a letter or digit
+// last, hyphens inside), its name alphanumeric at both ends, and a prefix
+// whose second label is modelcontextprotocol or mcp is reserved for the
+// specification's own keys (MCP 2025-11-25 and 2026-07-28, _meta).
+func MetaKey(key string) string {
+	prefix, name, hasPrefix := strings.Cut(key, "/")
+	if !hasPrefix {
+		prefix, name = "", key
+	}
+	if !metaName.MatchString(name) {
+		return "the name after the prefix must start and end with a letter or digit, with only letters, digits, '-', '_' and '.' inside"
+	}
+	if !hasPrefix {
+		return ""
+	}
+	labels := strings.Split(prefix, ".")
+	for _, l := range labels {
+		if !metaLabel.MatchString(l) {
+			return fmt.Sprintf("the prefix %q must be labels separated by dots, each starting with a letter and ending with a letter or digit", prefix+"/")
+		}
+	}
+	if len(labels) > 1 && (labels[1] == "modelcontextprotocol" || labels[1] == "mcp") {
+		return fmt.Sprintf("the prefix %q is reserved for the MCP specification's own keys (its second label is %s)", prefix+"/", labels[1])
+	}
+	return ""
 }
 
 // Schema validates one schema and returns its problems as diagnostics whose

@@ -376,3 +376,26 @@ func TestUncheckedPattern(t *testing.T) {
 		t.Fatalf("a value the pattern cannot decide in time: %v, want one unchecked verdict", ps)
 	}
 }
+
+func TestMetaKey(t *testing.T) {
+	for key, want := range map[string]string{
+		"com.example/owner":              "",
+		"dev.toolc/lifecycle":            "",
+		"ui/resourceUri":                 "",
+		"plain":                          "",
+		"com.example/":                   "",
+		"io.modelcontextprotocol/x":      "reserved",
+		"dev.mcp/x":                      "reserved",
+		"org.modelcontextprotocol.api/x": "reserved",
+		"com.example.mcp/x":              "",
+		"1com.example/x":                 "labels separated by dots",
+		"com.example-/x":                 "labels separated by dots",
+		"com.example/_x":                 "start and end with a letter or digit",
+		"com.example/a b":                "start and end with a letter or digit",
+	} {
+		got := MetaKey(key)
+		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+			t.Errorf("MetaKey(%q) = %q, want %q", key, got, want)
+		}
+	}
+}

@@ -63,3 +63,29 @@ func TestMCPHeaderRules(t *testing.T) {
 		}
 	}
 }
+
+// TestExecutionPerRevision: a 2025-11-25 tool's execution (task support)
+// is carried by a bundle for that revision, and dropped with a located
+// loss by one for 2026-07-28 (tasks became an extension) or 2025-06-18.
+func TestExecutionPerRevision(t *testing.T) {
+	tools := `{"tools": [{"name": "render", "description": "Render a video.", "inputSchema": {"type": "object", "properties": {}},
+  "execution": {"taskSupport": "optional"}}]}`
+	for protocol, keeps := range map[string]bool{"2025-11-25": true, "2025-06-18": false, "2026-07-28": false, "": false} {
+		manifest := "version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n[[targets]]\nformat = \"mcp\"\nout = \"mcp.json\"\n"
+		if protocol != "" {
+			manifest += fmt.Sprintf("protocol = %q\n", protocol)
+		}
+		fsys := fstest.MapFS{"toolc.toml": {Data: []byte(manifest)}, "tools.json": {Data: []byte(tools)}}
+		res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
+		if err != nil || res.Failed {
+			t.Fatalf("%q: %v %v", protocol, err, res.Diagnostics)
+		}
+		bundle := string(res.Outputs[0].Bytes())
+		lost := slices.ContainsFunc(res.Diagnostics, func(d diag.Diagnostic) bool {
+			return d.Code == "loss.execution" && d.File == "tools.json" && d.Line == 2
+		})
+		if carried := strings.Contains(bundle, `"taskSupport": "optional"`); carried != keeps || lost == keeps {
+			t.Errorf("%q: bundle carries execution %v, loss.execution %v; want carried %v", protocol, carried, lost, keeps)
+		}
+	}
+}
