@@ -62,8 +62,13 @@ const DefaultMaxPages = 1000
 
 // Listing is what a server offers.
 type Listing struct {
-	// Server is the name and version the server gave when initialized.
+	// Server is the name and version the server gave when initialized (or
+	// in server/discover, for a 2026-07-28 server).
 	Server *mcp.Implementation
+	// Protocol is the MCP revision the server spoke: what the SDK's
+	// client agreed on, server/discover first (2026-07-28, which has no
+	// initialize), initialize for the revisions before.
+	Protocol string
 	// Tools are the tool objects as the server sent them, in its order.
 	Tools []*canonical.Value
 	// Pages is how many pages of tools/list they came in.
@@ -369,7 +374,7 @@ func list(ctx context.Context, rec *recorder, opts Options) (*Listing, error) {
 	rec.setStage("tools/list")
 	l := &Listing{}
 	if r := session.InitializeResult(); r != nil {
-		l.Server = r.ServerInfo
+		l.Server, l.Protocol = r.ServerInfo, r.ProtocolVersion
 	}
 	params := &mcp.ListToolsParams{}
 	seen := map[string]bool{}
@@ -416,7 +421,10 @@ func list(ctx context.Context, rec *recorder, opts Options) (*Listing, error) {
 }
 
 // Encode writes the tools of l as an MCP tools/list result, sorted by
-// name, indented by two spaces: the same server gives the same bytes.
+// name, indented by two spaces, with the revision the server spoke pinned
+// under _meta["dev.toolc/capture"]: the same server gives the same bytes.
+// What a 2026-07-28 result says of its caching (ttlMs, cacheScope) is a
+// hint of the moment, not the server's tools, and is not pinned.
 func Encode(l *Listing) []byte {
 	tools := slices.Clone(l.Tools)
 	slices.SortStableFunc(tools, func(a, b *canonical.Value) int {
@@ -426,7 +434,25 @@ func Encode(l *Listing) []byte {
 	})
 	doc := canonical.NewObject()
 	doc.Set("tools", canonical.NewArray(tools...))
+	if l.Protocol != "" {
+		pin := canonical.NewObject()
+		pin.Set("protocol", canonical.NewString(l.Protocol))
+		meta := canonical.NewObject()
+		meta.Set(CaptureMetaKey, pin)
+		doc.Set("_meta", meta)
+	}
 	return append(doc.Indent(), '\n')
+}
+
+// CaptureMetaKey is the _meta key of a capture file that pins what the
+// server spoke: {"protocol": "2026-07-28"}.
+const CaptureMetaKey = "dev.toolc/capture"
+
+// PinnedProtocol is the MCP revision a capture file pins, "" where it pins
+// none (a file captured before toolc pinned it).
+func PinnedProtocol(doc *canonical.Value) string {
+	p, _ := doc.Get("_meta").Get(CaptureMetaKey).Get("protocol").StringValue()
+	return p
 }
 
 // recorder is a transport that keeps the raw results of tools/list, which

@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/mcptest"
 )
@@ -42,6 +43,15 @@ const tools = `[
  {"name": "alpha", "description": "Alpha.", "inputSchema": {"type": "object"}},
  {"name": "zeta", "description": "Zeta.", "inputSchema": {"type": "object"}}
 ]`
+
+func mustParse(t *testing.T, data []byte) *canonical.Value {
+	t.Helper()
+	v, err := canonical.ParseJSON(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
 
 func server(t *testing.T, config string) *manifest.Capture {
 	t.Helper()
@@ -66,6 +76,11 @@ func TestListStdio(t *testing.T) {
 	}
 	if l.Pages != 2 || len(l.Tools) != 3 || l.Server.Name != "demo" {
 		t.Fatalf("List = %d pages, %d tools, server %+v; want 2 pages of 3 tools from demo", l.Pages, len(l.Tools), l.Server)
+	}
+	// The Go SDK's server speaks 2026-07-28: read through server/discover,
+	// without initialize, and pinned.
+	if l.Protocol != "2026-07-28" || PinnedProtocol(mustParse(t, Encode(l))) != "2026-07-28" {
+		t.Errorf("protocol %q; want 2026-07-28, pinned", l.Protocol)
 	}
 	got := string(Encode(l))
 	if !strings.HasPrefix(got, "{\n  \"tools\": [\n    {\n") || strings.Index(got, `"alpha"`) > strings.Index(got, `"search"`) || strings.Index(got, `"search"`) > strings.Index(got, `"zeta"`) {

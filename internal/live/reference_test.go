@@ -66,6 +66,12 @@ func TestCaptureReferenceServer(t *testing.T) {
 	if l.Server == nil || l.Server.Name == "" {
 		t.Errorf("no server name: %+v", l.Server)
 	}
+	// The reference server (TypeScript SDK 1.x) has no server/discover: it
+	// is read through initialize, at the revision it speaks, which is pinned.
+	if l.Protocol == "" || l.Protocol == "2026-07-28" || PinnedProtocol(mustParse(t, Encode(l))) != l.Protocol {
+		t.Errorf("protocol %q, pinned %q; want the earlier revision the server spoke", l.Protocol, PinnedProtocol(mustParse(t, Encode(l))))
+	}
+	t.Logf("%s %s spoke MCP %s", l.Server.Name, l.Server.Version, l.Protocol)
 	if a, b := Encode(l), Encode(l); string(a) != string(b) {
 		t.Error("Encode is not deterministic")
 	}

@@ -20,11 +20,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Config is the server's file.
+// Config is the server's file: an MCP tools/list result (a bundle toolc
+// wrote) serves as one, its caching hints included.
 type Config struct {
 	Name     string            `json:"name"`     // the server's name, "mcptest" when empty
 	Tools    []json.RawMessage `json:"tools"`    // tools/list's tools, sent as written
 	PageSize int               `json:"pageSize"` // tools per page; all in one when 0
+	// TTLMs and CacheScope are the caching hints of a 2026-07-28 result.
+	TTLMs      int    `json:"ttlMs"`
+	CacheScope string `json:"cacheScope"`
 	// Fail makes the server fail: "exit" (at start, with a message on
 	// stderr), "hang" (never answers), "garbage" (writes a line that is not
 	// JSON-RPC), "crash" (exits during the second page of tools/list, or
@@ -89,7 +93,7 @@ func (c *Config) list(p *mcp.ListToolsParams) (*mcp.ListToolsResult, error) {
 	if c.PageSize > 0 {
 		end = min(end, start+c.PageSize)
 	}
-	res := &mcp.ListToolsResult{Tools: []*mcp.Tool{}}
+	res := &mcp.ListToolsResult{Tools: []*mcp.Tool{}, Cacheable: mcp.Cacheable{TTLMs: c.TTLMs, CacheScope: c.CacheScope}}
 	for _, raw := range c.Tools[start:end] {
 		var t struct {
 			Name string `json:"name"`
