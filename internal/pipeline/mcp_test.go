@@ -89,3 +89,31 @@ func TestExecutionPerRevision(t *testing.T) {
 		}
 	}
 }
+
+// TestNoParametersEveryTarget: a tool without parameters is written with
+// "properties": {} by every target that lowers for a provider or client,
+// and not by Gemini's OpenAPI mode, which refuses an OBJECT with empty
+// properties.
+func TestNoParametersEveryTarget(t *testing.T) {
+	tools := `[{"name": "now", "description": "Say the server's time.", "inputSchema": {"type": "object", "additionalProperties": false}}]`
+	manifest := "version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n"
+	for _, tg := range []string{"mcp", "openai", "openai-responses", "anthropic", "bedrock", "gemini"} {
+		manifest += fmt.Sprintf("[[targets]]\nformat = %q\nout = %q\n", tg, tg+".json")
+	}
+	manifest += "[[targets]]\nname = \"openai-strict\"\nformat = \"openai\"\nout = \"openai-strict.json\"\nstrict = true\n"
+	manifest += "[[targets]]\nname = \"gemini-openapi\"\nformat = \"gemini\"\nout = \"gemini-openapi.json\"\nschema = \"openapi\"\n"
+	fsys := fstest.MapFS{"toolc.toml": {Data: []byte(manifest)}, "tools.json": {Data: []byte(tools)}}
+	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
+	if err != nil || res.Failed {
+		t.Fatalf("%v %v", err, res.Diagnostics)
+	}
+	for _, o := range res.Outputs {
+		if o.Target == "" {
+			continue
+		}
+		has := strings.Contains(string(o.Bytes()), `"properties": {}`)
+		if has != (o.Target != "gemini-openapi") {
+			t.Errorf("%s: properties: {} written %v:\n%s", o.Target, has, o.Bytes())
+		}
+	}
+}

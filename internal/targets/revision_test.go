@@ -3,6 +3,7 @@ package targets
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -77,6 +78,16 @@ func TestMCPResultPerRevision(t *testing.T) {
 		bundles[c.protocol] = data
 	}
 	t.Logf("%d corpus tools, 4 revisions: read by the Go SDK", len(all))
+	// And the example catalog's bundle, as the repository holds it.
+	example, err := os.ReadFile("../../dist/mcp.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res mcp.ListToolsResult
+	if err := json.Unmarshal(example, &res); err != nil || string(res.ResultType) != "complete" || res.TTLMs < 0 || res.CacheScope != "public" && res.CacheScope != "private" {
+		t.Errorf("the example catalog's dist/mcp.json: %v, resultType %q, ttlMs %d, cacheScope %q", err, res.ResultType, res.TTLMs, res.CacheScope)
+	}
+	bundles["example"] = example
 	core := npmtest.Module(t, "@modelcontextprotocol/core")
 	node, err := exec.LookPath("node")
 	if err != nil {
