@@ -132,6 +132,24 @@ func TestAcceptCatches(t *testing.T) {
 	}
 }
 
+// TestItemsForVSCode: VS Code takes a draft-07 list of items as items (it
+// checks that items is there); OpenAI takes a schema only.
+func TestItemsForVSCode(t *testing.T) {
+	tuple := `{"type": "object", "properties": {"p": {"type": "array", "items": [{"type": "number"}]}}}`
+	vscode, _ := TableNamed("mcp")
+	vscode = vscode.ForClients([]string{"vscode"})
+	if ds := Check(vscode, parse(t, `{"tools": [{"name": "t", "inputSchema": `+tuple+`}]}`), nil, "mcp", Options{}); len(ds) > 0 {
+		t.Errorf("VS Code refuses a list of items: %v", ds)
+	}
+	if ds := Check(vscode, parse(t, `{"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {"p": {"type": "array", "prefixItems": [{"type": "number"}]}}}}]}`), nil, "mcp", Options{}); len(ds) != 1 || ds[0].Code != "accept.items-missing" {
+		t.Errorf("VS Code takes prefixItems without items: %v", ds)
+	}
+	openai, _ := TableNamed("openai")
+	if ds := Check(openai, parse(t, `[{"type": "function", "function": {"name": "t", "parameters": `+tuple+`}}]`), nil, "openai", Options{}); len(ds) != 1 || !strings.Contains(ds[0].Message, "a draft-07 tuple") {
+		t.Errorf("OpenAI takes a list of items: %v", ds)
+	}
+}
+
 // TestMCPHeaders: every rule of 2026-07-28 on x-mcp-header is one located
 // error, a secret-looking parameter a warning, and a valid annotation
 // passes.

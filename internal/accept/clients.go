@@ -25,7 +25,7 @@ type Client struct {
 // Clients are the MCP clients whose refusals are known, by name.
 var clientTables = map[string]*Client{
 	"vscode": {Name: "vscode", Product: "VS Code",
-		Schema:  []Rule{{Kind: Items, Evidence: "VS Code drops a tool whose array parameter has no items: \"tool parameters array type must have items\"; vscode issue 284536"}},
+		Schema:  []Rule{{Kind: Items, Values: []string{"list"}, Evidence: "VS Code drops a tool whose array parameter has no items: \"tool parameters array type must have items\"; vscode issue 284536"}},
 		Request: []Rule{{Kind: Tools, Max: 128, Evidence: "VS Code takes 128 tools"}},
 	},
 	"claude-desktop": {Name: "claude-desktop", Product: "Claude Desktop",

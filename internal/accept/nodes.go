@@ -240,11 +240,19 @@ func checkRequired(n *nodeAt, v *canonical.Value) {
 	}
 }
 
+// checkItems reports an array schema without items: a schema, or, where
+// the rule's Values say "list", a draft-07 list of item schemas too (VS
+// Code checks that items is there, not what it is).
 func checkItems(n *nodeAt, v *canonical.Value) {
-	if isArray(v) {
-		if it := v.Get("items"); it == nil || it.Kind != canonical.Object && it.Kind != canonical.Bool {
-			n.report("an array schema without items")
-		}
+	if !isArray(v) {
+		return
+	}
+	switch it := v.Get("items"); {
+	case it == nil:
+		n.report("an array schema without items")
+	case it.Kind == canonical.Array && slices.Contains(n.r.Values, "list"):
+	case it.Kind != canonical.Object && it.Kind != canonical.Bool:
+		n.report("an array schema whose items is a list (a draft-07 tuple), not a schema")
 	}
 }
 

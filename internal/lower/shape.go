@@ -76,7 +76,7 @@ func checkShape(r *Rules, root *canonical.Value) bool {
 		n := s.JSON()
 		switch {
 		case typed && mayType(n),
-			items && s.HasType("array") && !n.Has("items") && !n.Has("prefixItems"),
+			items && s.HasType("array") && !n.Has("items"),
 			props && isObjectSchema(n) && !n.Has("properties"),
 			refs && n.Has("$ref") && len(n.Members()) > 1,
 			prune && n.Has("required"),
@@ -252,7 +252,10 @@ func runShape(u *Unit) {
 			shapeType(u, n, at, inherit)
 		}
 		ts := canonical.AsSchema(n).Types()
-		if addItems && slices.Contains(ts, "array") && !n.Has("items") && !n.Has("prefixItems") {
+		if addItems && slices.Contains(ts, "array") && !n.Has("items") {
+			// Beside prefixItems too: items: {} says what its absence says
+			// (the elements after the tuple's may be anything), and a
+			// client that wants items reads none there.
 			n.Set("items", canonical.NewObject())
 			u.Report("lower.items-added", at, n, "", "items: {} added to an array schema without items, as the target requires")
 		}

@@ -117,3 +117,23 @@ func TestNoParametersEveryTarget(t *testing.T) {
 		}
 	}
 }
+
+// TestVSCodeTuple: a tuple builds for VS Code alone, in its draft-07 form
+// (items, a list, which VS Code takes as items) and in 2020-12's
+// (prefixItems, beside which items: {} is added, saying the same).
+func TestVSCodeTuple(t *testing.T) {
+	tools := `[{"name": "move", "description": "Move to a point.", "inputSchema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+  "properties": {"point": {"type": "array", "description": "x and y.", "items": [{"type": "number"}, {"type": "number"}], "additionalItems": false}}, "required": ["point"]}},
+ {"name": "jump", "description": "Jump to a point.", "inputSchema": {"type": "object",
+  "properties": {"point": {"type": "array", "description": "x and y.", "prefixItems": [{"type": "number"}, {"type": "number"}]}}, "required": ["point"]}}]`
+	manifest := "version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n[[targets]]\nformat = \"mcp\"\nout = \"mcp.json\"\nclients = [\"vscode\"]\n"
+	fsys := fstest.MapFS{"toolc.toml": {Data: []byte(manifest)}, "tools.json": {Data: []byte(tools)}}
+	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
+	if err != nil || res.Failed {
+		t.Fatalf("%v %v", err, res.Diagnostics)
+	}
+	out := string(res.Outputs[0].Bytes())
+	if !strings.Contains(out, `"prefixItems": [`) || strings.Count(out, `"items": {}`) != 1 || !strings.Contains(out, `"items": [`) {
+		t.Errorf("bundle:\n%s", out)
+	}
+}
