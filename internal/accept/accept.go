@@ -69,6 +69,7 @@ const (
 	PythonPattern   Kind = "python-pattern"   // "pattern" compiles with Python's re: no \p{…}, possessive quantifiers, (?<name>…) or \k<…>
 	GrammarPattern  Kind = "grammar-pattern"  // "pattern" is anchored ^…$ and has no \d, \w, \s (or \D, \W, \S)
 	MCPHeaders      Kind = "mcp-headers"      // every x-mcp-header of an input schema is as 2026-07-28 demands
+	NoDialect2020   Kind = "no-dialect-2020"  // the root declares no $schema of 2020-12
 	// Tool rules, checked on each tool entry.
 	Name        Kind = "name"        // the name matches the pattern Values[0]
 	Description Kind = "description" // the description has at most Max characters
@@ -114,6 +115,7 @@ var kinds = map[Kind]struct{ code, doc string }{
 	NoBoolSchemas:   {"accept.bool-schema", "a subschema may not be the boolean schema true or false"},
 	PythonPattern:   {"accept.pattern", "patterns must compile with Python's re"},
 	GrammarPattern:  {"accept.pattern", "patterns must be anchored ^…$ and may not use \\d, \\w or \\s"},
+	NoDialect2020:   {"accept.keyword", "an input schema may not declare $schema 2020-12"},
 	MCPHeaders:      {"accept.mcp-header", "x-mcp-header must be a non-empty header token, unique, on a string, integer or boolean property reached through properties alone"},
 	Name:            {"accept.name", "tool names must match %s"},
 	Description:     {"accept.description", "a description takes at most %d characters"},
@@ -166,6 +168,7 @@ type Table struct {
 	Tool     []Rule // each tool entry
 	Schema   []Rule // every schema of every tool
 	Strict   []Rule // besides Schema, every schema of a tool whose strict flag is true
+	Input    []Rule // besides Schema, every input schema
 	Output   []Rule // besides Schema, every output schema
 	Request  []Rule // the bundle as one request
 	// StrictRequest are request rules counted over the strict tools only.
@@ -179,7 +182,7 @@ func (t *Table) with(max map[Kind]int, skip []Kind) *Table {
 		return t
 	}
 	c := *t
-	for _, rs := range []*[]Rule{&c.Tool, &c.Schema, &c.Strict, &c.Output, &c.Request, &c.StrictRequest} {
+	for _, rs := range []*[]Rule{&c.Tool, &c.Schema, &c.Strict, &c.Input, &c.Output, &c.Request, &c.StrictRequest} {
 		*rs = slices.DeleteFunc(slices.Clone(*rs), func(r Rule) bool { return slices.Contains(skip, r.Kind) })
 		for i := range *rs {
 			if n, ok := max[(*rs)[i].Kind]; ok {
@@ -312,7 +315,10 @@ func (c *checker) checkTool(entry *canonical.Value, tools []*canonical.Tool, i i
 		if strict && part.field == "/input" { // strict mode constrains the arguments the model writes
 			rules = append(slices.Clone(rules), c.t.Strict...)
 		}
-		if part.field == "/output" {
+		switch part.field {
+		case "/input":
+			rules = append(slices.Clone(rules), c.t.Input...)
+		case "/output":
 			rules = append(slices.Clone(rules), c.t.Output...)
 		}
 		c.schema(s, rules, part.field == "/input")
@@ -502,6 +508,10 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 		case MCPHeaders:
 			if input {
 				c.mcpHeaders(root, r)
+			}
+		case NoDialect2020:
+			if v, ok := root.Get("$schema").StringValue(); input && ok && strings.TrimSuffix(v, "#") == "https://json-schema.org/draft/2020-12/schema" {
+				c.report(r, c.field, "/$schema", root.Pos, "the input schema declares $schema %q", v)
 			}
 		}
 	}

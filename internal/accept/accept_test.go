@@ -373,6 +373,12 @@ func TestClients(t *testing.T) {
 		{"a dotted name", `{"tools": [` + tool("github.list", `{"type": "object"}`) + `]}`, "claude-desktop", "accept.name"},
 		{"a name of 65", `{"tools": [` + tool(strings.Repeat("n", 65), `{"type": "object"}`) + `]}`, "claude-desktop", "accept.name"},
 		{"81 tools", `{"tools": [` + strings.Join(many, ",") + `]}`, "cursor", "accept.tools"},
+		// PROVIDERS.md, late November 2026, and the clients' trackers.
+		{"an object without properties", `{"tools": [` + tool("t", `{"type": "object", "properties": {"o": {"type": "object"}}}`) + `]}`, "copilot-cli", "accept.properties-missing"},
+		{"an object without properties, for Codex", `{"tools": [` + tool("t", `{"type": "object", "properties": {"o": {"type": "object", "additionalProperties": false}}}`) + `]}`, "codex", "accept.properties-missing"},
+		{"an array without items, for Codex", `{"tools": [` + tool("t", `{"type": "object", "properties": {"a": {"type": "array", "items": [{"type": "string"}]}}}`) + `]}`, "codex", "accept.items-missing"},
+		{"a $schema of 2020-12", `{"tools": [` + tool("t", `{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {}}`) + `]}`, "gemini-cli", "accept.keyword"},
+		{"a $schema of 2020-12, for Augment", `{"tools": [` + tool("t", `{"$schema": "https://json-schema.org/draft/2020-12/schema#", "type": "object", "properties": {}}`) + `]}`, "augment", "accept.keyword"},
 	} {
 		bundle := parse(t, tc.bundle)
 		if ds := Check(mcp, bundle, nil, "mcp", Options{}); len(ds) > 0 {

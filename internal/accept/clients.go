@@ -18,6 +18,7 @@ type Client struct {
 	Product string // as messages name it: "VS Code"
 	Tool    []Rule
 	Schema  []Rule
+	Input   []Rule // of input schemas only: what a client hands the model
 	Output  []Rule // of output schemas only
 	Request []Rule
 }
@@ -39,7 +40,25 @@ var clientTables = map[string]*Client{
 	"windsurf": {Name: "windsurf", Product: "Windsurf",
 		Request: []Rule{{Kind: Tools, Max: 100, Evidence: "Windsurf takes 100 tools (50 before)"}},
 	},
+	"copilot-cli": {Name: "copilot-cli", Product: "GitHub Copilot CLI",
+		Input: []Rule{{Kind: Properties, Evidence: "GitHub Copilot CLI refuses an object schema without properties: \"object schema missing properties\", invalid_function_parameters; github/copilot-cli issue 1825"}},
+	},
+	"codex": {Name: "codex", Product: "Codex CLI",
+		Input: []Rule{
+			{Kind: Properties, Evidence: evCodex},
+			{Kind: Items, Evidence: evCodex},
+		},
+	},
+	"gemini-cli": {Name: "gemini-cli", Product: "Gemini CLI",
+		Input: []Rule{{Kind: NoDialect2020, Evidence: "Gemini CLI: \"no schema with key or ref https://json-schema.org/draft/2020-12/schema\"; google-gemini/gemini-cli issue 17235"}},
+	},
+	"augment": {Name: "augment", Product: "Augment",
+		Input: []Rule{{Kind: NoDialect2020, Evidence: "Augment (JetBrains): \"no schema with key or ref\" for a 2020-12 $schema; eyaltoledano/claude-task-master issue 1284"}},
+	},
 }
+
+// evCodex is the evidence of Codex CLI's rules.
+const evCodex = "Codex CLI needs properties on every object schema and an items schema on every array; nnemirovsky/iwdp-mcp pull request 4 (\"sanitize tool schemas for codex\")"
 
 // WithOutput returns t with rules added to its output schemas' rules.
 func (t *Table) WithOutput(rules ...Rule) *Table {
@@ -55,11 +74,12 @@ func (t *Table) ForClients(names []string) *Table {
 		return t
 	}
 	c := *t
-	c.Tool, c.Schema, c.Output, c.Request = slices.Clone(t.Tool), slices.Clone(t.Schema), slices.Clone(t.Output), slices.Clone(t.Request)
+	c.Tool, c.Schema, c.Input, c.Output, c.Request = slices.Clone(t.Tool), slices.Clone(t.Schema), slices.Clone(t.Input), slices.Clone(t.Output), slices.Clone(t.Request)
 	for _, n := range names {
 		if cl := clientTables[n]; cl != nil {
 			c.Tool = append(c.Tool, cl.Tool...)
 			c.Schema = append(c.Schema, cl.Schema...)
+			c.Input = append(c.Input, cl.Input...)
 			c.Output = append(c.Output, cl.Output...)
 			c.Request = append(c.Request, cl.Request...)
 		}
@@ -78,7 +98,7 @@ func Advise(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target s
 		if slices.Contains(names, n) {
 			continue
 		}
-		ct := &Table{Name: t.Name, Provider: cl.Product, Shape: t.Shape, Tool: cl.Tool, Schema: cl.Schema, Output: cl.Output, Request: cl.Request}
+		ct := &Table{Name: t.Name, Provider: cl.Product, Shape: t.Shape, Tool: cl.Tool, Schema: cl.Schema, Input: cl.Input, Output: cl.Output, Request: cl.Request}
 		for _, d := range Check(ct, bundle, tools, target, Options{Unchecked: opts.Unchecked}) {
 			if max, ok := toolLimit(cl); ok && d.Code == "accept.tools" {
 				// No lowering makes a bundle smaller: what fixes it is

@@ -111,6 +111,7 @@ var featureTable = []Feature{
 	{"properties-missing", nil, "", []Action{Keep, Add}, "object schemas without properties; with add, properties: {} added"},
 	{"root-properties", nil, "", []Action{Keep, Add}, "the input schema of a tool without parameters (an object schema with no properties, no other keyword that would describe some, and nothing but annotations); with add, properties: {} added, which says the same"},
 	{"ref-siblings", nil, "", []Action{Keep, Wrap, Only}, "keywords beside $ref; with wrap, the $ref moved into anyOf: [{\"$ref\": …}]; with only, the siblings kept beside it (others wrapped)"},
+	{"dialect-default", nil, "", []Action{Keep, Drop}, "a root $schema that names 2020-12, the dialect MCP reads a schema in without one; with drop, removed, which says the same"},
 	{"legacy-forms", nil, "", []Action{Keep, Modern}, "the forms of draft-07 and 2019-09 that 2020-12 spells otherwise (items as an array, additionalItems, dependencies) and an older $schema; with 2020-12, written as 2020-12 says the same"},
 	{"root-any-of", nil, "loss.any-of", []Action{Keep, Merge}, "anyOf (or oneOf) at the root of an input schema; with merge, its object branches merged into the root: every branch's properties, required only where all agree; branches that are not all object schemas are dropped"},
 	{"root-all-of", nil, "loss.all-of", []Action{Keep, Merge}, "allOf at the root of an input schema; with merge, its members merged into the root where that accepts the same values, the others dropped"},

@@ -131,6 +131,22 @@ var (
 		// schema that no other pass applies to needs no lowering for it.
 		Check: func(*Rules, *canonical.Value) bool { return false },
 	}
+	// defaultDialectPass drops what a client refuses and says nothing.
+	defaultDialectPass = &Pass{
+		Name: "default-dialect",
+		Doc:  "removes a root $schema that names 2020-12, which MCP reads a schema in without one, for a client that refuses it (lower.schema-dropped)",
+		When: needs("dialect-default", Drop),
+		Run: func(u *Unit) {
+			if v, ok := u.root.Get("$schema").StringValue(); ok && Is2020(v) {
+				u.root.Delete("$schema")
+				u.Report("lower.schema-dropped", "", u.root, "$schema", "$schema %q removed: the client refuses it, and MCP reads a schema without $schema as 2020-12, so it says the same", v)
+			}
+		},
+		Check: func(_ *Rules, root *canonical.Value) bool {
+			v, ok := root.Get("$schema").StringValue()
+			return ok && Is2020(v)
+		},
+	}
 	// noParametersPass runs after every pass that may leave a root without
 	// parameters (strict mode closing a map, a dropped combinator).
 	noParametersPass = &Pass{
@@ -155,7 +171,12 @@ var (
 )
 
 // passTable lists every pass in the fixed order they run in.
-var passTable = []*Pass{pruneDefsPass, inlineRefsPass, modernizePass, mergeAllOfPass, oneOfToAnyOfPass, constToEnumPass, tupleItemsPass, shapeNodesPass, nullableTypesPass, renameKeysPass, strictModePass, dropUnsupportedPass, anyOfAlonePass, noParametersPass, upperTypesPass, pruneDefsAfterPass}
+var passTable = []*Pass{pruneDefsPass, inlineRefsPass, modernizePass, defaultDialectPass, mergeAllOfPass, oneOfToAnyOfPass, constToEnumPass, tupleItemsPass, shapeNodesPass, nullableTypesPass, renameKeysPass, strictModePass, dropUnsupportedPass, anyOfAlonePass, noParametersPass, upperTypesPass, pruneDefsAfterPass}
+
+// Is2020 reports whether the $schema value id names JSON Schema 2020-12.
+func Is2020(id string) bool {
+	return strings.TrimSuffix(id, "#") == "https://json-schema.org/draft/2020-12/schema"
+}
 
 // plan returns the passes that rules need, in order. A pass's Requires
 // are passes whose output it expects when they run; passTable orders every

@@ -137,3 +137,38 @@ func TestVSCodeTuple(t *testing.T) {
 		t.Errorf("bundle:\n%s", out)
 	}
 }
+
+// TestCodingAgentClients: a tool with the shapes the coding agents refuse
+// builds for each when the target names it, lowered so that its table
+// takes it (PROVIDERS.md, late November 2026), and is advice otherwise.
+func TestCodingAgentClients(t *testing.T) {
+	tools := `[{"name": "put", "description": "Put values.", "inputSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
+  "properties": {"values": {"type": "object", "description": "By key.", "additionalProperties": {"type": "string"}}, "tags": {"type": "array", "description": "Tags."}}}}]`
+	for client, fixed := range map[string][]string{
+		"copilot-cli": {`"additionalProperties": {`, `"properties": {}`},
+		"codex":       {`"properties": {}`, `"items": {}`},
+		"gemini-cli":  {`"type": "object"`},
+		"augment":     {`"type": "object"`},
+	} {
+		manifest := fmt.Sprintf("version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n[[targets]]\nformat = \"mcp\"\nout = \"mcp.json\"\nclients = [%q]\n", client)
+		fsys := fstest.MapFS{"toolc.toml": {Data: []byte(manifest)}, "tools.json": {Data: []byte(tools)}}
+		res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
+		if err != nil || res.Failed {
+			t.Fatalf("%s: %v %v", client, err, res.Diagnostics)
+		}
+		out := string(res.Outputs[0].Bytes())
+		for _, want := range fixed {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %s in\n%s", client, want, out)
+			}
+		}
+		if dialectKept := strings.Contains(out, `"$schema"`); dialectKept == (client == "gemini-cli" || client == "augment") {
+			t.Errorf("%s: $schema kept %v", client, dialectKept)
+		}
+		for _, d := range res.Diagnostics {
+			if d.Code == "accept.client" && strings.Contains(d.Message, fmt.Sprintf("clients = [%q]", client)) {
+				t.Errorf("%s: advice about the client the bundle is for: %s", client, d.Message)
+			}
+		}
+	}
+}

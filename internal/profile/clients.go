@@ -39,7 +39,31 @@ var clients = map[string]Client{
 		Source: "Claude Desktop: tool names ^[a-zA-Z0-9_-]{1,64}$; schemas in 2020-12's forms"},
 	"cursor":   {Name: "cursor", Source: "Cursor: 80 tools (Snowflake-Labs/mcp issue 77)"},
 	"windsurf": {Name: "windsurf", Source: "Windsurf: 100 tools"},
+	"copilot-cli": {Name: "copilot-cli",
+		Rows:   []lower.Row{{Feature: "properties-missing", Action: lower.Add, Source: srcCopilotCLI + "; properties: {} says the same as none"}},
+		Source: "GitHub Copilot CLI: every object schema has properties"},
+	"codex": {Name: "codex",
+		Rows: []lower.Row{
+			{Feature: "properties-missing", Action: lower.Add, Source: srcCodex + "; properties: {} says the same as none"},
+			{Feature: "items-missing", Action: lower.Add, Source: srcCodex + "; items: {} says the same as none"},
+			{Feature: "legacy-forms", Action: lower.Modern, Source: srcCodex + ": a draft-07 list of items is written as 2020-12's prefixItems, which says the same"},
+		},
+		Source: "Codex CLI: every object schema has properties, every array items"},
+	"gemini-cli": {Name: "gemini-cli",
+		Rows:   []lower.Row{{Feature: "dialect-default", Action: lower.Drop, Source: srcDialect2020}},
+		Source: "Gemini CLI: no $schema of 2020-12 on an input schema"},
+	"augment": {Name: "augment",
+		Rows:   []lower.Row{{Feature: "dialect-default", Action: lower.Drop, Source: srcDialect2020}},
+		Source: "Augment (JetBrains, VS Code): no $schema of 2020-12 on an input schema"},
 }
+
+// The evidence of the coding-agent clients' rows (PROVIDERS.md, late
+// November 2026, and their trackers).
+const (
+	srcCopilotCLI  = "GitHub Copilot CLI refuses an object schema without properties (\"object schema missing properties\", invalid_function_parameters; github/copilot-cli issue 1825, kagent-dev/kagent issue 1889)"
+	srcCodex       = "Codex CLI needs properties on every object schema and an items schema on every array (nnemirovsky/iwdp-mcp pull request 4, \"sanitize tool schemas for codex\")"
+	srcDialect2020 = "Gemini CLI and Augment refuse an inputSchema declaring \"$schema\": \"https://json-schema.org/draft/2020-12/schema\" (\"no schema with key or ref\"; google-gemini/gemini-cli issue 17235, eyaltoledano/claude-task-master issue 1284); MCP reads a schema without $schema as 2020-12, so leaving it out says the same"
+)
 
 // Clients lists the MCP clients a target can name, sorted.
 func Clients() []string { return slices.Sorted(maps.Keys(clients)) }

@@ -73,6 +73,7 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"ref-targets":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"unused-defs":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"root-properties":      {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
+	"dialect-default":      {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"mcp-header":           {`{"type": "string", "x-mcp-header": "Region"}`, "x-mcp-header"},
 }
 
@@ -120,6 +121,7 @@ var rootSamples = map[string]struct {
 		"$schema", []string{"t"}, []string{"t"}},
 	// A tool without parameters, in the form the MCP specification advises.
 	"root-properties": {`{"type": "object", "additionalProperties": false}`, "properties", nil, nil},
+	"dialect-default": {`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "properties": {}}`, "$schema", nil, nil},
 }
 
 // checkRootRow checks a row of a root feature on its root sample.
