@@ -56,6 +56,7 @@ const (
 	EnumTypes       Kind = "enum-types"       // enum values are of the JSON types in Values
 	MinItems        Kind = "min-items"        // "minItems" is one of Values
 	NoLookaround    Kind = "no-lookaround"    // "pattern" has no lookaround
+	Lookaround      Kind = "lookaround"       // "pattern" has no lookaround: a warning, where refusals are reported but not certain
 	RootObject      Kind = "root-object"      // the root has "type": "object" (Values: spellings)
 	RootKeywords    Kind = "root-keywords"    // the root has none of the keywords in Values
 	OutputObject    Kind = "output-object"    // an output schema's root has "type": "object"
@@ -103,6 +104,7 @@ var kinds = map[Kind]struct{ code, doc string }{
 	EnumTypes:       {"accept.enum", "enum values must be of the types %s"},
 	MinItems:        {"accept.keyword", "minItems must be one of %s"},
 	NoLookaround:    {"accept.pattern", "patterns may not use lookaround"},
+	Lookaround:      {"accept.lookaround", "lookaround in a pattern has been refused outside strict mode too"},
 	RootObject:      {"accept.root", "the input schema must have type object"},
 	RootKeywords:    {"accept.root", "the input schema takes no %s at its root"},
 	OutputObject:    {"accept.root", "the output schema must have type object"},
@@ -789,8 +791,12 @@ func (c *checker) report(r Rule, field canonical.Pointer, at canonical.Pointer, 
 	if c.field != "" && field == c.field {
 		where = fmt.Sprintf(" at %s of the emitted %s schema", pointerText(at), strings.TrimPrefix(string(c.field), "/"))
 	}
-	d := diag.New(r.Code(), "%s would refuse the bundle%s: %s (%s; %s)",
-		c.t.Provider, where, fmt.Sprintf(format, args...), r.Doc(), r.Evidence).About(c.name())
+	verb := "would refuse" // what an error says; a warning's refusal is reported, not certain
+	if code, _ := diag.Lookup(r.Code()); code.Severity == diag.Warning {
+		verb = "may refuse"
+	}
+	d := diag.New(r.Code(), "%s %s the bundle%s: %s (%s; %s)",
+		c.t.Provider, verb, where, fmt.Sprintf(format, args...), r.Doc(), r.Evidence).About(c.name())
 	d.Target = c.target
 	if c.tool != nil {
 		d = d.At(c.tool.Source.Place(field))

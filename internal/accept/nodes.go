@@ -51,6 +51,7 @@ var nodeChecks = map[Kind]func(n *nodeAt, v *canonical.Value){
 	EnumTypes:       checkEnumTypes,
 	MinItems:        checkMinItems,
 	NoLookaround:    checkLookaround,
+	Lookaround:      checkLookaround,
 }
 
 // keywords reports each keyword that is not in the rule's values (only),
@@ -117,30 +118,57 @@ func checkPythonPattern(n *nodeAt, v *canonical.Value) {
 }
 
 // checkGrammarPattern holds a pattern to what llama.cpp's grammar
-// conversion takes: anchored at both ends, no class escapes.
+// conversion takes (common/json-schema-to-grammar.cpp, _visit_pattern, and
+// the grammar parser's escapes): anchored at both ends, no class escapes,
+// no group that starts (?, and no escape the grammar's parser does not
+// read (only \t, \n, \r, \\, \", \x…, \u…, an escaped operator outside a
+// class, \[ and \] inside one).
 func checkGrammarPattern(n *nodeAt, v *canonical.Value) {
 	p, ok := v.Get("pattern").StringValue()
 	if !ok {
 		return
 	}
-	escaped, endEscaped := false, false
+	escaped, endEscaped, inClass := false, false, false
 	for i := 0; i < len(p); i++ {
 		if i == len(p)-1 {
 			endEscaped = escaped
 		}
+		c := p[i]
 		switch {
-		case escaped && strings.ContainsRune("dwsDWS", rune(p[i])):
-			n.report("the pattern %q uses \\%c", p, p[i])
+		case escaped && strings.IndexByte("dwsDWS", c) >= 0:
+			n.report("the pattern %q uses \\%c", p, c)
+			return
+		case escaped && !grammarReads(c, inClass):
+			n.report("the pattern %q has the escape \\%c, which the grammar does not read", p, c)
 			return
 		case escaped:
 			escaped = false
-		case p[i] == '\\':
+		case c == '\\':
 			escaped = true
+		case c == '(' && !inClass && strings.HasPrefix(p[i:], "(?"):
+			n.report("the pattern %q has a group that starts (?", p)
+			return
+		case c == '[' && !inClass:
+			inClass = true
+		case c == ']' && inClass:
+			inClass = false
 		}
 	}
 	if !strings.HasPrefix(p, "^") || !strings.HasSuffix(p, "$") || endEscaped {
 		n.report("the pattern %q is not anchored ^…$", p)
 	}
+}
+
+// grammarReads reports whether llama.cpp's grammar reads the escape \c
+// that its converter copies, in a class or not.
+func grammarReads(c byte, inClass bool) bool {
+	if strings.IndexByte(`tnrxu\"`, c) >= 0 {
+		return true
+	}
+	if inClass {
+		return c == '[' || c == ']'
+	}
+	return strings.IndexByte("|.()[]{}*+?", c) >= 0 // the converter makes these literal
 }
 
 func checkPortablePattern(n *nodeAt, v *canonical.Value) {

@@ -118,7 +118,8 @@ var geminiRequest = []Rule{{Kind: Tools, Max: 512, Evidence: evGeminiTools}}
 
 // openAI is the table of an OpenAI API whose tools have the shape s.
 func openAI(name string, s Shape) *Table {
-	schema := append(slices.Clone(openAISchema), Rule{Kind: PythonPattern, Evidence: "OpenAI, every mode: \"… is not a 'regex'\" for \\p{…} and possessive quantifiers, which Python's re lacks; BerriAI/litellm issues 40358 and 40485"})
+	schema := append(slices.Clone(openAISchema), Rule{Kind: PythonPattern, Evidence: "OpenAI, every mode: \"… is not a 'regex'\" for \\p{…} and possessive quantifiers, which Python's re lacks; BerriAI/litellm issues 40358 and 40485"},
+		Rule{Kind: Lookaround, Evidence: "OpenAI answered \"regex lookaround is not supported\" to requests whose strict flag the reports do not show; cline/cline issue 14013, tombii/better-ccflare issue 357 (PROVIDERS.md, late November 2026)"})
 	return &Table{Name: name, Provider: "OpenAI", Shape: s, Tool: openAITool, Schema: schema, Strict: openAIStrict,
 		Request: []Rule{{Kind: Tools, Max: 128, Evidence: evOpenAITools}}}
 }

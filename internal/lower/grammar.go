@@ -28,16 +28,12 @@ var classEscapes = map[byte]string{
 // ungrammatical reports why the grammar cannot take pattern p as written,
 // or "" when it can.
 func ungrammatical(p string) string {
-	if !anchored(p) {
-		return "not anchored ^…$"
-	}
-	for i := 0; i+1 < len(p); i++ {
-		if p[i] == '\\' {
-			if classEscapes[p[i+1]|0x20] != "" {
-				return `uses \` + string(p[i+1])
-			}
-			i++
-		}
+	out, why := grammarRewrite(p)
+	switch {
+	case why != "":
+		return why
+	case out != p:
+		return "uses an escape the grammar reads otherwise"
 	}
 	return ""
 }
@@ -78,11 +74,25 @@ func grammarPattern(u *Unit, n *canonical.Value, at canonical.Pointer) {
 		return
 	}
 	n.Set("pattern", canonical.NewString(out))
-	u.Report("lower.pattern-portable", at, n, "pattern", "pattern %q written as %q: the target compiles patterns into a grammar without \\d, \\w and \\s, so they are spelled as the classes they stand for", p, out)
+	u.Report("lower.pattern-portable", at, n, "pattern", "pattern %q written as %q: the target compiles patterns into a grammar without \\d, \\w and \\s, or escapes of characters that need none, so they are spelled as what they stand for", p, out)
 }
 
-// grammarRewrite writes the class escapes of pattern p as the classes they
-// stand for, or says why p has no form the grammar takes.
+// grammarOperators are the characters llama.cpp's converter reads as
+// operators outside a class (NON_LITERAL_SET in
+// common/json-schema-to-grammar.cpp): an escaped one is the character.
+const grammarOperators = "|.()[]{}*+?"
+
+// grammarRewrite writes pattern p as llama.cpp's converter turns it into a
+// grammar rule, or says why p has no such form. The converter copies every
+// other escape into the grammar, whose parser reads only \t, \n, \r, \\,
+// \", \x…, \u… (and \[, \] in a class), and it does not read a group that
+// starts (? at all ("Unsupported pattern syntax"): a lookaround, a
+// non-capturing or named group makes a grammar that fails to parse
+// (codefuturist/email-mcp issues 72 and 74, through LM Studio and Ollama
+// too). So the class escapes are written as the classes they stand for, an
+// escaped punctuation character as itself, which says the same; a pattern
+// not anchored, with a (?…) group, a backreference, a \b or another escape
+// the grammar has no form of is refused.
 func grammarRewrite(p string) (string, string) {
 	if !anchored(p) {
 		return "", "which takes only patterns anchored ^…$"
@@ -95,20 +105,13 @@ func grammarRewrite(p string) (string, string) {
 		case c == '\\' && i+1 < len(p):
 			next := p[i+1]
 			i++
-			members := classEscapes[next|0x20]
-			switch {
-			case members == "":
-				b.WriteByte(c)
-				b.WriteByte(next)
-			case next >= 'a' && inClass:
-				b.WriteString(members)
-			case next >= 'a':
-				b.WriteString("[" + members + "]")
-			case inClass:
-				return "", fmt.Sprintf("which has no \\%c, and inside a class it has no other form", next)
-			default:
-				b.WriteString("[^" + members + "]")
+			out, why := grammarEscape(next, inClass)
+			if why != "" {
+				return "", why
 			}
+			b.WriteString(out)
+		case c == '(' && !inClass && i+1 < len(p) && p[i+1] == '?':
+			return "", "which does not read a group that starts (? (a lookaround, a non-capturing or a named group)"
 		case c == '[' && !inClass:
 			inClass = true
 			b.WriteByte(c)
@@ -120,4 +123,29 @@ func grammarRewrite(p string) (string, string) {
 		}
 	}
 	return b.String(), ""
+}
+
+// grammarEscape writes the escape \c as the grammar takes it, in a class
+// or not, or says why it has no such form.
+func grammarEscape(c byte, inClass bool) (string, string) {
+	members := classEscapes[c|0x20]
+	switch {
+	case members != "" && c >= 'a' && inClass:
+		return members, ""
+	case members != "" && c >= 'a':
+		return "[" + members + "]", ""
+	case members != "" && inClass:
+		return "", fmt.Sprintf("which has no \\%c, and inside a class it has no other form", c)
+	case members != "":
+		return "[^" + members + "]", ""
+	case c >= '1' && c <= '9' || c == 'k':
+		return "", "which has no backreferences"
+	case strings.IndexByte(`tnrxu\"`, c) >= 0 || inClass && (c == '[' || c == ']') || !inClass && strings.IndexByte(grammarOperators, c) >= 0:
+		return "\\" + string(c), "" // read as it is
+	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+		return "", fmt.Sprintf("which has no \\%c", c)
+	case c == '^' || c == '$' || inClass && c == '-':
+		return "", fmt.Sprintf("which reads no escaped %c, and here it has no other form", c)
+	}
+	return string(c), "" // punctuation, escaped or not: the same
 }

@@ -11,7 +11,7 @@ import (
 // cannot, it says why. Go's \s lacks ECMA-262's \v and Unicode spaces, so
 // the samples keep to what both engines read alike.
 func TestGrammarRewrite(t *testing.T) {
-	samples := []string{"", "a", "abc", "123", "12a", "a b", "a\tb", "a_1", "---", "x9 ", "A-1", "a\nb"}
+	samples := []string{"", "a", "abc", "123", "12a", "a b", "a\tb", "a_1", "---", "x9 ", "A-1", "a\nb", "a/b:c", "./", "(a)?", "(a)"}
 	tests := []struct {
 		in, out, why string
 	}{
@@ -26,6 +26,19 @@ func TestGrammarRewrite(t *testing.T) {
 		{in: `^\d+`, why: "anchored"},
 		{in: `^\d+\$`, why: "anchored"}, // the $ is a literal one
 		{in: `^[\S]$`, why: `no \S`},
+		// What llama.cpp's converter copies into the grammar as it is, and
+		// the grammar's parser refuses (codefuturist/email-mcp issues 72, 74).
+		{in: `^(?!admin)[a-z]+$`, why: "(?"},
+		{in: `^(?:ab)+$`, why: "(?"},
+		{in: `^(?<y>[0-9]{4})$`, why: "(?"},
+		{in: `^(a)\1$`, why: "backreferences"},
+		{in: `^\bword$`, why: `no \b`},
+		{in: `^a\$b$`, why: "escaped $"},
+		{in: `^[a\-z]$`, why: "escaped -"},
+		// An escaped character that needs none is written as itself.
+		{in: `^a\/b\:c$`, out: `^a/b:c$`},
+		{in: `^[\.\/]+$`, out: `^[./]+$`},
+		{in: `^\(a\)\?$`, out: `^\(a\)\?$`},
 	}
 	for _, tc := range tests {
 		out, why := grammarRewrite(tc.in)
