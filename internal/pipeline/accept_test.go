@@ -221,7 +221,9 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 		}
 		t.Logf("%s: tools per target: %s", code, strings.Join(per, ", "))
 	}
+	waitSDK := checkSDKTypes(t, res)
 	compatibleIsIntersection(t, fsys, sources)
+	waitSDK()
 	counts := map[string]int{}
 	for _, d := range res.Diagnostics {
 		if d.Severity >= diag.Warning {

@@ -283,6 +283,36 @@ func (tl *toolLowering) dropExecution() {
 	}
 }
 
+// dropNonAPIFields drops the fields of the extensions the target writes
+// back that its provider's API has not (Profile.APIFields).
+func (tl *toolLowering) dropNonAPIFields() {
+	if tl.p.APIFields == nil {
+		return
+	}
+	for _, format := range slices.Sorted(maps.Keys(tl.c.Extensions)) {
+		ext := tl.c.Extensions[format]
+		var kept []canonical.Member
+		for _, m := range ext.Members() {
+			if slices.Contains(tl.p.APIFields, m.Key) {
+				kept = append(kept, m)
+				continue
+			}
+			tl.at("loss.extension", canonical.Pointer("").Append("extensions", format, m.Key),
+				"the %s field %q is not one %s's API takes (its SDK's request type has none), which refuses a request with it; dropped", format, m.Key, tl.p.Format)
+		}
+		if len(kept) == len(ext.Members()) {
+			continue
+		}
+		if len(kept) == 0 {
+			delete(tl.c.Extensions, format)
+			continue
+		}
+		e := canonical.NewObject()
+		e.SetMembers(kept)
+		tl.c.Extensions[format] = e
+	}
+}
+
 func (tl *toolLowering) dropExtensions() {
 	c, keepExt := tl.c, tl.keepExt
 	_, tl.strictFrom, _ = tl.p.sourceStrict(tl.src)
@@ -303,6 +333,7 @@ func (tl *toolLowering) dropExtensions() {
 		delete(c.Extensions, format)
 	}
 	tl.dropExecution()
+	tl.dropNonAPIFields()
 	if ext := c.Extensions[tl.p.Format]; !tl.dialect.Strict && ext.Get("strict") != nil {
 		tl.at("loss.extension", canonical.Pointer("").Append("extensions", tl.p.Format, "strict"),
 			"the %s dialect takes no \"strict\" flag (%s); dropped", tl.dialect.Name, tl.dialect.Source)

@@ -43,6 +43,12 @@ type Profile struct {
 	// writes back; every other format's are dropped and reported. "*" keeps
 	// them all.
 	Extensions []string
+	// APIFields, when set, are the only fields of those formats the
+	// target writes back: the fields its provider's API (its SDK's request
+	// type) has beside those toolc writes itself. A field of a source's
+	// that the API has not (BFCL's "response" in an OpenAI function) is
+	// dropped and reported, as the API refuses a request with it.
+	APIFields []string
 	// Schema holds the schema rules per mode: "" by default, "strict" for
 	// strict = true, "openapi" for Gemini's schema = "openapi".
 	Schema map[string]*lower.Rules

@@ -246,6 +246,7 @@ var profiles = map[string]*Profile{
 		Format:     "openai",
 		Name:       nameOpenAI,
 		HasStrict:  true,
+		APIFields:  []string{"strict"}, // openai-node FunctionDefinition: name, description, parameters, strict
 		Schema:     map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
 		Acceptance: map[string]string{"": "openai"},
 		Source:     "OpenAI API reference, ChatCompletionTool / FunctionDefinition",
@@ -255,6 +256,7 @@ var profiles = map[string]*Profile{
 		Name:       nameOpenAI,
 		Carries:    []string{"output"}, // output_schema: openai-python types/responses/function_tool_param.py
 		HasStrict:  true,
+		APIFields:  []string{"strict", "allowed_callers", "async", "defer_loading"}, // openai-node responses FunctionTool
 		Extensions: []string{"openai-responses", "openai"},
 		Schema:     map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
 		Acceptance: map[string]string{"": "openai-responses"},

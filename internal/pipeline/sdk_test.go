@@ -1,0 +1,106 @@
+package pipeline
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/npmtest"
+)
+
+// sdkTypes are, per target format, the type its provider's own
+// TypeScript SDK declares for each tool of the bundle (the entries at list
+// in the bundle), and the package that declares it: a check apart from
+// toolc's acceptance tables. Each tool is its own declaration: one array
+// literal of thousands is more than tsc will type.
+var sdkTypes = map[string]struct{ pkg, imports, elem, list string }{
+	"openai":           {"openai", `import type { ChatCompletionTool as T } from "openai/resources/chat/completions";`, "T", ""},
+	"openai-responses": {"openai", `import type { FunctionTool as T } from "openai/resources/responses/responses";`, "T", ""},
+	"anthropic":        {"@anthropic-ai/sdk", `import type { Tool as T } from "@anthropic-ai/sdk/resources/messages/messages";`, "T", ""},
+	"bedrock":          {"@aws-sdk/client-bedrock-runtime", `import type { Tool as T } from "@aws-sdk/client-bedrock-runtime";`, "T", "/tools"},
+	// The Gemini SDK types a schema's type as its enum Type and an int64
+	// (minLength, maxItems …) as a string; a JSON request holds the enum's
+	// values, and proto3's JSON takes an int64 as a number too.
+	"gemini": {"@google/genai", `import type { FunctionDeclaration, Type } from "@google/genai";
+type Int64 = "minItems" | "maxItems" | "minLength" | "maxLength" | "minProperties" | "maxProperties";
+type Wire<T> = T extends Type ? ` + "`${T}`" + ` : T extends (infer E)[] ? Wire<E>[] : T extends object ? { [K in keyof T]: K extends Int64 ? number | string : Wire<T[K]> } : T;
+type T = Wire<FunctionDeclaration>;`, "T", "/functionDeclarations"},
+}
+
+// sdkFile is the TypeScript of a bundle of format: each tool declared with
+// its SDK's type.
+func sdkFile(format string, items []string) string {
+	s := sdkTypes[format]
+	var b strings.Builder
+	b.WriteString(s.imports + "\n")
+	for i, it := range items {
+		fmt.Fprintf(&b, "export const t%d: %s = %s;\n", i, s.elem, it)
+	}
+	return b.String()
+}
+
+// checkSDKTypes type-checks every bundle of res whose format a provider's
+// SDK declares, with tsc --strict, and a bundle that breaks the OpenAI
+// type, which it must refuse. tsc runs while the caller goes on: the
+// returned func waits for it and reports.
+func checkSDKTypes(t *testing.T, res *Result) (wait func()) {
+	tsc := npmtest.Bin(t, "tsc", "typescript")
+	for _, s := range sdkTypes {
+		npmtest.Module(t, s.pkg)
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(npmtest.Modules(), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	config := `{"compilerOptions": {"strict": true, "noEmit": true, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2022", "skipLibCheck": true}, "include": ["*.ts"]}`
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tsconfig.json", config)
+	n := 0
+	for _, b := range res.Bundles {
+		s, ok := sdkTypes[b.Format]
+		dialect := slices.ContainsFunc(modes["openai-dialects"], func(m string) bool { return strings.Contains(m, `name = "`+b.Target+`"`) })
+		if !ok || dialect && b.Target != "compatible" {
+			continue // a dialect's bundle is OpenAI's format for another server: compatible stands for them all
+		}
+		var items []string
+		for _, it := range b.Value.Resolve(canonical.Pointer(s.list)).Items() {
+			items = append(items, string(it.AppendJSON(nil, "")))
+		}
+		write(b.Target+".ts", sdkFile(b.Format, items))
+		n++
+	}
+	// A deliberately wrong bundle: parameters that are no schema, a strict
+	// flag that is no boolean.
+	write("wrong.ts", sdkFile("openai", []string{`{"type": "function", "function": {"name": "t", "parameters": "{}", "strict": "yes"}}`}))
+	// tsc runs while the caller goes on; wait reports what it found.
+	done := make(chan string, 1)
+	go func() {
+		out, _ := exec.Command(tsc, "-p", dir).CombinedOutput()
+		done <- string(out)
+	}()
+	return func() {
+		out := <-done
+		var others []string
+		for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+			if !strings.Contains(line, "wrong.ts") {
+				others = append(others, line)
+			}
+		}
+		if !strings.Contains(out, "wrong.ts") {
+			t.Errorf("tsc took a bundle the OpenAI SDK's type refuses:\n%s", out)
+		}
+		if len(others) > 0 && others[0] != "" {
+			t.Errorf("the providers' SDK types refuse bundles toolc wrote:\n%s", strings.Join(others, "\n"))
+		}
+		t.Logf("%d bundles type-checked against the providers' SDK types (openai, @anthropic-ai/sdk, @google/genai, @aws-sdk/client-bedrock-runtime), and one wrong bundle refused", n)
+	}
+}
