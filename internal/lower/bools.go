@@ -22,7 +22,8 @@ func hasBoolSub(n *canonical.Value) bool {
 }
 
 // objectBool writes the boolean schema n as the object schema that accepts
-// the same values: true as {}, false as {"not": {}}.
+// the same values: true as {}, false as {"type": "string", "enum": []}
+// (not {"not": {}}, which Fireworks refuses).
 func objectBool(u *Unit, n *canonical.Value, at canonical.Pointer) {
 	if n.Bool {
 		n.Kind = canonical.Object
@@ -31,6 +32,6 @@ func objectBool(u *Unit, n *canonical.Value, at canonical.Pointer) {
 		return
 	}
 	n.Kind = canonical.Object
-	n.SetMembers([]canonical.Member{{Key: "not", Value: canonical.NewObject()}})
-	u.Report("lower.bool-schema", at, n, "", "the schema false written as {\"not\": {}}, which accepts the same values (none): the target refuses boolean schemas")
+	n.SetMembers([]canonical.Member{{Key: "type", Value: canonical.NewString("string")}, {Key: "enum", Value: canonical.NewArray()}})
+	u.Report("lower.bool-schema", at, n, "", "the schema false written as {\"type\": \"string\", \"enum\": []}, which accepts the same values (none): the target refuses boolean schemas")
 }

@@ -171,7 +171,7 @@ var (
 )
 
 // passTable lists every pass in the fixed order they run in.
-var passTable = []*Pass{pruneDefsPass, inlineRefsPass, modernizePass, defaultDialectPass, mergeAllOfPass, oneOfToAnyOfPass, constToEnumPass, tupleItemsPass, shapeNodesPass, nullableTypesPass, renameKeysPass, strictModePass, dropUnsupportedPass, anyOfAlonePass, noParametersPass, upperTypesPass, pruneDefsAfterPass}
+var passTable = []*Pass{pruneDefsPass, inlineRefsPass, modernizePass, defaultDialectPass, neverPass, mergeAllOfPass, oneOfToAnyOfPass, constToEnumPass, tupleItemsPass, shapeNodesPass, nullableTypesPass, propertyTypePass, renameKeysPass, strictModePass, dropUnsupportedPass, anyOfAlonePass, noParametersPass, upperTypesPass, pruneDefsAfterPass}
 
 // Is2020 reports whether the $schema value id names JSON Schema 2020-12.
 func Is2020(id string) bool {

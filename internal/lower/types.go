@@ -167,8 +167,13 @@ func runTuple(u *Unit) {
 				branches = append(branches, it)
 			}
 		}
-		open := rest == nil || rest.Kind == canonical.Bool && rest.Bool
+		// A tuple is closed by items: false, or by a maxItems no longer than
+		// it (how the never pass writes items: false).
 		closed := rest != nil && rest.Kind == canonical.Bool && !rest.Bool
+		if m, ok := number(n.Get("maxItems")); ok && rest == nil && m.Cmp(new(big.Float).SetInt64(int64(len(tuple.Items())))) <= 0 {
+			closed = true
+		}
+		open := !closed && (rest == nil || rest.Kind == canonical.Bool && rest.Bool)
 		if !open && !closed && !slices.ContainsFunc(branches, rest.Equal) {
 			branches = append(branches, rest)
 		}
