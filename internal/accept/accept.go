@@ -71,9 +71,13 @@ const (
 	GrammarPattern  Kind = "grammar-pattern"  // "pattern" is anchored ^…$ and has no \d, \w, \s (or \D, \W, \S)
 	MCPHeaders      Kind = "mcp-headers"      // every x-mcp-header of an input schema is as 2026-07-28 demands
 	NoDialect2020   Kind = "no-dialect-2020"  // the root declares no $schema of 2020-12
+	NotEmpty        Kind = "no-not-empty"     // no schema is {"not": {}}: a schema that accepts no value written with not
+	PropertyType    Kind = "property-type"    // every property's schema has one type string
+	MetaSchema      Kind = "meta-schema"      // every input schema is valid against the meta-schema of its dialect
 	// Tool rules, checked on each tool entry.
-	Name        Kind = "name"        // the name matches the pattern Values[0]
-	Description Kind = "description" // the description has at most Max characters
+	Name         Kind = "name"          // the name matches the pattern Values[0]
+	Description  Kind = "description"   // the description has at most Max characters
+	InputPresent Kind = "input-present" // every tool entry has an input schema
 	// Request rules, checked on the whole bundle: warnings.
 	Tools       Kind = "tools"        // at most Max tools in one request
 	StrictTools Kind = "strict-tools" // at most Max strict tools
@@ -118,6 +122,10 @@ var kinds = map[Kind]struct{ code, doc string }{
 	PythonPattern:   {"accept.pattern", "patterns must compile with Python's re"},
 	GrammarPattern:  {"accept.pattern", "patterns must be anchored ^…$ and may not use \\d, \\w or \\s"},
 	NoDialect2020:   {"accept.keyword", "an input schema may not declare $schema 2020-12"},
+	NotEmpty:        {"accept.never", "a schema may not be {\"not\": {}}"},
+	PropertyType:    {"accept.untyped", "every property needs one type string"},
+	MetaSchema:      {"accept.meta-schema", "the input schema must be valid against its dialect's meta-schema"},
+	InputPresent:    {"accept.root", "every declaration needs parameters, an object schema"},
 	MCPHeaders:      {"accept.mcp-header", "x-mcp-header must be a non-empty header token, unique, on a string, integer or boolean property reached through properties alone"},
 	Name:            {"accept.name", "tool names must match %s"},
 	Description:     {"accept.description", "a description takes at most %d characters"},
@@ -425,6 +433,10 @@ func (c *checker) toolRule(r Rule) {
 		if !namematch.Compile(r.Values[0]).MatchString(n) {
 			c.report(r, "/name", "", canonical.Pos{}, "the name %q", n)
 		}
+	case InputPresent:
+		if s := c.entry.Resolve(c.t.Shape.Input); s == nil || s.Kind == canonical.Null {
+			c.report(r, "/input", "", canonical.Pos{}, "the tool has no input schema")
+		}
 	case Description:
 		d, _ := c.entry.Resolve(c.t.Shape.Description).StringValue()
 		if n := len([]rune(d)); n > r.Max {
@@ -510,6 +522,10 @@ func (c *checker) schema(root *canonical.Value, rules []Rule, input bool) {
 		case MCPHeaders:
 			if input {
 				c.mcpHeaders(root, r)
+			}
+		case MetaSchema:
+			if input {
+				c.metaSchema(root, r)
 			}
 		case NoDialect2020:
 			if v, ok := root.Get("$schema").StringValue(); input && ok && strings.TrimSuffix(v, "#") == "https://json-schema.org/draft/2020-12/schema" {

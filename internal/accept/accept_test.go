@@ -23,6 +23,11 @@ func gemini(schema string) string {
 	return `{"functionDeclarations": [{"name": "t", "parameters": ` + schema + `}]}`
 }
 
+// chat wraps an input schema as a one-tool Chat Completions bundle.
+func chat(schema string) string {
+	return `[{"type": "function", "function": {"name": "t", "parameters": ` + schema + `}}]`
+}
+
 func claudeStrict(schema string) string {
 	return `[{"name": "t", "input_schema": ` + schema + `, "strict": true}]`
 }
@@ -76,6 +81,14 @@ func TestAcceptCatches(t *testing.T) {
 		{"openai-moonshot", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"v": {"description": "any"}}}}}]`, "accept.untyped"},                                                                                                                             // pi issue 4138
 		{"openai-moonshot", `[{"type": "function", "function": {"name": "9t", "parameters": {"type": "object"}}}]`, "accept.name"},                                                                                                                                                                            // kimi-cli issue 1806
 		{"openai-deepseek", `[{"type": "function", "function": {"name": "t", "parameters": {"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"enum": [1]}]}}}}}]`, "accept.untyped"},                                                                                                     // oh-my-pi issue 2270
+		{"openai-fireworks", chat(`{"type": "object", "properties": {"never": {"not": {}}}}`), "accept.never"},                                                                                                                                                                                                // LibreChat issue 9242
+		{"openai-fireworks", chat(`{"type": "object", "properties": {"a": {"type": "string"}}, "anyOf": [{"required": ["a"]}]}`), "accept.properties-missing"},                                                                                                                                                // pi issue 5352
+		{"openai-vllm", chat(`{"type": "object", "properties": {"url": {"type": "string", "format": "uri"}}}`), "accept.format"},                                                                                                                                                                              // paroquant issue 31
+		{"openai-sglang", chat(`{"type": "object", "properties": {"a": {"type": "string"}}, "required": null}`), "accept.meta-schema"},                                                                                                                                                                        // sglang issue 35242
+		{"openai-lmstudio", chat(`{"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}`), "accept.untyped"},                                                                                                                                                             // lmstudio-bug-tracker issue 2228
+		{"gemini-vertex", `{"functionDeclarations": [{"name": "t"}]}`, "accept.root"},                                                                                                                                                                                                                         // python-aiplatform issue 3405
+		{"gemini-vertex", `{"functionDeclarations": [` + strings.Repeat(`{"name": "t", "parametersJsonSchema": {"type": "object"}},`, 128) + `{"name": "t", "parametersJsonSchema": {"type": "object"}}]}`, "accept.tools"},                                                                                   // PROVIDERS.md: 128 per Tool
+		{"gemini-openapi-vertex", gemini(`{"anyOf": [{"type": "OBJECT", "properties": {}}]}`), "accept.root"},                                                                                                                                                                                                 // composio issue 4518
 		{"openai", "[" + strings.Repeat(`{"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}},`, 128) + `{"type": "function", "function": {"name": "t", "parameters": {"type": "object"}}}]`, "accept.tools"},
 		{"anthropic", `[{"name": "t", "input_schema": {"type": "object", "properties": {"filter[bundleId]": {"type": "string"}}}}]`, "accept.property-key"},                                              // A1-1
 		{"anthropic", claudeStrict(`{"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "maxItems": 5}}, "required": ["tags"], ` + closed + `}`), "accept.keyword"}, // A2-1

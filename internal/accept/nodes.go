@@ -50,6 +50,8 @@ var nodeChecks = map[Kind]func(n *nodeAt, v *canonical.Value){
 	PropertyKeys:    checkPropertyKeys,
 	EnumTypes:       checkEnumTypes,
 	MinItems:        checkMinItems,
+	NotEmpty:        checkNotEmpty,
+	PropertyType:    checkPropertyType,
 	NoLookaround:    checkLookaround,
 	Lookaround:      checkLookaround,
 }
@@ -320,4 +322,30 @@ func checkLookaround(n *nodeAt, v *canonical.Value) {
 // report reports a finding at the subschema.
 func (n *nodeAt) report(format string, args ...any) {
 	n.c.report(n.r, n.c.field, n.st.pointer(), n.pos, format, args...)
+}
+
+// checkNotEmpty finds {"not": {}} (or not: true), which Fireworks refuses.
+func checkNotEmpty(n *nodeAt, v *canonical.Value) {
+	if i := v.Index("not"); i >= 0 {
+		if m := v.Members()[i]; m.Value.Kind == canonical.Object && len(m.Value.Members()) == 0 || m.Value.Kind == canonical.Bool && m.Value.Bool {
+			n.reportKey(m, "not: %s, a schema that accepts no value", m.Value.String())
+		}
+	}
+}
+
+// checkPropertyType finds a property whose schema has no one type string.
+func checkPropertyType(n *nodeAt, v *canonical.Value) {
+	props := v.Get("properties")
+	if props == nil || props.Kind != canonical.Object {
+		return
+	}
+	for _, m := range props.Members() {
+		if _, ok := m.Value.Get("type").StringValue(); m.Value.Kind == canonical.Object && !ok {
+			what := "no type"
+			if t := m.Value.Get("type"); t != nil {
+				what = "type " + t.String()
+			}
+			n.c.report(n.r, n.c.field, n.st.pointer().Append("properties", m.Key), keyPos(m, n.pos), "the property %q has %s", m.Key, what)
+		}
+	}
 }

@@ -170,9 +170,13 @@ var (
 		{Kind: RefSiblings, Evidence: "Moonshot: \"conflicting keywords found after $ref expansion: description\"; MoonshotAI/kimi-cli issues 2061 and 1903"},
 		{Kind: RequiredDefined, Evidence: "Moonshot refuses required naming a property not in properties; MoonshotAI/kimi-cli issue 2457"},
 	}
-	nameMoonshot = Rule{Kind: Name, Values: []string{`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`}, Evidence: "Moonshot: HTTP 400 for a tool name that starts with a digit; MoonshotAI/kimi-cli issues 2531 and 1806"}
-	ruleOllama   = Rule{Kind: NoBoolSchemas, Evidence: "Ollama: HTTP 400 from /api/chat for a boolean schema where a property goes; oh-my-pi issue 4488, magec pull request 61"}
-	ruleLlamaCpp = []Rule{
+	nameMoonshot  = Rule{Kind: Name, Values: []string{`^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$`}, Evidence: "Moonshot: HTTP 400 for a tool name that starts with a digit; MoonshotAI/kimi-cli issues 2531 and 1806"}
+	ruleOllama    = Rule{Kind: NoBoolSchemas, Evidence: "Ollama: HTTP 400 from /api/chat for a boolean schema where a property goes; oh-my-pi issue 4488, magec pull request 61"}
+	ruleFireworks = Rule{Kind: NotEmpty, Evidence: "Fireworks: \"JSON Schema not supported: could not understand the instance {'not': {}}\"; danny-avila/LibreChat issue 9242, TencentCloudBase/CloudBase-AI-Toolkit issue 626"}
+	ruleVLLM      = Rule{Kind: Formats, Values: []string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}, Evidence: "vLLM: \"Grammar error: Unknown format: uri\" from llguidance, which it compiles what xgrammar lacks with (backend_xgrammar.py; llguidance parser/src/json/formats.rs); z-lab/paroquant issue 31, vllm-project/vllm issue 26421"}
+	ruleSGLang    = Rule{Kind: MetaSchema, Evidence: "SGLang: \"Tool 17 function has invalid 'parameters' schema: None is not of type 'array'. Failed validating 'type' in metaschema\"; sgl-project/sglang issue 35242"}
+	ruleLMStudio  = Rule{Kind: PropertyType, Evidence: "LM Studio renders tools through the model's chat template; Gemma 4's writes value['type'] | upper for every property and stops at one without a type string (\"Cannot apply filter upper to type: UndefinedValue\"); lmstudio-ai/lmstudio-bug-tracker issue 2228"}
+	ruleLlamaCpp  = []Rule{
 		{Kind: NoBoolSchemas, Evidence: "llama.cpp: \"JSON schema conversion failed: Unrecognized schema: true\"; oh-my-pi pull request 5919"},
 		{Kind: GrammarPattern, Evidence: "llama.cpp: \"Pattern must start with '^' and end with '$'\" (containers/kubernetes-mcp-server issue 277) and \"unknown escape at \\d\" (rowboatlabs/rowboat issue 741)"},
 	}
@@ -204,7 +208,11 @@ var acceptTables = map[string]*Table{
 	"openai-ollama":     dialect("openai-ollama", "Ollama", ruleOllama),
 	"openai-cerebras":   sameStrict(dialect("openai-cerebras", "Cerebras")),
 	"openai-llamacpp":   dialect("openai-llamacpp", "llama.cpp's server", ruleLlamaCpp...),
-	"openai-compatible": withName(sameStrict(dialect("openai-compatible", "an OpenAI-compatible server", slices.Concat([]Rule{ruleXAI, ruleMistral, ruleOllama}, ruleDeepSeek, ruleLlamaCpp, ruleMoonshot)...)), nameMoonshot),
+	"openai-fireworks":  dialect("openai-fireworks", "Fireworks", ruleFireworks),
+	"openai-vllm":       dialect("openai-vllm", "vLLM", ruleVLLM),
+	"openai-sglang":     dialect("openai-sglang", "SGLang", ruleSGLang),
+	"openai-lmstudio":   dialect("openai-lmstudio", "LM Studio", append(slices.Clone(ruleLlamaCpp), ruleLMStudio)...),
+	"openai-compatible": withName(sameStrict(dialect("openai-compatible", "an OpenAI-compatible server", slices.Concat([]Rule{ruleXAI, ruleMistral, ruleOllama, ruleFireworks, ruleVLLM, ruleSGLang, ruleLMStudio}, ruleDeepSeek, ruleLlamaCpp, ruleMoonshot)...)), nameMoonshot),
 	"openai-responses":  openAI("openai-responses", Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"}),
 	"anthropic": {
 		Name: "anthropic", Provider: "Anthropic",
@@ -268,6 +276,31 @@ var acceptTables = map[string]*Table{
 		// Claude on Bedrock: Anthropic's budgets, assumed (a warning only)
 		StrictRequest: anthropicBudget,
 	},
+}
+
+// evVertex: Vertex AI checks each declaration before generation.
+const evVertex = "Vertex AI: \"Unable to submit request because `…` functionDeclaration parameters schema should be of type OBJECT\", for a declaration without parameters or with a root that is not an object, checked for every declaration before the model runs; ComposioHQ/composio issue 4518, BerriAI/litellm issue 18442, googleapis/python-aiplatform issue 3405"
+
+// vertex is Vertex AI's table for the Gemini table t: every declaration
+// has parameters, an object schema, and one Tool takes 128 of them.
+func vertex(t *Table) *Table {
+	c := *t
+	c.Name, c.Provider = t.Name+"-vertex", "Vertex AI"
+	c.Tool = append(slices.Clone(t.Tool), Rule{Kind: InputPresent, Evidence: evVertex})
+	c.Schema = slices.Clone(t.Schema)
+	for i, r := range c.Schema {
+		if r.Kind == RootObject {
+			c.Schema[i].Evidence = evVertex
+		}
+	}
+	return tools(&c, 128, "Vertex AI: at most 128 function declarations per Tool, where the Gemini API takes 512 (PROVIDERS.md, late 2026)")
+}
+
+func init() {
+	for _, name := range []string{"gemini", "gemini-openapi"} {
+		t := vertex(acceptTables[name])
+		acceptTables[t.Name] = t
+	}
 }
 
 // TableNamed returns the table name.

@@ -137,12 +137,14 @@ func (o *StrictOptions) Check(p *profile.Profile) (*profile.Profile, []option.Pr
 type GeminiOptions struct {
 	profile.Lowering
 	Schema string `toml:"schema" enum:"json-schema,openapi" default:"json-schema" doc:"where the schemas go: parametersJsonSchema (json-schema), or parameters in the OpenAPI 3.0 subset it takes (openapi)"`
+	Vertex bool   `toml:"vertex" default:"false" doc:"the bundle goes to Vertex AI, which checks every declaration's parameters before it answers: one not an OBJECT fails every request; the acceptance check holds the bundle to Vertex's table"`
 }
 
 // Apply sets the lowering's options.
 func (o *GeminiOptions) Apply(to *profile.Options) {
 	o.Lowering.Apply(to)
 	to.Schema = o.Schema
+	to.Vertex = o.Vertex
 }
 
 // Check checks the lowering's options.

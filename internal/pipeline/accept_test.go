@@ -16,6 +16,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/accept"
 	"github.com/toolc-dev/toolc/internal/corpus"
@@ -42,6 +43,10 @@ var modes = map[string][]string{
 		"name = \"ollama\"\nformat = \"openai\"\ndialect = \"ollama\"\nout = \"dist/ollama.json\"",
 		"name = \"cerebras\"\nformat = \"openai\"\ndialect = \"cerebras\"\nstrict = true\nout = \"dist/cerebras.json\"",
 		"name = \"llamacpp\"\nformat = \"openai\"\ndialect = \"llamacpp\"\nout = \"dist/llamacpp.json\"",
+		"name = \"fireworks\"\nformat = \"openai\"\ndialect = \"fireworks\"\nout = \"dist/fireworks.json\"",
+		"name = \"vllm\"\nformat = \"openai\"\ndialect = \"vllm\"\nout = \"dist/vllm.json\"",
+		"name = \"sglang\"\nformat = \"openai\"\ndialect = \"sglang\"\nout = \"dist/sglang.json\"",
+		"name = \"lmstudio\"\nformat = \"openai\"\ndialect = \"lmstudio\"\nout = \"dist/lmstudio.json\"",
 		"name = \"compatible\"\nformat = \"openai\"\ndialect = \"compatible\"\nout = \"dist/compatible.json\"",
 	},
 	"anthropic": {
@@ -52,6 +57,8 @@ var modes = map[string][]string{
 	"gemini": {
 		"format = \"gemini\"\nout = \"dist/gemini.json\"",
 		"name = \"gemini-openapi\"\nformat = \"gemini\"\nschema = \"openapi\"\nout = \"dist/gemini-openapi.json\"",
+		"name = \"vertex\"\nformat = \"gemini\"\nvertex = true\nout = \"dist/vertex.json\"",
+		"name = \"vertex-openapi\"\nformat = \"gemini\"\nschema = \"openapi\"\nvertex = true\nout = \"dist/vertex-openapi.json\"",
 	},
 	"bedrock": {
 		"format = \"bedrock\"\nout = \"dist/bedrock.json\"",
@@ -60,6 +67,7 @@ var modes = map[string][]string{
 	"mcp-client": {
 		"format = \"mcp\"\nout = \"dist/mcp.json\"",
 		"name = \"mcp-clients\"\nformat = \"mcp\"\nclients = [\"vscode\", \"claude-desktop\", \"cursor\", \"windsurf\"]\nout = \"dist/mcp-clients.json\"",
+		"name = \"mcp-agents\"\nformat = \"mcp\"\nclients = [\"copilot-cli\", \"codex\", \"gemini-cli\", \"augment\"]\nout = \"dist/mcp-agents.json\"",
 	},
 }
 
@@ -201,7 +209,7 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 	// and November 2026): per code, the tools it changed in each target.
 	round3 := []string{"lower.any-of-distributed", "lower.any-of-flattened", "lower.type-inferred", "lower.ref-inlined", "loss.untyped", "loss.required", "lower.items-added", "accept.client", "limit.max-items-sum", "lower.legacy-form", "lower.pattern-portable", "lower.properties-added",
 		"lower.ref-hoisted", "lower.all-of-merged", "loss.any-of", "loss.all-of", "loss.enum", "loss.not", "loss.core", "loss.output-schema", "name.rewritten",
-		"lower.bool-schema", "loss.pattern", "loss.prefix-items", "loss.ref", "lower.type-as-nullable"}
+		"lower.bool-schema", "loss.pattern", "loss.prefix-items", "loss.ref", "lower.type-as-nullable", "lower.never", "loss.format", "loss.type-union"}
 	changed := map[string]map[string]map[string]bool{} // code → target → tools
 	for _, d := range res.Diagnostics {
 		if slices.Contains(round3, d.Code) && d.Target != "" {
@@ -298,8 +306,9 @@ func wholeCorpus(t *testing.T) (fstest.MapFS, []string) {
 
 // compatibleIsIntersection checks that what dialect = "compatible" emits
 // for the corpus is accepted by every OpenAI dialect's acceptance table:
-// compatible is for a server nobody has described, so it must pass them all.
-// The corpus files whose build fails are left out, so that it writes.
+// compatible is for a server nobody has described, so it must pass them all;
+// and that an MCP bundle for every client is accepted by each client's
+// table. The corpus files whose build fails are left out, so that it writes.
 func compatibleIsIntersection(t *testing.T, fsys fstest.MapFS, sources []string) {
 	t.Helper()
 	sources = slices.DeleteFunc(slices.Clone(sources), func(s string) bool {
@@ -319,18 +328,25 @@ func compatibleIsIntersection(t *testing.T, fsys fstest.MapFS, sources []string)
 		"anything": {"description": "Moonshot: no type."},
 		"item": {"$ref": "#/$defs/item", "description": "Moonshot: $ref with a sibling."},
 		"list": {"type": "array", "items": false, "description": "Moonshot: items false."},
+		"never": {"not": {}, "description": "Fireworks: not of {}; Moonshot: no type."},
+		"site": {"type": "string", "format": "uri", "description": "vLLM: a format llguidance does not know."},
+		"maybe": {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "LM Studio: a property without one type."},
+		"shut": {"type": "object", "properties": {"gone": false, "kept": {"type": "string"}}, "additionalProperties": false, "description": "Ollama, llama.cpp: false."},
 		"value": true},
 		"required": ["mode", "ghost"],
 		"$defs": {"item": {"type": "object", "properties": {"n": {"type": "integer"}}}}}}]}`)}
 	sources = append(sources, "\n[[sources]]\ninclude = [\"shapes/**\"]\nformat = \"mcp\"\n")
+	clients, _ := json.Marshal(profile.Clients())
 	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") +
-		"\n[[targets]]\nname = \"compatible\"\nformat = \"openai\"\ndialect = \"compatible\"\nout = \"dist/compatible.json\"\n")}
+		"\n[[targets]]\nname = \"compatible\"\nformat = \"openai\"\ndialect = \"compatible\"\nout = \"dist/compatible.json\"\n" +
+		"\n[[targets]]\nname = \"every-client\"\nformat = \"mcp\"\nclients = " + string(clients) + "\nout = \"dist/every-client.json\"\n")}
 	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	i := slices.IndexFunc(res.Outputs, func(o Output) bool { return o.Target == "compatible" })
-	if i < 0 {
+	j := slices.IndexFunc(res.Outputs, func(o Output) bool { return o.Target == "every-client" })
+	if i < 0 || j < 0 {
 		for _, d := range res.Diagnostics {
 			if d.Severity == diag.Error {
 				t.Error(d)
@@ -338,20 +354,28 @@ func compatibleIsIntersection(t *testing.T, fsys fstest.MapFS, sources []string)
 		}
 		t.Fatal("the compatible build failed")
 	}
+	refused := func(what string, tab *accept.Table, bundle *canonical.Value) {
+		errs := 0
+		for _, f := range accept.Check(tab, bundle, nil, what, accept.Options{}) {
+			if f.Severity == diag.Error {
+				if errs++; errs <= 3 {
+					t.Errorf("%s's table refuses what %s emits: %s", tab.Provider, what, f)
+				}
+			}
+		}
+	}
+	// An MCP bundle for every client is what each client's table takes.
+	mcp, _ := accept.TableNamed("mcp")
+	for _, c := range profile.Clients() {
+		refused("every-client", mcp.ForClients([]string{c}), res.Outputs[j].value)
+	}
 	for _, d := range profile.Dialects("openai") {
 		name := cmp.Or(d.Acceptance, "openai")
 		tab, ok := accept.TableNamed(name)
 		if !ok {
 			t.Fatalf("dialect %s names no acceptance table %q", d.Name, name)
 		}
-		errs := 0
-		for _, f := range accept.Check(tab, res.Outputs[i].value, nil, "compatible", accept.Options{}) {
-			if f.Severity == diag.Error {
-				if errs++; errs <= 3 {
-					t.Errorf("%s's table refuses what compatible emits: %s", d.Name, f)
-				}
-			}
-		}
+		refused("compatible", tab, res.Outputs[i].value)
 	}
 }
 

@@ -43,19 +43,32 @@ var (
 	rowDeepSeek = lower.Row{Feature: "pattern", Action: lower.Portable, Source: "DeepSeek compiles pattern with an engine of its own and refuses ECMA-262-only escapes such as \\0 (zed issue 64386)"}
 	rowLlamaCpp = []lower.Row{
 		{Feature: "bool-schemas", Action: lower.Object, Source: "llama.cpp's grammar conversion fails on a boolean schema (\"Unrecognized schema: true\"; oh-my-pi pull request 5919)"},
+		{Feature: "never", Action: lower.Prune, Source: "llama.cpp's grammar conversion fails on false too, and reads {\"not\": {}} as any value (common/json-schema-to-grammar.cpp); a schema that accepts none is removed or written {\"type\": T, \"enum\": []}"},
 		{Feature: "pattern", Action: lower.Grammar, Source: "llama.cpp's server compiles a pattern into a grammar: it must be anchored ^…$ (containers/kubernetes-mcp-server issue 277) and may not use \\d, \\w, \\s (rowboatlabs/rowboat issue 741); written portably, as DeepSeek needs, too"},
 	}
 	rowDeepSeekV4 = lower.Row{Feature: "branch-types", Action: lower.Type, Source: "DeepSeek V4 refuses an anyOf branch without type (\"field `anyOf`: missing field `type`\"; can1357/oh-my-pi issue 2270): each gets the type it already has"}
 	rowMoonshot   = []lower.Row{
 		{Feature: "any-of-type", Action: lower.Alone, Source: "Moonshot refuses type beside anyOf (\"when using anyOf, type should be defined in anyOf items instead of the parent schema\"; MoonshotAI/kimi-cli issue 2531, vercel/ai issue 18921)"},
 		{Feature: "bool-schemas", Action: lower.Object, Source: "Moonshot refuses a boolean subschema (\"property schema … must be an object\", \"items must be an object\"; PROVIDERS.md, November 2026)"},
+		{Feature: "never", Action: lower.Prune, Source: "Moonshot refuses false as a subschema and a property without type, so a schema that accepts no value is removed or written {\"type\": T, \"enum\": []}"},
 		{Feature: "untyped", Action: lower.Type, Source: "Moonshot refuses a property without type (\"type is not defined\"; earendil-works/pi issue 4138)"},
 		{Feature: "allOf", Action: lower.Merge, Source: "Moonshot refuses a property without type, and allOf gives it none (earendil-works/pi issue 4138)"},
 		{Feature: "$ref", Action: lower.Inline, Source: "Moonshot expands $ref itself and refuses one with sibling keywords (\"conflicting keywords found after $ref expansion: description\"; MoonshotAI/kimi-cli issues 2061 and 1903)"},
 		{Feature: "required-undefined", Action: lower.Prune, Source: "Moonshot refuses required naming a property not in properties (MoonshotAI/kimi-cli issue 2457)"},
 	}
 	namesMoonshot = NameRule{Chars: "a-zA-Z0-9_-", First: "a-zA-Z_", Max: 64, Source: "Moonshot answers HTTP 400 to a tool name that starts with a digit (MoonshotAI/kimi-cli issues 2531 and 1806)"}
-	rowOllama     = lower.Row{Feature: "bool-schemas", Action: lower.Object, Source: "Ollama answers HTTP 400 to a boolean schema where a property goes (oh-my-pi issue 4488, magec pull request 61): true is written {}, false {\"not\": {}}"}
+	rowOllama     = []lower.Row{
+		{Feature: "bool-schemas", Action: lower.Object, Source: "Ollama answers HTTP 400 to a boolean schema where a property goes (oh-my-pi issue 4488, magec pull request 61): true is written {}"},
+		{Feature: "never", Action: lower.Prune, Source: "Ollama refuses false where a property goes (oh-my-pi issue 4488): a schema that accepts no value is removed or written {\"type\": T, \"enum\": []}, not {\"not\": {}}, which Fireworks refuses (LibreChat issue 9242)"},
+	}
+	rowFireworks = lower.Row{Feature: "never", Action: lower.Prune, Source: "Fireworks refuses {\"not\": {}} (\"could not understand the instance {'not': {}}\"; danny-avila/LibreChat issue 9242, CloudBase-AI-Toolkit issue 626): a schema that accepts no value is removed or written {\"type\": T, \"enum\": []}"}
+	// formatsLLGuidance are the formats llguidance knows (parser/src/json/formats.rs),
+	// all of which xgrammar knows too (cpp/json_schema_converter.cc).
+	formatsLLGuidance = []string{"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
+	rowVLLM           = lower.Row{Feature: "format", Action: lower.Only, Values: formatsLLGuidance, Source: "vLLM compiles a tool's schema with xgrammar and, for what xgrammar lacks (vllm/v1/structured_output/backend_xgrammar.py), with llguidance, which refuses a format it does not know (\"Grammar error: Unknown format: uri\"; z-lab/paroquant issue 31, vllm-project/vllm issue 26421): only the formats both engines know are kept"}
+	rowLMStudio       = append(slices.Clone(rowLlamaCpp),
+		lower.Row{Feature: "property-type", Action: lower.Type, Source: "LM Studio renders tools through the model's chat template, and Gemma 4's writes value['type'] | upper for every property: one without a type string stops the request (\"Cannot apply filter upper to type: UndefinedValue\"; lmstudio-ai/lmstudio-bug-tracker issue 2228)"},
+		lower.Row{Feature: "$ref", Action: lower.Inline, Source: "LM Studio: a property that is a $ref has no type for the chat template to render (lmstudio-bug-tracker issue 2228), so references are inlined"})
 )
 
 // dialects lists, per target format, the servers that speak it; the first
@@ -68,12 +81,16 @@ var dialects = map[string][]Dialect{
 		{Name: "mistral", Rows: []lower.Row{rowMistral}, Acceptance: "openai-mistral", Source: "Mistral refuses $schema and $id in parameters (litellm issue 13389)"},
 		{Name: "deepseek", Rows: []lower.Row{rowDeepSeek, rowDeepSeekV4}, Acceptance: "openai-deepseek", Source: "DeepSeek refuses ECMA-262-only pattern escapes (zed issue 64386) and, from V4, an anyOf branch without type (oh-my-pi issue 2270)"},
 		{Name: "moonshot", Rows: rowMoonshot, Names: namesMoonshot, Acceptance: "openai-moonshot", Source: "Moonshot (Kimi) refuses type beside anyOf, boolean subschemas, untyped properties, $ref with siblings, required naming undefined properties and tool names that start with a digit (MoonshotAI/kimi-cli issues 2531, 2061, 2457, 1806; earendil-works/pi issue 4138)"},
-		{Name: "ollama", Rows: []lower.Row{rowOllama}, Acceptance: "openai-ollama", Source: "Ollama refuses boolean subschemas (oh-my-pi issue 4488)"},
+		{Name: "ollama", Rows: rowOllama, Acceptance: "openai-ollama", Source: "Ollama refuses boolean subschemas (oh-my-pi issue 4488)"},
 		{Name: "cerebras", Strict: true, SameStrict: true, Acceptance: "openai-cerebras", Source: "Cerebras refuses a request whose tools have mixed strict values (\"Tools with mixed values for 'strict' are not allowed\"; Kilo-Org/kilocode issue 5193)"},
 		{Name: "llamacpp", Rows: rowLlamaCpp, Acceptance: "openai-llamacpp", Source: "llama.cpp's server refuses boolean subschemas and patterns not anchored or with \\d, \\w, \\s (oh-my-pi pull request 5919; kubernetes-mcp-server issue 277, rowboat issue 741)"},
 		// compatible takes llama.cpp's pattern row, which writes patterns
 		// portably as DeepSeek's does, and more.
-		{Name: "compatible", Rows: union([]lower.Row{rowXAI, rowMistral}, rowLlamaCpp, []lower.Row{rowDeepSeekV4}, rowMoonshot), Names: namesMoonshot, Acceptance: "openai-compatible",
+		{Name: "fireworks", Rows: []lower.Row{rowFireworks}, Acceptance: "openai-fireworks", Source: "Fireworks refuses {\"not\": {}} (LibreChat issue 9242) and, reportedly, a subschema holding only required (earendil-works/pi issue 5352), which every OpenAI dialect writes with properties: {}"},
+		{Name: "vllm", Rows: []lower.Row{rowVLLM}, Acceptance: "openai-vllm", Source: "vLLM refuses a format its grammar engines do not know (z-lab/paroquant issue 31, vllm-project/vllm issue 26421)"},
+		{Name: "sglang", Acceptance: "openai-sglang", Source: "SGLang validates parameters against the JSON Schema 2020-12 meta-schema (\"None is not of type 'array'\"; sgl-project/sglang issue 35242), which toolc holds every schema to already"},
+		{Name: "lmstudio", Rows: rowLMStudio, Acceptance: "openai-lmstudio", Source: "LM Studio compiles schemas with llama.cpp and renders tools through the model's chat template, which needs one type on every property (lmstudio-bug-tracker issue 2228)"},
+		{Name: "compatible", Rows: union([]lower.Row{rowXAI, rowMistral}, rowLlamaCpp, []lower.Row{rowDeepSeekV4}, rowMoonshot, []lower.Row{rowVLLM}, rowLMStudio), Names: namesMoonshot, Acceptance: "openai-compatible",
 			Source: "OpenAI-compatible servers differ; legacy functions reject strict (PROVIDERS.md, corrections): every dialect's rules at once"},
 	},
 }

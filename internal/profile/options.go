@@ -28,6 +28,9 @@ type Options struct {
 	// Schema is the schema mode of formats that have several: "" (or
 	// "json-schema") or "openapi" for Gemini.
 	Schema string
+	// Vertex says a Gemini bundle goes to Vertex AI, whose acceptance
+	// table it is checked against.
+	Vertex bool
 	// Names is the template of emitted names (default DefaultNames).
 	Names string
 	// Describe moves constraints that lowering drops into the description

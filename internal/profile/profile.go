@@ -161,6 +161,9 @@ func (p *Profile) Accept(bundle *canonical.Value, tools []*canonical.Tool, targe
 	if d, ok := p.dialect(opts); ok && d.Acceptance != "" {
 		name = d.Acceptance
 	}
+	if _, ok := accept.TableNamed(name + "-vertex"); ok && opts.Vertex {
+		name += "-vertex"
+	}
 	t, _ := accept.TableNamed(name)
 	if p.objectOutputOnly(opts) {
 		t = t.WithOutput(accept.Rule{Kind: accept.OutputObject, Evidence: "MCP " + opts.Protocol + ": outputSchema is an object schema, as structuredContent is a JSON object; the 2026-07-28 revision takes any schema"})

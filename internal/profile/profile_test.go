@@ -70,6 +70,8 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"ref-external":         {`{"$ref": "https://json-schema.org/draft/2020-12/schema", "description": "A schema."}`, "$ref"},
 	"pattern-flavor":       {`{"type": "string", "pattern": "^\\p{Lu}+$"}`, "pattern"},
 	"bool-schemas":         {`{"type": "object", "properties": {"a": true}}`, "properties"},
+	"never":                {`{"type": "object", "properties": {"a": {"type": "string"}, "b": {"not": {}}}, "additionalProperties": false}`, "properties"},
+	"property-type":        {`{"type": ["string", "null"]}`, "type"},
 	"ref-targets":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"unused-defs":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"root-properties":      {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
@@ -272,6 +274,12 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 			t.Errorf("want anyOf alone, the description on its branches; got %s", p.AppendJSON(nil, ""))
 		}
 	case lower.Type:
+		if row.Feature == "property-type" {
+			if _, ok := v.StringValue(); !ok || !p.Has("nullable") {
+				t.Errorf("want the property's type one string, nullable; got %s", p.AppendJSON(nil, ""))
+			}
+			return
+		}
 		if row.Feature == "branch-types" {
 			for _, b := range v.Items() {
 				if !b.Has("type") || !codes["lower.type-inferred"] {
@@ -292,6 +300,12 @@ func checkRow(t *testing.T, rules *lower.Rules, row lower.Row) {
 			t.Errorf("want $ref wrapped in anyOf; got %s", p.AppendJSON(nil, ""))
 		}
 	case lower.Prune:
+		if row.Feature == "never" {
+			if v.Has("b") || !codes["lower.never"] {
+				t.Errorf("want the property that accepts no value removed from the closed object; got %s", p.AppendJSON(nil, ""))
+			}
+			return
+		}
 		if req, _ := v.Strings(); !slices.Equal(req, []string{"a"}) || !codes["loss.required"] {
 			t.Errorf("want required pruned to [a]; got %s", p.AppendJSON(nil, ""))
 		}

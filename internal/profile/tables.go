@@ -208,6 +208,9 @@ var mcpRules = &lower.Rules{Rows: rows(srcRootProperties, "root-properties", low
 // provider target but Gemini's OpenAPI mode, which refuses an OBJECT with
 // empty properties, writes a tool without parameters with properties: {}.
 func init() {
+	for _, r := range []*lower.Rules{openAIStrict, anthropicStrict, geminiOpenAPI, geminiJSONSchema, bedrockStrict} {
+		r.Rows = append(r.Rows, rows(srcNever, "never", lower.Prune)...)
+	}
 	for _, r := range []*lower.Rules{openAIStrict, openAIDefault, anthropicDefault, anthropicStrict, geminiOpenAPI, geminiJSONSchema, bedrockRules, bedrockStrict} {
 		r.Rows = append(r.Rows, rows(srcUnusedDefs, "unused-defs", lower.Prune)...)
 		r.Rows = append(r.Rows, rows(srcRefExternal, "ref-external", lower.Drop)...)
@@ -217,6 +220,9 @@ func init() {
 		r.Rows = append(r.Rows, rows(srcMCPHeader, "mcp-header", lower.Drop)...)
 	}
 }
+
+// srcNever: where not is dropped, {"not": {}} would accept every value.
+const srcNever = "the target has no not (or no boolean schema), so {\"not\": {}} would be dropped to a schema that accepts every value: a schema that accepts none is removed where that says the same, or written {\"type\": T, \"enum\": []} (PROVIDERS.md, late November 2026)"
 
 // keepAll is the rules of targets that carry JSON Schema as it is.
 // srcPython: OpenAI compiles every pattern with Python's re.
