@@ -162,6 +162,7 @@ var (
 	ruleDeepSeek = []Rule{
 		{Kind: PortablePattern, Evidence: "DeepSeek compiles pattern with an engine of its own and refuses \\0; zed issue 64386"},
 		{Kind: BranchTyped, Evidence: "DeepSeek V4: \"field `anyOf`: missing field `type`\"; can1357/oh-my-pi issue 2270"},
+		{Kind: RootKeywords, Values: []string{"$ref"}, Evidence: "DeepSeek V4.1: error 11129 \"invalid function call parameters\" for a $ref at the root; techysy/10router issue 27"},
 	}
 	ruleMoonshot = []Rule{
 		{Kind: AnyOfUntyped, Evidence: "Moonshot: \"when using anyOf, type should be defined in anyOf items instead of the parent schema\"; MoonshotAI/kimi-cli issue 2531, vercel/ai issue 18921"},

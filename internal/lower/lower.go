@@ -116,6 +116,7 @@ var featureTable = []Feature{
 	{"legacy-forms", nil, "", []Action{Keep, Modern}, "the forms of draft-07 and 2019-09 that 2020-12 spells otherwise (items as an array, additionalItems, dependencies) and an older $schema; with 2020-12, written as 2020-12 says the same"},
 	{"root-any-of", nil, "loss.any-of", []Action{Keep, Merge}, "anyOf (or oneOf) at the root of an input schema; with merge, its object branches merged into the root: every branch's properties, required only where all agree; branches that are not all object schemas are dropped"},
 	{"root-all-of", nil, "loss.all-of", []Action{Keep, Merge}, "allOf at the root of an input schema; with merge, its members merged into the root where that accepts the same values, the others dropped"},
+	{"root-ref", nil, "", []Action{Keep, Inline}, "a $ref at the root of an input schema; with inline, its target merged into the root with the keywords beside it, which says the same"},
 	{"root-enum", nil, "loss.enum", []Action{Keep, Drop}, "enum at the root of an input schema"},
 	{"root-not", nil, "loss.not", []Action{Keep, Drop}, "not at the root of an input schema"},
 	{"required-undefined", nil, "loss.required", []Action{Keep, Prune}, "names in required that properties does not define; with prune, dropped"},

@@ -107,7 +107,7 @@ func runNever(u *Unit) {
 		return out
 	}
 	visit(u.root, "")
-	if neverForm(u.root) {
+	if neverForm(u.root) && u.root.Kind == canonical.Object { // a boolean root is no subschema: it stays
 		u.root = u.writeNever(u.root, "", false)
 	}
 	u.writeLeft(u.root, "")

@@ -18,7 +18,7 @@ var (
 				return true
 			}
 			return r.Action("core") == Drop || r.Action("other") == Drop || // anchors and odd pointers must survive
-				r.Action("ref-targets") == Hoist || r.Action("ref-external") == Drop
+				r.Action("ref-targets") == Hoist || r.Action("ref-external") == Drop || r.Action("root-ref") == Inline
 		},
 		Run: runRefs,
 		// Only where a reference is, static or dynamic (what inlining,

@@ -394,11 +394,14 @@ func noParameters(root *canonical.Value) bool {
 }
 
 // rootRef reports whether the root holds a $ref that the root rules inline:
-// one with sibling keywords where the target would wrap it in a union, or
-// one to a place other than a top-level definition where the target takes
-// no other.
+// any, where the target takes none at the root (root-ref); one with sibling
+// keywords where the target would wrap it in a union; or one to a place
+// other than a top-level definition where the target takes no other.
 func rootRef(r *Rules, root *canonical.Value) bool {
 	ref, ok := refOf(root)
+	if ok && r.Action("root-ref") == Inline {
+		return true
+	}
 	if !ok || !rootRules(r) {
 		return false
 	}

@@ -46,8 +46,9 @@ var (
 		{Feature: "never", Action: lower.Prune, Source: "llama.cpp's grammar conversion fails on false too, and reads {\"not\": {}} as any value (common/json-schema-to-grammar.cpp); a schema that accepts none is removed or written {\"type\": T, \"enum\": []}"},
 		{Feature: "pattern", Action: lower.Grammar, Source: "llama.cpp's server compiles a pattern into a grammar: it must be anchored ^…$ (containers/kubernetes-mcp-server issue 277) and may not use \\d, \\w, \\s (rowboatlabs/rowboat issue 741); written portably, as DeepSeek needs, too"},
 	}
-	rowDeepSeekV4 = lower.Row{Feature: "branch-types", Action: lower.Type, Source: "DeepSeek V4 refuses an anyOf branch without type (\"field `anyOf`: missing field `type`\"; can1357/oh-my-pi issue 2270): each gets the type it already has"}
-	rowMoonshot   = []lower.Row{
+	rowDeepSeekV41 = lower.Row{Feature: "root-ref", Action: lower.Inline, Source: "DeepSeek V4.1 refuses a $ref at the root of parameters (error 11129 \"invalid function call parameters\"; techysy/10router issue 27): its target is merged into the root"}
+	rowDeepSeekV4  = lower.Row{Feature: "branch-types", Action: lower.Type, Source: "DeepSeek V4 refuses an anyOf branch without type (\"field `anyOf`: missing field `type`\"; can1357/oh-my-pi issue 2270): each gets the type it already has"}
+	rowMoonshot    = []lower.Row{
 		{Feature: "any-of-type", Action: lower.Alone, Source: "Moonshot refuses type beside anyOf (\"when using anyOf, type should be defined in anyOf items instead of the parent schema\"; MoonshotAI/kimi-cli issue 2531, vercel/ai issue 18921)"},
 		{Feature: "bool-schemas", Action: lower.Object, Source: "Moonshot refuses a boolean subschema (\"property schema … must be an object\", \"items must be an object\"; PROVIDERS.md, November 2026)"},
 		{Feature: "never", Action: lower.Prune, Source: "Moonshot refuses false as a subschema and a property without type, so a schema that accepts no value is removed or written {\"type\": T, \"enum\": []}"},
@@ -79,7 +80,7 @@ var dialects = map[string][]Dialect{
 		{Name: "xai", Rows: []lower.Row{rowXAI}, Acceptance: "openai-xai", Source: "xAI rejects strict (PROVIDERS.md, corrections) and null inside enum (forgecode issue 2809); it takes 200 tools per request (CLIProxyAPI issue 5214)"},
 		{Name: "groq", Source: "Groq refuses required without properties (strix issue 1088, livekit agents issue 4610), as every OpenAI dialect now gets; 128 tools per request"},
 		{Name: "mistral", Rows: []lower.Row{rowMistral}, Acceptance: "openai-mistral", Source: "Mistral refuses $schema and $id in parameters (litellm issue 13389)"},
-		{Name: "deepseek", Rows: []lower.Row{rowDeepSeek, rowDeepSeekV4}, Acceptance: "openai-deepseek", Source: "DeepSeek refuses ECMA-262-only pattern escapes (zed issue 64386) and, from V4, an anyOf branch without type (oh-my-pi issue 2270)"},
+		{Name: "deepseek", Rows: []lower.Row{rowDeepSeek, rowDeepSeekV4, rowDeepSeekV41}, Acceptance: "openai-deepseek", Source: "DeepSeek refuses ECMA-262-only pattern escapes (zed issue 64386), from V4 an anyOf branch without type (oh-my-pi issue 2270), and from V4.1 a $ref at the root (10router issue 27)"},
 		{Name: "moonshot", Rows: rowMoonshot, Names: namesMoonshot, Acceptance: "openai-moonshot", Source: "Moonshot (Kimi) refuses type beside anyOf, boolean subschemas, untyped properties, $ref with siblings, required naming undefined properties and tool names that start with a digit (MoonshotAI/kimi-cli issues 2531, 2061, 2457, 1806; earendil-works/pi issue 4138)"},
 		{Name: "ollama", Rows: rowOllama, Acceptance: "openai-ollama", Source: "Ollama refuses boolean subschemas (oh-my-pi issue 4488)"},
 		{Name: "cerebras", Strict: true, SameStrict: true, Acceptance: "openai-cerebras", Source: "Cerebras refuses a request whose tools have mixed strict values (\"Tools with mixed values for 'strict' are not allowed\"; Kilo-Org/kilocode issue 5193)"},
@@ -90,7 +91,7 @@ var dialects = map[string][]Dialect{
 		{Name: "vllm", Rows: []lower.Row{rowVLLM}, Acceptance: "openai-vllm", Source: "vLLM refuses a format its grammar engines do not know (z-lab/paroquant issue 31, vllm-project/vllm issue 26421)"},
 		{Name: "sglang", Acceptance: "openai-sglang", Source: "SGLang validates parameters against the JSON Schema 2020-12 meta-schema (\"None is not of type 'array'\"; sgl-project/sglang issue 35242), which toolc holds every schema to already"},
 		{Name: "lmstudio", Rows: rowLMStudio, Acceptance: "openai-lmstudio", Source: "LM Studio compiles schemas with llama.cpp and renders tools through the model's chat template, which needs one type on every property (lmstudio-bug-tracker issue 2228)"},
-		{Name: "compatible", Rows: union([]lower.Row{rowXAI, rowMistral}, rowLlamaCpp, []lower.Row{rowDeepSeekV4}, rowMoonshot, []lower.Row{rowVLLM}, rowLMStudio), Names: namesMoonshot, Acceptance: "openai-compatible",
+		{Name: "compatible", Rows: union([]lower.Row{rowXAI, rowMistral}, rowLlamaCpp, []lower.Row{rowDeepSeekV4, rowDeepSeekV41}, rowMoonshot, []lower.Row{rowVLLM}, rowLMStudio), Names: namesMoonshot, Acceptance: "openai-compatible",
 			Source: "OpenAI-compatible servers differ; legacy functions reject strict (PROVIDERS.md, corrections): every dialect's rules at once"},
 	},
 }

@@ -76,6 +76,7 @@ var featureSamples = map[string]struct{ schema, keyword string }{
 	"unused-defs":          {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"root-properties":      {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
 	"dialect-default":      {`{"type": "string"}`, ""}, // checked on a root of its own: rootSamples
+	"root-ref":             {`{"type": "string"}`, ""}, // a dialect's row (DeepSeek): lower's testdata/passes/rootref.txtar shows it
 	"mcp-header":           {`{"type": "string", "x-mcp-header": "Region"}`, "x-mcp-header"},
 }
 
