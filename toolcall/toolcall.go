@@ -60,11 +60,12 @@ type target struct {
 
 // entry is one tool as a target emitted it.
 type entry struct {
-	id       string
-	input    *canonical.Value // the emitted input schema
-	output   *canonical.Value // the emitted output schema, where the target has one
-	optional map[canonical.Pointer]bool
-	renamed  map[canonical.Pointer]string
+	id        string
+	namespace string           // the namespace group the target sends it in; "" for none
+	input     *canonical.Value // the emitted input schema
+	output    *canonical.Value // the emitted output schema, where the target has one
+	optional  map[canonical.Pointer]bool
+	renamed   map[canonical.Pointer]string
 	// renamedOut are the output schema's renamed keys: a result gets them.
 	renamedOut map[canonical.Pointer]string
 }
@@ -245,7 +246,7 @@ func newTarget(o lock.Output, tools []lock.Tool, byEmitted map[string]bundle.Emi
 		if !ok {
 			continue
 		}
-		e := &entry{id: lt.ID, optional: map[canonical.Pointer]bool{}, renamed: map[canonical.Pointer]string{}, renamedOut: map[canonical.Pointer]string{}}
+		e := &entry{id: lt.ID, namespace: lt.Namespaces[o.Target], optional: map[canonical.Pointer]bool{}, renamed: map[canonical.Pointer]string{}, renamedOut: map[canonical.Pointer]string{}}
 		if t, ok := byEmitted[name]; ok && t.Input != nil {
 			e.input, e.output = t.Input, t.Output
 		}
@@ -312,10 +313,27 @@ func (c *Catalog) entry(targetName, name string) (*entry, error) {
 // terms, and validates the arguments against the tool's source schema.
 // Invalid arguments are an *ArgumentsError (wrapping ErrInvalidArguments)
 // with the Call filled in all the same.
+//
+// A call to a tool the target defers is decoded as any other: deferral
+// changes when a model sees a tool, not how it calls it.
 func (c *Catalog) Decode(targetName, name string, args []byte) (*Call, error) {
+	return c.DecodeIn(targetName, "", name, args)
+}
+
+// DecodeIn is Decode for a call that names the namespace its tool was sent
+// in (the namespace of an OpenAI Responses function call, where [load]
+// groups tools): the tool must be in it. An empty namespace is any.
+func (c *Catalog) DecodeIn(targetName, namespace, name string, args []byte) (*Call, error) {
 	e, err := c.entry(targetName, name)
 	if err != nil {
 		return nil, err
+	}
+	if namespace != "" && e.namespace != namespace {
+		where := "in no namespace"
+		if e.namespace != "" {
+			where = fmt.Sprintf("in namespace %q", e.namespace)
+		}
+		return nil, fmt.Errorf("%w: %s has no tool %q in namespace %q (it sends it %s)", ErrUnknownTool, targetName, name, namespace, where)
 	}
 	tool := c.tools[e.id]
 	if tool == nil {

@@ -215,8 +215,35 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	if err := (<-written).say(out); err != nil {
 		return err
 	}
+	sayPlans(res, out)
 	out.status("built %s", summary)
 	return nil
+}
+
+// sayPlans says, per target that defers tools ([load]), what it loads and
+// what it leaves to the tool search.
+func sayPlans(res *pipeline.Result, out *output) {
+	for _, b := range res.Bundles {
+		p := b.Plan
+		if p == nil || !p.Defers || p.Deferrals() == 0 {
+			continue
+		}
+		budget := ""
+		if p.Budget > 0 {
+			budget = fmt.Sprintf(" of a %s-token budget", diagfmt.Thousands(p.Budget))
+		}
+		search := ""
+		if p.Search != "" {
+			search = " to " + p.Search
+		}
+		loaded := len(p.Deferred) - p.Deferrals()
+		tools := diagfmt.Thousands(loaded) + " tools"
+		if loaded == 1 {
+			tools = "1 tool"
+		}
+		out.status("%s loads %s (%s tokens%s) and defers %s%s; toolc report lists them",
+			b.Target, tools, diagfmt.Thousands(p.Loaded), budget, diagfmt.Thousands(p.Deferrals()), search)
+	}
 }
 
 // upToDate is --check's fast path: toolc.lock holds the hash of

@@ -15,8 +15,8 @@ import (
 )
 
 func newDecode(a *app) *cobra.Command {
-	var dir, manifestFile, target, name string
-	cmd := command("decode --target T --name N [-C DIR] [--manifest FILE] ARGS.json|-", "Turn a model's tool call back into the catalog's terms")
+	var dir, manifestFile, target, name, namespace string
+	cmd := command("decode --target T --name N [--namespace NS] [-C DIR] [--manifest FILE] ARGS.json|-", "Turn a model's tool call back into the catalog's terms")
 	cmd.Args = cobra.ExactArgs(1)
 	cmd.RunE = a.runs(func(cmd *cobra.Command, args []string, out *output) error {
 		m, err := openManifest(dir, manifestFile)
@@ -32,7 +32,7 @@ func newDecode(a *app) *cobra.Command {
 		if err != nil {
 			return out.fail(exitFailed, "%v", err)
 		}
-		call, err := cat.Decode(target, name, data)
+		call, err := cat.DecodeIn(target, namespace, name, data)
 		var ae *toolcall.ArgumentsError
 		switch {
 		case errors.As(err, &ae):
@@ -53,6 +53,7 @@ func newDecode(a *app) *cobra.Command {
 	fl.StringVar(&manifestFile, "manifest", pipeline.DefaultManifest, "the manifest `FILE`; toolc.lock and the bundles are beside it")
 	fl.StringVar(&target, "target", "", "the `TARGET` the call was made for (a target's name in the manifest)")
 	fl.StringVar(&name, "name", "", "the tool `NAME` as the model called it (the emitted name)")
+	fl.StringVar(&namespace, "namespace", "", "the `NAMESPACE` the call names, where the target groups tools ([load] namespace; OpenAI Responses)")
 	_ = cmd.MarkFlagRequired("target")
 	_ = cmd.MarkFlagRequired("name")
 	_ = cmd.MarkFlagDirname("directory")

@@ -24,6 +24,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/bundle"
 	"github.com/toolc-dev/toolc/internal/namematch"
 	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/internal/refs"
@@ -84,6 +85,11 @@ const (
 	SameStrict  Kind = "same-strict"  // every tool strict, or none
 	Optional    Kind = "optional"     // at most Max optional parameters in strict tools, after $ref expansion
 	Unions      Kind = "unions"       // at most Max anyOf or type-array parameters in strict tools, after $ref expansion
+	// Deferral: a deferred tool needs a search tool (an entry whose type
+	// starts with one of Values) that is not deferred itself, a request
+	// keeps one entry loaded, and a namespace has a description.
+	Deferral      Kind = "deferral"
+	NamespaceSize Kind = "namespace-size" // at most Max functions in one namespace
 )
 
 // kinds gives each kind its diagnostic code and the rule it states.
@@ -134,6 +140,8 @@ var kinds = map[Kind]struct{ code, doc string }{
 	SameStrict:      {"accept.strict-mixed", "one request takes one strict value for all its tools"},
 	Optional:        {"accept.optional", "one request takes at most %d optional parameters in strict tools"},
 	Unions:          {"accept.unions", "one request takes at most %d union-typed parameters in strict tools"},
+	Deferral:        {"accept.defer", "deferred tools need a tool search tool (%s) that is not deferred, one tool loaded, and namespaces a description"},
+	NamespaceSize:   {"accept.namespace", "a namespace should hold at most %d functions"},
 }
 
 // Rule is one thing a provider refuses, with its evidence.
@@ -219,28 +227,35 @@ type Options struct {
 	Unchecked map[string]bool
 }
 
-// Check checks bundle, encoded for target, against t. tools are the lowered
+// Check checks doc, a bundle encoded for target, against t. tools are the lowered
 // tools in the bundle's order, whose sources locate each finding: the
 // diagnostic points at the tool's input in its source file, at the line of
 // the offending node where lowering kept it, and its message gives the JSON
 // Pointer in the emitted schema.
-func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target string, opts Options) []diag.Diagnostic {
-	list := bundle.Resolve(t.Shape.List)
+func Check(t *Table, doc *canonical.Value, tools []*canonical.Tool, target string, opts Options) []diag.Diagnostic {
+	list := doc.Resolve(t.Shape.List)
 	if list == nil || list.Kind != canonical.Array {
 		d := diag.New("accept.shape", "the %s bundle has no tool list at %q", target, t.Shape.List)
 		d.Target = target
 		return []diag.Diagnostic{d}
 	}
 	t = t.with(opts.Max, opts.Skip)
+	e := bundle.EntriesOf(list.Items())
+	deferred := 0
+	for _, f := range e.Functions {
+		if d, _ := f.Get("defer_loading").BoolValue(); d {
+			deferred++
+		}
+	}
 	// The tools are checked in parallel, by chunks, each with its own
 	// checker; their findings and counts are joined in bundle order. Checked
 	// one after the other, a bundle of 20,000 tools took 50 ms on one core.
 	const chunk = 128
-	parts := make([]tally, (len(list.Items())+chunk-1)/chunk)
+	parts := make([]tally, (len(e.Functions)+chunk-1)/chunk)
 	par.For(len(parts), 1, func(p int) {
 		c := &checker{t: t, target: target, opts: opts}
-		for i := p * chunk; i < min(len(list.Items()), (p+1)*chunk); i++ {
-			c.checkTool(list.Items()[i], tools, i, &parts[p])
+		for i := p * chunk; i < min(len(e.Functions), (p+1)*chunk); i++ {
+			c.checkTool(e.Functions[i], tools, i, &parts[p])
 		}
 		parts[p].out = c.out
 	})
@@ -254,14 +269,28 @@ func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target st
 		unions = append(unions, pt.unions...)
 	}
 	for _, r := range t.Request {
-		if r.Kind == Tools && len(list.Items()) > r.Max {
-			c.request(r, len(list.Items()), "tools", nil)
+		// Deferred tools are the search's to load, not the request's.
+		if loaded := len(e.Functions) - deferred; r.Kind == Tools && loaded > r.Max {
+			c.request(r, loaded, "tools", nil)
 		}
-		if r.Kind == SameStrict && strictTools > 0 && strictTools < len(list.Items()) {
+		if r.Kind == SameStrict && strictTools > 0 && strictTools < len(e.Functions) {
 			d := diag.New(r.Code(), "the %s bundle has %d strict tools and %d others; %s takes %s (%s)",
-				c.target, strictTools, len(list.Items())-strictTools, c.t.Provider, r.Doc(), r.Evidence)
+				c.target, strictTools, len(e.Functions)-strictTools, c.t.Provider, r.Doc(), r.Evidence)
 			d.Target = c.target
 			c.out = append(c.out, d)
+		}
+		switch r.Kind {
+		case Deferral:
+			c.deferral(r, e, deferred)
+		case NamespaceSize:
+			for _, ns := range e.Namespaces {
+				if n := len(ns.Get("tools").Items()); n > r.Max {
+					d := diag.New(r.Code(), "the %s bundle's namespace %q has %d functions; %s advises at most %d (%s)",
+						c.target, ns.Get("name").Text(), n, c.t.Provider, r.Max, r.Evidence)
+					d.Target = c.target
+					c.out = append(c.out, d)
+				}
+			}
 		}
 	}
 	for _, r := range t.StrictRequest {
@@ -281,6 +310,53 @@ func Check(t *Table, bundle *canonical.Value, tools []*canonical.Tool, target st
 		}
 	}
 	return c.out
+}
+
+// deferral checks the rules of deferred loading: a search tool, not
+// deferred, where a function is; one entry loaded; a description on each
+// namespace.
+func (c *checker) deferral(r Rule, e bundle.Entries, deferred int) {
+	report := func(format string, args ...any) {
+		d := diag.New(r.Code(), "%s would refuse the %s bundle: %s (%s)", c.t.Provider, c.target, fmt.Sprintf(format, args...), r.Evidence)
+		d.Target = c.target
+		c.out = append(c.out, d)
+	}
+	search, loaded := 0, len(e.Functions)-deferred
+	for _, p := range e.Provider {
+		typ, _ := p.Get("type").StringValue()
+		deferred, _ := p.Get("defer_loading").BoolValue()
+		if !deferred {
+			loaded++
+		}
+		if !slices.ContainsFunc(r.Values, func(v string) bool { return strings.HasPrefix(typ, v) }) {
+			continue
+		}
+		search++
+		if deferred {
+			report("its tool search tool %s is deferred, and nothing could load it", typ)
+		}
+	}
+	if deferred > 0 && search == 0 {
+		what := fmt.Sprintf("%d tools are", deferred)
+		if deferred == 1 {
+			what = "1 tool is"
+		}
+		report("%s deferred and no tool search tool (%s) can load them", what, strings.Join(r.Values, ", "))
+	}
+	if len(e.Functions)+len(e.Provider) > 0 && loaded == 0 {
+		report("every tool is deferred; at least one must be loaded")
+	}
+	for _, ns := range e.Namespaces {
+		name, _ := ns.Get("name").StringValue()
+		if d, _ := ns.Get("description").StringValue(); strings.TrimSpace(d) == "" {
+			report("the namespace %q has no description", name)
+		}
+		for _, nr := range c.t.Tool {
+			if nr.Kind == Name && !namematch.Compile(nr.Values[0]).MatchString(name) {
+				report("the namespace name %q does not match %s", name, nr.Values[0])
+			}
+		}
+	}
 }
 
 // tally is what the tools of one chunk add up to: their findings, and their

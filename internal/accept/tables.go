@@ -21,6 +21,8 @@ const (
 	evStrictPattern = "OpenAI structured outputs: patterns without lookaround"
 	evStrictRoot    = "OpenAI strict: the root is an object, not anyOf"
 
+	evAnthropicDefer  = "Anthropic's tool search tool: deferred tools need tool_search_tool_regex_20251119 or tool_search_tool_bm25_20251119 in the request, which may not be deferred itself, and a request with every tool deferred is refused (platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool)"
+	evOpenAIDefer     = "OpenAI's tool search: functions with defer_loading: true are loaded by the tool_search tool, and a namespace needs a description (developers.openai.com/api/docs/guides/tools-tool-search; openai-node NamespaceTool.description is required)"
 	evAnthropicName   = "Anthropic tool names ^[a-zA-Z0-9_-]{1,128}$; modelcontextprotocol issue 1345"
 	evAnthropicKeys   = "Anthropic: \"Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'\"; n8n issue 30590"
 	evAnthropicRoot   = "Anthropic: input_schema must have type object"
@@ -127,6 +129,14 @@ func openAI(name string, s Shape) *Table {
 // chatShape is the shape of a Chat Completions tools array.
 var chatShape = Shape{Name: "/function/name", Description: "/function/description", Input: "/function/parameters", Strict: "/function/strict"}
 
+// responses adds to t the rules of the Responses API's deferred loading.
+func responses(t *Table) *Table {
+	t.Request = append(t.Request,
+		Rule{Kind: Deferral, Values: []string{"tool_search"}, Evidence: evOpenAIDefer},
+		Rule{Kind: NamespaceSize, Max: 10, Evidence: "OpenAI's tool search guide: keep each namespace under about ten functions (developers.openai.com/api/docs/guides/tools-tool-search)"})
+	return t
+}
+
 // tools sets how many tools t's provider takes in one request.
 func tools(t *Table, max int, evidence string) *Table {
 	t.Request = slices.DeleteFunc(slices.Clone(t.Request), func(r Rule) bool { return r.Kind == Tools })
@@ -214,7 +224,7 @@ var acceptTables = map[string]*Table{
 	"openai-sglang":     dialect("openai-sglang", "SGLang", ruleSGLang),
 	"openai-lmstudio":   dialect("openai-lmstudio", "LM Studio", append(slices.Clone(ruleLlamaCpp), ruleLMStudio)...),
 	"openai-compatible": withName(sameStrict(dialect("openai-compatible", "an OpenAI-compatible server", slices.Concat([]Rule{ruleXAI, ruleMistral, ruleOllama, ruleFireworks, ruleVLLM, ruleSGLang, ruleLMStudio}, ruleDeepSeek, ruleLlamaCpp, ruleMoonshot)...)), nameMoonshot),
-	"openai-responses":  openAI("openai-responses", Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"}),
+	"openai-responses":  responses(openAI("openai-responses", Shape{Name: "/name", Description: "/description", Input: "/parameters", Output: "/output_schema", Strict: "/strict"})),
 	"anthropic": {
 		Name: "anthropic", Provider: "Anthropic",
 		Shape: Shape{Name: "/name", Description: "/description", Input: "/input_schema", Strict: "/strict"},
@@ -228,6 +238,7 @@ var acceptTables = map[string]*Table{
 		},
 		Strict:        anthropicStrict,
 		StrictRequest: anthropicBudget,
+		Request:       []Rule{{Kind: Deferral, Values: []string{"tool_search_tool_regex", "tool_search_tool_bm25"}, Evidence: evAnthropicDefer}},
 	},
 	"gemini": {
 		Name: "gemini", Provider: "Gemini",

@@ -39,7 +39,15 @@ type Options struct {
 	// Tombstones are the removed tools that the manifest says went
 	// somewhere, by ID.
 	Tombstones map[string]Tombstone
+	// Deferred, when set, are the targets that defer each tool in the old
+	// and the new catalog, by ID: a tool deferred where it was loaded is a
+	// line (a model stops seeing it until it searches).
+	Deferred *Deferred
 }
+
+// Deferred are the targets that defer each tool ([load]), by ID, in the
+// old catalog and the new.
+type Deferred struct{ Old, New map[string][]string }
 
 // Compare compares the old and new catalogs tool by tool, matched by ID, and
 // returns the findings sorted. A tool that was renamed is one removed and one
@@ -68,6 +76,7 @@ func Compare(old, new []*canonical.Tool, opts Options) []diag.Diagnostic {
 		case n != nil:
 			c.tool(o, n)
 			c.lifecycle(o, n)
+			c.deferral(n)
 			if n.Deprecated && !o.Deprecated {
 				sunset := ""
 				if n.Sunset != "" {
@@ -99,6 +108,23 @@ type comparer struct {
 	history    []Release
 	historyErr error
 	said       map[string]bool // the releases said unreadable
+}
+
+// deferral reports the targets that defer the tool n now and did not.
+func (c *comparer) deferral(n *canonical.Tool) {
+	d := c.opts.Deferred
+	if d == nil {
+		return
+	}
+	var now []string
+	for _, t := range d.New[n.ID()] {
+		if !slices.Contains(d.Old[n.ID()], t) {
+			now = append(now, t)
+		}
+	}
+	if len(now) > 0 {
+		c.report(n, "breaking.tool-deferred", "", "deferred now in %s: a model sees it only once its tool search finds it", strings.Join(now, ", "))
+	}
 }
 
 // report adds a finding about the new tool t at the canonical pointer at.

@@ -191,7 +191,7 @@ func orStable(s string) string {
 // an error: the codes that call for a major release.
 func isBreak(code string) bool {
 	switch code {
-	case "breaking.description-changed", "breaking.version", "breaking.version-minor", "breaking.unverified", "breaking.retired":
+	case "breaking.description-changed", "breaking.tool-deferred", "breaking.version", "breaking.version-minor", "breaking.unverified", "breaking.retired":
 		return false
 	}
 	return strings.HasPrefix(code, "breaking.") && !minorCodes[code]

@@ -53,7 +53,7 @@ func Needed(ds []diag.Diagnostic) Bump {
 			b = max(b, Minor)
 		case minorCodes[d.Code]:
 			b = max(b, Minor)
-		case d.Code == "breaking.description-changed":
+		case d.Code == "breaking.description-changed", d.Code == "breaking.tool-deferred":
 			b = max(b, Patch)
 		}
 	}

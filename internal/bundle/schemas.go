@@ -55,11 +55,11 @@ func Tools(format string, doc *canonical.Value) (map[string]Emitted, error) {
 	if list == nil || list.Kind != canonical.Array {
 		return nil, fmt.Errorf("not a %s bundle: no list of tools at %q", format, ls[0].list)
 	}
-	for i, it := range list.Items() {
+	for i, it := range EntriesOf(list.Items()).Functions {
 		o := it.Resolve(ls[0].entry)
 		name, _ := o.Get("name").StringValue()
 		if o == nil || name == "" {
-			return nil, fmt.Errorf("not a %s bundle: the tool at %s has no name", format, ls[0].list.Index(i))
+			return nil, fmt.Errorf("not a %s bundle: tool %d has no name", format, i)
 		}
 		e := Emitted{Name: name}
 		for _, l := range ls {

@@ -37,6 +37,18 @@ func Plural(n int, word string) string {
 	return strconv.Itoa(n) + " " + word + "s"
 }
 
+// Thousands writes n with commas between groups of three digits.
+func Thousands(n int) string {
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // Elide cuts text to at most n characters (runes, not bytes), the last
 // an ellipsis when it cut: a quoted name or description in a message.
 func Elide(text string, n int) string {

@@ -24,7 +24,11 @@ func MCP(low *profile.Lowered, opts profile.Options) *canonical.Value {
 	if stateless {
 		res.Set("resultType", canonical.NewString("complete"))
 	}
-	res.Set("tools", eachTool(low, func(_ int, t *canonical.Tool) *canonical.Value { return mcpToolValue(t) }))
+	res.Set("tools", eachTool(low, func(i int, t *canonical.Tool) *canonical.Value {
+		o := mcpToolValue(t)
+		setLoadMeta(o, low, i)
+		return o
+	}))
 	meta := canonical.NewObject()
 	if stateless {
 		ttl, scope := profile.FormatOf[MCPOptions](opts).CacheHints()
@@ -142,4 +146,31 @@ func appendExtensions(o *canonical.Value, t *canonical.Tool, format string) {
 			}
 		}
 	}
+}
+
+// setLoadMeta writes under _meta["dev.toolc/load"] of the MCP tool o what
+// the plan decided of the i-th tool, where it decided more than "loaded,
+// called by the model": a harness that defers tools reads it, a client
+// ignores it.
+func setLoadMeta(o *canonical.Value, low *profile.Lowered, i int) {
+	deferred, group, callers := planned(low, i)
+	if !deferred && group == "" && callers == nil {
+		return
+	}
+	load := canonical.NewObject()
+	if deferred {
+		load.Set("defer", canonical.NewBool(true))
+	}
+	if group != "" {
+		load.Set("namespace", canonical.NewString(group))
+	}
+	if callers != nil {
+		load.Set("callers", canonical.NewStrings(callers))
+	}
+	meta := canonical.NewObject()
+	if m := o.Get("_meta"); m != nil {
+		meta.SetMembers(slices.Clone(m.Members()))
+	}
+	meta.Set(formats.LoadMetaKey, load)
+	o.Set("_meta", meta)
 }

@@ -133,6 +133,23 @@ func (o *StrictOptions) Check(p *profile.Profile) (*profile.Profile, []option.Pr
 	return o.Lowering.Check(p)
 }
 
+// AnthropicOptions are the anthropic target's options: StrictOptions', and
+// the tools a deferral plan names.
+type AnthropicOptions struct {
+	StrictOptions
+	ToolSearch    string `toml:"tool_search" enum:"regex,bm25" default:"regex" doc:"the tool search tool added where a tool is deferred: tool_search_tool_regex_20251119 or tool_search_tool_bm25_20251119"`
+	CodeExecution string `toml:"code_execution" enum:"code_execution_20250825,code_execution_20260120,code_execution_20260521" default:"code_execution_20250825" doc:"the code execution tool that allowed_callers names for callers = [\"code\"]: the one the requests send"`
+}
+
+// Apply sets the options.
+func (o *AnthropicOptions) Apply(to *profile.Options) {
+	o.StrictOptions.Apply(to)
+	if o.ToolSearch == "bm25" {
+		to.Search = "tool_search_tool_bm25_20251119"
+	}
+	to.CodeExecution = o.CodeExecution
+}
+
 // GeminiOptions are the gemini target's options.
 type GeminiOptions struct {
 	profile.Lowering

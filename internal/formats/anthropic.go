@@ -35,6 +35,9 @@ func anthropicDefined(typ string) bool { return typ != "" && typ != "custom" }
 func (d *decoder) anthropicTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
 	if v.Kind == canonical.Object && !v.Has("input_schema") {
 		if typ, ok := v.Get("type").StringValue(); ok && anthropicDefined(typ) {
+			if strings.HasPrefix(typ, "tool_search_tool_") {
+				return nil // the search tool of deferred tools: each bundle that defers one writes it again
+			}
 			d.Report("source.unsupported-tool-type", p.Append("type"), "skipping Anthropic-defined tool %q of type %q: it has no input_schema to convert", nameOf(v), typ)
 			return nil
 		}

@@ -94,5 +94,12 @@ const CatalogMetaKey = "dev.toolc/catalog"
 // {"deprecated": true, "sunset": "2027-01-31", "renamed_from": "old:id"}.
 const LifecycleMetaKey = "dev.toolc/lifecycle"
 
+// LoadMetaKey is the _meta key under which an MCP bundle carries what the
+// manifest decided of a tool's loading ([load]), for a harness that
+// defers tools: {"defer": true, "namespace": …, "callers": […]}. A source
+// that reads it back keeps it in _meta, as a build's decision, not the
+// tool's.
+const LoadMetaKey = "dev.toolc/load"
+
 // lifecycleFields are the fields of an MCP tool's lifecycle _meta.
 var lifecycleFields = []string{"deprecated", "sunset", "renamed_from", "stability"}

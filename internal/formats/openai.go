@@ -93,6 +93,9 @@ func decodeResponses(doc *canonical.Value, file string) ([]*canonical.Tool, []di
 func (d *decoder) responsesTool(v *canonical.Value, p canonical.Pointer) *canonical.Tool {
 	if v.Kind == canonical.Object {
 		if typ, ok := v.Get("type").StringValue(); ok && typ != "function" {
+			if typ == "tool_search" {
+				return nil // the search tool of deferred tools: each bundle that defers one writes it again
+			}
 			d.Report("source.unsupported-tool-type", p.Append("type"), "skipping OpenAI tool of type %q: it has no JSON Schema to convert", typ)
 			return nil
 		}

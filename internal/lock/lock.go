@@ -74,10 +74,13 @@ type Reference struct {
 
 // Tool is one tool of the catalog.
 type Tool struct {
-	ID     string            `toml:"id"`
-	Source string            `toml:"source"`
-	Hash   string            `toml:"sha256"` // of its canonical form (JCS)
-	Names  map[string]string `toml:"names"`  // target name → emitted name
+	ID     string `toml:"id"`
+	Source string `toml:"source"`
+	Hash   string `toml:"sha256"` // of its canonical form (JCS)
+	// Deferred are the targets that defer the tool ([load]): a request
+	// carries it once a tool search finds it.
+	Deferred []string          `toml:"deferred,omitempty"`
+	Names    map[string]string `toml:"names"` // target name → emitted name
 	// Optional maps a target name to the properties that its strict
 	// transform made required and nullable: JSON Pointers into the emitted
 	// input schema where a null argument means "left out".
@@ -94,6 +97,9 @@ type Tool struct {
 	// also serves a tool that was renamed (renamed_from): a call to it is a
 	// call to this tool.
 	Aliases map[string]string `toml:"aliases,omitempty"`
+	// Namespaces maps a target name to the namespace group the tool is
+	// sent in ([load] namespace, OpenAI Responses): a call names it.
+	Namespaces map[string]string `toml:"namespaces,omitempty"`
 }
 
 // Removed is a removed tool's tombstone.
@@ -209,6 +215,9 @@ func appendTool(b []byte, t *Tool) []byte {
 	b = appendTOMLPair(b, "id", t.ID)
 	b = appendTOMLPair(b, "source", t.Source)
 	b = appendTOMLPair(b, "sha256", t.Hash)
+	if len(t.Deferred) > 0 {
+		b = appendTOMLStrings(appendTOMLKey(b, "deferred"), t.Deferred)
+	}
 	if t.Names != nil {
 		b = appendTOMLTable(b, []string{"tools", "names"}, t.Names)
 	}
@@ -219,14 +228,7 @@ func appendTool(b []byte, t *Tool) []byte {
 			if ptrs == nil {
 				continue
 			}
-			b = append(appendTOMLKey(b, k), " = ["...)
-			for i, p := range ptrs {
-				if i > 0 {
-					b = append(b, ", "...)
-				}
-				b = appendTOMLString(b, p)
-			}
-			b = append(b, "]\n"...)
+			b = appendTOMLStrings(appendTOMLKey(b, k), ptrs)
 		}
 	}
 	for _, nested := range []struct {
@@ -246,7 +248,22 @@ func appendTool(b []byte, t *Tool) []byte {
 	if len(t.Aliases) > 0 {
 		b = appendTOMLTable(b, []string{"tools", "aliases"}, t.Aliases)
 	}
+	if len(t.Namespaces) > 0 {
+		b = appendTOMLTable(b, []string{"tools", "namespaces"}, t.Namespaces)
+	}
 	return b
+}
+
+// appendTOMLStrings appends " = " and the array of ss, and ends the line.
+func appendTOMLStrings(b []byte, ss []string) []byte {
+	b = append(b, " = ["...)
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = appendTOMLString(b, s)
+	}
+	return append(b, "]\n"...)
 }
 
 // appendTOMLTable appends the table of key (a header) with m's pairs,

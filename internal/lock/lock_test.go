@@ -20,6 +20,10 @@ func TestEncodeLockInParts(t *testing.T) {
 			lt.Renamed = map[string]map[string]string{"anthropic": {"/properties/a_b": "a[b]"}}
 			lt.Aliases = map[string]string{"openai": "old"}
 		}
+		if i%5 == 0 {
+			lt.Deferred = []string{"anthropic", "openai-responses"}
+			lt.Namespaces = map[string]string{"openai-responses": "ns"}
+		}
 		return lt
 	}
 	for _, n := range []int{0, 1, 511, 512, 513, 1300} {
@@ -86,7 +90,10 @@ func TestAppendLockTool(t *testing.T) {
 		return m
 	}
 	for i := range 3000 {
-		lt := Tool{ID: str(), Source: str(), Hash: str(), Names: strMap(), Aliases: strMap()}
+		lt := Tool{ID: str(), Source: str(), Hash: str(), Names: strMap(), Aliases: strMap(), Namespaces: strMap()}
+		for range rng.IntN(3) {
+			lt.Deferred = append(lt.Deferred, str())
+		}
 		if rng.IntN(2) == 0 {
 			lt.Optional = map[string][]string{}
 			for range rng.IntN(3) {

@@ -53,6 +53,9 @@ type Manifest struct {
 	// Removed the tombstones of removed tools ([[removed]]).
 	Acknowledge []Acknowledgment
 	Removed     []Tombstone
+	// Load is [load]: when tools load into a model's context, nil when
+	// not set.
+	Load *Loading
 
 	// Of a manifest decoded from text: its name, the positions of its
 	// keys, its lines, the keys its unknown keys most likely meant, and
@@ -108,7 +111,7 @@ func (m *Manifest) Doc() (map[string]any, error) {
 		targets[i] = doc
 	}
 	doc := map[string]any{}
-	err := option.Recode(hashDoc{Version: m.Version, Catalog: m.Catalog, Sources: m.Sources, Targets: targets, Acknowledge: m.Acknowledge, Removed: m.Removed,
+	err := option.Recode(hashDoc{Version: m.Version, Catalog: m.Catalog, Sources: m.Sources, Targets: targets, Acknowledge: m.Acknowledge, Removed: m.Removed, Load: m.Load,
 		Policy: policy{Deny: m.Policy.Deny, Warn: m.Policy.Warn, Ignore: m.Policy.Ignore, Deprecation: m.Deprecation, Acknowledge: m.Horizon}}, &doc)
 	return doc, err
 }
@@ -191,6 +194,8 @@ type Source struct {
 	// OpenAPI curates the operations of OpenAPI descriptions: which become
 	// tools, and overrides of each ([sources.openapi]).
 	OpenAPI *openapi.Options `toml:"openapi"`
+	// Load is the source's level of loading, over [load]'s.
+	Load *Load `toml:"load,omitempty"`
 }
 
 // Backend is a source's backend: where its tools run.
@@ -352,6 +357,7 @@ type v1 struct {
 	Policy      policy           `toml:"policy"`
 	Acknowledge []Acknowledgment `toml:"acknowledge"`
 	Removed     []Tombstone      `toml:"removed"`
+	Load        *Loading         `toml:"load"`
 }
 
 // hashDoc is v1 with each target's keys in one table, its own and its
@@ -364,6 +370,7 @@ type hashDoc struct {
 	Policy      policy           `toml:"policy"`
 	Acknowledge []Acknowledgment `toml:"acknowledge"`
 	Removed     []Tombstone      `toml:"removed"`
+	Load        *Loading         `toml:"load,omitempty"`
 }
 
 type decoder struct {
@@ -471,7 +478,7 @@ func (d *decoder) decode(doc map[string]any, formats Formats) (*Manifest, []diag
 	}
 	m := &Manifest{Version: typed.Version, Catalog: typed.Catalog, Sources: typed.Sources, Targets: typed.Targets,
 		Policy:      diag.Policy{Deny: typed.Policy.Deny, Warn: typed.Policy.Warn, Ignore: typed.Policy.Ignore},
-		Deprecation: typed.Policy.Deprecation, Horizon: typed.Policy.Acknowledge, Acknowledge: typed.Acknowledge, Removed: typed.Removed,
+		Deprecation: typed.Policy.Deprecation, Horizon: typed.Policy.Acknowledge, Acknowledge: typed.Acknowledge, Removed: typed.Removed, Load: typed.Load,
 		keys: d.keys, lines: d.lines, meant: d.meant}
 	return m, diag.Sort(d.diags)
 }
@@ -543,6 +550,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 	}
 	d.checkPolicy("policy", &m.Policy)
 	d.checkLifecycle(m)
+	d.checkLoading(m)
 }
 
 // checkSource checks one [[sources]] entry, at key, filling in its format.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/breaking"
 	"github.com/toolc-dev/toolc/internal/formats"
+	"github.com/toolc-dev/toolc/internal/lock"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/targets"
 )
@@ -47,6 +49,9 @@ func (r *Result) Compare(old *Earlier, manifestFile string) *breaking.Verdict {
 			return old.History(w.Prereleases)
 		}
 	}
+	if old.Deferred != nil {
+		opts.Deferred = &breaking.Deferred{Old: old.Deferred, New: r.deferred()}
+	}
 	raw := breaking.Compare(old.Tools, r.Catalog, opts)
 	r.placeHistory(raw, manifestFile)
 	acks := r.acks(manifestFile)
@@ -63,6 +68,17 @@ func (r *Result) Compare(old *Earlier, manifestFile string) *breaking.Verdict {
 	}
 	r.Locate(ds)
 	return &breaking.Verdict{Need: need, Findings: diag.Sort(ds), From: old.Version, To: r.Manifest.Catalog.Version, Reasons: reasons, Tombstones: opts.Tombstones, Window: opts.Window}
+}
+
+// deferred are the targets that defer each tool in this build, by ID.
+func (r *Result) deferred() map[string][]string {
+	out := map[string][]string{}
+	for _, b := range r.Bundles {
+		for id := range b.Deferred {
+			out[id] = append(out[id], b.Target)
+		}
+	}
+	return out
 }
 
 // placeHistory places the findings about the release history (a release
@@ -99,6 +115,30 @@ type Earlier struct {
 	// git revision (the repository's tags that are semantic versions, with
 	// pre-releases when asked); nil elsewhere.
 	History func(prereleases bool) ([]breaking.Release, error)
+	// Deferred are the targets that deferred each tool, by ID, as the
+	// release's toolc.lock recorded them; nil where there is no lock (a
+	// canonical bundle), which compares no deferral.
+	Deferred map[string][]string
+}
+
+// deferredOf reads, from the lock beside manifest in fsys, the targets
+// that defer each tool; nil when there is no lock it can read.
+func deferredOf(fsys fs.FS, manifestPath string) map[string][]string {
+	data, err := fs.ReadFile(fsys, path.Join(path.Dir(manifestPath), manifest.LockFile))
+	if err != nil {
+		return nil
+	}
+	l, err := lock.Decode(data)
+	if err != nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, t := range l.Tools {
+		if len(t.Deferred) > 0 {
+			out[t.ID] = t.Deferred
+		}
+	}
+	return out
 }
 
 // BuildEarlier builds the manifest in fsys as an earlier release's
@@ -117,7 +157,7 @@ func BuildEarlier(ctx context.Context, fsys fs.FS, manifest, what string) (*Earl
 	if err != nil {
 		return nil, fmt.Errorf("the catalog at %s: %w", what, err)
 	}
-	return &Earlier{Tools: res.Catalog, Version: res.Manifest.Catalog.Version, What: what}, nil
+	return &Earlier{Tools: res.Catalog, Version: res.Manifest.Catalog.Version, What: what, Deferred: deferredOf(fsys, manifest)}, nil
 }
 
 // ReadEarlier reads an earlier release's catalog from a canonical bundle,

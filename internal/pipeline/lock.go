@@ -93,7 +93,17 @@ func (b *build) lockTool(t *canonical.Tool) lock.Tool {
 			}
 			lt.Aliases[tgt.Name] = alias
 		}
+		if b.targets[i].deferred[id] {
+			lt.Deferred = append(lt.Deferred, tgt.Name)
+		}
+		if group, ok := b.targets[i].groups[id]; ok {
+			if lt.Namespaces == nil {
+				lt.Namespaces = map[string]string{}
+			}
+			lt.Namespaces[tgt.Name] = group
+		}
 	}
+	slices.Sort(lt.Deferred) // as every list of the lock
 	return lt
 }
 

@@ -290,6 +290,10 @@ type Bundle struct {
 	// Tokens is what the bundle costs, when it was counted (Options.Tokens,
 	// or a token budget on the target); nil otherwise.
 	Tokens *tokens.Count
+	// Plan is what [load] decided for the target (nil where the manifest
+	// has no [load]), and Deferred the IDs of the tools it defers.
+	Plan     *profile.Plan
+	Deferred map[string]bool
 }
 
 // Apply applies the manifest's policies to diagnostics found after the
@@ -491,6 +495,7 @@ type build struct {
 	toolHash     map[*canonical.Tool]string // each tool's hash, made by the file's worker
 	manifestHash string                     // of the manifest's bytes, for the lock
 	baselineHash string                     // of toolc.baseline's, when there is one
+	loading      *profile.Loading           // what [load] decides of each tool; nil when it decides nothing
 }
 
 // setting names a source's setting of key to value (a TOML value) where
@@ -543,6 +548,9 @@ type targetResult struct {
 	renamed  map[string]map[canonical.Pointer]string
 	renamedO map[string]map[canonical.Pointer]string // of output schemas
 	aliases  map[string]string                       // renamed tool's ID → its old name
+	deferred map[string]bool                         // the IDs of the tools [load] defers
+	groups   map[string]string                       // tool ID → its namespace group
+	plan     *profile.Plan
 	bundle   *canonical.Value
 	diags    [][]diag.Diagnostic // each tool's, then the bundle's
 	tokens   *tokens.Count       // nil when not counted
@@ -610,6 +618,7 @@ func (b *build) targetOptions(t manifest.Target) profile.Options {
 		Unchecked: b.invalid,
 	}
 	fo.Apply(&o)
+	o.Loading = b.loading
 	return o
 }
 
@@ -672,6 +681,9 @@ func (b *build) buildTarget(ctx context.Context, i int, opts profile.Options) er
 			if part[j].File == "" { // a limit of the whole bundle: at the target
 				part[j].File = b.manifestFile
 				part[j].Line, part[j].Column = line, column
+				if part[j].Code == "defer.over-budget" {
+					part[j].Line, part[j].Column = b.m.Pos(fmt.Sprintf("targets[%d].defer_budget", i))
+				}
 			}
 		}
 	}
@@ -689,8 +701,20 @@ func (b *build) buildTarget(ctx context.Context, i int, opts profile.Options) er
 	for j := range parts {
 		parts[j] = b.apply(parts[j], t.Policy)
 	}
-	b.targets[i] = targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
+	r := targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
 		bundle: low.Bundle, diags: parts, tokens: count}
+	if low.Plan != nil {
+		r.deferred, r.groups, r.plan = map[string]bool{}, map[string]string{}, low.Plan
+		for j, src := range low.Sources {
+			if low.Plan.Deferred[j] {
+				r.deferred[src.ID()] = true
+			}
+			if g := low.Plan.Groups[j]; g != "" {
+				r.groups[src.ID()] = g
+			}
+		}
+	}
+	b.targets[i] = r
 	return nil
 }
 
@@ -786,7 +810,7 @@ func (b *build) finish() *Result {
 	}
 	for i, t := range b.targets {
 		tgt := b.m.Targets[i]
-		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Value: t.bundle, Names: t.names, Tokens: t.tokens})
+		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Value: t.bundle, Names: t.names, Tokens: t.tokens, Plan: t.plan, Deferred: t.deferred})
 	}
 	res.remap(ds)
 	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)

@@ -444,6 +444,7 @@ func (b *build) collectTools() {
 	if !b.opts.InputOrder {
 		slices.SortFunc(b.tools, func(x, y *canonical.Tool) int { return strings.Compare(x.ID(), y.ID()) })
 	}
+	b.loading = loadingOf(b.m, b.tools, sourceOf)
 	for _, f := range b.files {
 		for _, id := range f.invalid {
 			if b.invalid == nil {
@@ -477,4 +478,34 @@ func (b *build) checkTombstones(tools map[string]*canonical.Tool) {
 			b.diags = append(b.diags, at(d, fmt.Sprintf("removed[%d].use", i)).WithFix(fix))
 		}
 	}
+}
+
+// loadingOf is what the manifest's [load] decides of each tool of the
+// catalog, by ID, or nil when it decides nothing; sourceOf gives each
+// tool's [[sources]] index.
+func loadingOf(m *manifest.Manifest, tools []*canonical.Tool, sourceOf map[string]int) *profile.Loading {
+	if !m.HasLoad() {
+		return nil
+	}
+	l := &profile.Loading{Tools: make(map[string]profile.Load, len(tools)), Groups: map[string]string{}}
+	if m.Load != nil {
+		for name, g := range m.Load.Namespaces {
+			l.Groups[name] = g.Description
+		}
+	}
+	for _, t := range tools {
+		ml := m.LoadOf(t, sourceOf[t.ID()])
+		tl := profile.Load{Defer: cmp.Or(string(ml.Defer), "false"), Callers: ml.Callers}
+		if ml.AlwaysLoad != nil {
+			tl.AlwaysLoad = *ml.AlwaysLoad
+		}
+		if ml.Priority != nil {
+			tl.Priority = *ml.Priority
+		}
+		if ml.Namespace != nil {
+			tl.Group = strings.ReplaceAll(*ml.Namespace, manifest.NamespaceTemplate, t.Namespace)
+		}
+		l.Tools[t.ID()] = tl
+	}
+	return l
 }

@@ -179,6 +179,7 @@ func manifestSchema() obj {
 						}},
 						{"policy", obj{{"$ref", "#/$defs/policy"}, {"description", "decides first the diagnostics located in this source's files (vendored files)"}}},
 						{"openapi", obj{{"$ref", "#/$defs/openapi"}}},
+						{"load", obj{{"$ref", "#/$defs/load"}, {"description", "when this source's tools load, over [load]'s catalog level"}}},
 					}},
 				}},
 			}},
@@ -200,6 +201,26 @@ func manifestSchema() obj {
 				}},
 			}},
 			{"policy", policy},
+			{"load", obj{
+				{"type", "object"},
+				{"additionalProperties", false},
+				{"description", "when tools load into a model's context and who may call them (docs/deferral.md): this catalog level, then each source's load, each tag's, each tool glob's, an exact ID last"},
+				{"properties", append(loadProps(), obj{
+					{"tags", obj{{"type", "object"}, {"additionalProperties", obj{{"$ref", "#/$defs/load"}}}, {"description", "by tag: the tools that have it"}}},
+					{"tools", obj{{"type", "object"}, {"additionalProperties", obj{{"$ref", "#/$defs/load"}}}, {"description", "by tool ID glob (namespace:name); an exact ID wins over globs"}}},
+					{"namespaces", obj{
+						{"type", "object"},
+						{"description", "what each namespace group says of itself"},
+						{"propertyNames", obj{{"pattern", manifest.GroupPattern}}},
+						{"additionalProperties", obj{
+							{"type", "object"},
+							{"required", []string{"description"}},
+							{"additionalProperties", false},
+							{"properties", obj{{"description", obj{{"type", "string"}, {"minLength", 1}, {"description", "what the group's tools do, as the model reads it before it loads them"}}}}},
+						}},
+					}},
+				}...)},
+			}},
 			{"acknowledge", obj{
 				{"type", "array"},
 				{"description", "toolc breaking: findings a release means, each let through until a version or a date"},
@@ -231,6 +252,7 @@ func manifestSchema() obj {
 		}},
 		{"$defs", obj{
 			{"policy", policyOf()},
+			{"load", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", loadProps()}}},
 			{"target-policy", obj{
 				{"type", "object"},
 				{"description", "What to do with this target's codes (accept, limit, loss, lower, name), before [policy]; errors always fail."},
@@ -292,6 +314,26 @@ func manifestSchema() obj {
 			{"entries", obj{{"type", "array"}, {"items", obj{{"enum", codes}}}, {"uniqueItems", true}}},
 			{"target-entries", obj{{"type", "array"}, {"items", obj{{"enum", targetCodes}}}, {"uniqueItems", true}}},
 		}},
+	}
+}
+
+// loadProps are the keys of one level of [load] (manifest.Load).
+func loadProps() obj {
+	doc := func(key string) string {
+		typ := reflect.TypeOf(manifest.Load{})
+		for i := range typ.NumField() {
+			if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("toml"), ","); tag == key {
+				return typ.Field(i).Tag.Get("doc")
+			}
+		}
+		return ""
+	}
+	return obj{
+		{"defer", obj{{"anyOf", []any{obj{{"type", "boolean"}}, obj{{"const", "auto"}}}}, {"default", false}, {"description", doc("defer")}}},
+		{"always_load", obj{{"type", "boolean"}, {"description", doc("always_load")}}},
+		{"priority", obj{{"type", "integer"}, {"default", 0}, {"description", doc("priority")}}},
+		{"namespace", obj{{"anyOf", []any{obj{{"const", ""}}, obj{{"const", manifest.NamespaceTemplate}}, obj{{"type", "string"}, {"pattern", manifest.GroupPattern}}}}, {"description", doc("namespace")}}},
+		{"callers", obj{{"type", "array"}, {"items", obj{{"enum", []string{"direct", "code"}}}}, {"minItems", 1}, {"uniqueItems", true}, {"default", []string{"direct"}}, {"description", doc("callers")}}},
 	}
 }
 
@@ -427,6 +469,8 @@ func TestManifestSchemaKeys(t *testing.T) {
 		{manifest.Capture{}, []string{"properties", "sources", "items", "properties", "capture", "properties"}},
 		{manifest.Deprecation{}, []string{"properties", "policy", "properties", "deprecation", "properties"}},
 		{manifest.Horizon{}, []string{"properties", "policy", "properties", "acknowledge", "properties"}},
+		{manifest.Load{}, []string{"$defs", "load", "properties"}},
+		{manifest.NamespaceGroup{}, []string{"properties", "load", "properties", "namespaces", "additionalProperties", "properties"}},
 	} {
 		want := tomlKeys(c.typ)
 		if _, ok := c.typ.(manifest.Target); ok { // and every format's options
@@ -440,7 +484,7 @@ func TestManifestSchemaKeys(t *testing.T) {
 			t.Errorf("schema of %T has %v, the decoder reads %v", c.typ, got, want)
 		}
 	}
-	if got, want := props(s, "properties"), []string{"acknowledge", "catalog", "policy", "removed", "sources", "targets", "version"}; !slices.Equal(got, want) {
+	if got, want := props(s, "properties"), []string{"acknowledge", "catalog", "load", "policy", "removed", "sources", "targets", "version"}; !slices.Equal(got, want) {
 		t.Errorf("top-level keys %v, want %v", got, want)
 	}
 }

@@ -18,28 +18,36 @@ import (
 // in the bundle), and the package that declares it: a check apart from
 // toolc's acceptance tables. Each tool is its own declaration: one array
 // literal of thousands is more than tsc will type.
-var sdkTypes = map[string]struct{ pkg, imports, elem, list string }{
-	"openai":           {"openai", `import type { ChatCompletionTool as T } from "openai/resources/chat/completions";`, "T", ""},
-	"openai-responses": {"openai", `import type { FunctionTool as T } from "openai/resources/responses/responses";`, "T", ""},
-	"anthropic":        {"@anthropic-ai/sdk", `import type { Tool as T } from "@anthropic-ai/sdk/resources/messages/messages";`, "T", ""},
-	"bedrock":          {"@aws-sdk/client-bedrock-runtime", `import type { Tool as T } from "@aws-sdk/client-bedrock-runtime";`, "T", "/tools"},
+//
+// An entry that is not a function (a namespace, a tool search tool, which a
+// deferral plan writes) is declared with the SDK's union of every tool,
+// union; each function with the function's own type, elem.
+var sdkTypes = map[string]struct{ pkg, imports, elem, list, union string }{
+	"openai":           {"openai", `import type { ChatCompletionTool as T } from "openai/resources/chat/completions";`, "T", "", ""},
+	"openai-responses": {"openai", `import type { FunctionTool as T, Tool as U } from "openai/resources/responses/responses";`, "T", "", "U"},
+	"anthropic":        {"@anthropic-ai/sdk", `import type { Tool as T, ToolUnion as U } from "@anthropic-ai/sdk/resources/messages/messages";`, "T", "", "U"},
+	"bedrock":          {"@aws-sdk/client-bedrock-runtime", `import type { Tool as T } from "@aws-sdk/client-bedrock-runtime";`, "T", "/tools", ""},
 	// The Gemini SDK types a schema's type as its enum Type and an int64
 	// (minLength, maxItems …) as a string; a JSON request holds the enum's
 	// values, and proto3's JSON takes an int64 as a number too.
 	"gemini": {"@google/genai", `import type { FunctionDeclaration, Type } from "@google/genai";
 type Int64 = "minItems" | "maxItems" | "minLength" | "maxLength" | "minProperties" | "maxProperties";
 type Wire<T> = T extends Type ? ` + "`${T}`" + ` : T extends (infer E)[] ? Wire<E>[] : T extends object ? { [K in keyof T]: K extends Int64 ? number | string : Wire<T[K]> } : T;
-type T = Wire<FunctionDeclaration>;`, "T", "/functionDeclarations"},
+type T = Wire<FunctionDeclaration>;`, "T", "/functionDeclarations", ""},
 }
 
 // sdkFile is the TypeScript of a bundle of format: each tool declared with
 // its SDK's type.
-func sdkFile(format string, items []string) string {
+func sdkFile(format string, items []*canonical.Value) string {
 	s := sdkTypes[format]
 	var b strings.Builder
 	b.WriteString(s.imports + "\n")
 	for i, it := range items {
-		fmt.Fprintf(&b, "export const t%d: %s = %s;\n", i, s.elem, it)
+		elem := s.elem
+		if typ, _ := it.Get("type").StringValue(); s.union != "" && typ != "function" && typ != "custom" && typ != "" {
+			elem = s.union
+		}
+		fmt.Fprintf(&b, "export const t%d: %s = %s;\n", i, elem, it.AppendJSON(nil, ""))
 	}
 	return b.String()
 }
@@ -71,16 +79,16 @@ func checkSDKTypes(t *testing.T, res *Result) (wait func()) {
 		if !ok || dialect && b.Target != "compatible" {
 			continue // a dialect's bundle is OpenAI's format for another server: compatible stands for them all
 		}
-		var items []string
-		for _, it := range b.Value.Resolve(canonical.Pointer(s.list)).Items() {
-			items = append(items, string(it.AppendJSON(nil, "")))
-		}
-		write(b.Target+".ts", sdkFile(b.Format, items))
+		write(b.Target+".ts", sdkFile(b.Format, b.Value.Resolve(canonical.Pointer(s.list)).Items()))
 		n++
 	}
 	// A deliberately wrong bundle: parameters that are no schema, a strict
 	// flag that is no boolean.
-	write("wrong.ts", sdkFile("openai", []string{`{"type": "function", "function": {"name": "t", "parameters": "{}", "strict": "yes"}}`}))
+	wrong, err := canonical.ParseJSON([]byte(`{"type": "function", "function": {"name": "t", "parameters": "{}", "strict": "yes"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("wrong.ts", sdkFile("openai", []*canonical.Value{wrong}))
 	// tsc runs while the caller goes on; wait reports what it found.
 	done := make(chan string, 1)
 	go func() {

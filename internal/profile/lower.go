@@ -56,6 +56,21 @@ type Lowered struct {
 	// format or is carried as it); no encoder reads it from the tool's
 	// extensions, which never hold it for a target with a strict mode.
 	Flags []*bool
+	// Plan is when each tool loads in the target, and who may call it,
+	// where the manifest decides it ([load]); nil where it does not.
+	Plan *Plan
+}
+
+// InOrder returns the catalog's tools in the order the target writes them.
+func (l *Lowered) InOrder() []*canonical.Tool {
+	if l.Plan == nil || l.Plan.Order == nil {
+		return l.Sources
+	}
+	out := make([]*canonical.Tool, len(l.Plan.Order))
+	for i, j := range l.Plan.Order {
+		out[i] = l.Sources[j]
+	}
+	return out
 }
 
 // sourceOnlyExtensions are the formats whose extensions say how to call a

@@ -31,6 +31,17 @@ type Options struct {
 	// Vertex says a Gemini bundle goes to Vertex AI, whose acceptance
 	// table it is checked against.
 	Vertex bool
+	// Loading is what the manifest decides of when each tool loads and
+	// who may call it; nil when it decides nothing.
+	Loading *Loading
+	// DeferBudget is the target's budget for tools with defer = "auto".
+	DeferBudget *Budget
+	// Search is the search tool the target adds where it defers tools,
+	// when its option names one ("" for the format's).
+	Search string
+	// CodeExecution is the code execution tool that "code" callers name
+	// (Anthropic's allowed_callers).
+	CodeExecution string
 	// Names is the template of emitted names (default DefaultNames).
 	Names string
 	// Describe moves constraints that lowering drops into the description
@@ -114,6 +125,7 @@ func (n Naming) Check(p *Profile) (*Profile, []option.Problem) {
 // provider: names, and the rows and budgets of its profile.
 type Lowering struct {
 	Naming
+	Deferral
 	Describe bool    `toml:"describe" doc:"move the constraints that lowering drops into the descriptions of their schemas"`
 	Profile  Rows    `toml:"profile" doc:"override rows of the target's profile (providers change): feature = action, or the list of values kept"`
 	Limits   Budgets `toml:"limits" doc:"override the target's budgets by name; tokens and tool-tokens set token budgets"`
@@ -122,12 +134,16 @@ type Lowering struct {
 // Apply sets the lowering's options.
 func (l Lowering) Apply(o *Options) {
 	l.Naming.Apply(o)
+	l.Deferral.Apply(o)
 	o.Describe, o.Limits = l.Describe, l.Limits
 }
 
 // Check checks the names and makes p's copy with the rows and budgets.
 func (l Lowering) Check(p *Profile) (*Profile, []option.Problem) {
 	if _, ps := l.Naming.Check(p); ps != nil {
+		return p, ps
+	}
+	if ps := l.Deferral.Check(); ps != nil {
 		return p, ps
 	}
 	if l.Profile == nil && l.Limits == nil {

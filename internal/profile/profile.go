@@ -39,6 +39,14 @@ type Profile struct {
 	// each tool's strict flag; HasClients whether its bundle is what MCP
 	// clients read, whose rules and protocol revisions apply.
 	HasStrict, HasClients bool
+	// Defers says the format can leave a tool out of a request until a
+	// search finds it (Anthropic's and OpenAI Responses' defer_loading;
+	// MCP carries the decision in _meta for the harness); Callers that it
+	// says who may call a tool (allowed_callers); Groups that it sends
+	// tools in named groups (Responses' namespaces). Search is the search
+	// tool it adds where it defers a tool.
+	Defers, Callers, Groups bool
+	Search                  string
 	// Extensions names the formats whose format-specific fields the target
 	// writes back; every other format's are dropped and reported. "*" keeps
 	// them all.

@@ -244,6 +244,7 @@ var profiles = map[string]*Profile{
 		Name:       NameRule{Chars: "A-Za-z0-9_.-", Max: 128, Source: "MCP specification 2025-11-25, Tool names (SHOULD)"},
 		Carries:    []string{"title", "output", "annotations", "icons", "meta", "lifecycle"},
 		HasClients: true,
+		Defers:     true, Callers: true, Groups: true, // in _meta, for the harness
 		Schema:     map[string]*lower.Rules{"": mcpRules},
 		Acceptance: map[string]string{"": "mcp"},
 		Source:     "MCP specification 2025-11-25, schema.json Tool",
@@ -264,15 +265,17 @@ var profiles = map[string]*Profile{
 		HasStrict:  true,
 		APIFields:  []string{"strict", "allowed_callers", "async", "defer_loading"}, // openai-node responses FunctionTool
 		Extensions: []string{"openai-responses", "openai"},
+		Defers:     true, Callers: true, Groups: true, Search: "tool_search", // openai-node responses ToolSearchTool, NamespaceTool
 		Schema:     map[string]*lower.Rules{"": openAIDefault, "strict": openAIStrict},
 		Acceptance: map[string]string{"": "openai-responses"},
 		Source:     "OpenAI API reference, Responses FunctionTool",
 	},
 	"anthropic": {
-		Format:     "anthropic",
-		Name:       NameRule{Chars: "a-zA-Z0-9_-", Max: 128, Source: "Anthropic Tool.name ^[a-zA-Z0-9_-]{1,128}$; modelcontextprotocol issue 1345 (PROVIDERS.md, corrections)"},
-		Carries:    []string{"examples"},
-		HasStrict:  true,
+		Format:    "anthropic",
+		Name:      NameRule{Chars: "a-zA-Z0-9_-", Max: 128, Source: "Anthropic Tool.name ^[a-zA-Z0-9_-]{1,128}$; modelcontextprotocol issue 1345 (PROVIDERS.md, corrections)"},
+		Carries:   []string{"examples"},
+		HasStrict: true,
+		Defers:    true, Callers: true, Search: "tool_search_tool_regex_20251119", // anthropic-sdk-typescript ToolSearchToolRegex20251119
 		Schema:     map[string]*lower.Rules{"": anthropicDefault, "strict": anthropicStrict},
 		Acceptance: map[string]string{"": "anthropic"},
 		Source:     "Anthropic API reference, Messages Tool (input_examples)",

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/toolc-dev/toolc/internal/diagfmt"
 )
 
 // maxCodes is how many codes a target's row names, most frequent first.
@@ -47,6 +49,7 @@ func WriteMarkdown(w io.Writer, ov, base *Overview, baseName string) error {
 	if m := methods(ov); m != "" {
 		b.WriteString(m + "\n\n")
 	}
+	writeDeferred(&b, ov)
 	if base != nil {
 		writeChanges(&b, ov, base)
 	}
@@ -134,6 +137,38 @@ func methods(ov *Overview) string {
 		lines = append(lines, line+".")
 	}
 	return strings.Join(lines, " ")
+}
+
+// writeDeferred says, for the targets that defer tools ([load]), what the
+// first request costs with the plan and without it, and which tools wait
+// for a tool search.
+func writeDeferred(b *strings.Builder, ov *Overview) {
+	var ts []Target
+	for _, t := range ov.Targets {
+		if len(t.Deferred) > 0 {
+			ts = append(ts, t)
+		}
+	}
+	if len(ts) == 0 {
+		return
+	}
+	b.WriteString("### Deferred loading\n\n| target | loaded | deferred | loaded tools' tokens | defer_budget | first request | without the plan |\n|---|--:|--:|--:|--:|--:|--:|\n")
+	for _, t := range ts {
+		approx := ""
+		if !t.Exact {
+			approx = "≈ "
+		}
+		budget := "–"
+		if t.Budget > 0 {
+			budget = thousands(t.Budget)
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s%s | %s | %s%s | %s%s |\n", t.Name, thousands(t.Tools-len(t.Deferred)), thousands(len(t.Deferred)),
+			approx, thousands(t.LoadedTools), budget, approx, thousands(t.Loaded), approx, thousands(t.Tokens))
+	}
+	b.WriteString("\n")
+	for _, t := range ts {
+		fmt.Fprintf(b, "**%s** defers `%s`.\n\n", t.Name, strings.Join(t.Deferred, "`, `"))
+	}
 }
 
 // writeChanges says what changed against base: tools added and removed,
@@ -310,13 +345,4 @@ func abs(n int) int {
 }
 
 // thousands writes n with commas between groups of three digits.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func thousands(n int) string { return diagfmt.Thousands(n) }

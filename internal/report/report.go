@@ -57,6 +57,15 @@ type Target struct {
 	Exact       bool   `json:"exact"`
 	TokenMethod string `json:"tokenMethod,omitempty"`
 	Overhead    int    `json:"overhead,omitempty"`
+	// Loaded is what the first request costs where the target defers
+	// tools ([load]): Tokens less the deferred tools'. Deferred are the
+	// deferred tools' emitted names, Budget the target's defer_budget.
+	// LoadedTools is the loaded tools' own tokens, which the budget is
+	// compared with.
+	Loaded      int      `json:"loaded,omitempty"`
+	LoadedTools int      `json:"loadedTools,omitempty"`
+	Deferred    []string `json:"deferred,omitempty"`
+	Budget      int      `json:"deferBudget,omitempty"`
 	// Status counts the tools by status.
 	Status   map[string]int `json:"status"`
 	Errors   int            `json:"errors"`
@@ -144,6 +153,17 @@ func makeOverview(res *pipeline.Result, jobs int, schemas bool) *Overview {
 		t := Target{Name: b.Target, Format: b.Format, Tools: len(b.Names), Status: map[string]int{}, Codes: map[string]int{}}
 		if c := b.Tokens; c != nil {
 			t.Tokens, t.Counted, t.Exact, t.TokenMethod, t.Overhead = c.Total(), true, c.Method.Exact, c.Method.How, c.Overhead
+			if c.Deferred() > 0 {
+				t.Loaded, t.LoadedTools = c.Loaded(), c.LoadedTools()
+				if b.Plan != nil {
+					t.Budget = b.Plan.Budget
+				}
+				for _, tc := range c.Tools {
+					if tc.Deferred {
+						t.Deferred = append(t.Deferred, tc.Name)
+					}
+				}
+			}
 		}
 		ov.Targets = append(ov.Targets, t)
 	}

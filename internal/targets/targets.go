@@ -110,7 +110,7 @@ func (r *Registry) List() []*Target {
 func Default() *Registry {
 	return NewRegistry(
 		provider[emit.MCPOptions]("mcp", emit.MCP), provider[emit.OpenAIOptions]("openai", emit.OpenAI),
-		provider[emit.StrictOptions]("openai-responses", emit.Responses), provider[emit.StrictOptions]("anthropic", emit.Anthropic),
+		provider[emit.StrictOptions]("openai-responses", emit.Responses), provider[emit.AnthropicOptions]("anthropic", emit.Anthropic),
 		provider[emit.GeminiOptions]("gemini", emit.Gemini), provider[emit.StrictOptions]("bedrock", emit.Bedrock),
 		provider[emit.NoOptions]("canonical", emit.Canonical), provider[emit.NoOptions]("jsonschema", emit.JSONSchema),
 		release[publish.ServerJSONOptions]("server-json", publish.ServerJSON), release[publish.MCPBOptions]("mcpb", publish.MCPB),

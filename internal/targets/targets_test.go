@@ -112,8 +112,10 @@ func TestConvertMCPToOpenAIReportsEveryLoss(t *testing.T) {
 
 func TestConvertKeepsAnthropicExtensions(t *testing.T) {
 	// strict: true lowers the schema for strict mode, which this one is
-	// already (TestSourceStrictIsLowered covers the other case).
-	in := `[{"type":"custom","name":"n","description":"d","input_schema":{"type":"object","properties":{},"additionalProperties":false},"cache_control":{"type":"ephemeral"},"strict":true,"input_examples":[{"a":1}],"defer_loading":true}]`
+	// already (TestSourceStrictIsLowered covers the other case). A
+	// deferred tool goes with the search tool that loads it, which the
+	// bundle writes again.
+	in := `[{"type":"custom","name":"n","description":"d","input_schema":{"type":"object","properties":{},"additionalProperties":false},"cache_control":{"type":"ephemeral"},"strict":true,"input_examples":[{"a":1}],"defer_loading":true},{"type":"tool_search_tool_regex_20251119","name":"tool_search_tool_regex"}]`
 	res, err := allFormats().Convert(parse(t, []byte(in)), "a.json", "anthropic", "anthropic", profile.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ import (
 	"github.com/tiktoken-go/tokenizer"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/bundle"
 	"github.com/toolc-dev/toolc/internal/par"
 )
 
@@ -82,8 +83,37 @@ func (c *Count) Total() int {
 
 // ToolCount is one tool's tokens.
 type ToolCount struct {
-	Name   string
-	Tokens int
+	Name     string
+	Tokens   int
+	Deferred bool // the bundle defers it: not in the first request
+}
+
+// Loaded is the tokens of a request with the tools the bundle loads, its
+// deferred ones left to the tool search (whose own definition the
+// provider adds and counts).
+func (c *Count) Loaded() int {
+	n := c.Section + c.Overhead
+	for _, t := range c.Tools {
+		if !t.Deferred {
+			n += t.Tokens
+		}
+	}
+	return n
+}
+
+// LoadedTools is the tokens of the tools the bundle loads, without what
+// wraps them: what a defer_budget is compared with.
+func (c *Count) LoadedTools() int { return c.Loaded() - c.Section - c.Overhead }
+
+// Deferred counts the deferred tools.
+func (c *Count) Deferred() int {
+	n := 0
+	for _, t := range c.Tools {
+		if t.Deferred {
+			n++
+		}
+	}
+	return n
 }
 
 var (
@@ -248,15 +278,15 @@ func Counts(format string) bool {
 	return ok
 }
 
-// Bundle counts the tokens of bundle, a target's output in format, its
+// Bundle counts the tokens of doc, a target's output in format, its
 // tools in parallel (par.For, on as many goroutines as GOMAXPROCS allows,
 // which --jobs sets), jobs tools at a take.
-func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
+func Bundle(format string, doc *canonical.Value, jobs int) (*Count, error) {
 	m, ok := methodTable[format]
 	if !ok {
 		return nil, fmt.Errorf("tokens: format %q is not sent to a model", format)
 	}
-	tools := Functions(format, bundle)
+	tools := Functions(format, doc)
 	c := &Count{Format: format, Method: m, Tools: make([]ToolCount, len(tools)), Overhead: m.Overhead}
 	errs := make([]error, len(tools))
 	par.For(len(tools), jobs, func(i int) {
@@ -277,7 +307,7 @@ func Bundle(format string, bundle *canonical.Value, jobs int) (*Count, error) {
 		}
 		n, err = tokensCached(unsafe.String(unsafe.SliceData(*buf), len(*buf)), local) // the caches keep clones only
 		textBuffers.Put(buf)
-		c.Tools[i] = ToolCount{Name: t.Name, Tokens: n}
+		c.Tools[i] = ToolCount{Name: t.Name, Tokens: n, Deferred: t.Deferred}
 		errs[i] = err
 	})
 	for _, err := range errs {
@@ -301,6 +331,9 @@ type Function struct {
 	Name, Description string
 	Parameters        *canonical.Value // the input schema; nil: none
 	JSON              *canonical.Value
+	// Deferred says the bundle defers the tool (defer_loading: true): a
+	// tool search loads it, the first request does not carry it.
+	Deferred bool
 }
 
 // inputKey is where each format keeps a tool's input schema, in the object
@@ -311,20 +344,21 @@ var inputKey = map[string]string{
 	"mcp": "inputSchema", "canonical": "input",
 }
 
-// Functions lists the tools of a bundle in format, in its order. A
+// Functions lists the tools of doc, a bundle in format, in its order (a
+// namespace's in its place; not the provider's own tools). A
 // canonical bundle's names are IDs (namespace:name).
-func Functions(format string, bundle *canonical.Value) []Function {
+func Functions(format string, doc *canonical.Value) []Function {
 	var list []*canonical.Value
 	switch format {
 	case "mcp", "bedrock", "canonical":
-		list = items(bundle.Get("tools"))
+		list = items(doc.Get("tools"))
 	case "gemini":
-		list = items(bundle.Get("functionDeclarations"))
+		list = items(doc.Get("functionDeclarations"))
 	default:
-		list = items(bundle)
+		list = items(doc)
 	}
 	var out []Function
-	for _, v := range list {
+	for _, v := range bundle.EntriesOf(list).Functions {
 		def, params := v, (*canonical.Value)(nil)
 		switch format {
 		case "openai":
@@ -345,6 +379,7 @@ func Functions(format string, bundle *canonical.Value) []Function {
 		if k := inputKey[format]; k != "" {
 			f.Parameters = def.Get(k)
 		}
+		f.Deferred, _ = v.Get("defer_loading").BoolValue()
 		f.Name, _ = def.Get("name").StringValue()
 		f.Description, _ = def.Get("description").StringValue()
 		if ns, _ := def.Get("namespace").StringValue(); format == "canonical" && ns != "" {
