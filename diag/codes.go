@@ -342,6 +342,12 @@ var codes = []Code{
 		"uniqueItems is dropped."},
 	{"loss.untyped", Warning, "an untyped schema was narrowed to the JSON types the target can express",
 		"Strict mode and Gemini need a type on every schema; {} (any value) cannot be said. Where no enum, const or keyword gives the type, toolc writes anyOf of string, number, boolean and null: objects and arrays are no longer accepted there. With strict = \"auto\" such a tool stays non-strict instead."},
+	{"loss.validator-const", Warning, "a validator cannot say an object or array value of a const or an enum",
+		"zod's literals are JSON scalars: a const or enum value that is an object or an array is left out of the validator, which then refuses that value (typescript target, validators = \"zod\"). Write the value's shape as a schema, or check it in the handler."},
+	{"loss.validator-keyword", Warning, "a validator does not check a keyword of the schema",
+		"The validators a typed target writes (typescript with validators = \"zod\") check each keyword in the library's own words, whose JSON Schema gives the keyword back, so a server built on them advertises what it checks. Some keywords have no such words (not, if/then/else, uniqueItems, contains, patternProperties, propertyNames, min/maxProperties, dependentRequired, prefixItems, unevaluated*): the validator does not check them, and takes values the schema refuses. Check them in the handler, or validate arguments with toolcall, which checks every keyword."},
+	{"loss.validator-ref", Warning, "a validator cannot follow a $ref out of its schema",
+		"A $ref to another document or by anchor is not resolved in a generated validator, which takes any value there. Bundle the referenced schema into $defs (toolc resolves local references only)."},
 
 	{"lower.all-of-merged", Info, "allOf members were merged into their schema",
 		"The target has no allOf. The merged schema accepts exactly the values the allOf did."},

@@ -25,16 +25,27 @@ func typed(sources []*canonical.Tool, tools []*canonical.Tool, types TypeNames, 
 		names[t.ID()] = tools[i].ID()
 	}
 	m := Build(sources, names, types)
+	ds := lossDiagnostics(append(m.Losses, langLosses(m)...))
+	return m, append(ds, collisions(m)...)
+}
+
+// lossDiagnostics are the diagnostics of losses, each at its place.
+func lossDiagnostics(losses []Loss) []diag.Diagnostic {
 	var ds []diag.Diagnostic
-	losses := append(m.Losses, langLosses(m)...)
 	for _, l := range losses {
 		ds = append(ds, diag.New(l.Code, "%s", l.Message).At(l.Tool.Source.Place(l.At)).About(l.Tool.ID()))
 	}
+	return ds
+}
+
+// collisions are the diagnostics of two tools whose types take one name.
+func collisions(m *Model) []diag.Diagnostic {
+	var ds []diag.Diagnostic
 	for _, c := range m.Collisions {
 		d := diag.New("name.type-collision", "tools %s and %s both make the type name %s", c[0].ID(), c[1].ID(), Pascal(c[1].ID())).At(c[1].Source.Place("/name")).About(c[1].ID())
 		ds = append(ds, d.WithFix(fmt.Sprintf(`name one on the target: types = { %q = "%sV2" }`, c[1].ID(), Pascal(c[1].ID()))))
 	}
-	return m, ds
+	return ds
 }
 
 func header(opts profile.Options) string {
@@ -43,8 +54,22 @@ func header(opts profile.Options) string {
 
 // TypeScriptTarget writes the typescript target: the module of the
 // tools' types (Model.TypeScript), with a diagnostic for each loss.
+//
+// With validators = "zod" the module is the zod one (Model.Zod): the
+// validators and the types they infer, with a diagnostic for each check
+// they leave out.
 func TypeScriptTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	m, ds := typed(sources, tools, profile.FormatOf[TypeScriptOptions](opts).Types, func(*Model) []Loss { return nil })
+	o := profile.FormatOf[TypeScriptOptions](opts)
+	if o.Validators == "zod" {
+		names := map[string]string{}
+		for i, t := range sources {
+			names[t.ID()] = tools[i].ID()
+		}
+		m := Build(sources, names, o.Types)
+		src, losses := m.Zod(header(opts), false)
+		return canonical.NewString(src), append(lossDiagnostics(losses), collisions(m)...)
+	}
+	m, ds := typed(sources, tools, o.Types, func(*Model) []Loss { return nil })
 	return canonical.NewString(m.TypeScript(header(opts))), ds
 }
 
@@ -83,6 +108,7 @@ func PythonTarget(tools, sources []*canonical.Tool, opts profile.Options) (*cano
 type TypeScriptOptions struct {
 	profile.Naming
 	Typing
+	Validators string `toml:"validators" enum:"none,zod" default:"none" doc:"zod: the module is zod v4 validators of each tool's input and output, with the types they infer and a tools map that MCP's registerTool and the AI SDK's tool() take"`
 }
 
 // Typing is the option of the typed targets that names types.
