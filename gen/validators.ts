@@ -55,7 +55,7 @@ export type CrmCancelOrderInput = z.infer<typeof CrmCancelOrderInput>;
 /**
  * Find a customer by email address or by customer ID. Exactly one of the two must be given.
  */
-export const CrmFindCustomerInput = z.intersection(z.looseObject({"email": z.string().describe("The customer's email address").meta({"format": "email"}).optional(), "customer_id": z.string().regex(new RegExp("^C[0-9]{6}$")).describe("Customer ID such as C004217").optional()}), z.xor([z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.looseObject({"email": z.unknown()})]), z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown()), z.looseObject({"customer_id": z.unknown()})])]));
+export const CrmFindCustomerInput = z.intersection(z.looseObject({"email": z.string().describe("The customer's email address").meta({"format": "email"}).optional(), "customer_id": z.string().regex(new RegExp("^C[0-9]{6}$")).describe("Customer ID such as C004217").optional()}), z.xor([z.union([z.looseObject({"email": z.unknown()}), z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown())]), z.union([z.looseObject({"customer_id": z.unknown()}), z.string(), z.number(), z.boolean(), z.null(), z.array(z.unknown())])]));
 export type CrmFindCustomerInput = z.infer<typeof CrmFindCustomerInput>;
 
 /**

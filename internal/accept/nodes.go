@@ -114,9 +114,15 @@ func checkPythonPattern(n *nodeAt, v *canonical.Value) {
 	if !ok {
 		return
 	}
-	if notInRe.MatchString(strings.ReplaceAll(p, `\\`, "")) || possessive.MatchString(classes.ReplaceAllString(escapes.ReplaceAllString(p, "e"), "c")) {
+	if !PythonRE(p) {
 		n.report("the pattern %q", p)
 	}
+}
+
+// PythonRE reports whether Python's re reads the pattern p: no \p{…},
+// \k<…>, (?<name>…) or possessive quantifier.
+func PythonRE(p string) bool {
+	return !notInRe.MatchString(strings.ReplaceAll(p, `\\`, "")) && !possessive.MatchString(classes.ReplaceAllString(escapes.ReplaceAllString(p, "e"), "c"))
 }
 
 // checkGrammarPattern holds a pattern to what llama.cpp's grammar

@@ -155,6 +155,7 @@ func TestCorpusAcceptedByEveryTarget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the whole corpus to every target")
 	}
+	t.Parallel() // beside the other corpus tests, which wait on tsc, Node and Python
 	fsys, sources := wholeCorpus(t)
 	fsys["toolc.toml"] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + targetTables(slices.Sorted(maps.Keys(modes))...))}
 	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})

@@ -37,6 +37,7 @@ func TestCorpusTypes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("generates and compiles types for the whole corpus")
 	}
+	t.Parallel() // mostly waiting on tsc, go vet and pyright
 	fsys, sources := wholeCorpus(t)
 	sources = slices.DeleteFunc(sources, func(s string) bool {
 		return slices.ContainsFunc(slices.Collect(maps.Keys(corpusFaults)), func(f string) bool {

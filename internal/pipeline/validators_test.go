@@ -15,6 +15,8 @@ import (
 	"testing/fstest"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/live"
+	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/npmtest"
 	"github.com/toolc-dev/toolc/internal/typegen"
 	"github.com/toolc-dev/toolc/internal/validate"
@@ -267,19 +269,54 @@ func TestValidatorsAcceptWhatSchemasAccept(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the corpus through Node and Python")
 	}
+	t.Parallel() // mostly waiting on Node and Python
 	fsys, sources := wholeCorpus(t)
 	fsys[DefaultManifest] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + "\n[[targets]]\nformat = \"canonical\"\nout = \"c.json\"\n")}
 	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{CatalogOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := res.Catalog
+	v := validate.New()
+	lossyTools := func(losses []typegen.Loss) map[string]bool {
+		lossy := map[string]bool{}
+		for _, l := range losses {
+			lossy[l.Tool.ID()] = true
+		}
+		return lossy
+	}
+	// Pydantic builds a model a few milliseconds each: the OpenAI and
+	// Stripe descriptions' 8.5 MB of models take 10 s on one core, past go
+	// test ./...'s minute, and are tried with TOOLC_TYPES_FULL=1, which
+	// .ci/run sets in a step of its own.
+	pyTools := res.Catalog
+	if os.Getenv("TOOLC_TYPES_FULL") != "1" {
+		pyTools = slices.DeleteFunc(slices.Clone(pyTools), func(tl *canonical.Tool) bool { return tl.Namespace == "openai" || tl.Namespace == "stripe" })
+		t.Log("Pydantic: the openai and stripe namespaces are tried with TOOLC_TYPES_FULL=1 (.ci/run sets it)")
+	}
+	py := python(t)
+	pm, pyInsts, pyCases := harnessCases(v, pyTools)
+	models, pyLosses := pm.Pydantic("the corpus")
+	var pyGot []bool
+	done := make(chan struct{})
+	go func() { // Node and Python at once
+		defer close(done)
+		pyGot = runPydantic(t, py, models, pyCases)
+	}()
+	m, insts, cases := harnessCases(v, res.Catalog)
+	zod, zodLosses := m.Zod("the corpus", true)
+	compareValidators(t, "zod", m, insts, runZod(t, zod, cases), lossyTools(zodLosses))
+	<-done
+	compareValidators(t, "pydantic", pm, pyInsts, pyGot, lossyTools(pyLosses))
+}
+
+// harnessCases is the model of tools, named by ID, and the instances
+// tried on each with toolcall's verdict.
+func harnessCases(v *validate.Validator, tools []*canonical.Tool) (*typegen.Model, []instance, []validatorCase) {
 	names := map[string]string{}
 	for _, tl := range tools {
 		names[tl.ID()] = tl.ID()
 	}
 	m := typegen.Build(tools, names, nil)
-	v := validate.New()
 	var insts []instance
 	var cases []validatorCase
 	for i, mt := range m.Tools {
@@ -300,13 +337,67 @@ func TestValidatorsAcceptWhatSchemasAccept(t *testing.T) {
 		}
 		cases = append(cases, vc)
 	}
-	src, losses := m.Zod("the corpus", true)
-	lossy := map[string]bool{}
-	for _, l := range losses {
-		lossy[l.Tool.ID()] = true
+	return m, insts, cases
+}
+
+// python is the Python with Pydantic 2, or the test fails naming what is
+// missing: the harness never skips.
+func python(t *testing.T) string {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Fatal("python3 is not installed: the Pydantic models cannot be checked")
 	}
-	got := runZod(t, src, cases)
-	compareValidators(t, "zod", m, insts, got, lossy)
+	if out, err := exec.Command(py, "-c", "import pydantic, sys; sys.exit(0 if pydantic.VERSION.startswith('2.') else 1)").CombinedOutput(); err != nil {
+		t.Fatalf("python3 has no Pydantic 2 (python3 -m pip install 'pydantic>=2'): %v\n%s", err, out)
+	}
+	return py
+}
+
+// runPydantic runs each case's instances through the module's models with
+// model_validate, and returns whether each passed, in order.
+func runPydantic(t *testing.T, py, module string, cases []validatorCase) []bool {
+	dir := t.TempDir()
+	data, _ := json.Marshal(cases)
+	files := map[string]string{
+		"models.py":  module,
+		"cases.json": string(data),
+		"run.py": `import json, sys
+sys.path.insert(0, sys.argv[1])
+import pydantic
+import models
+out = []
+for c in json.load(open(sys.argv[1] + "/cases.json")):
+    m = getattr(models, c["tool"])
+    for v in c["instances"]:
+        try:
+            m.model_validate(v)
+            out.append(True)
+        except pydantic.ValidationError:
+            out.append(False)
+sys.stdout.write(json.dumps(out))
+`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Error(err)
+			return nil
+		}
+	}
+	out, err := exec.Command(py, filepath.Join(dir, "run.py"), dir).Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Errorf("python: %v\n%s", err, stderr)
+		return nil
+	}
+	var got []bool
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Error(err)
+	}
+	return got
 }
 
 // compareValidators compares what a validator said of each instance with
@@ -433,11 +524,38 @@ func zodToolNames(module string) []string {
 	return names
 }
 
-// TestZodModuleRegisters: the zod module of the example catalog and of
+// pydanticSnippet is the code of a user of the Pydantic module: each tool's
+// input model validates a call, looked up by name in TOOLS.
+func pydanticSnippet(module string) string {
+	var b strings.Builder
+	b.WriteString("import pydantic\n\nfrom models import TOOLS\n\n\ndef handle(name: str, arguments: dict[str, object]) -> pydantic.BaseModel:\n    return TOOLS[name].model_validate(arguments)\n")
+	for i, name := range pydanticToolNames(module) {
+		fmt.Fprintf(&b, "\n\nm%d: pydantic.BaseModel = TOOLS[%s].model_validate({})\n", i, name)
+	}
+	return b.String()
+}
+
+// pydanticToolNames are the keys of the module's TOOLS, as literals.
+func pydanticToolNames(module string) []string {
+	_, rest, _ := strings.Cut(module, "TOOLS: dict[str, type[_p.BaseModel]] = {\n")
+	var names []string
+	for _, l := range strings.Split(rest, "\n") {
+		if k, _, ok := strings.Cut(strings.TrimSpace(l), ": "); ok {
+			names = append(names, k)
+		}
+	}
+	return names
+}
+
+// TestValidatorModulesCompile: the zod module of the example catalog and of
 // GitHub's MCP tools compiles with tsc --strict beside a server that
 // registers every tool with @modelcontextprotocol/server 2.x and an AI SDK
-// user that gives each to tool().
-func TestZodModuleRegisters(t *testing.T) {
+// user that gives each to tool(); their Pydantic modules pass pyright
+// --strict beside code that validates a call with each model.
+func TestValidatorModulesCompile(t *testing.T) {
+	t.Parallel() // mostly waiting on tsc, pyright and Python
+	py := python(t)
+	pyright := npmtest.Bin(t, "pyright", "pyright")
 	tsc := npmtest.Bin(t, "tsc", "typescript")
 	for _, pkg := range []string{"zod", "@modelcontextprotocol/server", "ai"} {
 		npmtest.Module(t, pkg)
@@ -452,10 +570,19 @@ namespace = "github"
 format = "typescript"
 out = "gen/validators.ts"
 validators = "zod"
+
+[[targets]]
+format = "python"
+out = "gen/models.py"
+model = "pydantic"
 `)
 	modules := map[string]string{
 		"example": zodModule(t, os.DirFS("../.."), "gen/validators.ts"),
 		"github":  zodModule(t, github, "gen/validators.ts"),
+	}
+	models := map[string]string{
+		"example": zodModule(t, os.DirFS("../.."), "gen/models.py"),
+		"github":  zodModule(t, github, "gen/models.py"),
 	}
 	dir := t.TempDir()
 	if err := os.Symlink(npmtest.Modules(), filepath.Join(dir, "node_modules")); err != nil {
@@ -480,5 +607,117 @@ validators = "zod"
 			t.Errorf("%s: tsc --strict refuses the zod module or its use: %v\n%s", name, err, out)
 		}
 		t.Logf("%s: %d tools registered with @modelcontextprotocol/server and given to ai's tool(), compiled by tsc --strict", name, len(zodToolNames(module)))
+
+		files = map[string]string{
+			"models.py":          models[name],
+			"use.py":             pydanticSnippet(models[name]),
+			"pyrightconfig.json": `{"typeCheckingMode": "strict", "pythonVersion": "3.11", "reportUnnecessaryTypeIgnoreComment": "error"}`,
+		}
+		for f, text := range files {
+			if err := os.WriteFile(filepath.Join(sub, f), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out, err := exec.Command(pyright, "-p", filepath.Join(sub, "pyrightconfig.json"), filepath.Join(sub, "models.py"), filepath.Join(sub, "use.py")).CombinedOutput(); err != nil {
+			t.Errorf("%s: pyright --strict refuses the Pydantic module or its use: %v\n%.3000s", name, err, out)
+		}
+		// And the module imports: Pydantic builds every model.
+		if out, err := exec.Command(py, "-c", "import sys; sys.path.insert(0, sys.argv[1]); import models; print(len(models.TOOLS))", sub).CombinedOutput(); err != nil {
+			t.Errorf("%s: the Pydantic module does not import: %v\n%s", name, err, out)
+		}
+		t.Logf("%s: %d Pydantic input models, checked by pyright --strict and imported by Python", name, len(pydanticToolNames(models[name])))
 	}
+}
+
+// TestZodServerRoundTrip: an MCP server built with @modelcontextprotocol/server
+// from the zod module of GitHub's MCP tools, run over stdio and captured as
+// toolc capture does: the schemas it advertises (zod's toJSONSchema) accept
+// and refuse the harness's instances as the catalog's schemas do, but for
+// the tools whose zod losses the build reports.
+func TestZodServerRoundTrip(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs an MCP server in Node")
+	}
+	npmtest.Module(t, "@modelcontextprotocol/server")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("node is not installed")
+	}
+	res, err := BuildFile(context.Background(), githubFS(t, "version = 1\n\n[[sources]]\ninclude = [\"github.json\"]\n\n[[targets]]\nformat = \"canonical\"\nout = \"c.json\"\n"), DefaultManifest, Options{CatalogOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := typegen.Build(res.Catalog, nil, nil) // the server's own names
+	module, losses := m.Zod("github", true)
+	lossy := map[string]bool{}
+	for _, l := range losses {
+		lossy[l.Tool.ID()] = true
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(npmtest.Modules(), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"tools.mjs": module,
+		"server.mjs": `import { McpServer } from "@modelcontextprotocol/server";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
+import { tools } from "./tools.mjs";
+
+const server = new McpServer({ name: "github-zod", version: "1.0.0" });
+for (const t of Object.values(tools)) {
+  server.registerTool(t.name, { description: t.description, inputSchema: t.inputSchema }, async () => ({ content: [] }));
+}
+await server.connect(new StdioServerTransport());
+`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := live.List(context.Background(), &manifest.Capture{Command: []string{node, filepath.Join(dir, "server.mjs")}, Timeout: "60s"}, live.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	advertised := map[string]*canonical.Value{}
+	for _, tl := range l.Tools {
+		advertised[tl.Get("name").Text()] = tl.Get("inputSchema")
+	}
+	v := validate.New()
+	tried, differences, reported := 0, 0, 0
+	for _, mt := range m.Tools {
+		adv := advertised[mt.Name]
+		if adv == nil {
+			t.Errorf("the server advertises no %s", mt.Name)
+			continue
+		}
+		want, err := v.Compile(mt.Source.Input)
+		if err != nil {
+			continue
+		}
+		got, err := v.Compile(canonical.AsSchema(adv))
+		if err != nil {
+			t.Errorf("%s: the advertised schema does not compile: %v", mt.Name, err)
+			continue
+		}
+		byWhat := instancesOf(mt.Source)
+		for _, what := range slices.Sorted(maps.Keys(byWhat)) {
+			val := byWhat[what]
+			wp, gp := want.Check(val), got.Check(val)
+			tried++
+			if (len(wp) == 0) == (len(gp) == 0) {
+				continue
+			}
+			if lossy[mt.ID] {
+				reported++
+				continue
+			}
+			differences++
+			if differences <= 10 {
+				t.Errorf("%s, %s: the catalog's schema says %v, the advertised one %v: %s", mt.Name, what, len(wp) == 0, len(gp) == 0, val.AppendJSON(nil, ""))
+			}
+		}
+	}
+	t.Logf("%s %s advertised %d tools over stdio; %d instances tried against the catalog's schemas and the advertised ones: %d differences on tools with a reported loss, %d unreported",
+		l.Server.Name, l.Server.Version, len(l.Tools), tried, reported, differences)
 }

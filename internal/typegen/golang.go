@@ -38,6 +38,7 @@ func (m *Model) Go(header, pkg string, runtime bool) ([]byte, error) {
 	for _, d := range m.Decls {
 		g.pkg.reserve(d.Name)
 	}
+
 	for _, t := range m.Tools {
 		g.pkg.reserve(t.Output)
 	}
@@ -67,6 +68,7 @@ func (m *Model) Go(header, pkg string, runtime bool) ([]byte, error) {
 			fmt.Fprintf(&g.b, "\n// %s is the result of %s: the tool has no output schema.\ntype %s = json.RawMessage\n", t.Output, visible(t.Name), t.Output)
 		}
 	}
+	g.schemas()
 	if runtime {
 		g.decode()
 	}
@@ -75,6 +77,22 @@ func (m *Model) Go(header, pkg string, runtime bool) ([]byte, error) {
 		return nil, &CodeError{Tool: g.toolAt(err), Language: "Go", Err: err}
 	}
 	return src, nil
+}
+
+// schemas writes each tool's input (and output) schema as the catalog has
+// it, for mcp.AddTool: the SDK checks calls against Tool.InputSchema when
+// it is set, enums and constraints included, where the schema it infers
+// from a struct has neither.
+func (g *goWriter) schemas() {
+	g.b.WriteString("\n// The tools' schemas as the catalog has them. Give a tool's to mcp.AddTool as\n// Tool.InputSchema (or OutputSchema): the SDK then checks each call against\n// it, its enums and constraints included, not against the schema it infers\n// from the input struct, which has neither.\nvar (\n")
+	for _, t := range g.m.Tools {
+		g.mark(t.Source)
+		fmt.Fprintf(&g.b, "\t%s = json.RawMessage(%s)\n", g.pkg.name(t.TypeName+"InputSchema", "_"), goString(string(t.Source.Input.JSON().AppendJSON(nil, ""))))
+		if !t.NoOutput && t.Source.Output != nil {
+			fmt.Fprintf(&g.b, "\t%s = json.RawMessage(%s)\n", g.pkg.name(t.TypeName+"OutputSchema", "_"), goString(string(t.Source.Output.JSON().AppendJSON(nil, ""))))
+		}
+	}
+	g.b.WriteString(")\n")
 }
 
 // CodeError is generated code that its language's own formatter refused:
@@ -238,6 +256,32 @@ func (g *goWriter) decl(d *Decl) {
 	g.b.WriteString("}\n")
 	if custom {
 		g.methods(d.Name, fs)
+	}
+	for _, f := range fs {
+		g.asHelpers(d.Name, f)
+	}
+}
+
+// asHelpers writes, for a field that holds one of several types (a union
+// Go has no type for, kept as raw JSON), one method per type that reads
+// the field as it: VariantAsString, VariantAsThing.
+func (g *goWriter) asHelpers(owner string, f goField) {
+	if f.Type.Kind != Union || strings.TrimPrefix(f.typ, "*") != "json.RawMessage" {
+		return
+	}
+	methods := newScope([]string{f.name, "MarshalJSON", "UnmarshalJSON"})
+	for _, u := range f.Type.Union {
+		typ := g.typ(u)
+		if u.Kind == Null || typ == "any" || typ == "json.RawMessage" {
+			continue
+		}
+		word := map[Kind]string{String: "String", Number: "Number", Integer: "Integer", Boolean: "Bool", Array: "Array", Map: "Map", Literal: "Value"}[u.Kind]
+		if u.Kind == Named {
+			word = u.Name
+		}
+		name := methods.name(f.name+"As"+word, "_")
+		fmt.Fprintf(&g.b, "\n// %s reads %s as %s; an error where it holds another type.\nfunc (v %s) %s() (%s, error) {\n\tvar x %s\n\terr := json.Unmarshal(v.%s, &x)\n\treturn x, err\n}\n",
+			name, f.name, typ, owner, name, typ, typ, f.name)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -170,4 +171,102 @@ func schemaType(v *canonical.Value) string {
 		return "string"
 	}
 	return ""
+}
+
+// TestGoSchemaForAddTool: a Go server registers GitHub's list_issues with
+// mcp.AddTool twice, once with the schema the SDK infers from the
+// generated struct and once with the generated ListIssuesInputSchema. A
+// call with state "closed" (the catalog's enum is OPEN, CLOSED) gets
+// through the first, which has no enum, and is refused by the second.
+func TestGoSchemaForAddTool(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a server on the generated package")
+	}
+	tools := sample(t)
+	m := typegen.Build(tools, nil, nil)
+	src, err := m.Go("sample", "tools", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var input string
+	for _, tl := range m.Tools {
+		if tl.ID == "list_issues" {
+			input = tl.Input
+		}
+	}
+	if input == "" || !regexp.MustCompile(`\t`+strings.TrimSuffix(input, "Input")+`InputSchema\s+= json.RawMessage\(`).Match(src) {
+		t.Fatalf("the generated package has no schema of list_issues (%q)", input)
+	}
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("tools/tools.go", string(src))
+	write("main/main.go", `package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"example.com/gen/tools"
+)
+
+func main() {
+	ctx := context.Background()
+	server := mcp.NewServer(&mcp.Implementation{Name: "github", Version: "1"}, nil)
+	handle := func(context.Context, *mcp.CallToolRequest, tools.`+input+`) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil, nil
+	}
+	mcp.AddTool(server, &mcp.Tool{Name: "inferred"}, handle)
+	mcp.AddTool(server, &mcp.Tool{Name: "exported", InputSchema: tools.`+strings.TrimSuffix(input, "Input")+`InputSchema}, handle)
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, st, nil); err != nil {
+		panic(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, name := range []string{"inferred", "exported"} {
+		for _, state := range []string{"CLOSED", "closed"} {
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{"owner": "o", "repo": "r", "state": state}})
+			if err != nil {
+				panic(err)
+			}
+			fmt.Printf("%s %s %v\n", name, state, !res.IsError)
+		}
+	}
+}
+`)
+	sum, err := os.ReadFile(filepath.Join("..", "..", "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("go.sum", string(sum))
+	// toolc's own requirements, so that the build takes the versions of
+	// the module cache (GOPROXY=off), the SDK's among them.
+	mod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, requires, _ := strings.Cut(string(mod), "\nrequire")
+	write("go.mod", "module example.com/gen\n\ngo 1.26\n\nrequire"+requires)
+	cmd := exec.Command("go", "run", "./main")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go run the server: %v\n%s", err, out)
+	}
+	want := "inferred CLOSED true\ninferred closed true\nexported CLOSED true\nexported closed false\n"
+	if string(out) != want {
+		t.Errorf("calls with state CLOSED and closed, accepted:\n%s\nwant\n%s", out, want)
+	}
 }

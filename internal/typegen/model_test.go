@@ -101,3 +101,26 @@ func TestCommentsCannotEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestGoUnionHelpers: a property of several types is raw JSON in Go, with
+// one As method per type that reads it.
+func TestGoUnionHelpers(t *testing.T) {
+	in, err := canonical.ParseSchema([]byte(`{"type": "object", "properties": {"id": {"anyOf": [{"type": "string"}, {"type": "integer"}]}, "when": {"type": ["string", "null"]}}, "required": ["id"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Build([]*canonical.Tool{{Name: "get", Input: in}}, nil, nil)
+	src, err := m.Go("t", "tools", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"func (v GetInput) IdAsString() (string, error) {", "func (v GetInput) IdAsInteger() (int64, error) {",
+		"GetInputSchema = json.RawMessage(\"{\\\"type\\\":\\\"object\\\""} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the package has no %q:\n%s", want, src)
+		}
+	}
+	if strings.Contains(string(src), "WhenAs") {
+		t.Errorf("a nullable string has As methods; it is a *string")
+	}
+}

@@ -48,6 +48,9 @@ type expected struct {
 	types []string            // every declaration and output type
 	keys  map[string][]string // object declaration → its property names, in order
 	names []string            // the tools' emitted names
+	// schemas are the tools' input and output schemas, as JSON: the only
+	// values the package's variables may hold.
+	schemas map[string]bool
 }
 
 func expect(g generated) expected {
@@ -69,11 +72,16 @@ func expect(g generated) expected {
 		}
 	}
 	tools = m.Tools
+	e.schemas = map[string]bool{}
 	for _, t := range tools {
 		if t.NoOutput {
 			e.types = append(e.types, t.Output)
 		}
 		e.names = append(e.names, t.Name)
+		e.schemas[string(t.Source.Input.JSON().AppendJSON(nil, ""))] = true
+		if t.Source.Output != nil {
+			e.schemas[string(t.Source.Output.JSON().AppendJSON(nil, ""))] = true
+		}
 	}
 	slices.Sort(e.types)
 	return e
@@ -138,11 +146,11 @@ func checkGoDecls(f *ast.File, e expected, runtime bool) error {
 						structs[s.Name.Name] = st
 					}
 				case *ast.ValueSpec:
-					if d.Tok == token.VAR && (len(s.Names) != 1 || s.Names[0].Name != "_" || len(s.Values) != 0) {
-						return fmt.Errorf("a variable besides var _ json.RawMessage: %s", s.Names[0].Name)
+					if d.Tok == token.VAR && !schemaVar(s, e.schemas) && (len(s.Names) != 1 || s.Names[0].Name != "_" || len(s.Values) != 0) {
+						return fmt.Errorf("a variable besides var _ json.RawMessage and the tools' schemas: %s", s.Names[0].Name)
 					}
 					for _, v := range s.Values {
-						if _, ok := v.(*ast.BasicLit); !ok {
+						if _, ok := v.(*ast.BasicLit); !ok && !(d.Tok == token.VAR && schemaVar(s, e.schemas)) {
 							return fmt.Errorf("a constant whose value is no literal: %s", s.Names[0].Name)
 						}
 					}
@@ -154,6 +162,7 @@ func checkGoDecls(f *ast.File, e expected, runtime bool) error {
 		case *ast.FuncDecl:
 			switch {
 			case d.Recv == nil && d.Name.Name == "Decode" && runtime:
+			case d.Recv != nil && asHelper(d):
 			case d.Recv != nil && (d.Name.Name == "MarshalJSON" || d.Name.Name == "UnmarshalJSON"):
 				recv := d.Recv.List[0].Type
 				if star, ok := recv.(*ast.StarExpr); ok {
@@ -182,6 +191,50 @@ func checkGoDecls(f *ast.File, e expected, runtime bool) error {
 		}
 	}
 	return nil
+}
+
+// schemaVar reports whether s is one of the tools' schemas: a variable
+// named …InputSchema or …OutputSchema of json.RawMessage("…"), its string
+// the JSON of a schema of the model.
+func schemaVar(s *ast.ValueSpec, schemas map[string]bool) bool {
+	if len(s.Names) != 1 || len(s.Values) != 1 || !strings.HasSuffix(s.Names[0].Name, "InputSchema") && !strings.HasSuffix(s.Names[0].Name, "OutputSchema") {
+		return false
+	}
+	call, ok := s.Values[0].(*ast.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || fmt.Sprint(sel.X) != "json" || sel.Sel.Name != "RawMessage" {
+		return false
+	}
+	lit, ok := call.Args[0].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return false
+	}
+	text, err := strconv.Unquote(lit.Value)
+	return err == nil && schemas[text]
+}
+
+// asHelper reports whether the method d reads a union field as one type:
+// var x T; err := json.Unmarshal(v.F, &x); return x, err.
+func asHelper(d *ast.FuncDecl) bool {
+	if !strings.Contains(d.Name.Name, "As") || len(d.Body.List) != 3 {
+		return false
+	}
+	if _, ok := d.Body.List[0].(*ast.DeclStmt); !ok {
+		return false
+	}
+	as, ok := d.Body.List[1].(*ast.AssignStmt)
+	if !ok || len(as.Rhs) != 1 {
+		return false
+	}
+	call, ok := as.Rhs[0].(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	_, ret := d.Body.List[2].(*ast.ReturnStmt)
+	return ok && fmt.Sprint(sel.X) == "json" && sel.Sel.Name == "Unmarshal" && ret
 }
 
 // checkStruct holds one struct to its property names: each field's json

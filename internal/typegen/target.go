@@ -20,11 +20,7 @@ import (
 
 // typed is one typed target's writing: the model, and its diagnostics.
 func typed(sources []*canonical.Tool, tools []*canonical.Tool, types TypeNames, langLosses func(*Model) []Loss) (*Model, []diag.Diagnostic) {
-	names := map[string]string{}
-	for i, t := range sources {
-		names[t.ID()] = tools[i].ID()
-	}
-	m := Build(sources, names, types)
+	m := Build(sources, emittedNames(sources, tools), types)
 	ds := lossDiagnostics(append(m.Losses, langLosses(m)...))
 	return m, append(ds, collisions(m)...)
 }
@@ -61,11 +57,7 @@ func header(opts profile.Options) string {
 func TypeScriptTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	o := profile.FormatOf[TypeScriptOptions](opts)
 	if o.Validators == "zod" {
-		names := map[string]string{}
-		for i, t := range sources {
-			names[t.ID()] = tools[i].ID()
-		}
-		m := Build(sources, names, o.Types)
+		m := Build(sources, emittedNames(sources, tools), o.Types)
 		src, losses := m.Zod(header(opts), false)
 		return canonical.NewString(src), append(lossDiagnostics(losses), collisions(m)...)
 	}
@@ -99,9 +91,27 @@ func codeError(err error) diag.Diagnostic {
 
 // PythonTarget writes the python target: the module of the tools'
 // TypedDicts (Model.Python), with a diagnostic for each loss.
+//
+// With model = "pydantic" the module is the Pydantic one (Model.Pydantic),
+// with a diagnostic for each check its models leave out.
 func PythonTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
-	m, ds := typed(sources, tools, profile.FormatOf[PythonOptions](opts).Types, func(m *Model) []Loss { return m.PythonLosses })
+	o := profile.FormatOf[PythonOptions](opts)
+	if o.Model == "pydantic" {
+		m := Build(sources, emittedNames(sources, tools), o.Types)
+		src, losses := m.Pydantic(header(opts))
+		return canonical.NewString(src), append(lossDiagnostics(losses), collisions(m)...)
+	}
+	m, ds := typed(sources, tools, o.Types, func(m *Model) []Loss { return m.PythonLosses })
 	return canonical.NewString(m.Python(header(opts))), ds
+}
+
+// emittedNames maps each source tool's ID to the ID its lowered tool has.
+func emittedNames(sources, tools []*canonical.Tool) map[string]string {
+	names := map[string]string{}
+	for i, t := range sources {
+		names[t.ID()] = tools[i].ID()
+	}
+	return names
 }
 
 // TypeScriptOptions are the typescript target's options.
@@ -160,6 +170,7 @@ func (o *GoOptions) Check(p *profile.Profile) (*profile.Profile, []option.Proble
 type PythonOptions struct {
 	profile.Naming
 	Typing
+	Model string `toml:"model" enum:"typeddict,pydantic" default:"typeddict" doc:"pydantic: the module is Pydantic v2 models of each tool's input and output, strict, that accept what the schemas accept, and TOOLS from each tool's name to its input model"`
 }
 
 // Check checks the names.

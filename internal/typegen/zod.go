@@ -3,9 +3,7 @@ package typegen
 import (
 	"fmt"
 	"maps"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -24,14 +22,6 @@ import (
 // zodMeta are the annotations carried in .meta(), which zod's
 // toJSONSchema writes back as they are.
 var zodMeta = []string{"title", "format", "examples", "default", "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding"}
-
-// zodTypeKeywords are, per JSON type, the keywords that apply to it only.
-var zodTypeKeywords = map[string][]string{
-	"string": {"minLength", "maxLength", "pattern", "format"},
-	"number": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
-	"array":  {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains", "minContains", "maxContains", "unevaluatedItems"},
-	"object": {"properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "unevaluatedProperties"},
-}
 
 // zodUnsupported are keywords zod cannot say in words its JSON Schema
 // gives back: each is a loss.validator-keyword where it stands.
@@ -60,18 +50,9 @@ func (z *zodSchema) loss(code string, at canonical.Pointer, format string, args 
 	z.losses = append(z.losses, Loss{Code: code, Message: fmt.Sprintf(format, args...), Tool: z.tool, At: z.base.Join(at)})
 }
 
-// refTarget is the schema a $ref at at names, or false where it is not a
-// local reference that resolves.
+// refTarget is the schema in this one that v's $ref names.
 func (z *zodSchema) refTarget(v *canonical.Value) (canonical.Pointer, bool) {
-	ref, ok := v.Get("$ref").StringValue()
-	if !ok {
-		return "", false
-	}
-	p, ok := canonical.RefPointer(ref)
-	if !ok || z.root.Resolve(p) == nil {
-		return "", false
-	}
-	return p, true
+	return localRef(z.root, v)
 }
 
 // collect finds the references of the schema, names them, and orders them:
@@ -331,44 +312,14 @@ func jsKey(k string) string {
 // valueExpr is the expression of what v says of values by itself: const,
 // enum, or its types with their keywords; "" where it says nothing.
 func (z *zodSchema) valueExpr(v *canonical.Value, at canonical.Pointer) string {
-	types, ok := v.Get("type").Strings()
-	if s, isString := v.Get("type").StringValue(); isString {
-		types, ok = []string{s}, true
+	sv, ok := valuesOf(v, at)
+	switch {
+	case !ok:
+		return ""
+	case sv.literalAt != "":
+		return z.literals(sv.literals, sv.literalAt)
 	}
-	// A const or enum beside a type takes only its values of that type.
-	ofType := func(values []*canonical.Value) []*canonical.Value {
-		if !ok {
-			return values
-		}
-		return slices.DeleteFunc(slices.Clone(values), func(x *canonical.Value) bool {
-			return !slices.ContainsFunc(types, func(t string) bool { return jsonTypeIs(x, t) })
-		})
-	}
-	if c := v.Get("const"); c != nil {
-		return z.literals(ofType([]*canonical.Value{c}), at.Append("const"))
-	}
-	if e := v.Get("enum"); e != nil && e.Kind == canonical.Array {
-		return z.literals(ofType(e.Items()), at.Append("enum"))
-	}
-	if !ok {
-		// No type: each keyword applies to values of its own type, and
-		// every other value is valid.
-		constrained := false
-		for _, ks := range zodTypeKeywords {
-			for _, k := range ks {
-				if k != "format" && v.Has(k) {
-					constrained = true
-				}
-			}
-		}
-		if !constrained {
-			return ""
-		}
-		types = []string{"string", "number", "boolean", "null", "array", "object"}
-	}
-	if slices.Contains(types, "number") {
-		types = slices.DeleteFunc(types, func(t string) bool { return t == "integer" })
-	}
+	types := sv.types
 	var out []string
 	for _, t := range types {
 		out = append(out, z.typeExpr(t, v, at))
@@ -570,29 +521,4 @@ func (m *Model) Zod(header string, js bool) (string, []Loss) {
 	}
 	b.WriteString(";\n")
 	return b.String(), losses
-}
-
-// jsonTypeIs reports whether x is of the JSON Schema type t.
-func jsonTypeIs(x *canonical.Value, t string) bool {
-	switch t {
-	case "string":
-		return x.Kind == canonical.String
-	case "number":
-		return x.Kind == canonical.Number
-	case "integer":
-		if x.Kind != canonical.Number {
-			return false
-		}
-		f, err := strconv.ParseFloat(x.Text(), 64)
-		return err == nil && f == math.Trunc(f)
-	case "boolean":
-		return x.Kind == canonical.Bool
-	case "null":
-		return x.Kind == canonical.Null
-	case "array":
-		return x.Kind == canonical.Array
-	case "object":
-		return x.Kind == canonical.Object
-	}
-	return false
 }
