@@ -50,6 +50,13 @@ type Tool struct {
 	Deprecated  bool
 	Sunset      string
 	RenamedFrom string
+	// Origin is how the tool's source calls it where the manifest's
+	// transforms changed it, an object: "name", the source's name of the
+	// tool; "arguments", each renamed argument's catalog name → its source
+	// name; "fixed", each argument the catalog hides → the value every call
+	// sends; "defaults", each argument → what a call that leaves it out
+	// sends. nil where nothing was transformed.
+	Origin *Value
 	// Stability is how far the tool's schema may still move: "draft",
 	// "alpha", "beta" or "stable"; "" says nothing, which is stable.
 	// Breaking changes to a draft or alpha tool are infos, to a beta one
@@ -338,6 +345,7 @@ func (t *Tool) DeepCopy() *Tool {
 		}
 	}
 	c.Meta = t.Meta.DeepCopy()
+	c.Origin = t.Origin.DeepCopy()
 	if t.Extensions != nil {
 		c.Extensions = make(map[string]*Value, len(t.Extensions))
 		for k, v := range t.Extensions {
@@ -437,6 +445,9 @@ func (t *Tool) setMetadata(o *Value) {
 	}
 	str("sunset", t.Sunset)
 	str("renamed_from", t.RenamedFrom)
+	if t.Origin != nil {
+		o.Set("origin", t.Origin)
+	}
 	str("stability", t.Stability)
 	if len(t.Extensions) > 0 {
 		ext := NewObject()

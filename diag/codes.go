@@ -523,6 +523,10 @@ var codes = []Code{
 	{"source.wrong-format", Error, "a source file is clearly in another format than the one its source names",
 		"A file read with the wrong format (an MCP tool read as OpenAI) would become tools with empty schemas and warnings about dropped fields. When detection is sure the file is another format and the named one does not fit at all, the file is not decoded and this error names the format to set (convert: --from)."},
 
+	{"transform.invalid", Error, "a transform of a source's tool does not fit the tool's schema",
+		"[sources.transforms.\"GLOB\"] may only narrow what the source takes: a hidden property's value, a default and each enum value must be valid against the source's own schema of the property, and a bound may only tighten (a minimum up, a maximum down). Otherwise the catalog would promise calls the source refuses. Fix the value, or remove the key."},
+	{"transform.unmatched", Error, "a transform names a tool or argument its source does not have",
+		"A transform's glob matches no tool of its source, or it names an input property the tool does not have: the source dropped or renamed it (after toolc capture or toolc verify, a server that changed), or the key is misspelt. The catalog would silently lose the curation, so the build fails, naming the transform. Update the transform to the source's new names, or remove it."},
 	{"verify.description-changed", Error, "a live tool's description differs from the pinned one",
 		"A model obeys a tool's description, so a changed description is how a server makes a pinned tool do something else (a rug pull): toolc verify fails on it by default and quotes the part that changed. When the change is expected, run toolc capture to pin it (and review it), or warn = [\"verify.description-changed\"] to let it pass with a warning."},
 	{"verify.tool-added", Error, "a live server offers a tool the pinned capture does not",

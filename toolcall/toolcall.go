@@ -87,6 +87,54 @@ type Call struct {
 	// that ran out of its time on a value (Problem.Unchecked). The call is
 	// neither refused nor shown valid there.
 	Unchecked []Problem
+	// SourceName and SourceArguments are the call as the tool's source
+	// takes it, ready to forward to it unchanged: where the manifest's
+	// transforms changed the tool, the source's name, the arguments under
+	// the source's names, hidden values and defaults added; otherwise the
+	// tool's name and Arguments.
+	SourceName      string
+	SourceArguments []byte
+}
+
+// Transformed reports whether the source calls the tool otherwise than
+// the catalog does ([sources.transforms]).
+func (c *Call) Transformed() bool { return c.Tool != nil && c.Tool.Origin != nil }
+
+// forward sets the call as the tool's source takes it, from the catalog's
+// arguments v.
+func (c *Call) forward(v *canonical.Value) {
+	c.SourceName, c.SourceArguments = c.Tool.Name, c.Arguments
+	o := c.Tool.Origin
+	if o == nil || v.Kind != canonical.Object {
+		return
+	}
+	if n, ok := o.Get("name").StringValue(); ok {
+		c.SourceName = n
+	}
+	out := canonical.NewObject()
+	renamed := o.Get("arguments")
+	for _, m := range v.Members() {
+		key := m.Key
+		if old, ok := renamed.Get(m.Key).StringValue(); ok {
+			key = old
+		}
+		out.Set(key, m.Value)
+	}
+	members := func(key string) []canonical.Member {
+		if m := o.Get(key); m != nil {
+			return m.Members()
+		}
+		return nil
+	}
+	for _, m := range members("defaults") {
+		if !out.Has(m.Key) {
+			out.Set(m.Key, m.Value)
+		}
+	}
+	for _, m := range members("fixed") {
+		out.Set(m.Key, m.Value)
+	}
+	c.SourceArguments = out.AppendJSON(nil, "")
 }
 
 // Problem is one reason arguments are not valid, at a JSON Pointer into
@@ -364,6 +412,7 @@ func (c *Catalog) DecodeIn(targetName, namespace, name string, args []byte) (*Ca
 	if len(problems) > 0 {
 		return call, &ArgumentsError{ID: e.id, Problems: problems, Sent: sentPointers(e, args, problems)}
 	}
+	call.forward(v)
 	return call, nil
 }
 

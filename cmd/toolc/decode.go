@@ -73,6 +73,16 @@ func printCall(w io.Writer, call *toolcall.Call, out *output) error {
 		rec := canonical.NewObject()
 		rec.Set("id", canonical.NewString(call.ID))
 		rec.Set("arguments", decoded)
+		if call.Transformed() {
+			src, err := canonical.ParseJSON(call.SourceArguments)
+			if err != nil {
+				return out.fail(exitFailed, "internal error: %v", err)
+			}
+			fwd := canonical.NewObject()
+			fwd.Set("name", canonical.NewString(call.SourceName))
+			fwd.Set("arguments", src)
+			rec.Set("source", fwd)
+		}
 		if len(headers) > 0 {
 			hs := canonical.NewObject()
 			for _, h := range headers {
@@ -86,6 +96,13 @@ func printCall(w io.Writer, call *toolcall.Call, out *output) error {
 	fmt.Fprintf(w, "%s\n%s\n", call.ID, decoded.AppendJSON(nil, "  "))
 	for _, h := range headers {
 		fmt.Fprintf(w, "%s: %s\n", h.Name, h.Value)
+	}
+	if call.Transformed() {
+		src, err := canonical.ParseJSON(call.SourceArguments)
+		if err != nil {
+			return out.fail(exitFailed, "internal error: %v", err)
+		}
+		fmt.Fprintf(w, "as the source takes it: %s\n%s\n", call.SourceName, src.AppendJSON(nil, "  "))
 	}
 	return nil
 }

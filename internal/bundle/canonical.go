@@ -92,6 +92,7 @@ func (d *decoder) canonicalTool(v *canonical.Value, p canonical.Pointer) *canoni
 	}
 	t.Sunset = f.String("sunset", "/sunset")
 	t.RenamedFrom = f.String("renamed_from", "/renamed_from")
+	t.Origin = f.Typed("origin", "/origin", canonical.Object)
 	t.Stability = f.String("stability", "/stability")
 	f.Lifecycle()
 	extensions(f, t, p)

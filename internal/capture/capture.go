@@ -110,6 +110,15 @@ func Capture(ctx context.Context, fsys fs.FS, m *pipeline.Manifest, opts Options
 			}
 		}
 	}
+	// A transform of the manifest that what the servers offer now leaves
+	// with nothing to change (a tool or argument dropped or renamed): the
+	// capture would make the next build fail, so it is said here, at the
+	// transform.
+	for _, d := range res.Diagnostics {
+		if strings.HasPrefix(d.Code, "transform.") {
+			r.Diagnostics = append(r.Diagnostics, d)
+		}
+	}
 	if r.Failed = diag.HasErrors(r.Diagnostics); r.Failed {
 		r.Diagnostics = diag.Sort(r.Diagnostics)
 		return r, nil
@@ -177,6 +186,7 @@ func (r *Result) drift(fsys fs.FS, pinned, now *pipeline.Result, unpinned map[in
 	}
 	lock := pipeline.LockedSources(fsys)
 	r.Bumps = make([]breaking.Bump, len(r.Sources))
+	said := map[string]bool{}
 	var ds []diag.Diagnostic
 	for i, s := range r.Sources {
 		if r.Listings[i] == nil || unpinned[i] {
@@ -189,6 +199,13 @@ func (r *Result) drift(fsys fs.FS, pinned, now *pipeline.Result, unpinned map[in
 		ds = append(ds, drift...)
 		r.Bumps[i] = bump
 		for _, d := range now.Diagnostics {
+			if strings.HasPrefix(d.Code, "transform.") && !before[same(d)] && !said[same(d)] {
+				// A transform the live tools leave with nothing to
+				// change: at the transform, in the manifest.
+				said[same(d)] = true
+				ds = append(ds, d)
+				continue
+			}
 			if d.File == s.File && !before[same(d)] && (d.Severity == diag.Error || strings.HasPrefix(d.Code, "security.")) {
 				// In the live answer, not the file: a pointer into it
 				// would name another tool of the pinned file.

@@ -64,6 +64,10 @@ type Source struct {
 	Path   string `toml:"path"`
 	Format string `toml:"format"` // the detected or configured format
 	Hash   string `toml:"sha256"` // of the file's bytes
+	// Transforms are the globs of the manifest's transforms that changed
+	// the file's tools ([sources.transforms]), sorted: the catalog is the
+	// file as hashed, with these applied.
+	Transforms []string `toml:"transforms,omitempty"`
 }
 
 // Reference is a file that a source file refers to.

@@ -196,6 +196,10 @@ type Source struct {
 	OpenAPI *openapi.Options `toml:"openapi"`
 	// Load is the source's level of loading, over [load]'s.
 	Load *Load `toml:"load,omitempty"`
+	// Transforms curate the source's tools, by ID or glob
+	// ([sources.transforms."GLOB"]): applied after reading, before
+	// validation and lowering, and undone by toolcall.
+	Transforms map[string]Transform `toml:"transforms,omitempty"`
 }
 
 // Backend is a source's backend: where its tools run.
@@ -551,6 +555,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 	d.checkPolicy("policy", &m.Policy)
 	d.checkLifecycle(m)
 	d.checkLoading(m)
+	d.checkTransforms(m)
 }
 
 // checkSource checks one [[sources]] entry, at key, filling in its format.

@@ -45,6 +45,14 @@ func Read(name string) (*Config, error) {
 		return nil, err
 	}
 	var c Config
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && trimmed[0] == '[' {
+		// A tools/list result's tools alone (a corpus capture): served
+		// as they are, by a server named mcptest.
+		if err := json.Unmarshal(data, &c.Tools); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+		return &c, nil
+	}
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}

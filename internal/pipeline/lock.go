@@ -18,7 +18,7 @@ func (b *build) lock(outputs []Output, tools lock.Tools) [][]byte {
 	}
 	refs := map[string]string{}
 	for i, in := range b.inputs {
-		l.Sources = append(l.Sources, lock.Source{Path: in.path, Format: b.files[i].format, Hash: b.files[i].hash})
+		l.Sources = append(l.Sources, lock.Source{Path: in.path, Format: b.files[i].format, Hash: b.files[i].hash, Transforms: slices.Sorted(maps.Keys(b.files[i].transformed))})
 		for _, ref := range b.files[i].refs {
 			refs[ref.path] = ref.hash
 		}

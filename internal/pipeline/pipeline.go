@@ -421,6 +421,7 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 	lint := make(chan []diag.Diagnostic, 1)
 	go func() { lint <- security.Check(ctx, b.tools) }()
 	b.checkCuration()
+	b.checkTransforms()
 	b.selectTools()
 	if !opts.CatalogOnly {
 		if err := b.buildTargets(ctx); err != nil {

@@ -53,6 +53,10 @@ type fileResult struct {
 	openapi *openapi.Result
 	// refs are the other files the description read through its $refs.
 	refs []reference
+	// transformed are the source's transform globs that matched a tool of
+	// the file, and transformProblems what did not fit.
+	transformed       map[string]bool
+	transformProblems []transformProblem
 }
 
 // reference is a file that a source refers to, read as part of it.
@@ -216,6 +220,7 @@ func (b *build) readSource(in input) fileResult {
 	tools, ds := b.decode(in, &r)
 	r.decoded = len(tools)
 	tools, ds = b.applySource(in, src, tools, ds)
+	b.transformTools(src, &r, tools)
 	tools, ds = refuseLongNames(tools, ds)
 	for _, t := range tools {
 		td, invalid := b.checkTool(t, ds)

@@ -180,6 +180,11 @@ func manifestSchema() obj {
 						{"policy", obj{{"$ref", "#/$defs/policy"}, {"description", "decides first the diagnostics located in this source's files (vendored files)"}}},
 						{"openapi", obj{{"$ref", "#/$defs/openapi"}}},
 						{"load", obj{{"$ref", "#/$defs/load"}, {"description", "when this source's tools load, over [load]'s catalog level"}}},
+						{"transforms", obj{
+							{"type", "object"},
+							{"description", "curate the source's tools, by tool ID or glob (docs/transforms.md): applied after reading, undone by toolcall"},
+							{"additionalProperties", obj{{"$ref", "#/$defs/transform"}}},
+						}},
 					}},
 				}},
 			}},
@@ -253,6 +258,7 @@ func manifestSchema() obj {
 		{"$defs", obj{
 			{"policy", policyOf()},
 			{"load", obj{{"type", "object"}, {"additionalProperties", false}, {"properties", loadProps()}}},
+			{"transform", transformSchema()},
 			{"target-policy", obj{
 				{"type", "object"},
 				{"description", "What to do with this target's codes (accept, limit, loss, lower, name), before [policy]; errors always fail."},
@@ -313,6 +319,69 @@ func manifestSchema() obj {
 			}},
 			{"entries", obj{{"type", "array"}, {"items", obj{{"enum", codes}}}, {"uniqueItems", true}}},
 			{"target-entries", obj{{"type", "array"}, {"items", obj{{"enum", targetCodes}}}, {"uniqueItems", true}}},
+		}},
+	}
+}
+
+// transformSchema is the schema of one transform (manifest.Transform).
+func transformSchema() obj {
+	doc := func(typ reflect.Type, key string) string {
+		for i := range typ.NumField() {
+			if tag, _, _ := strings.Cut(typ.Field(i).Tag.Get("toml"), ","); tag == key {
+				return typ.Field(i).Tag.Get("doc")
+			}
+		}
+		return ""
+	}
+	tr, arg := reflect.TypeOf(manifest.Transform{}), reflect.TypeOf(manifest.ArgumentTransform{})
+	str := func(t reflect.Type, k string) member {
+		return member{k, obj{{"type", "string"}, {"description", doc(t, k)}}}
+	}
+	num := func(k string) member { return member{k, obj{{"type", "number"}, {"description", doc(arg, k)}}} }
+	count := func(k string) member {
+		return member{k, obj{{"type", "integer"}, {"minimum", 0}, {"description", doc(arg, k)}}}
+	}
+	return obj{
+		{"type", "object"},
+		{"additionalProperties", false},
+		{"properties", obj{
+			{"name", obj{{"type", "string"}, {"pattern", manifest.NamespacePattern}, {"description", doc(tr, "name")}}},
+			str(tr, "title"),
+			str(tr, "description"),
+			str(tr, "append_description"),
+			{"tags", obj{{"type", "array"}, {"items", obj{{"type", "string"}}}, {"description", doc(tr, "tags")}}},
+			{"deprecated", obj{{"type", "boolean"}, {"description", doc(tr, "deprecated")}}},
+			{"sunset", obj{{"type", "string"}, {"format", "date"}, {"description", doc(tr, "sunset")}}},
+			{"stability", obj{{"enum", canonical.Stabilities()}, {"description", doc(tr, "stability")}}},
+			{"annotations", obj{
+				{"type", "object"},
+				{"additionalProperties", false},
+				{"description", doc(tr, "annotations")},
+				{"properties", obj{
+					{"readOnlyHint", obj{{"type", "boolean"}}},
+					{"destructiveHint", obj{{"type", "boolean"}}},
+					{"idempotentHint", obj{{"type", "boolean"}}},
+					{"openWorldHint", obj{{"type", "boolean"}}},
+				}},
+			}},
+			{"arguments", obj{
+				{"type", "object"},
+				{"description", doc(tr, "arguments")},
+				{"additionalProperties", obj{
+					{"type", "object"},
+					{"additionalProperties", false},
+					{"properties", obj{
+						{"rename", obj{{"type", "string"}, {"pattern", `^[a-zA-Z0-9_.-]{1,64}$`}, {"description", doc(arg, "rename")}}},
+						str(arg, "description"),
+						{"hide", obj{{"type", "boolean"}, {"description", doc(arg, "hide")}}},
+						{"value", obj{{"description", doc(arg, "value")}}},
+						{"default", obj{{"description", doc(arg, "default")}}},
+						{"enum", obj{{"type", "array"}, {"minItems", 1}, {"description", doc(arg, "enum")}}},
+						num("minimum"), num("maximum"),
+						count("min_length"), count("max_length"), count("min_items"), count("max_items"),
+					}},
+				}},
+			}},
 		}},
 	}
 }
@@ -470,6 +539,8 @@ func TestManifestSchemaKeys(t *testing.T) {
 		{manifest.Deprecation{}, []string{"properties", "policy", "properties", "deprecation", "properties"}},
 		{manifest.Horizon{}, []string{"properties", "policy", "properties", "acknowledge", "properties"}},
 		{manifest.Load{}, []string{"$defs", "load", "properties"}},
+		{manifest.Transform{}, []string{"$defs", "transform", "properties"}},
+		{manifest.ArgumentTransform{}, []string{"$defs", "transform", "properties", "arguments", "additionalProperties", "properties"}},
 		{manifest.NamespaceGroup{}, []string{"properties", "load", "properties", "namespaces", "additionalProperties", "properties"}},
 	} {
 		want := tomlKeys(c.typ)

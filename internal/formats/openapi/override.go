@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/decode"
@@ -135,7 +134,7 @@ func (o *oasDoc) reshape(t *canonical.Tool, in, http *canonical.Value, ov Overri
 			o.problem(at("fixed"), "the tool %q has no input property %q (it has %s)", t.Name, name, strings.Join(props.Keys(), ", "))
 			continue
 		}
-		v, err := fromTOML(ov.Fixed[name])
+		v, err := canonical.FromTOML(ov.Fixed[name])
 		if err == nil {
 			err = fits(v, s)
 		}
@@ -144,12 +143,12 @@ func (o *oasDoc) reshape(t *canonical.Tool, in, http *canonical.Value, ov Overri
 			continue
 		}
 		props.Delete(name)
-		dropRequired(in, name)
+		decode.DropRequired(in, name)
 		delete(t.Source.Fields, canonical.Pointer("/input/properties").Append(name))
 		bind(http, name, func(entry *canonical.Value) {
 			entry.Delete("property")
 			entry.Set("value", v)
-		}, func(body *canonical.Value) { setIn(body, "fixed", name, v) })
+		}, func(body *canonical.Value) { decode.SetIn(body, "fixed", name, v) })
 	}
 	for _, old := range sortedKeys(ov.Rename) {
 		name := ov.Rename[old]
@@ -178,7 +177,7 @@ func (o *oasDoc) reshape(t *canonical.Tool, in, http *canonical.Value, ov Overri
 		}
 		bind(http, old, func(entry *canonical.Value) {
 			entry.Set("property", canonical.NewString(name))
-		}, func(body *canonical.Value) { setIn(body, "properties", name, canonical.NewString(old)) })
+		}, func(body *canonical.Value) { decode.SetIn(body, "properties", name, canonical.NewString(old)) })
 	}
 }
 
@@ -205,68 +204,6 @@ func bind(http *canonical.Value, name string, param func(entry *canonical.Value)
 		return
 	}
 	body(b)
-}
-
-// setIn sets obj[key][name] = v, making obj[key] an object when missing.
-func setIn(obj *canonical.Value, key, name string, v *canonical.Value) {
-	m := obj.Get(key)
-	if m == nil {
-		m = canonical.NewObject()
-		obj.Set(key, m)
-	}
-	m.Set(name, v)
-}
-
-func dropRequired(in *canonical.Value, name string) {
-	req := in.Get("required")
-	if req == nil {
-		return
-	}
-	req.SetItems(slices.DeleteFunc(req.Items(), func(it *canonical.Value) bool { return it.Text() == name }))
-	if len(req.Items()) == 0 {
-		in.Delete("required")
-	}
-}
-
-// fromTOML converts a value decoded from TOML to JSON.
-func fromTOML(x any) (*canonical.Value, error) {
-	switch x := x.(type) {
-	case string:
-		return canonical.NewString(x), nil
-	case bool:
-		return canonical.NewBool(x), nil
-	case int64:
-		return canonical.NewNumber(fmt.Sprint(x)), nil
-	case float64:
-		v, err := canonical.ParseJSON([]byte(fmt.Sprint(x)))
-		if err != nil || v.Kind != canonical.Number {
-			return nil, fmt.Errorf("%v is not a JSON number", x)
-		}
-		return v, nil
-	case time.Time:
-		return canonical.NewString(x.Format(time.RFC3339Nano)), nil
-	case []any:
-		arr := canonical.NewArray()
-		for _, it := range x {
-			v, err := fromTOML(it)
-			if err != nil {
-				return nil, err
-			}
-			arr.SetItems(append(arr.Items(), v))
-		}
-		return arr, nil
-	case map[string]any:
-		obj := canonical.NewObject()
-		for _, k := range sortedKeys(x) {
-			v, err := fromTOML(x[k])
-			if err != nil {
-				return nil, err
-			}
-			obj.Set(k, v)
-		}
-		return obj, nil
-	}
-	return nil, fmt.Errorf("a value of TOML type %T has no JSON form", x)
 }
 
 // fits checks v against the "type" and "enum" of the schema s: enough to
