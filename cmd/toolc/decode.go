@@ -19,14 +19,9 @@ func newDecode(a *app) *cobra.Command {
 	cmd := command("decode --target T --name N [--namespace NS] [-C DIR] [--manifest FILE] ARGS.json|-", "Turn a model's tool call back into the catalog's terms")
 	cmd.Args = cobra.ExactArgs(1)
 	cmd.RunE = a.runs(func(cmd *cobra.Command, args []string, out *output) error {
-		m, err := openManifest(dir, manifestFile)
+		cat, err := builtCatalog(dir, manifestFile, out)
 		if err != nil {
-			return out.fail(exitUsage, "%v", err)
-		}
-		defer m.root.Close()
-		cat, err := toolcall.Load(m.root.FS(), manifest.LockFile)
-		if err != nil {
-			return out.fail(exitFailed, "%v", err)
+			return err
 		}
 		file, data, err := readInput(cmd.InOrStdin(), args[0])
 		if err != nil {
@@ -58,6 +53,21 @@ func newDecode(a *app) *cobra.Command {
 	_ = cmd.MarkFlagRequired("name")
 	_ = cmd.MarkFlagDirname("directory")
 	return cmd
+}
+
+// builtCatalog loads the built catalog beside the manifest (toolc.lock
+// and the bundles it lists), for toolcall.
+func builtCatalog(dir, manifestFile string, out *output) (*toolcall.Catalog, error) {
+	m, err := openManifest(dir, manifestFile)
+	if err != nil {
+		return nil, out.fail(exitUsage, "%v", err)
+	}
+	defer m.root.Close() // Load reads every file it needs
+	cat, err := toolcall.Load(m.root.FS(), manifest.LockFile)
+	if err != nil {
+		return nil, out.fail(exitFailed, "%v", err)
+	}
+	return cat, nil
 }
 
 // printCall prints the decoded call: its tool's ID, its arguments and the

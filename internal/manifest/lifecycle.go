@@ -76,6 +76,15 @@ type policy struct {
 	Ignore      []string     `toml:"ignore"`
 	Deprecation *Deprecation `toml:"deprecation"`
 	Acknowledge *Horizon     `toml:"acknowledge"`
+	Quality     *Quality     `toml:"quality"`
+}
+
+// Quality is [policy] quality: the description score (docs/quality.md) a
+// build requires of the catalog.
+type Quality struct {
+	// Min is the lowest catalog score the build takes, 1 to 5; each tool
+	// under it is named.
+	Min float64 `toml:"min"`
 }
 
 // findingRE is the text form of a finding: its code, its tool, and where in

@@ -49,6 +49,9 @@ type Manifest struct {
 	Deprecation *Deprecation
 	// Horizon is [policy] acknowledge, nil when not set (the defaults).
 	Horizon *Horizon
+	// Quality is [policy] quality, nil when not set: the build does not
+	// score descriptions.
+	Quality *Quality
 	// Acknowledge are the intended breaking changes ([[acknowledge]]),
 	// Removed the tombstones of removed tools ([[removed]]).
 	Acknowledge []Acknowledgment
@@ -112,7 +115,7 @@ func (m *Manifest) Doc() (map[string]any, error) {
 	}
 	doc := map[string]any{}
 	err := option.Recode(hashDoc{Version: m.Version, Catalog: m.Catalog, Sources: m.Sources, Targets: targets, Acknowledge: m.Acknowledge, Removed: m.Removed, Load: m.Load,
-		Policy: policy{Deny: m.Policy.Deny, Warn: m.Policy.Warn, Ignore: m.Policy.Ignore, Deprecation: m.Deprecation, Acknowledge: m.Horizon}}, &doc)
+		Policy: policy{Deny: m.Policy.Deny, Warn: m.Policy.Warn, Ignore: m.Policy.Ignore, Deprecation: m.Deprecation, Acknowledge: m.Horizon, Quality: m.Quality}}, &doc)
 	return doc, err
 }
 
@@ -482,7 +485,7 @@ func (d *decoder) decode(doc map[string]any, formats Formats) (*Manifest, []diag
 	}
 	m := &Manifest{Version: typed.Version, Catalog: typed.Catalog, Sources: typed.Sources, Targets: typed.Targets,
 		Policy:      diag.Policy{Deny: typed.Policy.Deny, Warn: typed.Policy.Warn, Ignore: typed.Policy.Ignore},
-		Deprecation: typed.Policy.Deprecation, Horizon: typed.Policy.Acknowledge, Acknowledge: typed.Acknowledge, Removed: typed.Removed, Load: typed.Load,
+		Deprecation: typed.Policy.Deprecation, Horizon: typed.Policy.Acknowledge, Quality: typed.Policy.Quality, Acknowledge: typed.Acknowledge, Removed: typed.Removed, Load: typed.Load,
 		keys: d.keys, lines: d.lines, meant: d.meant}
 	return m, diag.Sort(d.diags)
 }
@@ -556,6 +559,9 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 	d.checkLifecycle(m)
 	d.checkLoading(m)
 	d.checkTransforms(m)
+	if q := m.Quality; q != nil && (q.Min < 1 || q.Min > 5) {
+		d.errorAt("manifest.invalid", "policy.quality.min", "quality.min = %g: a score is from 1 to 5", q.Min)
+	}
 }
 
 // checkSource checks one [[sources]] entry, at key, filling in its format.

@@ -422,6 +422,7 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 	go func() { lint <- security.Check(ctx, b.tools) }()
 	b.checkCuration()
 	b.checkTransforms()
+	b.checkQuality()
 	b.selectTools()
 	if !opts.CatalogOnly {
 		if err := b.buildTargets(ctx); err != nil {

@@ -112,6 +112,11 @@ func manifestSchema() obj {
 			{"days", obj{{"type", "integer"}, {"minimum", 0}, {"default", manifest.DefaultHorizonDays}}},
 			{"majors", obj{{"type", "integer"}, {"minimum", 0}, {"default", manifest.DefaultHorizonMajors}}},
 		}},
+	}}, member{"quality", obj{
+		{"type", "object"},
+		{"additionalProperties", false},
+		{"description", "hold the catalog's description score (docs/quality.md) at min or more: each rule's finding at its tool, and quality.below-min under it"},
+		{"properties", obj{{"min", obj{{"type", "number"}, {"minimum", 1}, {"maximum", 5}}}}},
 	}})
 	path := obj{{"type", "string"}, {"pattern", `^[^/\\]`}, {"not", obj{{"pattern", `(^|/)\.\.(/|$)`}}}}
 	return obj{

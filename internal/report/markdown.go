@@ -50,6 +50,7 @@ func WriteMarkdown(w io.Writer, ov, base *Overview, baseName string) error {
 		b.WriteString(m + "\n\n")
 	}
 	writeDeferred(&b, ov)
+	writeQuality(&b, ov)
 	if base != nil {
 		writeChanges(&b, ov, base)
 	}
@@ -137,6 +138,31 @@ func methods(ov *Overview) string {
 		lines = append(lines, line+".")
 	}
 	return strings.Join(lines, " ")
+}
+
+// writeQuality writes the catalog's description score and its worst
+// tools, each with its dimensions and the first thing to write.
+func writeQuality(b *strings.Builder, ov *Overview) {
+	if len(ov.Tools) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "### Description quality: %.2f of 5\n\n", ov.Quality.Score)
+	fmt.Fprintf(b, "60%% the mean of the tools' scores (%.2f), 40%% the lowest (%.2f), as Glama's TDQS weighs a server's worst tool (docs/quality.md). The worst first:\n\n", ov.Quality.Mean, ov.Quality.Min)
+	b.WriteString("| tool | score | purpose | usage | behavior | parameters | conciseness | completeness | first to fix |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	tools := slices.Clone(ov.Tools)
+	slices.SortStableFunc(tools, func(x, y Tool) int {
+		return cmp.Or(cmp.Compare(x.Quality.Score, y.Quality.Score), strings.Compare(x.ID, y.ID))
+	})
+	for _, t := range tools[:min(10, len(tools))] {
+		fix := "–"
+		if len(t.Quality.Findings) > 0 {
+			f := t.Quality.Findings[0]
+			fix = "`" + f.Code + "`: " + strings.ReplaceAll(f.Message, "|", "\\|")
+		}
+		d := t.Quality.Dimensions
+		fmt.Fprintf(b, "| `%s` | %.1f | %d | %d | %d | %d | %d | %d | %s |\n", t.ID, t.Quality.Score, d["purpose"], d["usage"], d["behavior"], d["parameters"], d["conciseness"], d["completeness"], fix)
+	}
+	b.WriteString("\n")
 }
 
 // writeDeferred says, for the targets that defer tools ([load]), what the

@@ -7,6 +7,7 @@
 package report
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/internal/pipeline"
+	"github.com/toolc-dev/toolc/internal/quality"
 	"github.com/toolc-dev/toolc/internal/tokens"
 )
 
@@ -42,6 +44,16 @@ type Overview struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Infos    int `json:"infos"`
+	// Quality is the catalog's description score (docs/quality.md): 60 %
+	// the mean of its tools', 40 % the lowest.
+	Quality QualitySummary `json:"quality"`
+}
+
+// QualitySummary is the catalog's description score.
+type QualitySummary struct {
+	Score float64 `json:"score"`
+	Mean  float64 `json:"mean"`
+	Min   float64 `json:"min"`
 }
 
 // Target is one target's totals.
@@ -99,8 +111,18 @@ type Tool struct {
 	Findings []Finding `json:"findings,omitempty"`
 	// Cells are the tool in each target, in the order of Targets.
 	Cells []Cell `json:"cells"`
+	// Quality is the tool's description score, per dimension and in all,
+	// and what the rules found.
+	Quality ToolQuality `json:"quality"`
 
 	input *canonical.Value // Input's schema, which the page writes when Input is not made
+}
+
+// ToolQuality is one tool's description score.
+type ToolQuality struct {
+	Score      float64        `json:"score"`
+	Dimensions map[string]int `json:"dimensions"`
+	Findings   []Finding      `json:"findings,omitempty"`
 }
 
 // Cell is one tool in one target.
@@ -186,6 +208,15 @@ func makeOverview(res *pipeline.Result, jobs int, schemas bool) *Overview {
 		ct := res.Catalog[i]
 		ov.Tools[i] = makeTool(ct, byTool[ct.ID()], res.Bundles, out, byTarget, schemas)
 	})
+	q := quality.Score(res.Catalog)
+	ov.Quality = QualitySummary{Score: round2(q.Score), Mean: round2(q.Mean), Min: round2(q.Min)}
+	for i, s := range q.Tools {
+		tq := ToolQuality{Score: round2(s.Score), Dimensions: s.Dimensions}
+		for _, f := range s.Findings {
+			tq.Findings = append(tq.Findings, Finding{Code: f.Code, Severity: "info", Message: f.Message + "; " + f.Fix, Pointer: string(f.At)})
+		}
+		ov.Tools[i].Quality = tq
+	}
 	for i := range ov.Tools {
 		for j, c := range ov.Tools[i].Cells {
 			if c.Status != Absent {
@@ -340,3 +371,6 @@ func emittedTools(b pipeline.Bundle) map[string]emitted {
 	}
 	return out
 }
+
+// round2 rounds a score to two decimals, as the report writes it.
+func round2(f float64) float64 { return math.Round(f*100) / 100 }
