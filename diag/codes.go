@@ -318,6 +318,8 @@ var codes = []Code{
 		"The target has no prefixItems, so a tuple becomes items: {anyOf: [...]} (with maxItems when it was closed): each position may now hold any of the tuple's item types."},
 	{"loss.property-names", Warning, "the target cannot carry propertyNames",
 		"propertyNames is dropped."},
+	{"loss.publisher-meta", Warning, "the tool summary of a server.json is cut to the registry's 4 KB",
+		"toolc lists a server's tools (names and first sentences) under _meta[\"io.modelcontextprotocol.registry/publisher-provided\"], which the MCP registry keeps up to 4 KB (its validatePublisherExtensions) and refuses past. Over it, the summary names the tools without descriptions; past that too, it names the first that fit and counts the rest (\"dev.toolc/more\"). The server's own tools/list is unchanged: shorten the descriptions' first sentences, or select fewer tools for this target."},
 	{"loss.ref", Warning, "a $ref could not be carried or inlined",
 		"The target has no $ref (or no recursive one), and this reference could not be inlined: it is recursive, points to another document or nowhere, or inlining it would pass the inline-size limit. It is replaced by the type of its definition, or dropped, so the target accepts more than the source. Remove the recursion, or deny this code to fail the build."},
 	{"loss.required", Warning, "a required name that properties does not define was dropped",

@@ -26,7 +26,7 @@ func TestTargetOptions(t *testing.T) {
 		{"server spelled right", target("server-json", server), ""},
 		{"server misspelt", target("server-json", strings.Replace(server, "website", "websit", 1)), `12:1 manifest.unknown-key targets[0].server.websit: unknown key "websit"; did you mean "website"?`},
 		{"server's package misspelt", target("server-json", strings.Replace(server, "identifier", "identifer", 1)), `13:1 manifest.unknown-key targets[0].server.packages[0].identifer: unknown key "identifer"; did you mean "identifier"?`},
-		{"server key toolc does not write", target("server-json", server+"title = \"Acme\"\n"), `14:1 manifest.unknown-key targets[0].server.title: unknown key "title"`},
+		{"server key toolc does not write", target("server-json", server+"status = \"active\"\n"), `14:1 manifest.unknown-key targets[0].server.status: unknown key "status"`},
 		{"server of the wrong type", target("server-json", "server = 5\n"), `11:10 manifest.type targets[0].server: want a table, not an integer`},
 		{"mcpb spelled right", target("mcpb", mcpb), ""},
 		{"mcpb misspelt", target("mcpb", mcpb+"licence = \"MIT\"\n"), `14:1 manifest.unknown-key targets[0].mcpb.licence: unknown key "licence"; did you mean "license"?`},

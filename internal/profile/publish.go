@@ -36,11 +36,21 @@ func release(format, source string) *Profile {
 	}
 }
 
+// published is the profile of a file that describes one server to those
+// who install it: its tools by the names the server itself serves them
+// under, whatever namespace the catalog gives them (names =
+// "{namespace}__{name}" on the target opts in to the catalog's).
+func published(format, source string) *Profile {
+	p := release(format, source)
+	p.Names = "{name}"
+	return p
+}
+
 func init() {
-	profiles["server-json"] = release("server-json", "MCP registry server.json, schema 2025-12-11")
-	profiles["mcpb"] = release("mcpb", "MCPB manifest.json, manifest_version 0.3")
-	profiles["a2a-card"] = release("a2a-card", "A2A agent card (a2a-js SDK 1.3.0 types)")
-	profiles["llms-txt"] = release("llms-txt", "llms.txt (llmstxt.org)")
+	profiles["server-json"] = published("server-json", "MCP registry server.json, schema 2025-12-11")
+	profiles["mcpb"] = published("mcpb", "MCPB manifest.json, manifest_version 0.3")
+	profiles["a2a-card"] = published("a2a-card", "A2A agent card (a2a-js SDK 1.3.0 types)")
+	profiles["llms-txt"] = published("llms-txt", "llms.txt (llmstxt.org)")
 	profiles["typescript"] = release("typescript", "TypeScript declarations, checked by tsc --strict")
 	profiles["go"] = release("go", "Go types, checked by go vet; the MCP Go SDK infers the catalog's schemas from them")
 	profiles["python"] = release("python", "Python TypedDicts, checked by pyright --strict")

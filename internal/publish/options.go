@@ -21,10 +21,47 @@ type ServerJSONOptions struct {
 // fields (server.schema.json 2025-12-11) in the manifest's snake_case.
 type Server struct {
 	Name       string      `toml:"name" doc:"the server's name in reverse-DNS form with one \"/\" (io.github.OWNER/SERVER); the catalog's name by default"`
+	Title      string      `toml:"title" doc:"the server's display name, at most 100 characters"`
 	Website    string      `toml:"website" doc:"the server's home page (websiteUrl)"`
 	Repository *Repository `toml:"repository" doc:"where its source is"`
+	Icons      []Icon      `toml:"icons" doc:"the server's icons, https URLs"`
 	Packages   []Package   `toml:"packages" doc:"how to install and run it"`
 	Remotes    []Remote    `toml:"remotes" doc:"where it runs"`
+}
+
+// Icon is one of a server's icons.
+type Icon struct {
+	Src      string   `toml:"src" doc:"the icon's https URL"`
+	MIMEType string   `toml:"mime_type" doc:"image/png, image/svg+xml …"`
+	Sizes    []string `toml:"sizes" doc:"such as 48x48, or any"`
+	Theme    string   `toml:"theme" enum:"light,dark" doc:"the theme it is drawn for"`
+}
+
+// Input is what a client asks the user for, or sets, to run a server: an
+// environment variable or a header (name), or the value of an argument.
+type Input struct {
+	Name        string   `toml:"name" doc:"the variable's or header's name"`
+	Description string   `toml:"description" doc:"what it is, for the person who sets it"`
+	Required    bool     `toml:"required" doc:"the server does not run without it (isRequired)"`
+	Secret      bool     `toml:"secret" doc:"a token or password: a client keeps it out of logs and configs (isSecret)"`
+	Format      string   `toml:"format" enum:"string,number,boolean,filepath" doc:"the value's kind"`
+	Default     string   `toml:"default" doc:"the value when none is set"`
+	Value       string   `toml:"value" doc:"a fixed value, which may name {variables}"`
+	Placeholder string   `toml:"placeholder" doc:"an example the client shows"`
+	Choices     []string `toml:"choices" doc:"the values it takes"`
+}
+
+// Argument is a command-line argument of a package or its runtime.
+type Argument struct {
+	Type        string `toml:"type" enum:"positional,named" doc:"a positional value, or a named --flag"`
+	Name        string `toml:"name" doc:"named: the flag, dashes included"`
+	Value       string `toml:"value" doc:"the argument's value"`
+	ValueHint   string `toml:"value_hint" doc:"positional: what the value is, where value is not set"`
+	Description string `toml:"description" doc:"what it does"`
+	Required    bool   `toml:"required" doc:"the server does not run without it"`
+	Repeated    bool   `toml:"repeated" doc:"it may be given more than once"`
+	Secret      bool   `toml:"secret" doc:"its value is a secret"`
+	Default     string `toml:"default" doc:"the value when none is given"`
 }
 
 // Repository is where a server's source is.
@@ -44,12 +81,20 @@ type Package struct {
 	Transport       string `toml:"transport" enum:"stdio,streamable-http,sse" default:"stdio" doc:"how a client speaks to it"`
 	FileSHA256      string `toml:"file_sha256" pattern:"^[a-f0-9]{64}$" doc:"the SHA-256 of an mcpb package's file"`
 	RuntimeHint     string `toml:"runtime_hint" doc:"the program that runs it: npx, uvx, docker …"`
+	// URL and Headers are the local endpoint of a package that serves
+	// streamable HTTP (or SSE) once it runs.
+	URL                  string     `toml:"url" doc:"streamable-http or sse: where the running package listens, such as http://localhost:{port}/mcp"`
+	Headers              []Input    `toml:"headers" doc:"streamable-http or sse: the headers each request sends"`
+	EnvironmentVariables []Input    `toml:"environment_variables" doc:"the environment the package needs: tokens (secret = true), settings"`
+	PackageArguments     []Argument `toml:"package_arguments" doc:"the arguments after the package"`
+	RuntimeArguments     []Argument `toml:"runtime_arguments" doc:"the arguments of its runtime (runtime_hint), before the package"`
 }
 
 // Remote is one endpoint where a server runs.
 type Remote struct {
-	Type string `toml:"type" enum:"streamable-http,sse" doc:"the transport"`
-	URL  string `toml:"url" doc:"the endpoint, http:// or https://"`
+	Type    string  `toml:"type" enum:"streamable-http,sse" doc:"the transport"`
+	URL     string  `toml:"url" doc:"the endpoint, http:// or https://"`
+	Headers []Input `toml:"headers" doc:"the headers each request sends: an API key (secret = true)"`
 }
 
 // MCPBOptions are the mcpb target's options.

@@ -8,10 +8,13 @@ package publish
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -200,6 +203,15 @@ func ServerJSON(tools, sources []*canonical.Tool, opts profile.Options) (*canoni
 		out.Set("repository", o)
 	}
 	setStr(out, "websiteUrl", srv.Website)
+	if srv.Title != "" {
+		if n := len([]rune(srv.Title)); n > 100 {
+			r.atTable("publish.invalid", "shorten [targets.server] title to 100 characters", "title has %d characters; the registry takes at most 100", n)
+		}
+		out.Set("title", canonical.NewString(srv.Title))
+	}
+	if icons := r.icons(srv.Icons); icons != nil {
+		out.Set("icons", icons)
+	}
 	pkgs, rem := r.packages(srv.Packages), r.remotes(srv.Remotes)
 	if len(pkgs.Items()) > 0 {
 		out.Set("packages", pkgs)
@@ -210,16 +222,59 @@ func ServerJSON(tools, sources []*canonical.Tool, opts profile.Options) (*canoni
 	if len(pkgs.Items())+len(rem.Items()) == 0 {
 		r.atTable("publish.field-missing", `add [[targets.server.packages]] (registry_type, identifier, transport) or [[targets.server.remotes]] (type, url)`, "the server.json says neither how to install the server (packages) nor where it runs (remotes)")
 	}
-	// The registry keeps custom data only under this key.
-	list := canonical.NewArray()
-	for _, t := range tools {
-		o := canonical.NewObject()
-		o.Set("name", canonical.NewString(t.Name))
-		setStr(o, "description", firstSentence(t.Description))
-		list.SetItems(append(list.Items(), o))
-	}
-	out.Set("_meta", nested(list, "io.modelcontextprotocol.registry/publisher-provided", "dev.toolc/tools"))
+	// The registry keeps custom data only under this key, up to 4 KB.
+	out.Set("_meta", canonical.NewObject(canonical.Member{Key: "io.modelcontextprotocol.registry/publisher-provided", Value: r.toolSummary(tools)}))
 	return out, r.ds
+}
+
+// MaxPublisherMeta is the most the registry keeps under
+// _meta["io.modelcontextprotocol.registry/publisher-provided"], as JSON
+// (the registry's validatePublisherExtensions: 4 KB).
+const MaxPublisherMeta = 4 * 1024
+
+// toolSummary is {"dev.toolc/tools": [{name, description}, …]} within the
+// registry's bound: each description its first sentence; where that is
+// too much, the names alone; where that is still too much, the first names
+// that fit and how many more there are. What it leaves out is a
+// loss.publisher-meta, at the target.
+func (r *release) toolSummary(tools []*canonical.Tool) *canonical.Value {
+	summary := func(n int, described bool) *canonical.Value {
+		list := canonical.NewArray()
+		for _, t := range tools[:n] {
+			o := canonical.NewObject()
+			o.Set("name", canonical.NewString(t.Name))
+			if described {
+				setStr(o, "description", firstSentence(t.Description))
+			}
+			list.SetItems(append(list.Items(), o))
+		}
+		o := canonical.NewObject(canonical.Member{Key: "dev.toolc/tools", Value: list})
+		if n < len(tools) {
+			o.Set("dev.toolc/more", canonical.NewNumber(strconv.Itoa(len(tools)-n)))
+		}
+		return o
+	}
+	full := summary(len(tools), true)
+	if size(full) <= MaxPublisherMeta {
+		return full
+	}
+	if names := summary(len(tools), false); size(names) <= MaxPublisherMeta {
+		r.atTable("loss.publisher-meta", "shorten the first sentences of the tools' descriptions, or publish fewer tools in this target (select)", "the tool summary under _meta's publisher-provided key is %d bytes with descriptions, over the registry's %d: it lists the %d tools by name alone", size(full), MaxPublisherMeta, len(tools))
+		return names
+	}
+	n := sort.Search(len(tools), func(n int) bool { return size(summary(n+1, false)) > MaxPublisherMeta })
+	r.atTable("loss.publisher-meta", "shorten the first sentences of the tools' descriptions, or publish fewer tools in this target (select)", "the tool summary under _meta's publisher-provided key is %d bytes with descriptions, over the registry's %d: it names the first %d of the %d tools, and says how many more there are", size(full), MaxPublisherMeta, n, len(tools))
+	return summary(n, false)
+}
+
+// size is v's JSON as the registry measures it (Go's encoding/json:
+// compact, <, > and & escaped).
+func size(v *canonical.Value) int {
+	data, err := json.Marshal(json.RawMessage(v.AppendJSON(nil, "")))
+	if err != nil {
+		return math.MaxInt
+	}
+	return len(data)
 }
 
 // nested puts v under keys, the outermost first: nested(v, "a", "b") is
@@ -254,9 +309,119 @@ func (r *release) packages(ts []Package) *canonical.Value {
 		}
 		setStr(o, "fileSha256", sum)
 		setStr(o, "runtimeHint", t.RuntimeHint)
+		at := fmt.Sprintf("packages[%d]", i)
+		if args := r.arguments(at+".runtime_arguments", t.RuntimeArguments); args != nil {
+			o.Set("runtimeArguments", args)
+		}
+		if args := r.arguments(at+".package_arguments", t.PackageArguments); args != nil {
+			o.Set("packageArguments", args)
+		}
+		if env := r.inputs(at+".environment_variables", t.EnvironmentVariables); env != nil {
+			o.Set("environmentVariables", env)
+		}
+		transport := cmp.Or(t.Transport, "stdio")
 		tr := canonical.NewObject()
-		tr.Set("type", canonical.NewString(cmp.Or(t.Transport, "stdio")))
+		tr.Set("type", canonical.NewString(transport))
+		switch {
+		case transport == "stdio" && (t.URL != "" || len(t.Headers) > 0):
+			r.atTable("publish.invalid", "leave url and headers out of a stdio package", "%s: a stdio package has no url or headers (the registry's stdio-transport-url-not-empty)", at)
+		case transport != "stdio" && t.URL == "":
+			r.atTable("publish.field-missing", `set url = "http://localhost:{port}/mcp"`, "%s: a %s package needs the url it listens on", at, transport)
+		}
+		setStr(tr, "url", t.URL)
+		if hs := r.inputs(at+".headers", t.Headers); hs != nil {
+			tr.Set("headers", hs)
+		}
 		o.Set("transport", tr)
+		out.SetItems(append(out.Items(), o))
+	}
+	return out
+}
+
+// inputs writes environment variables or headers, each named.
+func (r *release) inputs(at string, in []Input) *canonical.Value {
+	if len(in) == 0 {
+		return nil
+	}
+	out := canonical.NewArray()
+	for i, v := range in {
+		if strings.TrimSpace(v.Name) == "" {
+			r.atTable("publish.field-missing", "give each a name", "%s[%d] has no name", at, i)
+		}
+		o := canonical.NewObject()
+		setStr(o, "name", v.Name)
+		r.input(o, v.Description, v.Required, v.Secret, v.Format, v.Default, v.Value, v.Placeholder, v.Choices)
+		out.SetItems(append(out.Items(), o))
+	}
+	return out
+}
+
+// input writes the fields of the registry's Input on o.
+func (r *release) input(o *canonical.Value, description string, required, secret bool, format, def, value, placeholder string, choices []string) {
+	setStr(o, "description", description)
+	if required {
+		o.Set("isRequired", canonical.NewBool(true))
+	}
+	if secret {
+		o.Set("isSecret", canonical.NewBool(true))
+	}
+	setStr(o, "format", format)
+	setStr(o, "default", def)
+	setStr(o, "value", value)
+	setStr(o, "placeholder", placeholder)
+	if len(choices) > 0 {
+		o.Set("choices", canonical.NewStrings(choices))
+	}
+}
+
+// arguments writes command-line arguments: positional ones with a value
+// or a hint, named ones with their flag.
+func (r *release) arguments(at string, args []Argument) *canonical.Value {
+	if len(args) == 0 {
+		return nil
+	}
+	out := canonical.NewArray()
+	for i, a := range args {
+		typ := cmp.Or(a.Type, "positional")
+		switch {
+		case typ == "named" && strings.TrimSpace(a.Name) == "":
+			r.atTable("publish.field-missing", `give a named argument its flag: name = "--port"`, "%s[%d] is named and has no name", at, i)
+		case typ == "positional" && a.Value == "" && a.ValueHint == "":
+			r.atTable("publish.field-missing", `give a positional argument value = "…" or value_hint = "…"`, "%s[%d] is positional and has neither value nor value_hint", at, i)
+		}
+		o := canonical.NewObject()
+		o.Set("type", canonical.NewString(typ))
+		if typ == "named" {
+			setStr(o, "name", a.Name)
+		} else {
+			setStr(o, "valueHint", a.ValueHint)
+		}
+		if a.Repeated {
+			o.Set("isRepeated", canonical.NewBool(true))
+		}
+		r.input(o, a.Description, a.Required, a.Secret, "", a.Default, a.Value, "", nil)
+		out.SetItems(append(out.Items(), o))
+	}
+	return out
+}
+
+// icons writes the server's icons, each an https URL.
+func (r *release) icons(in []Icon) *canonical.Value {
+	if len(in) == 0 {
+		return nil
+	}
+	out := canonical.NewArray()
+	for i, ic := range in {
+		if !strings.HasPrefix(ic.Src, "https://") {
+			r.atTable("publish.invalid", "give each icon an https:// src", "icons[%d] src %q: the registry takes absolute https URLs", i, ic.Src)
+		}
+		o := canonical.NewObject()
+		setStr(o, "src", ic.Src)
+		setStr(o, "mimeType", ic.MIMEType)
+		if len(ic.Sizes) > 0 {
+			o.Set("sizes", canonical.NewStrings(ic.Sizes))
+		}
+		setStr(o, "theme", ic.Theme)
 		out.SetItems(append(out.Items(), o))
 	}
 	return out
@@ -273,6 +438,9 @@ func (r *release) remotes(ts []Remote) *canonical.Value {
 		o := canonical.NewObject()
 		setStr(o, "type", kind)
 		setStr(o, "url", url)
+		if hs := r.inputs(fmt.Sprintf("remotes[%d].headers", i), t.Headers); hs != nil {
+			o.Set("headers", hs)
+		}
 		out.SetItems(append(out.Items(), o))
 	}
 	return out
