@@ -87,7 +87,7 @@ func (v *Verdict) WriteChangelog(w io.Writer, name string) {
 	}{
 		{"Breaking", func(d diag.Diagnostic) bool { return bumpFor(d) == Major && !removal(d) }},
 		{"Acknowledged", acked},
-		{"Removed", removal},
+		{"Removed", func(d diag.Diagnostic) bool { return removal(d) && !acked(d) }}, // an acknowledged one is said under Acknowledged
 		{"Deprecated", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-deprecated" }},
 		{"Renamed", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-renamed" }},
 		{"Added", func(d diag.Diagnostic) bool { return d.Code == "breaking.tool-added" }},

@@ -46,3 +46,16 @@ func TestInMajor(t *testing.T) {
 		t.Errorf("Acknowledge changed its input")
 	}
 }
+
+// TestAcknowledgedRemovalOnce: an early removal that an [[acknowledge]]
+// entry lets through is said once in the release notes, under
+// Acknowledged, not again under Removed.
+func TestAcknowledgedRemovalOnce(t *testing.T) {
+	d := diag.Diagnostic{Code: "breaking.removed-early", Severity: diag.Warning, Tool: "shop:old_report", Message: "removed before its deprecation window passed (acknowledged until 2.0.0: the report moved to the data team)"}
+	v := &Verdict{Need: Minor, Findings: []diag.Diagnostic{d}, From: "1.2.0", To: "1.3.0", Reasons: map[string]string{FindingText(d): "the report moved to the data team"}}
+	var md strings.Builder
+	v.WriteChangelog(&md, "shop")
+	if n := strings.Count(md.String(), "shop:old_report"); n != 1 {
+		t.Errorf("the acknowledged removal is said %d times:\n%s", n, md.String())
+	}
+}

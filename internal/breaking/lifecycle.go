@@ -342,11 +342,17 @@ func Acknowledge(ds []diag.Diagnostic, acks []Ack, version string, today time.Ti
 	var own []diag.Diagnostic
 	used := make([]bool, len(acks))
 	for i, a := range acks {
-		if a.expired(version, today) {
-			used[i] = true
-			own = append(own, a.at("acknowledge.expired", "the acknowledgment of %q ended with %s: the finding breaks callers again; release it as a major version, or extend until with a new review", a.Finding, a.Until).
-				WithFix("remove the entry, or set a later until"))
+		if !a.expired(version, today) {
+			continue
 		}
+		used[i] = true
+		if !slices.ContainsFunc(ds, a.matches) {
+			own = append(own, a.at("acknowledge.expired", "the acknowledgment of %q ended with %s, and names no finding of this comparison: the change it let through is released, or was undone", a.Finding, a.Until).
+				WithFix("remove the entry"))
+			continue
+		}
+		own = append(own, a.at("acknowledge.expired", "the acknowledgment of %q ended with %s: the finding breaks callers again; release it as a major version, or extend until with a new review", a.Finding, a.Until).
+			WithFix("remove the entry, or set a later until"))
 	}
 	for j := range out {
 		d := &out[j]
@@ -361,7 +367,7 @@ func Acknowledge(ds []diag.Diagnostic, acks []Ack, version string, today time.Ti
 			d.Message += fmt.Sprintf(" (acknowledged until %s: %s)", acks[i].Until, acks[i].Reason)
 			reasons[FindingText(*d)] = acks[i].Reason
 		case i < 0:
-			d.Fix = fmt.Sprintf("if the release means it, acknowledge it in toolc.toml: [[acknowledge]] finding = %q reason = \"…\" until = %q", FindingText(*d), untilFor(version))
+			d.Fix = AckFix(FindingText(*d), untilFor(version))
 		}
 	}
 	for i, a := range acks {
@@ -380,4 +386,11 @@ func untilFor(version string) string {
 		return "YYYY-MM-DD"
 	}
 	return version
+}
+
+// AckFix is the fix that acknowledges a finding: an [[acknowledge]] table
+// to paste into toolc.toml, whose reason is to be written (the manifest
+// refuses its placeholder).
+func AckFix(finding, until string) string {
+	return fmt.Sprintf("if the release means it, acknowledge it in toolc.toml, with the reason written:\n[[acknowledge]]\nfinding = %q\nreason = \"…\"\nuntil = %q", finding, until)
 }

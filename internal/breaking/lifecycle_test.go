@@ -132,6 +132,12 @@ func TestAcknowledgeEntries(t *testing.T) {
 			t.Errorf("%s: the fix does not give the entry to paste: %q", c.name, out[0].Fix)
 		}
 	}
+	// Expired and naming nothing of the comparison: no major release to
+	// advise, only the entry to remove.
+	_, _, own := Acknowledge(ds, []Ack{{Finding: "breaking.type-changed tool=shop:s at=/input/properties/q/type", Reason: "r", Until: "1.0.0", UntilVersion: "1.0.0"}}, "1.1.0", day)
+	if len(own) != 1 || own[0].Code != "acknowledge.expired" || strings.Contains(own[0].Message, "major") || own[0].Fix != "remove the entry" {
+		t.Errorf("an expired entry of no finding: %v", own)
+	}
 }
 
 // TestWindowReadsOnlyWhatItNeeds: the window is read from the newest

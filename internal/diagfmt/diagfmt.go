@@ -121,7 +121,9 @@ func writeText(w io.Writer, fs []finding, color bool, max int) (int, error) {
 		b.WriteString(line)
 		b.WriteByte('\n')
 		if f.Fix != "" {
-			fmt.Fprintf(&b, "\tfix: %s\n", f.Fix)
+			// A fix of several lines (a TOML table to paste) keeps its
+			// lines, indented under the first.
+			fmt.Fprintf(&b, "\tfix: %s\n", strings.ReplaceAll(f.Fix, "\n", "\n\t  "))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -142,6 +144,9 @@ type jsonDiagnostic struct {
 	Tool     string   `json:"tool,omitempty"`
 	Targets  []string `json:"targets,omitempty"`
 	Fix      string   `json:"fix,omitempty"`
+	// Fingerprint names the finding across runs (diag.Fingerprint): what
+	// a baseline and an [[acknowledge]] entry may give for it.
+	Fingerprint string `json:"fingerprint"`
 }
 
 func writeJSON(w io.Writer, fs []finding) error {
@@ -151,7 +156,7 @@ func writeJSON(w io.Writer, fs []finding) error {
 		err := enc.Encode(jsonDiagnostic{
 			Code: f.Code, Severity: f.Severity.String(), Message: f.Message,
 			File: f.File, Line: f.Line, Column: f.Column, Pointer: f.Pointer,
-			Tool: f.Tool, Targets: f.targets, Fix: f.Fix,
+			Tool: f.Tool, Targets: f.targets, Fix: f.Fix, Fingerprint: diag.Fingerprint(f.Diagnostic),
 		})
 		if err != nil {
 			return err

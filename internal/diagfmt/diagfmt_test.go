@@ -62,10 +62,10 @@ func TestJSON(t *testing.T) {
 		t.Fatalf("json gave %d lines, want 4:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 	want := []string{
-		`{"code":"schema.dangling-ref","severity":"error","message":"$ref #/$defs/x points to nothing","file":"tools/a.json","line":0,"column":0,"pointer":"/inputSchema/properties/x","tool":"a","fix":"define x"}`,
-		`{"code":"loss.ref","severity":"warning","message":"100% lost: a,b:c\r\nnext","file":"dir,1/b:c.json","line":3,"column":7,"pointer":"","targets":["gemini"]}`,
-		`{"code":"name.rewritten","severity":"info","message":"renamed","file":"toolc.toml","line":0,"column":0,"pointer":""}`,
-		`{"code":"catalog.empty","severity":"warning","message":"no source file yielded a tool","file":"","line":0,"column":0,"pointer":""}`,
+		`{"code":"schema.dangling-ref","severity":"error","message":"$ref #/$defs/x points to nothing","file":"tools/a.json","line":0,"column":0,"pointer":"/inputSchema/properties/x","tool":"a","fix":"define x","fingerprint":"1a0d33f41eea0a3a5f4fe357ad12d8ee"}`,
+		`{"code":"loss.ref","severity":"warning","message":"100% lost: a,b:c\r\nnext","file":"dir,1/b:c.json","line":3,"column":7,"pointer":"","targets":["gemini"],"fingerprint":"2020c59ef793d9c9457c2b7caac2774b"}`,
+		`{"code":"name.rewritten","severity":"info","message":"renamed","file":"toolc.toml","line":0,"column":0,"pointer":"","fingerprint":"494e3790aea025e66be0549cd5e8a73b"}`,
+		`{"code":"catalog.empty","severity":"warning","message":"no source file yielded a tool","file":"","line":0,"column":0,"pointer":"","fingerprint":"bf7b23685a62eae769c60759f7e86c10"}`,
 	}
 	for i, line := range lines {
 		if line != want[i] {

@@ -127,8 +127,11 @@ func (d *decoder) checkLifecycle(m *Manifest) {
 		if _, _, _, ok := ParseFinding(a.Finding); !ok {
 			d.errorAt("manifest.invalid", key+".finding", "%q is not a finding: paste the line toolc breaking prints (\"breaking.CODE tool=ID at=POINTER\") or its fingerprint", a.Finding)
 		}
-		if strings.TrimSpace(a.Reason) == "" {
+		switch r := strings.TrimSpace(a.Reason); {
+		case r == "":
 			d.errorAt("manifest.invalid", key, "an acknowledgment needs a reason = \"...\": why the release breaks this on purpose")
+		case placeholderReason(r):
+			d.errorAt("manifest.invalid", key+".reason", "reason = %q is a placeholder: write why the release breaks this on purpose (the release notes print it)", a.Reason)
 		}
 		if _, _, ok := ParseUntil(a.Until); !ok {
 			d.errorAt("manifest.invalid", key+".until", "until = %q is neither a semantic version (\"2.0.0\") nor a date (\"2027-01-31\"): an acknowledgment must end", a.Until)
@@ -154,4 +157,11 @@ func (d *decoder) checkLifecycle(m *Manifest) {
 	if h := m.Horizon; h != nil && (h.Days < 0 || h.Majors < 0) {
 		d.errorAt("manifest.invalid", "policy.acknowledge", "days and majors count forward: want 1 or more (0 keeps the default)")
 	}
+}
+
+// placeholderReason reports whether a reason says nothing: the ellipsis
+// toolc's own fix prints for it, or a TODO.
+func placeholderReason(r string) bool {
+	r = strings.ToLower(strings.Trim(r, " .…<>[]()"))
+	return r == "" || r == "todo" || r == "tbd" || r == "fixme" || r == "why" || r == "reason"
 }
