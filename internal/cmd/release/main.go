@@ -66,6 +66,8 @@ func run(args []string) error {
 	snapshot := fl.Bool("snapshot", false, "a snapshot: version v0.0.0-snapshot.<commit>")
 	only := fl.String("only", "", "build only these platforms, GOOS/GOARCH, comma-separated")
 	out := fl.String("out", "release", "the folder to write into, emptied first")
+	dirty := fl.Bool("dirty", false, "build a tree with changes to tracked files, stamping the commit +dirty")
+	untagged := fl.Bool("untagged", false, "release a -version that is no tag at HEAD")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -73,12 +75,37 @@ func run(args []string) error {
 	if err != nil {
 		return fmt.Errorf("the commit: %v", err)
 	}
+	// A binary stamped with a commit must be that commit's: changes to
+	// tracked files are refused, or stamped +dirty when asked.
+	changed, err := gitOutput("status", "--porcelain", "--untracked-files=no")
+	if err != nil {
+		return fmt.Errorf("git status: %v", err)
+	}
+	stamp := commit
+	switch {
+	case changed != "" && !*dirty:
+		return fmt.Errorf("the tree has changes to tracked files (%s): commit them, or pass -dirty to stamp the build %s+dirty", firstLine(changed), commit[:12])
+	case changed != "":
+		stamp = commit + "+dirty"
+	}
 	switch {
 	case *snapshot && *version == "":
 		*version = "v0.0.0-snapshot." + commit[:12]
+		if changed != "" {
+			*version += ".dirty"
+		}
 	case !semver.MatchString(*version):
 		return fmt.Errorf("-version %q: want a tag such as v1.2.0, or -snapshot", *version)
+	case !*untagged:
+		tags, err := gitOutput("tag", "--points-at", "HEAD")
+		if err != nil {
+			return fmt.Errorf("git tag: %v", err)
+		}
+		if !slices.Contains(strings.Fields(tags), *version) {
+			return fmt.Errorf("-version %s is no tag at HEAD (%s): tag the commit (git tag %s), or pass -untagged", *version, cmpOr(strings.Join(strings.Fields(tags), ", "), "it has none"), *version)
+		}
 	}
+	commit = stamp
 	platforms := Platforms
 	if *only != "" {
 		want := strings.Split(*only, ",")
@@ -91,15 +118,34 @@ func run(args []string) error {
 		return err
 	}
 	r := &release{version: *version, commit: commit, out: *out}
-	for _, p := range platforms {
+	start := time.Now()
+	for i, p := range platforms {
+		fmt.Fprintf(os.Stderr, "release: %s %s/%s (%d of %d), %s in\n", r.version, p.GOOS, p.GOARCH, i+1, len(platforms), time.Since(start).Round(time.Second))
 		if err := r.platform(p); err != nil {
 			return fmt.Errorf("%s/%s: %w", p.GOOS, p.GOARCH, err)
 		}
 	}
+	fmt.Fprintln(os.Stderr, "release: the npm package and checksums.txt")
 	if err := r.npmMain(); err != nil {
 		return err
 	}
-	return r.checksums()
+	if err := r.checksums(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "release: %s of %s in %s, in %s\n", r.version, r.commit, *out, time.Since(start).Round(time.Second))
+	return nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(line)
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 type release struct {
@@ -128,7 +174,7 @@ func (r *release) platform(p Platform) error {
 		return err
 	}
 	files := []file{{exe, data, 0o755}}
-	for _, doc := range []string{"README.md"} {
+	for _, doc := range []string{"README.md", "LICENSE"} {
 		if b, err := os.ReadFile(doc); err == nil {
 			files = append(files, file{doc, b, 0o644})
 		}
@@ -143,11 +189,14 @@ func (r *release) platform(p Platform) error {
 		return err
 	}
 	r.archives = append(r.archives, archive)
+	if err := copyFile("LICENSE", filepath.Join(pkg, "LICENSE")); err != nil {
+		return err
+	}
 	return writeJSON(filepath.Join(pkg, "package.json"), map[string]any{
 		"name": NPMScope + "/toolc-" + p.NodeOS + "-" + p.NodeCPU, "version": r.bare(),
 		"description": fmt.Sprintf("toolc's binary for %s/%s; install toolc, which uses it", p.GOOS, p.GOARCH),
 		"os":          []string{p.NodeOS}, "cpu": []string{p.NodeCPU},
-		"files": []string{"bin/" + exe}, "preferUnplugged": true,
+		"files": []string{"bin/" + exe, "LICENSE"}, "preferUnplugged": true, "license": "Apache-2.0",
 	})
 }
 
@@ -170,6 +219,9 @@ func (r *release) npmMain() error {
 	}
 	pkg["optionalDependencies"] = deps
 	if err := writeJSON(filepath.Join(dir, "package.json"), pkg); err != nil {
+		return err
+	}
+	if err := copyFile("LICENSE", filepath.Join(dir, "LICENSE")); err != nil {
 		return err
 	}
 	for _, f := range []string{"bin/toolc.js", "README.md"} {
@@ -250,6 +302,18 @@ func writeZip(path, dir string, files []file) error {
 		return err
 	}
 	return os.WriteFile(path, buf.Bytes(), 0o644)
+}
+
+// copyFile copies the file from to the file to, making its folder.
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o644)
 }
 
 func writeJSON(path string, v any) error {

@@ -66,6 +66,11 @@ func TestRelease(t *testing.T) {
 		}
 		tgz = append(tgz, filepath.Join(packs, strings.TrimSpace(string(b))))
 	}
+	for _, p := range tgz { // each package carries the license
+		if out, err := exec.Command("tar", "-tzf", p).Output(); err != nil || !strings.Contains(string(out), "package/LICENSE\n") {
+			t.Errorf("%s has no LICENSE: %v\n%s", filepath.Base(p), err, out)
+		}
+	}
 	empty := t.TempDir()
 	install := exec.Command(npm, append([]string{"install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--silent"}, tgz...)...)
 	install.Dir = empty
@@ -104,7 +109,8 @@ func TestRelease(t *testing.T) {
 	}
 }
 
-// checkArchive checks that the archive holds the binary at name.
+// checkArchive checks that the archive holds the binary at name, and the
+// license beside it.
 func checkArchive(t *testing.T, path, name string) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -116,14 +122,17 @@ func checkArchive(t *testing.T, path, name string) {
 		t.Fatal(err)
 	}
 	tr := tar.NewReader(gz)
+	bin, license := false, false
 	for {
 		h, err := tr.Next()
 		if err != nil {
-			t.Fatalf("%s has no %s", path, name)
+			break
 		}
-		if h.Name == name && h.Mode&0o111 != 0 {
-			return
-		}
+		bin = bin || h.Name == name && h.Mode&0o111 != 0
+		license = license || h.Name == filepath.Dir(name)+"/LICENSE"
+	}
+	if !bin || !license {
+		t.Fatalf("%s has the binary %s: %v, and LICENSE beside it: %v", path, name, bin, license)
 	}
 }
 
@@ -143,5 +152,38 @@ func copyExample(t *testing.T, root, dir string) {
 	}
 	if err := os.CopyFS(filepath.Join(dir, "examples"), os.DirFS(filepath.Join(root, "examples"))); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReleaseRefuses: a tree with changes to tracked files is refused (a
+// binary stamped with a commit is that commit's), unless -dirty stamps it
+// so; a -version that is no tag at HEAD is refused unless -untagged.
+func TestReleaseRefuses(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) {
+		c := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		c.Dir = dir
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git("add", ".")
+	git("commit", "-q", "-m", "x")
+	t.Chdir(dir)
+	if err := run([]string{"-version", "v0.3.0", "-out", t.TempDir()}); err == nil || !strings.Contains(err.Error(), "-version v0.3.0 is no tag at HEAD (it has none)") {
+		t.Errorf("an untagged -version: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := run([]string{"-snapshot", "-out", t.TempDir()}); err == nil || !strings.Contains(err.Error(), "the tree has changes to tracked files (M go.mod): commit them, or pass -dirty") {
+		t.Errorf("a dirty tree: %v", err)
 	}
 }
