@@ -27,6 +27,7 @@ type buildFlags struct {
 	diff  bool
 	all   bool // --no-baseline
 	full  bool // --check --full: never the fast path
+	key   bool // --print-key
 }
 
 func newBuild(a *app) *cobra.Command {
@@ -41,6 +42,7 @@ func newBuild(a *app) *cobra.Command {
 	f.clockFlag.add(cmd)
 	fl.IntVar(&f.jobs, "jobs", 0, "work on at most `N` processors: files, tools and targets at once (default: every CPU)")
 	fl.BoolVar(&f.check, "check", false, "write nothing; exit 1 if an output or the lock is missing or out of date")
+	fl.BoolVar(&f.key, "print-key", false, "write nothing; print the key of the build (the inputs' hashes and toolc's version), for a build system's cache")
 	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
 	fl.BoolVar(&f.full, "full", false, "with --check, build even when toolc.lock shows that nothing changed")
 	fl.BoolVar(&f.all, "no-baseline", false, "report every finding, also those toolc.baseline knows")
@@ -161,6 +163,8 @@ func (f buildFlags) validate(cmd *cobra.Command, out *output) error {
 		return out.fail(exitUsage, "--diff needs --check")
 	case f.full && !f.check:
 		return out.fail(exitUsage, "--full needs --check")
+	case f.key && f.check:
+		return out.fail(exitUsage, "--print-key and --check: one at a time")
 	}
 	if f.jobs > 0 {
 		runtime.GOMAXPROCS(f.jobs) // the workers of every stage size themselves by it
@@ -186,6 +190,9 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	opts := pipeline.Options{Jobs: f.jobs, Baseline: pipeline.BaselineFile, Version: version(), Now: now}
 	if f.all {
 		opts.Baseline = ""
+	}
+	if f.key {
+		return printKey(cmd.Context(), m, opts, out)
 	}
 	if f.check && !f.full && !f.all {
 		if fresh, err := upToDate(cmd.Context(), m, f.jobs, out, start); fresh || err != nil {

@@ -141,7 +141,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	pf.IntVar(&a.global.maxDiagnostics, "max-diagnostics", 0, "write at most `N` findings in full in the text format, 0 for all (default: 25 on a terminal, all elsewhere; machine formats always write all)")
 	_ = root.RegisterFlagCompletionFunc("error-format", cobra.FixedCompletions(diagfmt.Formats(), cobra.ShellCompDirectiveNoFileComp))
 	root.SetHelpCommand(newHelp(root))
-	root.AddCommand(newBuild(a), newBaseline(a), newBreaking(a), newConvert(a), newDecode(a), newDetect(a), newEval(a), newInit(a), newRules(a), newExplain(a), newReport(a), newCapture(a), newVerify(a), newVersion(stdout))
+	root.AddCommand(newBuild(a), newBaseline(a), newBreaking(a), newConvert(a), newDecode(a), newDetect(a), newEval(a), newInputs(a), newOutputs(a), newInit(a), newRules(a), newExplain(a), newReport(a), newCapture(a), newVerify(a), newVersion(stdout))
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if c.Name() == "completion" {

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"runtime"
 	"slices"
 	"strconv"
@@ -277,6 +278,7 @@ type Result struct {
 	grafts       map[string][]openapi.Graft  // source file → the files its $refs read into it
 	sourcePolicy map[string]*diag.Policy     // source file → its source's policy
 	sources      map[string]bool             // the source files, which Orphans never names
+	inputs       []Input                     // every file the build read
 	manifestFile string
 }
 
@@ -294,6 +296,37 @@ type Bundle struct {
 	// has no [load]), and Deferred the IDs of the tools it defers.
 	Plan     *profile.Plan
 	Deferred map[string]bool
+}
+
+// Input is a file a build reads, and the SHA-256 of its bytes.
+type Input struct {
+	Path string `json:"path"`
+	Hash string `json:"sha256"`
+}
+
+// Inputs are every file the build read, by path relative to the manifest's
+// folder, sorted: the manifest, each source file, the files their $refs
+// read, and the baseline where there is one. A build of the same inputs,
+// with the same toolc, writes the same outputs.
+func (r *Result) Inputs() []Input { return r.inputs }
+
+// readFiles are the build's inputs.
+func (b *build) readFiles() []Input {
+	seen := map[string]string{b.manifestFile: b.manifestHash}
+	if b.baselineHash != "" {
+		seen[BaselineFile] = b.baselineHash
+	}
+	for i, in := range b.inputs {
+		seen[in.path] = b.files[i].hash
+		for _, ref := range b.files[i].refs {
+			seen[ref.path] = ref.hash
+		}
+	}
+	out := make([]Input, 0, len(seen))
+	for _, p := range slices.Sorted(maps.Keys(seen)) {
+		out = append(out, Input{p, seen[p]})
+	}
+	return out
 }
 
 // Apply applies the manifest's policies to diagnostics found after the
@@ -802,7 +835,8 @@ func (b *build) finish() *Result {
 		d.Line, d.Column = b.m.Pos("sources[0]") // where the sources are
 		ds = append(ds, diag.Apply([]diag.Diagnostic{d}, &b.m.Policy)...)
 	}
-	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, Now: b.opts.Now, docs: docs, grafts: grafts, sourcePolicy: b.sourcePolicy, manifestFile: b.manifestFile}
+	res := &Result{Tools: len(b.tools), Files: len(b.inputs), Targets: len(b.m.Targets), Catalog: b.tools, Manifest: b.m, Now: b.opts.Now, docs: docs, grafts: grafts, sourcePolicy: b.sourcePolicy, manifestFile: b.manifestFile,
+		inputs: b.readFiles()}
 	res.sources = make(map[string]bool, len(b.inputs))
 	for i, in := range b.inputs {
 		res.sources[in.path] = true
