@@ -28,6 +28,9 @@ type buildFlags struct {
 	all   bool // --no-baseline
 	full  bool // --check --full: never the fast path
 	key   bool // --print-key
+	// outDir is --out-dir: where the outputs and the lock are written
+	// (and --check compares), instead of beside the manifest.
+	outDir string
 }
 
 func newBuild(a *app) *cobra.Command {
@@ -43,6 +46,7 @@ func newBuild(a *app) *cobra.Command {
 	fl.IntVar(&f.jobs, "jobs", 0, "work on at most `N` processors: files, tools and targets at once (default: every CPU)")
 	fl.BoolVar(&f.check, "check", false, "write nothing; exit 1 if an output or the lock is missing or out of date")
 	fl.BoolVar(&f.key, "print-key", false, "write nothing; print the key of the build (the inputs' hashes and toolc's version), for a build system's cache")
+	fl.StringVar(&f.outDir, "out-dir", "", "write every output and toolc.lock under `DIR`, at their paths, instead of beside the manifest (a build sandbox's output folder)")
 	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
 	fl.BoolVar(&f.full, "full", false, "with --check, build even when toolc.lock shows that nothing changed")
 	fl.BoolVar(&f.all, "no-baseline", false, "report every finding, also those toolc.baseline knows")
@@ -194,7 +198,21 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	if f.key {
 		return printKey(cmd.Context(), m, opts, out)
 	}
-	if f.check && !f.full && !f.all {
+	outs := m.root // where the outputs and the lock are
+	if f.outDir != "" {
+		dir := f.outDir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(m.cwd, dir)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return out.fail(exitFailed, "--out-dir: %v", err)
+		}
+		if outs, err = os.OpenRoot(dir); err != nil {
+			return out.fail(exitFailed, "--out-dir: %v", err)
+		}
+		defer outs.Close()
+	}
+	if f.check && !f.full && !f.all && f.outDir == "" {
 		if fresh, err := upToDate(cmd.Context(), m, f.jobs, out, start); fresh || err != nil {
 			return err
 		}
@@ -212,11 +230,11 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		return out.fail(exitFailed, "build failed: %s", summary)
 	}
 	if f.check {
-		return check(m, res, f.diff, out, summary)
+		return check(outs, res, f.diff, out, summary)
 	}
 	// The files are written while the findings are printed; what the write says comes after.
 	written := make(chan writeResult, 1)
-	go func() { written <- writeOutputs(cmd.Context(), m, res) }()
+	go func() { written <- writeOutputs(cmd.Context(), outs, res) }()
 	out.digest(res.Diagnostics)
 	baselineStatus(res, out)
 	if err := (<-written).say(out); err != nil {
@@ -283,12 +301,12 @@ type writeResult struct {
 // writeOutputs writes the build's outputs and removes the bundles of
 // targets no longer in the manifest (but one edited since toolc wrote
 // it). It prints nothing: say does.
-func writeOutputs(ctx context.Context, m *manifestRoot, res *pipeline.Result) writeResult {
-	orphans := res.Orphans(m.root.FS())
-	if err := pipeline.Write(ctx, m.root, res.Outputs); err != nil {
+func writeOutputs(ctx context.Context, root *os.Root, res *pipeline.Result) writeResult {
+	orphans := res.Orphans(root.FS())
+	if err := pipeline.Write(ctx, root, res.Outputs); err != nil {
 		return writeResult{err: err}
 	}
-	return writeResult{orphans: orphans, err: pipeline.RemoveOrphans(m.root, orphans)}
+	return writeResult{orphans: orphans, err: pipeline.RemoveOrphans(root, orphans)}
 }
 
 // say reports what the write did.
@@ -310,8 +328,8 @@ func (w writeResult) say(out *output) error {
 
 // check reports each output that differs from the disk as a diagnostic,
 // with a unified diff of each when asked.
-func check(m *manifestRoot, res *pipeline.Result, diff bool, out *output, summary string) error {
-	stale, err := res.Stale(m.root.FS())
+func check(root *os.Root, res *pipeline.Result, diff bool, out *output, summary string) error {
+	stale, err := res.Stale(root.FS())
 	if err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
