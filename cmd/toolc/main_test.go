@@ -2,13 +2,16 @@ package main
 
 import (
 	"github.com/toolc-dev/toolc/internal/mcptest"
+	"github.com/toolc-dev/toolc/internal/npmtest"
 	"github.com/toolc-dev/toolc/internal/sariftest"
 
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,8 +56,30 @@ func TestScripts(t *testing.T) {
 			}
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "sarif": sarifValid},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "sarif": sarifValid, "turbo": turbo},
+		Condition: func(cond string) (bool, error) {
+			if cond != "turbo" {
+				return false, fmt.Errorf("unknown condition %q", cond)
+			}
+			_, err := os.Stat(filepath.Join(npmtest.Modules(), ".bin", "turbo"))
+			return os.Getenv("TOOLC_REQUIRE_CORPUS") == "1" || npmtest.Modules() != "" && err == nil, nil
+		},
 	})
+}
+
+// turbo runs Turborepo's turbo (npm turbo, installed by .ci/run into
+// $TOOLC_NPM_CACHE) with the script's environment, toolc on its PATH. A
+// script guards it with [turbo], which holds where turbo is installed, and
+// always under TOOLC_REQUIRE_CORPUS=1 (CI), where its absence fails.
+func turbo(ts *testscript.TestScript, neg bool, args []string) {
+	bin := filepath.Join(npmtest.Modules(), ".bin", "turbo")
+	if _, err := os.Stat(bin); npmtest.Modules() == "" || err != nil {
+		ts.Fatalf("turbo (npm turbo) is not installed in $TOOLC_NPM_CACHE (.ci/run installs it)")
+	}
+	err := ts.Exec(bin, args...)
+	if (err != nil) != neg {
+		ts.Fatalf("turbo %s: %v", strings.Join(args, " "), err)
+	}
 }
 
 // exits runs a program and checks its exit code, which exec cannot:
