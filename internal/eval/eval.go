@@ -56,6 +56,7 @@ type Expected struct {
 func Export(tools []*canonical.Tool) []Case {
 	tools = slices.Clone(tools)
 	slices.SortFunc(tools, func(a, b *canonical.Tool) int { return strings.Compare(a.ID(), b.ID()) })
+	siblings := quality.Siblings(tools)
 	var out []Case
 	for _, t := range tools {
 		examples := t.Examples
@@ -67,7 +68,7 @@ func Export(tools []*canonical.Tool) []Case {
 				Messages: []Message{{Role: "user", Content: request(t, ex)}},
 				Expected: Expected{Tool: t.ID(), Arguments: ex.AppendJSON(nil, "")}})
 		}
-		if sib := quality.Siblings(t, tools); len(sib) > 0 {
+		if sib := siblings[t.ID()]; len(sib) > 0 {
 			ex := examples[0]
 			out = append(out, Case{ID: t.ID() + "/negative", Kind: "negative", Tool: t.ID(),
 				Messages: []Message{{Role: "user", Content: request(t, ex)}},

@@ -85,17 +85,15 @@ func (c *Catalog) Worst(n int) []Tool {
 // Score scores every tool of a catalog; siblings are the tools of one
 // namespace (one server).
 func Score(tools []*canonical.Tool) *Catalog {
-	byNS := map[string][]*canonical.Tool{}
-	for _, t := range tools {
-		byNS[t.Namespace] = append(byNS[t.Namespace], t)
-	}
+	fams := families(tools)
 	c := &Catalog{Tools: make([]Tool, len(tools))}
 	if len(tools) == 0 {
 		return c
 	}
 	sum, low := 0.0, 5.0
 	for i, t := range tools {
-		s := scoreTool(t, byNS[t.Namespace])
+		f := fams[t.Namespace]
+		s := scoreTool(t, f.closeSiblings(f.index[t]))
 		c.Tools[i] = s
 		sum += s.Score
 		low = min(low, s.Score)
@@ -182,7 +180,7 @@ var (
 )
 
 // scoreTool scores one tool among its siblings.
-func scoreTool(t *canonical.Tool, siblings []*canonical.Tool) Tool {
+func scoreTool(t *canonical.Tool, close []string) Tool {
 	s := Tool{ID: t.ID(), Dimensions: map[string]int{}}
 	add := func(code string, at canonical.Pointer, fix, format string, args ...any) {
 		s.Findings = append(s.Findings, Finding{Code: code, At: at, Message: fmt.Sprintf(format, args...), Fix: fix})
@@ -212,7 +210,6 @@ func scoreTool(t *canonical.Tool, siblings []*canonical.Tool) Tool {
 	}
 
 	// Usage: when to use it, and how it differs from its siblings.
-	close := closeSiblings(t, siblings)
 	switch {
 	case d == "":
 		s.Dimensions[Usage] = 1
@@ -358,45 +355,77 @@ func stem(w string) string {
 	return w
 }
 
-// closeSiblings are the names of the tools of t's namespace whose names
-// share a word with t's that is no verb: the tools a model may take for it.
-// The closest first (more name words shared, then more description words),
-// then by name; at most five.
-func closeSiblings(t *canonical.Tool, siblings []*canonical.Tool) []string {
-	mine := map[string]bool{}
-	for i, w := range nameWords(t.Name) {
-		if (i > 0 || !actionVerb.MatchString(w)) && len(w) > 2 { // the name's verb aside
-			mine[stem(w)] = true
+// family is the tools of one namespace (one server), indexed for
+// closeSiblings: each tool's name words and description words, stemmed, and
+// which tools have each name word, so that finding a tool's siblings is the
+// work of its own words, not of every pair of tools (BFCL puts 2,000 in one).
+type family struct {
+	tools  []*canonical.Tool
+	index  map[*canonical.Tool]int
+	names  [][]string        // per tool, its name's words, stemmed
+	descs  []map[string]bool // per tool, its description's words of four letters or more, stemmed
+	byWord map[string][]int  // a stemmed name word → the tools whose names have it, once each
+}
+
+func newFamily(tools []*canonical.Tool) *family {
+	f := &family{tools: tools, index: map[*canonical.Tool]int{}, names: make([][]string, len(tools)), descs: make([]map[string]bool, len(tools)), byWord: map[string][]int{}}
+	for i, t := range tools {
+		f.index[t] = i
+		for _, w := range nameWords(t.Name) {
+			w = stem(w)
+			f.names[i] = append(f.names[i], w)
+			if l := f.byWord[w]; len(l) == 0 || l[len(l)-1] != i {
+				f.byWord[w] = append(l, i)
+			}
+		}
+		f.descs[i] = map[string]bool{}
+		for _, w := range words(t.Description) {
+			if len(w) > 3 {
+				if w = stem(w); len(w) > 3 {
+					f.descs[i][w] = true
+				}
+			}
 		}
 	}
-	desc := map[string]bool{}
-	for _, w := range words(t.Description) {
-		if len(w) > 3 {
-			desc[stem(w)] = true
+	return f
+}
+
+// closeSiblings are the names of the tools of t's namespace (the tool at
+// index i of the family) whose names share a word with t's that is no
+// verb: the tools a model may take for it. The closest first (more name
+// words shared, then more description words), then by name; at most five.
+func (f *family) closeSiblings(i int) []string {
+	t := f.tools[i]
+	mine := map[string]bool{}
+	for k, w := range nameWords(t.Name) {
+		if (k > 0 || !actionVerb.MatchString(w)) && len(w) > 2 { // the name's verb aside
+			mine[stem(w)] = true
 		}
 	}
 	type near struct {
 		name         string
 		names, descs int
 	}
+	candidates := map[int]bool{}
+	for w := range mine {
+		for _, j := range f.byWord[w] {
+			candidates[j] = true
+		}
+	}
 	var out []near
-	for _, o := range siblings {
-		if o == t || o.Name == t.Name {
+	for j := range candidates {
+		o := f.tools[j]
+		if j == i || o.Name == t.Name {
 			continue
 		}
 		n := near{name: o.Name}
-		for _, w := range nameWords(o.Name) {
-			if mine[stem(w)] {
+		for _, w := range f.names[j] {
+			if mine[w] {
 				n.names++
 			}
 		}
-		if n.names == 0 {
-			continue
-		}
-		seen := map[string]bool{}
-		for _, w := range words(o.Description) {
-			if w = stem(w); len(w) > 3 && desc[w] && !seen[w] {
-				seen[w] = true
+		for w := range f.descs[j] {
+			if f.descs[i][w] {
 				n.descs++
 			}
 		}
@@ -422,20 +451,33 @@ func mentionsSibling(d string, names []string) bool {
 	return false
 }
 
-// Siblings are, for eval sets, the tools a model may take for t: those
-// closeSiblings finds, by ID.
-func Siblings(t *canonical.Tool, tools []*canonical.Tool) []string {
-	byName := map[string]string{}
-	var same []*canonical.Tool
-	for _, o := range tools {
-		if o.Namespace == t.Namespace {
-			same = append(same, o)
+// Siblings are, for eval sets, the tools a model may take for each tool:
+// those closeSiblings finds, by ID, keyed by the tool's ID.
+func Siblings(tools []*canonical.Tool) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range families(tools) {
+		byName := map[string]string{}
+		for _, o := range f.tools {
 			byName[o.Name] = o.ID()
 		}
+		for i, t := range f.tools {
+			for _, n := range f.closeSiblings(i) {
+				out[t.ID()] = append(out[t.ID()], byName[n])
+			}
+		}
 	}
-	var ids []string
-	for _, n := range closeSiblings(t, same) {
-		ids = append(ids, byName[n])
+	return out
+}
+
+// families are the catalog's tools per namespace, in a stable order.
+func families(tools []*canonical.Tool) map[string]*family {
+	byNS := map[string][]*canonical.Tool{}
+	for _, t := range tools {
+		byNS[t.Namespace] = append(byNS[t.Namespace], t)
 	}
-	return ids
+	out := map[string]*family{}
+	for ns, ts := range byNS {
+		out[ns] = newFamily(ts)
+	}
+	return out
 }
