@@ -1,11 +1,9 @@
 package pipeline
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
@@ -20,12 +18,8 @@ func TestQualityOnTheCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("scores the whole corpus")
 	}
-	fsys, sources := wholeCorpus(t)
-	fsys[DefaultManifest] = &fstest.MapFile{Data: []byte("version = 1\n" + strings.Join(sources, "") + "\n[[targets]]\nformat = \"canonical\"\nout = \"c.json\"\n")}
-	res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{CatalogOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	res := wholeCatalog(t)
 	in, err := canonical.ParseSchema([]byte(`{"type": "object", "properties": {"city": {"type": "string"}}}`))
 	if err != nil {
 		t.Fatal(err)
