@@ -28,6 +28,8 @@ type buildFlags struct {
 	all   bool // --no-baseline
 	full  bool // --check --full: never the fast path
 	key   bool // --print-key
+	// only is --target: the targets to build, by name; no lock.
+	only []string
 	// outDir is --out-dir: where the outputs and the lock are written
 	// (and --check compares), instead of beside the manifest.
 	outDir string
@@ -47,6 +49,7 @@ func newBuild(a *app) *cobra.Command {
 	fl.BoolVar(&f.check, "check", false, "write nothing; exit 1 if an output or the lock is missing or out of date")
 	fl.BoolVar(&f.key, "print-key", false, "write nothing; print the key of the build (the inputs' hashes and toolc's version), for a build system's cache")
 	fl.StringVar(&f.outDir, "out-dir", "", "write every output and toolc.lock under `DIR`, at their paths, instead of beside the manifest (a build sandbox's output folder)")
+	fl.StringSliceVar(&f.only, "target", nil, "build only the target `NAME` (repeat, or comma-separate, for several) and write no lock: the first step of a release whose server.json waits for a packed file")
 	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
 	fl.BoolVar(&f.full, "full", false, "with --check, build even when toolc.lock shows that nothing changed")
 	fl.BoolVar(&f.all, "no-baseline", false, "report every finding, also those toolc.baseline knows")
@@ -149,6 +152,8 @@ func (m *manifestRoot) failure(err error, out *output) error {
 			file = ce.Diagnostics[0].File // toolc.baseline, say
 		}
 		return out.fail(exitUsage, "%s: configuration error", out.path(file))
+	case errors.Is(err, pipeline.ErrUnknownTarget):
+		return out.fail(exitUsage, "--target: %v", err)
 	case errors.Is(err, context.Canceled):
 		return out.fail(exitFailed, "interrupted: nothing was written")
 	case err != nil:
@@ -169,6 +174,8 @@ func (f buildFlags) validate(cmd *cobra.Command, out *output) error {
 		return out.fail(exitUsage, "--full needs --check")
 	case f.key && f.check:
 		return out.fail(exitUsage, "--print-key and --check: one at a time")
+	case len(f.only) > 0 && (f.check || f.key):
+		return out.fail(exitUsage, "--target builds part of the catalog: --check and --print-key are of a whole build")
 	}
 	if f.jobs > 0 {
 		runtime.GOMAXPROCS(f.jobs) // the workers of every stage size themselves by it
@@ -191,7 +198,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	if err != nil {
 		return err
 	}
-	opts := pipeline.Options{Jobs: f.jobs, Baseline: pipeline.BaselineFile, Version: version(), Now: now}
+	opts := pipeline.Options{Jobs: f.jobs, Baseline: pipeline.BaselineFile, Version: version(), Now: now, Targets: f.only}
 	if f.all {
 		opts.Baseline = ""
 	}
@@ -241,6 +248,10 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		return err
 	}
 	sayPlans(res, out)
+	if len(f.only) > 0 {
+		out.status("built %s; toolc.lock not written: it records a whole build", summary)
+		return nil
+	}
 	out.status("built %s", summary)
 	return nil
 }

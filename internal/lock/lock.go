@@ -43,7 +43,8 @@ type Lock struct {
 	Catalog   *Catalog `toml:"catalog,omitempty"`
 	Sources   []Source `toml:"sources"`
 	// References are the other files that sources read through their
-	// $refs (an OpenAPI description's common.yaml): inputs too.
+	// $refs (an OpenAPI description's common.yaml), and those targets read
+	// (a server-json package's .mcpb file, whose hash it gives): inputs too.
 	References []Reference `toml:"references,omitempty"`
 	// Removed are the tombstones of removed tools ([[removed]] in the
 	// manifest): a call to one gets an answer that names the release that

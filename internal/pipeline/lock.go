@@ -23,6 +23,7 @@ func (b *build) lock(outputs []Output, tools lock.Tools) [][]byte {
 			refs[ref.path] = ref.hash
 		}
 	}
+	maps.Copy(refs, b.targetFiles) // read by targets: a package's file, say
 	for _, p := range slices.Sorted(maps.Keys(refs)) {
 		l.References = append(l.References, lock.Reference{Path: p, Hash: refs[p]})
 	}

@@ -89,6 +89,12 @@ type Options struct {
 	// window's days) is made against it. Zero is the time Build starts.
 	Now time.Time
 
+	// Targets, when set, names the only targets to build (by name): the
+	// others are neither built nor written, and there is no lock, which
+	// records a whole build. The first step of a release whose server.json
+	// waits for a packed file (docs/publish.md).
+	Targets []string
+
 	// lowerAlone has every target lower every schema itself: the test that
 	// compares builds with and without a shared lower.Memo.
 	lowerAlone bool
@@ -322,6 +328,7 @@ func (b *build) readFiles() []Input {
 			seen[ref.path] = ref.hash
 		}
 	}
+	maps.Copy(seen, b.targetFiles)
 	out := make([]Input, 0, len(seen))
 	for _, p := range slices.Sorted(maps.Keys(seen)) {
 		out = append(out, Input{p, seen[p]})
@@ -440,12 +447,16 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 	if err := b.readSources(ctx); err != nil {
 		return nil, err
 	}
+	b.hashTargetFiles()
 	if opts.Read != nil {
 		targets := len(m.Targets)
 		if opts.CatalogOnly {
 			targets = 0
 		}
 		opts.Read(targets)
+	}
+	if err := b.selectTargets(); err != nil {
+		return nil, err
 	}
 	b.collectTools()
 	// The security lint reads the tools, as lowering does, and has a
@@ -468,6 +479,32 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 		return nil, err
 	}
 	return b.finish(), nil
+}
+
+// ErrUnknownTarget is Build's error when Options.Targets names a target
+// the manifest does not have.
+var ErrUnknownTarget = errors.New("no target")
+
+// skipped reports whether Options.Targets leaves the i-th target out.
+func (b *build) skipped(i int) bool { return b.skip != nil && b.skip[i] }
+
+// selectTargets marks the targets that Options.Targets leaves out.
+func (b *build) selectTargets() error {
+	if len(b.opts.Targets) == 0 {
+		return nil
+	}
+	b.skip = make([]bool, len(b.m.Targets))
+	var names []string
+	for i, t := range b.m.Targets {
+		names = append(names, t.Name)
+		b.skip[i] = !slices.Contains(b.opts.Targets, t.Name)
+	}
+	for _, n := range b.opts.Targets {
+		if !slices.Contains(names, n) {
+			return fmt.Errorf("%w %q: %s has %s", ErrUnknownTarget, n, b.manifestFile, strings.Join(names, ", "))
+		}
+	}
+	return nil
 }
 
 // newBuild checks a copy of m, roots fsys at its folder and gives opts
@@ -529,6 +566,8 @@ type build struct {
 	known        baseline                   // what the baseline knows; nil without one
 	toolHash     map[*canonical.Tool]string // each tool's hash, made by the file's worker
 	manifestHash string                     // of the manifest's bytes, for the lock
+	skip         []bool                     // per target, left out by Options.Targets
+	targetFiles  map[string]string          // the files targets read (profile.FileReader) that exist → "sha256:…"
 	baselineHash string                     // of toolc.baseline's, when there is one
 	loading      *profile.Loading           // what [load] decides of each tool; nil when it decides nothing
 }
@@ -606,6 +645,9 @@ func (b *build) buildTargets(ctx context.Context) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(b.opts.Jobs)
 	for i := range b.m.Targets {
+		if b.skipped(i) {
+			continue
+		}
 		g.Go(func() error {
 			if err := gctx.Err(); err != nil {
 				return err
@@ -629,7 +671,7 @@ func (b *build) countTokens(ctx context.Context) error {
 		return nil
 	}
 	for i, t := range b.m.Targets {
-		if b.targets[i].tokens != nil || !tokens.Counts(t.Format) {
+		if b.targets[i].tokens != nil || !tokens.Counts(t.Format) || b.skipped(i) {
 			continue
 		}
 		if err := ctx.Err(); err != nil { // a cancelled report stops between bundles
@@ -654,7 +696,38 @@ func (b *build) targetOptions(t manifest.Target) profile.Options {
 	}
 	fo.Apply(&o)
 	o.Loading = b.loading
+	if fr, ok := fo.(profile.FileReader); ok {
+		o.Files = map[string]string{}
+		for _, f := range fr.ReadFiles() {
+			if h, ok := b.targetFiles[f]; ok {
+				o.Files[f] = strings.TrimPrefix(h, "sha256:")
+			}
+		}
+	}
 	return o
+}
+
+// hashTargetFiles hashes the files that targets' options name (an MCPB
+// package whose hash server.json gives): inputs of the build like the
+// sources. A file that does not exist is left out, for its target to say.
+func (b *build) hashTargetFiles() {
+	for _, t := range b.m.Targets {
+		fr, ok := formatOptions(t).(profile.FileReader)
+		if !ok {
+			continue
+		}
+		for _, f := range fr.ReadFiles() {
+			if _, done := b.targetFiles[f]; done {
+				continue
+			}
+			if h, err := HashFile(b.fsys, f); err == nil {
+				if b.targetFiles == nil {
+					b.targetFiles = map[string]string{}
+				}
+				b.targetFiles[f] = h
+			}
+		}
+	}
 }
 
 // publish is what the i-th target, a release target, writes besides the
@@ -846,6 +919,10 @@ func (b *build) finish() *Result {
 	}
 	for i, t := range b.targets {
 		tgt := b.m.Targets[i]
+		if b.skipped(i) {
+			res.Targets--
+			continue
+		}
 		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Value: t.bundle, Names: t.names, Tokens: t.tokens, Plan: t.plan, Deferred: t.deferred})
 	}
 	res.remap(ds)
@@ -860,7 +937,12 @@ func (b *build) finish() *Result {
 		return res
 	}
 	for i, t := range b.m.Targets {
-		res.Outputs = append(res.Outputs, bundleOutput(t.Name, t.Out, b.targets[i].bundle))
+		if !b.skipped(i) {
+			res.Outputs = append(res.Outputs, bundleOutput(t.Name, t.Out, b.targets[i].bundle))
+		}
+	}
+	if b.skip != nil {
+		return res // a lock records a whole build
 	}
 	bundles := slices.Clone(res.Outputs)
 	// The lock's tools need none of the bundles: they are encoded while

@@ -312,7 +312,8 @@ func (r *Result) Orphans(fsys fs.FS) Orphans {
 	}
 	for _, lo := range l.Outputs {
 		if lo.Path == manifest.LockFile || lo.Path == r.manifestFile || lo.Path == BaselineFile || r.sources[lo.Path] ||
-			slices.ContainsFunc(outputs, func(out Output) bool { return out.Path == lo.Path }) {
+			slices.ContainsFunc(outputs, func(out Output) bool { return out.Path == lo.Path }) ||
+			slices.ContainsFunc(r.Manifest.Targets, func(t manifest.Target) bool { return t.Out == lo.Path }) { // a target --target left out
 			continue
 		}
 		h, err := HashFile(fsys, lo.Path)

@@ -65,6 +65,9 @@ type Options struct {
 	Format FormatOptions
 	// Publish is where a release target's tables are, for its diagnostics.
 	Publish Publish
+	// Files are the SHA-256s (64 hex digits) of the files the target's
+	// options name (FileReader), by path, of those that exist.
+	Files map[string]string
 	// Unchecked holds the IDs of tools that the acceptance check skips:
 	// tools whose own schemas are in error, which fail the build already.
 	Unchecked map[string]bool
@@ -89,6 +92,15 @@ type FormatOptions interface {
 	// the profile the target lowers with (p with the target's overrides),
 	// or what is wrong, each at its key in the target's table.
 	Check(p *Profile) (*Profile, []option.Problem)
+}
+
+// FileReader is a target's options that name files the target reads
+// besides the catalog: a server-json target's .mcpb package, whose hash the
+// registry entry gives. The build hashes each, lists it among its inputs
+// and records it in the lock, and gives the target the hashes (Files).
+type FileReader interface {
+	// ReadFiles are the paths, relative to the manifest's folder.
+	ReadFiles() []string
 }
 
 // FormatOf returns the options of opts' target as the type T its format

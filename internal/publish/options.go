@@ -1,6 +1,8 @@
 package publish
 
 import (
+	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/toolc-dev/toolc/internal/option"
@@ -27,6 +29,29 @@ type Server struct {
 	Icons      []Icon      `toml:"icons" doc:"the server's icons, https URLs"`
 	Packages   []Package   `toml:"packages" doc:"how to install and run it"`
 	Remotes    []Remote    `toml:"remotes" doc:"where it runs"`
+}
+
+// ReadFiles are the package files whose hashes the entry gives.
+func (o *ServerJSONOptions) ReadFiles() []string {
+	var out []string
+	for _, p := range o.Server.Packages {
+		if p.File != "" {
+			out = append(out, p.File)
+		}
+	}
+	return out
+}
+
+// Check checks the name template and that each package file is a path in
+// the manifest's folder.
+func (o *ServerJSONOptions) Check(p *profile.Profile) (*profile.Profile, []option.Problem) {
+	_, ps := o.Naming.Check(p)
+	for i, pkg := range o.Server.Packages {
+		if f := pkg.File; f != "" && !fs.ValidPath(f) {
+			ps = append(ps, option.Problemf(fmt.Sprintf("server.packages[%d].file", i), "file %q must be a path in the manifest's folder, '/'-separated, with no . or .. part (dist/acme.mcpb)", f))
+		}
+	}
+	return p, ps
 }
 
 // Icon is one of a server's icons.
@@ -79,7 +104,8 @@ type Package struct {
 	Identifier      string `toml:"identifier" doc:"the package's name in the registry"`
 	Version         string `toml:"version" doc:"the exact version it installs; the catalog's by default"`
 	Transport       string `toml:"transport" enum:"stdio,streamable-http,sse" default:"stdio" doc:"how a client speaks to it"`
-	FileSHA256      string `toml:"file_sha256" pattern:"^[a-f0-9]{64}$" doc:"the SHA-256 of an mcpb package's file"`
+	FileSHA256      string `toml:"file_sha256" pattern:"^[a-f0-9]{64}$" doc:"the SHA-256 of an mcpb package's file; file computes it"`
+	File            string `toml:"file" doc:"the package's file, relative to the manifest (dist/acme.mcpb): its SHA-256 is file_sha256, read at every build"`
 	RuntimeHint     string `toml:"runtime_hint" doc:"the program that runs it: npx, uvx, docker …"`
 	// URL and Headers are the local endpoint of a package that serves
 	// streamable HTTP (or SSE) once it runs.

@@ -304,8 +304,19 @@ func (r *release) packages(ts []Package) *canonical.Value {
 		}
 		setStr(o, "version", v)
 		sum := t.FileSHA256
-		if sum != "" && !sha256Hex.MatchString(sum) || sum == "" && kind == "mcpb" {
-			r.atTable("publish.invalid", "set file_sha256 to the SHA-256 of the .mcpb file, 64 lower-case hex digits", "packages[%d]: an MCPB package needs file_sha256, the SHA-256 of its file (%q)", i, sum)
+		if t.File != "" {
+			got, ok := r.opts.Files[t.File]
+			switch {
+			case !ok:
+				r.atTable("publish.file-missing", `pack the bundle first: toolc build --target mcpb (the MCPB manifest alone), mcpb pack, then toolc build (docs/publish.md, "A release job")`,
+					"packages[%d] file %q does not exist: the registry entry gives its SHA-256, so it is written once the package is packed", i, t.File)
+			case sum != "" && sum != got:
+				r.atTable("publish.invalid", "leave file_sha256 out: file gives it", "packages[%d]: file_sha256 %s is not the SHA-256 of %s (%s)", i, sum, t.File, got)
+			}
+			sum = got
+		}
+		if sum != "" && !sha256Hex.MatchString(sum) || sum == "" && kind == "mcpb" && t.File == "" {
+			r.atTable("publish.invalid", `set file = "dist/NAME.mcpb", the packed bundle, or file_sha256 to its SHA-256, 64 lower-case hex digits`, "packages[%d]: an MCPB package needs file_sha256, the SHA-256 of its file (%q)", i, sum)
 		}
 		setStr(o, "fileSha256", sum)
 		setStr(o, "runtimeHint", t.RuntimeHint)
