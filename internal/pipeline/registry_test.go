@@ -11,102 +11,8 @@ import (
 	"testing"
 
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/registrytest"
 )
-
-// registryModule is the MCP registry's module, whose validators the
-// registry runs on every server.json published to it.
-const registryModule = "github.com/modelcontextprotocol/registry@v1.8.9"
-
-// registryValidator builds, from the registry's own module (through the Go
-// module proxy), a program that runs its validators on server.json files:
-// ValidateServerJSON with every check (the JSON Schema and the semantic
-// rules) and ValidatePublishRequest (the 4 KB bound of _meta), the checks
-// its publisher's validate asks the registry's API for, offline.
-func registryValidator(t *testing.T) string {
-	t.Helper()
-	run := func(dir string, args ...string) []byte {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
-		out, err := cmd.Output()
-		if err != nil {
-			msg := ""
-			if ee, ok := err.(*exec.ExitError); ok {
-				msg = string(ee.Stderr)
-			}
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, msg)
-		}
-		return out
-	}
-	tmp := t.TempDir()
-	var mod struct{ Dir string }
-	if err := json.Unmarshal(run(tmp, "mod", "download", "-json", registryModule), &mod); err != nil {
-		t.Fatal(err)
-	}
-	// The validators are internal to the registry's module: the program
-	// goes into a copy of it.
-	src := filepath.Join(tmp, "registry")
-	if out, err := exec.Command("cp", "-r", mod.Dir, src).CombinedOutput(); err != nil {
-		t.Fatalf("cp: %v\n%s", err, out)
-	}
-	if out, err := exec.Command("chmod", "-R", "u+w", src).CombinedOutput(); err != nil {
-		t.Fatalf("chmod: %v\n%s", err, out)
-	}
-	main := `package main
-
-import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-
-	"github.com/modelcontextprotocol/registry/internal/config"
-	"github.com/modelcontextprotocol/registry/internal/validators"
-	apiv0 "github.com/modelcontextprotocol/registry/pkg/api/v0"
-)
-
-func main() {
-	bad := false
-	for _, f := range os.Args[1:] {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			fmt.Println(err)
-			bad = true
-			continue
-		}
-		var s apiv0.ServerJSON
-		if err := json.Unmarshal(data, &s); err != nil {
-			fmt.Printf("%s: %v\n", f, err)
-			bad = true
-			continue
-		}
-		res := validators.ValidateServerJSON(&s, validators.ValidationAll)
-		for _, is := range res.Issues {
-			fmt.Printf("%s: [%s] %s: %s (%s)\n", f, is.Severity, is.Path, is.Message, is.Reference)
-		}
-		if !res.Valid {
-			bad = true
-		}
-		if err := validators.ValidatePublishRequest(context.Background(), s, &config.Config{}); err != nil {
-			fmt.Printf("%s: %v\n", f, err)
-			bad = true
-		}
-	}
-	if bad {
-		os.Exit(1)
-	}
-}
-`
-	if err := os.MkdirAll(filepath.Join(src, "cmd", "toolcvalidate"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(src, "cmd", "toolcvalidate", "main.go"), []byte(main), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(tmp, "validate")
-	run(src, "build", "-o", bin, "./cmd/toolcvalidate")
-	return bin
-}
 
 // TestServerJSONPassesTheRegistry: the server.json of the example catalog,
 // of a real npm server that needs a secret token, a package argument and
@@ -118,7 +24,7 @@ func TestServerJSONPassesTheRegistry(t *testing.T) {
 		t.Skip("builds the registry's validators from its module")
 	}
 	t.Parallel()
-	validate := registryValidator(t)
+	validate := registrytest.Validator(t)
 	dir := t.TempDir()
 	write := func(name string, data []byte) string {
 		p := filepath.Join(dir, name)
@@ -214,5 +120,5 @@ headers = [{ name = "Authorization", description = "Bearer and a GitHub token.",
 	if out, err := exec.Command(validate, write("over.json", over)).CombinedOutput(); err == nil || !strings.Contains(string(out), "exceeds 4KB") {
 		t.Errorf("the registry's validators take a _meta of %d bytes: %s", len(over), out)
 	}
-	t.Logf("the registry's validators (%s) take the server.json of the example catalog and of GitHub's server (%d bytes)", registryModule, len(gh))
+	t.Logf("the registry's validators (%s) take the server.json of the example catalog and of GitHub's server (%d bytes)", registrytest.Module, len(gh))
 }
