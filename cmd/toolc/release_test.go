@@ -35,6 +35,7 @@ func TestReleaseTargetsValidate(t *testing.T) {
 		t.Errorf("mcpb validate passed Smithery's flavour, which writes inputSchema: %v\n%s", err, out)
 	}
 	checkAgentCard(t, filepath.Join(root, "dist/agent-card.json"))
+	checkServerCard(t, filepath.Join(root, "dist/server-card.json"))
 	checkServerJSON(t, filepath.Join(root, "dist/server.json"))
 	llms, err := os.ReadFile(filepath.Join(root, "dist/llms.txt"))
 	if err != nil {
@@ -43,6 +44,45 @@ func TestReleaseTargetsValidate(t *testing.T) {
 	// llmstxt.org: an H1, a blockquote summary, H2 sections of link lists.
 	if !regexp.MustCompile("^# .+\n\n> .+\n\n## .+\n\n(- \\[[^]]+\\]\\(https://[^)]+\\)(: .+)?\n)+").Match(llms) {
 		t.Errorf("dist/llms.txt is not in llms.txt's shape:\n%s", llms)
+	}
+}
+
+// checkServerCard checks an MCP server card with the MCP TypeScript SDK's
+// own schemas (@modelcontextprotocol/core): serverInfo is an
+// Implementation and each tool a Tool, input schema whole, as Smithery
+// reads them (its docs type a card's tools by the SDK's types); and the
+// card's own fields by SEP-1649's shape.
+func checkServerCard(t *testing.T, card string) {
+	core := npmtest.Module(t, "@modelcontextprotocol/core")
+	script := `import { readFileSync } from "node:fs";
+const core = await import(process.argv[1]);
+const card = JSON.parse(readFileSync(0, "utf8"));
+const fail = (what, r) => { console.log(what, JSON.stringify(r.error.issues.slice(0, 3))); process.exit(1); };
+let r = core.ImplementationSchema.safeParse(card.serverInfo);
+if (!r.success) fail("serverInfo", r);
+if (!Array.isArray(card.tools) || card.tools.length === 0) { console.log("no tools"); process.exit(1); }
+for (const tool of card.tools) {
+  r = core.ToolSchema.safeParse(tool);
+  if (!r.success) fail(tool.name, r);
+  if (tool.inputSchema?.type !== "object") { console.log(tool.name, "has no input schema"); process.exit(1); }
+}
+for (const k of ["$schema", "version", "protocolVersion"]) if (typeof card[k] !== "string") { console.log("no", k); process.exit(1); }
+console.log(card.tools.length);`
+	data, err := os.ReadFile(card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", "--input-type=module", "-e", script, "file://"+filepath.ToSlash(filepath.Join(core, "dist", "index.mjs")))
+	cmd.Stdin = strings.NewReader(string(data))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("%s: the MCP SDK's schemas refuse the server card: %v\n%s", card, err, out)
+	}
+	// And they refuse a card whose tool lost its input schema.
+	cmd = exec.Command("node", "--input-type=module", "-e", script, "file://"+filepath.ToSlash(filepath.Join(core, "dist", "index.mjs")))
+	cmd.Stdin = strings.NewReader(strings.Replace(string(data), `"inputSchema"`, `"inputSchemas"`, 1))
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Errorf("the check took a server card whose tool has no input schema:\n%s", out)
 	}
 }
 
@@ -110,5 +150,79 @@ func checkServerJSON(t *testing.T, path string) {
 		if k != "io.modelcontextprotocol.registry/publisher-provided" {
 			t.Errorf("_meta key %q: the registry keeps custom data only under publisher-provided", k)
 		}
+	}
+}
+
+// TestMCPB04Validates: manifest_version = "0.4" with a uv server, MCPB
+// 0.4's one addition, passes mcpb validate; the same server in a 0.3
+// manifest is refused by mcpb validate, and toolc refuses it first.
+func TestMCPB04Validates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the npm validators run in go test ./..., not again under -race -short")
+	}
+	t.Parallel()
+	mcpb := npmtest.Bin(t, "mcpb", "@anthropic-ai/mcpb")
+	dir := t.TempDir()
+	manifest := func(version string) string {
+		return `version = 1
+
+[catalog]
+name = "acme-weather"
+version = "1.0.0"
+description = "The weather of any city, now and for the week."
+
+[[sources]]
+include = ["tools.json"]
+
+[[targets]]
+format = "mcpb"
+out = "bundle/manifest.json"
+manifest_version = "` + version + `"
+
+[targets.mcpb]
+author = { name = "Acme" }
+server = { type = "uv", entry_point = "src/server.py", mcp_config = { command = "uv", args = ["run", "--directory", "${__dirname}", "src/server.py"] } }
+compatibility = { runtimes = { python = ">=3.11" } }
+`
+	}
+	files := map[string]string{
+		"toolc.toml": manifest("0.4"),
+		"tools.json": `[{"name": "get_weather", "description": "Gets the current weather of a city: temperature, wind and sky.",
+			"inputSchema": {"type": "object", "properties": {"city": {"type": "string", "description": "The city, such as Paris."}}, "required": ["city"]}}]`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr strings.Builder
+	if code := run([]string{"build", "-C", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("toolc build = exit %d:\n%s", code, stderr.String())
+	}
+	written := filepath.Join(dir, "bundle", "manifest.json")
+	data, err := os.ReadFile(written)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"manifest_version": "0.4"`) {
+		t.Errorf("the manifest is not 0.4:\n%s", data)
+	}
+	if out, err := exec.Command(mcpb, "validate", written).CombinedOutput(); err != nil {
+		t.Errorf("mcpb validate, a 0.4 manifest with a uv server: %v\n%s", err, out)
+	}
+	// mcpb refuses uv in 0.3, and so does toolc, before writing.
+	old := strings.Replace(string(data), `"manifest_version": "0.4"`, `"manifest_version": "0.3"`, 1)
+	if err := os.WriteFile(filepath.Join(dir, "old.json"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(mcpb, "validate", filepath.Join(dir, "old.json")).CombinedOutput(); err == nil {
+		t.Errorf("mcpb validate took a uv server in a 0.3 manifest:\n%s", out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "toolc.toml"), []byte(manifest("0.3")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stderr.Reset()
+	if code := run([]string{"build", "-C", dir}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), `publish.invalid: server type "uv" is MCPB 0.4's`) {
+		t.Errorf("toolc built a uv server into a 0.3 manifest: exit %d\n%s", code, stderr.String())
 	}
 }

@@ -60,7 +60,7 @@ func TestFormat(t *testing.T) {
 	if err := write(context.Background(), &b); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"mcpb: MCPB manifest.json, manifest_version 0.3\n", "  mcpb.author.name = a string\n", "  flavor = \"spec\" | \"smithery\" (default spec)\n"} {
+	for _, want := range []string{"mcpb: MCPB manifest.json, manifest_version 0.3 or 0.4\n", "  mcpb.author.name = a string\n", "  flavor = \"spec\" | \"smithery\" (default spec)\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("explain mcpb lacks %q:\n%s", want, b.String())
 		}

@@ -741,6 +741,8 @@ func (b *build) publish(i int) profile.Publish {
 		p.Table += ".mcpb"
 	case t.Table["server"] != nil:
 		p.Table += ".server"
+	case t.Table["card"] != nil:
+		p.Table += ".card"
 	}
 	p.Line, p.Column = b.m.Pos(p.Table)
 	p.DescriptionLine, p.DescriptionColumn = b.m.Pos("catalog.description")

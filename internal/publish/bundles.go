@@ -17,8 +17,10 @@ import (
 
 // ---- MCPB manifest.json ----
 
-// MCPBVersion is the manifest_version that mcpb writes (MANIFEST.md 0.3,
-// whose schema @anthropic-ai/mcpb 2.1.2 validates).
+// MCPBVersion is the manifest_version that the mcpb target writes by
+// default (MANIFEST.md 0.3, whose schema @anthropic-ai/mcpb 2.1.2
+// validates); manifest_version = "0.4" writes 0.4, whose schema (mcpb
+// 2.1.2's mcpb-manifest-v0.4.schema.json) is 0.3's with the server type uv.
 const MCPBVersion = "0.3"
 
 // MCPB writes an MCPB bundle's manifest.json.
@@ -26,7 +28,8 @@ func MCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Va
 	r, o := newRelease[MCPBOptions](tools, sources, opts)
 	m := o.MCPB
 	out := canonical.NewObject()
-	out.Set("manifest_version", canonical.NewString(MCPBVersion))
+	version := cmp.Or(o.ManifestVersion, MCPBVersion)
+	out.Set("manifest_version", canonical.NewString(version))
 	out.Set("name", canonical.NewString(cmp.Or(m.Name, opts.Catalog.Name)))
 	out.Set("version", canonical.NewString(r.version("an MCPB manifest")))
 	out.Set("description", canonical.NewString(r.description(0, "an MCPB manifest")))
@@ -36,6 +39,9 @@ func MCPB(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Va
 	if s := m.Server; s == nil || s.Type == "" || s.EntryPoint == "" || s.MCPConfig == nil {
 		r.atTable("publish.field-missing", `add server = { type = "node", entry_point = "server/index.js", mcp_config = { command = "node", args = ["${__dirname}/server/index.js"] } } to [targets.mcpb]`,
 			"an MCPB manifest needs the server it runs: type, entry_point and mcp_config (MANIFEST.md: server is required)")
+	}
+	if s := m.Server; s != nil && s.Type == "uv" && version == "0.3" {
+		r.atTable("publish.invalid", `set manifest_version = "0.4" on the target, or type = "python"`, "server type %q is MCPB 0.4's, and the manifest is %s (manifest_version)", s.Type, version)
 	}
 	table := reflect.ValueOf(m)
 	for _, f := range option.Fields(table.Type()) {

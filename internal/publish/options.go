@@ -128,11 +128,12 @@ type MCPBOptions struct {
 	profile.Naming
 	MCPB            MCPBTable `toml:"mcpb" doc:"the manifest's fields that the catalog does not know, written as they are"`
 	StaticResponses bool      `toml:"static_responses" doc:"add the MCP tools/list answer under _meta[\"com.microsoft.windows\"].static_responses, which Windows' agent registry reads"`
+	ManifestVersion string    `toml:"manifest_version" enum:"0.3,0.4" default:"0.3" doc:"the MCPB manifest version: 0.4 adds the server type uv (a Python server run by uv); mcpb 2.1 validates both"`
 	Flavor          string    `toml:"flavor" enum:"spec,smithery" default:"spec" doc:"spec: tools by name and description, what mcpb validate takes; smithery: with each tool's inputSchema, which Smithery's publish needs"`
 }
 
 // MCPBTable is [targets.mcpb]: the fields of an MCPB manifest
-// (MANIFEST.md 0.3) that the catalog does not know.
+// (MANIFEST.md 0.3 and 0.4) that the catalog does not know.
 type MCPBTable struct {
 	Name            string                `toml:"name" doc:"the bundle's name; the catalog's by default"`
 	DisplayName     string                `toml:"display_name" doc:"the name people see"`
@@ -167,7 +168,7 @@ type MCPBRepository struct {
 
 // MCPBServer is the server an MCPB bundle runs.
 type MCPBServer struct {
-	Type       string     `toml:"type" enum:"python,node,binary" doc:"its runtime"`
+	Type       string     `toml:"type" enum:"python,node,binary,uv" doc:"its runtime; uv with manifest_version = \"0.4\""`
 	EntryPoint string     `toml:"entry_point" doc:"its main file in the bundle"`
 	MCPConfig  *MCPConfig `toml:"mcp_config" doc:"how the host starts it"`
 }

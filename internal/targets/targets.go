@@ -114,7 +114,7 @@ func Default() *Registry {
 		provider[emit.GeminiOptions]("gemini", emit.Gemini), provider[emit.StrictOptions]("bedrock", emit.Bedrock),
 		provider[emit.NoOptions]("canonical", emit.Canonical), provider[emit.NoOptions]("jsonschema", emit.JSONSchema),
 		release[publish.ServerJSONOptions]("server-json", publish.ServerJSON), release[publish.MCPBOptions]("mcpb", publish.MCPB),
-		release[publish.A2AOptions]("a2a-card", publish.A2ACard), release[publish.LLMsTxtOptions]("llms-txt", publish.LLMsTxt),
+		release[publish.A2AOptions]("a2a-card", publish.A2ACard), release[publish.ServerCardOptions]("server-card", publish.ServerCard), release[publish.LLMsTxtOptions]("llms-txt", publish.LLMsTxt),
 		release[typegen.TypeScriptOptions]("typescript", typegen.TypeScriptTarget), release[typegen.GoOptions]("go", typegen.GoTarget),
 		release[typegen.PythonOptions]("python", typegen.PythonTarget))
 }
