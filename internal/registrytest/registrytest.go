@@ -7,10 +7,14 @@ package registrytest
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -41,6 +45,57 @@ func goCmd(tb testing.TB, dir string, env []string, args ...string) []byte {
 // binary's path.
 func build(tb testing.TB, name, program string, require ...string) string {
 	tb.Helper()
+	return cached(tb, name, append([]string{program}, require...), func(bin string) {
+		buildInto(tb, bin, name, program, require...)
+	})
+}
+
+// cached returns the program name built by mk into the path it is given,
+// kept in the user's cache directory by the module, Go's version and key,
+// so that a second run links nothing: the registry's programs took a
+// tenth of go test ./...'s minute, built again by every run.
+func cached(tb testing.TB, name string, key []string, mk func(bin string)) string {
+	tb.Helper()
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		bin := filepath.Join(tb.TempDir(), name)
+		mk(bin)
+		return bin
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n%s\n", Module, runtime.Version(), name)
+	for _, k := range key {
+		fmt.Fprintf(h, "%d\n%s", len(k), k)
+	}
+	bin := filepath.Join(dir, "toolc-test", "registry", hex.EncodeToString(h.Sum(nil))[:16], name)
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	tmp := filepath.Join(tb.TempDir(), name)
+	mk(tmp)
+	// A rename within the cache is atomic: a test that runs beside this
+	// one sees the whole binary or none. The temporary is copied next to
+	// it first, as t.TempDir may be on another file system.
+	data, err := os.ReadFile(tmp)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	part := fmt.Sprintf("%s.%d", bin, os.Getpid())
+	if err := os.WriteFile(part, data, 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.Rename(part, bin); err != nil {
+		tb.Fatal(err)
+	}
+	return bin
+}
+
+// buildInto builds program as build says, to bin.
+func buildInto(tb testing.TB, bin, name, program string, require ...string) {
+	tb.Helper()
 	tmp := tb.TempDir()
 	var mod struct{ Dir string }
 	if err := json.Unmarshal(goCmd(tb, tmp, nil, "mod", "download", "-json", Module), &mod); err != nil {
@@ -63,9 +118,7 @@ func build(tb testing.TB, name, program string, require ...string) string {
 	for _, r := range require {
 		goCmd(tb, src, nil, "mod", "edit", "-require="+r)
 	}
-	bin := filepath.Join(tmp, "toolc"+name) // beside the copy, whose folder is "registry"
 	goCmd(tb, src, nil, "build", "-o", bin, "./cmd/toolc"+name)
-	return bin
 }
 
 // Validator is a program that runs the registry's validators on the
@@ -126,12 +179,14 @@ func main() {
 // returns the folder, for a PATH.
 func Publisher(tb testing.TB) string {
 	tb.Helper()
-	bin := tb.TempDir()
-	goCmd(tb, bin, []string{"GOBIN=" + bin}, "install", strings.Replace(Module, "@", "/cmd/publisher@", 1))
-	if err := os.Rename(filepath.Join(bin, "publisher"), filepath.Join(bin, "mcp-publisher")); err != nil {
-		tb.Fatal(err)
-	}
-	return bin
+	pkg := strings.Replace(Module, "@", "/cmd/publisher@", 1)
+	return filepath.Dir(cached(tb, "mcp-publisher", []string{pkg}, func(bin string) {
+		dir := tb.TempDir()
+		goCmd(tb, dir, []string{"GOBIN=" + dir}, "install", pkg)
+		if err := os.Rename(filepath.Join(dir, "publisher"), bin); err != nil {
+			tb.Fatal(err)
+		}
+	}))
 }
 
 // huma is the version of the registry's HTTP framework its endpoint is
