@@ -328,11 +328,17 @@ func (w writeResult) say(out *output) error {
 	case w.err != nil:
 		return out.fail(exitFailed, "%v", w.err)
 	}
+	why := func(p string) string {
+		if _, made := w.orphans.Made[p]; made {
+			return "its target no longer makes it"
+		}
+		return "its target is no longer in the manifest"
+	}
 	for _, p := range w.orphans.Remove {
-		out.status("removed %s: its target is no longer in the manifest", out.path(p))
+		out.status("removed %s: %s", out.path(p), why(p))
 	}
 	for _, p := range w.orphans.Edited {
-		out.status("left %s in place: its target is no longer in the manifest, but it was edited since toolc wrote it", out.path(p))
+		out.status("left %s in place: %s, but it was edited since toolc wrote it", out.path(p), why(p))
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/toolc-dev/toolc/internal/targets"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -70,6 +72,10 @@ func newOutputs(a *app) *cobra.Command {
 		}
 		paths := []string{manifest.LockFile}
 		for _, t := range man.Targets {
+			if targets.Folder(t.Format) {
+				paths = append(paths, t.Out+"/") // its files are what the catalog makes
+				continue
+			}
 			paths = append(paths, t.Out)
 		}
 		slices.Sort(paths)

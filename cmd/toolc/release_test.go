@@ -36,6 +36,7 @@ func TestReleaseTargetsValidate(t *testing.T) {
 	}
 	checkAgentCard(t, filepath.Join(root, "dist/agent-card.json"))
 	checkServerCard(t, filepath.Join(root, "dist/server-card.json"))
+	checkSkills(t, filepath.Join(root, "dist/skills"))
 	checkServerJSON(t, filepath.Join(root, "dist/server.json"))
 	llms, err := os.ReadFile(filepath.Join(root, "dist/llms.txt"))
 	if err != nil {
@@ -44,6 +45,73 @@ func TestReleaseTargetsValidate(t *testing.T) {
 	// llmstxt.org: an H1, a blockquote summary, H2 sections of link lists.
 	if !regexp.MustCompile("^# .+\n\n> .+\n\n## .+\n\n(- \\[[^]]+\\]\\(https://[^)]+\\)(: .+)?\n)+").Match(llms) {
 		t.Errorf("dist/llms.txt is not in llms.txt's shape:\n%s", llms)
+	}
+}
+
+// checkSkills checks each skill folder of a skills target with skills-ref
+// validate (npm skills-ref, the TypeScript port of the Agent Skills
+// reference validator), and by the specification's rules itself: the name
+// a-z, 0-9 and single '-' and the folder's, a description of 1 to 1,024
+// characters, every reference the body links present and a tool's MCP
+// entry. A folder renamed is refused, so the check can fail.
+func checkSkills(t *testing.T, dir string) {
+	ref := npmtest.Bin(t, "skills-ref", "skills-ref")
+	skills, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skills) == 0 {
+		t.Fatalf("%s has no skill", dir)
+	}
+	front := regexp.MustCompile(`(?s)^---\nname: ([^\n]*)\ndescription: ("[^\n]*")\n.*?---\n`)
+	link := regexp.MustCompile(`\]\((references/[^)]+)\)`)
+	for _, s := range skills {
+		folder := filepath.Join(dir, s.Name())
+		if out, err := exec.Command(ref, "validate", folder).CombinedOutput(); err != nil {
+			t.Errorf("skills-ref validate %s: %v\n%s", folder, err, out)
+		}
+		md, err := os.ReadFile(filepath.Join(folder, "SKILL.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := front.FindSubmatch(md)
+		var desc string
+		if m == nil || json.Unmarshal(m[2], &desc) != nil {
+			t.Errorf("%s/SKILL.md does not open with name and description front matter:\n%s", folder, md)
+			continue
+		}
+		if name := string(m[1]); name != s.Name() || len(name) > 64 || !regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`).MatchString(name) {
+			t.Errorf("%s: the name %q breaks the Agent Skills rules (a-z, 0-9, single '-', at most 64, the folder's name)", folder, name)
+		}
+		if n := len([]rune(desc)); n == 0 || n > 1024 {
+			t.Errorf("%s: a description of %d characters (1 to 1,024)", folder, n)
+		}
+		links := link.FindAllSubmatch(md, -1)
+		if len(links) == 0 {
+			t.Errorf("%s/SKILL.md links no tool's reference", folder)
+		}
+		for _, l := range links {
+			data, err := os.ReadFile(filepath.Join(folder, string(l[1])))
+			var tool struct {
+				Name        string         `json:"name"`
+				InputSchema map[string]any `json:"inputSchema"`
+			}
+			if err != nil || json.Unmarshal(data, &tool) != nil || tool.Name == "" || tool.InputSchema["type"] != "object" {
+				t.Errorf("%s: %s is no tool with its input schema (%v)", folder, l[1], err)
+			}
+		}
+	}
+	// A skill whose folder is not its name is refused.
+	renamed := filepath.Join(t.TempDir(), "renamed")
+	if err := os.MkdirAll(renamed, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, skills[0].Name(), "SKILL.md"))
+	if err := os.WriteFile(filepath.Join(renamed, "SKILL.md"), md, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(ref, "validate", renamed).CombinedOutput(); err == nil {
+		t.Errorf("skills-ref validate took a skill whose folder is not its name:\n%s", out)
 	}
 }
 

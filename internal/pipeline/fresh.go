@@ -68,7 +68,7 @@ func Fresh(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (ok bool,
 	if err := b.expandSources(); err != nil || len(b.diags) > 0 { // a glob matching nothing, say
 		return false, "a source glob needs a build to report on it", nil
 	}
-	files, why := lockedFiles(b.inputs, l, b.m.Targets)
+	files, why := lockedFiles(b.inputs, l, b.m.Targets, b.writers)
 	if why != "" {
 		return false, why, nil
 	}
@@ -86,7 +86,7 @@ type lockedFile struct{ path, hash string }
 // what is there: the sources, the files their $refs named (if the sources
 // are unchanged, they name the same ones), and the outputs but the lock.
 // why says what differs already when the set of files does.
-func lockedFiles(inputs []input, l *lock.Lock, targets []manifest.Target) (files []lockedFile, why string) {
+func lockedFiles(inputs []input, l *lock.Lock, manifestTargets []manifest.Target, write *targets.Registry) (files []lockedFile, why string) {
 	if len(inputs) != len(l.Sources) {
 		return nil, "the set of source files changed"
 	}
@@ -99,14 +99,21 @@ func lockedFiles(inputs []input, l *lock.Lock, targets []manifest.Target) (files
 	for _, r := range l.References {
 		files = append(files, lockedFile{r.Path, r.Hash})
 	}
-	var outs []string // the lock lists the bundles, not itself
-	for _, t := range targets {
+	var outs []string            // the lock lists the bundles, not itself
+	folders := map[string]bool{} // a folder target's files are what its sources make: those the lock lists
+	for _, t := range manifestTargets {
+		if w, ok := write.Get(t.Format); ok && w.Folder {
+			folders[t.Name] = true
+			continue
+		}
 		outs = append(outs, t.Out)
 	}
 	slices.Sort(outs)
 	var lockOuts []string
 	for _, o := range l.Outputs {
-		lockOuts = append(lockOuts, o.Path)
+		if !folders[o.Target] {
+			lockOuts = append(lockOuts, o.Path)
+		}
 		files = append(files, lockedFile{o.Path, o.Hash})
 	}
 	if !slices.Equal(outs, lockOuts) {

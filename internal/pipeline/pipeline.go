@@ -285,6 +285,7 @@ type Result struct {
 	sourcePolicy map[string]*diag.Policy     // source file → its source's policy
 	sources      map[string]bool             // the source files, which Orphans never names
 	inputs       []Input                     // every file the build read
+	skipped      []string                    // the targets Options.Targets left out
 	manifestFile string
 }
 
@@ -484,6 +485,12 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 // ErrUnknownTarget is Build's error when Options.Targets names a target
 // the manifest does not have.
 var ErrUnknownTarget = errors.New("no target")
+
+// folder reports whether the target format writes a folder.
+func (b *build) folder(format string) bool {
+	w, ok := b.writers.Get(format)
+	return ok && w.Folder
+}
 
 // skipped reports whether Options.Targets leaves the i-th target out.
 func (b *build) skipped(i int) bool { return b.skip != nil && b.skip[i] }
@@ -939,7 +946,16 @@ func (b *build) finish() *Result {
 		return res
 	}
 	for i, t := range b.m.Targets {
-		if !b.skipped(i) {
+		switch {
+		case b.skipped(i):
+			res.skipped = append(res.skipped, t.Name)
+		case b.folder(t.Format):
+			// A folder's files, by path: the bundle is an object of their texts.
+			v := b.targets[i].bundle
+			for _, k := range slices.Sorted(slices.Values(v.Keys())) {
+				res.Outputs = append(res.Outputs, bundleOutput(t.Name, t.Out+"/"+k, v.Get(k)))
+			}
+		default:
 			res.Outputs = append(res.Outputs, bundleOutput(t.Name, t.Out, b.targets[i].bundle))
 		}
 	}

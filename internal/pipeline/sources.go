@@ -174,7 +174,18 @@ func (e *expansion) checkOutputs() {
 			}
 			e.fail("manifest.invalid", key, "%s: %s is %s%s; a build would overwrite it: write the bundle elsewhere", key, t.Out, what, via)
 		}
-		if info, err := fs.Stat(b.fsys, t.Out); err == nil && info.IsDir() {
+		info, err := fs.Stat(b.fsys, t.Out)
+		switch folder := b.folder(t.Format); {
+		case folder && err == nil && !info.IsDir():
+			e.fail("manifest.invalid", key, "%s: %s is a file; a %s target writes a folder there", key, t.Out, t.Format)
+		case folder:
+			for _, in := range b.inputs {
+				if strings.HasPrefix(in.path, t.Out+"/") {
+					e.fail("manifest.invalid", key, "%s: the folder %s holds the source file %s; a build would write over it: write the folder elsewhere", key, t.Out, in.path)
+					break
+				}
+			}
+		case err == nil && info.IsDir():
 			e.fail("manifest.invalid", key, "%s: %s is a folder; out names the bundle's file (%s/%s.json, say)", key, t.Out, t.Out, t.Name)
 		}
 		if r == ".git" || strings.HasPrefix(r, ".git/") {

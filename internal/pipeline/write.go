@@ -296,6 +296,11 @@ func Check(fsys fs.FS, outputs []Output) ([]Difference, error) {
 type Orphans struct {
 	Remove []string // unchanged since toolc wrote them: build removes them
 	Edited []string // changed since: build leaves them, and says so
+	// Made are those of a target still in the manifest that no longer
+	// makes them: a folder target's file (the skill of a namespace gone),
+	// each to the target's folder, under which the folders they leave
+	// empty are removed with them.
+	Made map[string]string
 }
 
 // Orphans reads toolc.lock in fsys, if there is one, and returns the
@@ -313,8 +318,15 @@ func (r *Result) Orphans(fsys fs.FS) Orphans {
 	for _, lo := range l.Outputs {
 		if lo.Path == manifest.LockFile || lo.Path == r.manifestFile || lo.Path == BaselineFile || r.sources[lo.Path] ||
 			slices.ContainsFunc(outputs, func(out Output) bool { return out.Path == lo.Path }) ||
-			slices.ContainsFunc(r.Manifest.Targets, func(t manifest.Target) bool { return t.Out == lo.Path }) { // a target --target left out
+			slices.ContainsFunc(r.Manifest.Targets, func(t manifest.Target) bool { return t.Out == lo.Path }) || // a target --target left out
+			slices.Contains(r.skipped, lo.Target) {
 			continue
+		}
+		if i := slices.IndexFunc(r.Manifest.Targets, func(t manifest.Target) bool { return t.Name == lo.Target }); i >= 0 {
+			if o.Made == nil {
+				o.Made = map[string]string{}
+			}
+			o.Made[lo.Path] = r.Manifest.Targets[i].Out
 		}
 		h, err := HashFile(fsys, lo.Path)
 		switch {
@@ -336,6 +348,12 @@ func RemoveOrphans(root *os.Root, o Orphans) error {
 		if err := root.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing %s: %w", p, unwrapPath(err))
 		}
+		// The folders a folder target's file leaves empty, up to the
+		// target's own: Remove refuses a folder that is not empty.
+		if top, ok := o.Made[p]; ok {
+			for dir := path.Dir(p); strings.HasPrefix(dir, top+"/") && root.Remove(dir) == nil; dir = path.Dir(dir) {
+			}
+		}
 	}
 	return nil
 }
@@ -346,12 +364,14 @@ func RemoveOrphans(root *os.Root, o Orphans) error {
 type Stale struct {
 	Diffs   []Difference
 	Orphans []string
+	made    map[string]string // Orphans.Made
 }
 
 // Stale compares the build's outputs, and the previous lock's, with fsys.
 func (r *Result) Stale(fsys fs.FS) (Stale, error) {
 	diffs, err := Check(fsys, r.Outputs)
-	return Stale{Diffs: diffs, Orphans: r.Orphans(fsys).Remove}, err
+	o := r.Orphans(fsys)
+	return Stale{Diffs: diffs, Orphans: o.Remove, made: o.Made}, err
 }
 
 // Diagnostics reports each finding as check.missing, check.out-of-date or
@@ -362,13 +382,19 @@ func (s Stale) Diagnostics() []diag.Diagnostic {
 		ds = append(ds, d.Diagnostic())
 	}
 	for _, p := range s.Orphans {
-		ds = append(ds, orphanDiagnostic(p))
+		_, made := s.made[p]
+		ds = append(ds, orphanDiagnostic(p, made))
 	}
 	return ds
 }
 
-// orphanDiagnostic reports an orphan that build would remove.
-func orphanDiagnostic(p string) diag.Diagnostic {
-	return diag.New("check.orphan", "%s is the bundle of a target that is no longer in the manifest", p).
+// orphanDiagnostic reports an orphan that build would remove; made says
+// that its target is still in the manifest, and no longer makes it.
+func orphanDiagnostic(p string, made bool) diag.Diagnostic {
+	why := "is the bundle of a target that is no longer in the manifest"
+	if made {
+		why = "is a file its target no longer makes"
+	}
+	return diag.New("check.orphan", "%s %s", p, why).
 		At(p, "").WithFix("run toolc build, which removes it, and commit the result")
 }

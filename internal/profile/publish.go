@@ -50,6 +50,7 @@ func init() {
 	profiles["server-json"] = published("server-json", "MCP registry server.json, schema 2025-12-11")
 	profiles["mcpb"] = published("mcpb", "MCPB manifest.json, manifest_version 0.3 or 0.4")
 	profiles["server-card"] = published("server-card", "MCP server card (SEP-1649), /.well-known/mcp/server-card.json, as Smithery reads it")
+	profiles["skills"] = published("skills", "Agent Skills folders (agentskills.io specification): SKILL.md and references/")
 	profiles["a2a-card"] = published("a2a-card", "A2A agent card (a2a-js SDK 1.3.0 types)")
 	profiles["llms-txt"] = published("llms-txt", "llms.txt (llmstxt.org)")
 	profiles["typescript"] = release("typescript", "TypeScript declarations, checked by tsc --strict")

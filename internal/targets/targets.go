@@ -36,6 +36,10 @@ type Target struct {
 	// of the two is set.
 	Encode  emit.Encoder
 	Publish publish.Publisher
+	// Folder says that out names a folder: the bundle is an object from
+	// each file's path under it to the file's text (the skills target's
+	// SKILL.md and references).
+	Folder bool
 }
 
 // Emit lowers tools for the target (named target in diagnostics), writes
@@ -114,7 +118,7 @@ func Default() *Registry {
 		provider[emit.GeminiOptions]("gemini", emit.Gemini), provider[emit.StrictOptions]("bedrock", emit.Bedrock),
 		provider[emit.NoOptions]("canonical", emit.Canonical), provider[emit.NoOptions]("jsonschema", emit.JSONSchema),
 		release[publish.ServerJSONOptions]("server-json", publish.ServerJSON), release[publish.MCPBOptions]("mcpb", publish.MCPB),
-		release[publish.A2AOptions]("a2a-card", publish.A2ACard), release[publish.ServerCardOptions]("server-card", publish.ServerCard), release[publish.LLMsTxtOptions]("llms-txt", publish.LLMsTxt),
+		release[publish.A2AOptions]("a2a-card", publish.A2ACard), release[publish.ServerCardOptions]("server-card", publish.ServerCard), release[publish.LLMsTxtOptions]("llms-txt", publish.LLMsTxt), folder(release[publish.SkillsOptions]("skills", publish.Skills)),
 		release[typegen.TypeScriptOptions]("typescript", typegen.TypeScriptTarget), release[typegen.GoOptions]("go", typegen.GoTarget),
 		release[typegen.PythonOptions]("python", typegen.PythonTarget))
 }
@@ -131,6 +135,19 @@ func provider[T any, PT options[T]](name string, enc emit.Encoder) *Target {
 
 func release[T any, PT options[T]](name string, pub publish.Publisher) *Target {
 	return &Target{Name: name, Profile: profileOf(name), Options: func() profile.FormatOptions { return PT(new(T)) }, Publish: pub}
+}
+
+// folder marks t as writing a folder.
+func folder(t *Target) *Target {
+	t.Folder = true
+	return t
+}
+
+// Folder reports whether the target format writes a folder (out names
+// it) rather than a file.
+func Folder(format string) bool {
+	t, ok := Default().Get(format)
+	return ok && t.Folder
 }
 
 // profileOf is the profile of a format this package registers.
