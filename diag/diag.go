@@ -40,6 +40,17 @@ func (s Severity) String() string {
 // MarshalText encodes the severity as its name.
 func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
+// UnmarshalText decodes a severity's name, as MarshalText writes it.
+func (s *Severity) UnmarshalText(text []byte) error {
+	for _, v := range []Severity{Info, Warning, Error} {
+		if string(text) == v.String() {
+			*s = v
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown severity %q (want info, warning or error)", text)
+}
+
 // Diagnostic is one finding of the compiler: a problem in the input, or a
 // change that lowering made to a tool for a target.
 type Diagnostic struct {

@@ -28,6 +28,9 @@ type buildFlags struct {
 	all   bool // --no-baseline
 	full  bool // --check --full: never the fast path
 	key   bool // --print-key
+	// cache is --cache, the build cache's folder; noCache --no-cache.
+	cache   string
+	noCache bool
 	// only is --target: the targets to build, by name; no lock.
 	only []string
 	// outDir is --out-dir: where the outputs and the lock are written
@@ -50,6 +53,8 @@ func newBuild(a *app) *cobra.Command {
 	fl.BoolVar(&f.key, "print-key", false, "write nothing; print the key of the build (the inputs' hashes and toolc's version), for a build system's cache")
 	fl.StringVar(&f.outDir, "out-dir", "", "write every output and toolc.lock under `DIR`, at their paths, instead of beside the manifest (a build sandbox's output folder)")
 	fl.StringSliceVar(&f.only, "target", nil, "build only the target `NAME` (repeat, or comma-separate, for several) and write no lock: the first step of a release whose server.json waits for a packed file")
+	fl.StringVar(&f.cache, "cache", "", "keep the build cache in `DIR` (default: toolc in the user cache directory): a build that toolc.lock says is up to date prints what it printed, without building")
+	fl.BoolVar(&f.noCache, "no-cache", false, "build even when toolc.lock says nothing changed, and leave the cache alone")
 	fl.BoolVar(&f.diff, "diff", false, "with --check, print a unified diff of each file that would change")
 	fl.BoolVar(&f.full, "full", false, "with --check, build even when toolc.lock shows that nothing changed")
 	fl.BoolVar(&f.all, "no-baseline", false, "report every finding, also those toolc.baseline knows")
@@ -176,6 +181,8 @@ func (f buildFlags) validate(cmd *cobra.Command, out *output) error {
 		return out.fail(exitUsage, "--print-key and --check: one at a time")
 	case len(f.only) > 0 && (f.check || f.key):
 		return out.fail(exitUsage, "--target builds part of the catalog: --check and --print-key are of a whole build")
+	case f.noCache && f.cache != "":
+		return out.fail(exitUsage, "--cache and --no-cache: one or the other")
 	}
 	if f.jobs > 0 {
 		runtime.GOMAXPROCS(f.jobs) // the workers of every stage size themselves by it
@@ -224,6 +231,17 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 			return err
 		}
 	}
+	cache := openCache(m, f, now)
+	if !f.check {
+		e, err := cache.get(cmd.Context(), f.jobs, out)
+		if err != nil {
+			return err
+		}
+		if e != nil {
+			e.say(out, start)
+			return nil
+		}
+	}
 	res, err := m.build(cmd.Context(), opts, out)
 	if err != nil {
 		return err
@@ -248,6 +266,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		return err
 	}
 	sayPlans(res, out)
+	cache.put(res)
 	if len(f.only) > 0 {
 		out.status("built %s; toolc.lock not written: it records a whole build", summary)
 		return nil
@@ -259,6 +278,14 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 // sayPlans says, per target that defers tools ([load]), what it loads and
 // what it leaves to the tool search.
 func sayPlans(res *pipeline.Result, out *output) {
+	for _, l := range planLines(res) {
+		out.status("%s", l)
+	}
+}
+
+// planLines are sayPlans' lines.
+func planLines(res *pipeline.Result) []string {
+	var lines []string
 	for _, b := range res.Bundles {
 		p := b.Plan
 		if p == nil || !p.Defers || p.Deferrals() == 0 {
@@ -277,9 +304,10 @@ func sayPlans(res *pipeline.Result, out *output) {
 		if loaded == 1 {
 			tools = "1 tool"
 		}
-		out.status("%s loads %s (%s tokens%s) and defers %s%s; toolc report lists them",
-			b.Target, tools, diagfmt.Thousands(p.Loaded), budget, diagfmt.Thousands(p.Deferrals()), search)
+		lines = append(lines, fmt.Sprintf("%s loads %s (%s tokens%s) and defers %s%s; toolc report lists them",
+			b.Target, tools, diagfmt.Thousands(p.Loaded), budget, diagfmt.Thousands(p.Deferrals()), search))
 	}
+	return lines
 }
 
 // upToDate is --check's fast path: toolc.lock holds the hash of

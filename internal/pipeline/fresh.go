@@ -37,11 +37,11 @@ func Fresh(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (ok bool,
 			return false, "", err
 		}
 	}
-	if opts.Version == "" || strings.HasPrefix(opts.Version, "devel") {
+	if !NamesCode(opts.Version) {
+		if strings.HasSuffix(opts.Version, "+dirty") { // go build in a checkout with changes
+			return false, "this toolc was built from a checkout with uncommitted changes (+dirty), so its version does not name its code", nil
+		}
 		return false, "this toolc is a development build, whose version does not name its code", nil
-	}
-	if strings.HasSuffix(opts.Version, "+dirty") { // go build in a checkout with changes
-		return false, "this toolc was built from a checkout with uncommitted changes (+dirty), so its version does not name its code", nil
 	}
 	l, tools, err := readLockHead(fsys)
 	if err != nil {
@@ -72,11 +72,19 @@ func Fresh(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (ok bool,
 	if why != "" {
 		return false, why, nil
 	}
-	changed, err := firstChanged(ctx, fsys, files, max(opts.Jobs, runtime.GOMAXPROCS(0)))
+	changed, err := firstChanged(ctx, fsys, files, max(opts.Jobs, runtime.GOMAXPROCS(0)), opts.Unchanged, opts.Checked)
 	if err != nil || changed != "" {
 		return false, changed + " changed since " + manifest.LockFile + " recorded it", err
 	}
 	return true, "", nil
+}
+
+// NamesCode reports whether toolc's version names its code exactly: a
+// released or pseudo-version, not "devel" and not "+dirty" (which two
+// builds of different edits to one commit share). Only then may what a
+// build made be known from the version and the inputs.
+func NamesCode(version string) bool {
+	return version != "" && !strings.HasPrefix(version, "devel") && !strings.HasSuffix(version, "+dirty")
 }
 
 // lockedFile is a file and the hash the lock recorded of it.
@@ -125,7 +133,11 @@ func lockedFiles(inputs []input, l *lock.Lock, manifestTargets []manifest.Target
 // firstChanged hashes files in parallel and returns the first, in order,
 // whose hash differs from the lock's ("" when none does); the first
 // difference stops the others.
-func firstChanged(ctx context.Context, fsys fs.FS, files []lockedFile, jobs int) (string, error) {
+//
+// A file that unchanged accepts by its info is not hashed; checked, when
+// set, is told each file found as the lock says, with its info as it was
+// before it was hashed (so that a later change shows in it).
+func firstChanged(ctx context.Context, fsys fs.FS, files []lockedFile, jobs int, unchanged func(string, fs.FileInfo) bool, checked func(string, fs.FileInfo)) (string, error) {
 	errDiffers := errors.New("differs")
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(jobs)
@@ -135,9 +147,19 @@ func firstChanged(ctx context.Context, fsys fs.FS, files []lockedFile, jobs int)
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			info, err := fs.Stat(fsys, f.path)
+			if err == nil && unchanged != nil && unchanged(f.path, info) {
+				if checked != nil {
+					checked(f.path, info)
+				}
+				return nil
+			}
 			if h, err := HashFile(fsys, f.path); err != nil || h != f.hash {
 				found[i] = true
 				return errDiffers
+			}
+			if checked != nil && info != nil {
+				checked(f.path, info)
 			}
 			return nil
 		})

@@ -43,6 +43,9 @@ import (
 // DefaultManifest is the manifest's file name.
 const DefaultManifest = manifest.DefaultFile
 
+// LockFile is the lock's file name, beside the manifest.
+const LockFile = manifest.LockFile
+
 // Options configure Build.
 type Options struct {
 	// Jobs limits how many files are read and decoded at once (default: the
@@ -88,6 +91,15 @@ type Options struct {
 	// acknowledgment's until and its horizon, a sunset, the deprecation
 	// window's days) is made against it. Zero is the time Build starts.
 	Now time.Time
+
+	// Unchanged, when set, tells Fresh that a file is what it was when it
+	// was last hashed, by its size and modification time (a build cache's
+	// record, as git's index and make trust them): Fresh does not hash it
+	// again. Checked, when set, is told each file Fresh found as the lock
+	// says, with its info from before it was hashed. Both are called from
+	// several goroutines at once.
+	Unchanged func(name string, info fs.FileInfo) bool
+	Checked   func(name string, info fs.FileInfo)
 
 	// Targets, when set, names the only targets to build (by name): the
 	// others are neither built nor written, and there is no lock, which
