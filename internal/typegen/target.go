@@ -71,11 +71,11 @@ func TypeScriptTarget(tools, sources []*canonical.Tool, opts profile.Options) (*
 func GoTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	o := profile.FormatOf[GoOptions](opts)
 	m, ds := typed(sources, tools, o.Types, func(m *Model) []Loss { return m.GoLosses })
-	src, err := m.Go(header(opts), cmp.Or(o.Package, "tools"), o.Runtime)
+	src, err := m.GoSource(header(opts), cmp.Or(o.Package, "tools"), o.Runtime)
 	if err != nil {
 		return canonical.NewString(""), append(ds, codeError(err)) // the build fails: nothing is written
 	}
-	return canonical.NewString(string(src)), ds
+	return canonical.NewString(src), ds
 }
 
 // codeError is the error of generated code that its formatter refused:
