@@ -1,6 +1,6 @@
 // Package publish writes the release files that publish a catalog: the MCP
-// registry's server.json, an MCPB bundle's manifest.json, an A2A agent card
-// and llms.txt. Each describes the server as a whole, from [catalog] and
+// registry's server.json, an MCPB bundle's manifest.json, an MCP server
+// card, Agent Skills folders, an A2A agent card and llms.txt. Each describes the server as a whole, from [catalog] and
 // the target's tables; the tools are a summary, and what a destination
 // refuses or the catalog cannot fill is a located diagnostic. Nothing here
 // does I/O.
@@ -26,8 +26,8 @@ import (
 )
 
 // The release targets write what publishes a catalog: the MCP registry's
-// server.json, an MCPB bundle's manifest.json, an A2A agent card and
-// llms.txt. Each describes the server as a whole, from [catalog] and the
+// server.json, an MCPB bundle's manifest.json, an MCP server card, Agent
+// Skills folders, an A2A agent card and llms.txt. Each describes the server as a whole, from [catalog] and the
 // target's tables; the tools are a summary, and what a destination refuses
 // or the catalog cannot fill is a located diagnostic.
 
