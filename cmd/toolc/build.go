@@ -238,7 +238,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 			return err
 		}
 		if e != nil {
-			e.say(out, start)
+			sayCached(e, out, start)
 			return nil
 		}
 	}
