@@ -64,7 +64,7 @@ func Skills(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.
 			}
 		}
 	}
-	if len(groups) == 0 {
+	if len(groups) == 0 && len(sources) > 0 { // no tool at all is catalog.empty's to say
 		r.atTable("publish.field-missing", `give the sources a namespace, or set per = "tag" and tag the tools`, "the skills target makes a skill per %s, and no tool has one", cmp.Or(o.Per, "namespace"))
 	}
 	entries := emit.MCP(emit.Tools(tools), profile.Options{Catalog: opts.Catalog}).Get("tools").Items()
