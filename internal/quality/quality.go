@@ -177,39 +177,66 @@ var (
 	behaviorCue     = regexp.MustCompile(`(?i)\b(returns?|read-only|does not (modify|change|write)|no side effects?|modif(y|ies)|creates?|deletes?|removes?|overwrites?|irreversibl[ey]|permanent(ly)?|cannot be undone|side effects?|rate.?limit|requires? (auth|authentication|a token|permission|scope)|idempotent|paginat|sends?|charges?|publish(es)?|destructive)\b`)
 	returnsCue      = regexp.MustCompile(`(?i)\b(returns?|responds? with|results? (in|is|are)|outputs?|yields?|gives back|lists? (of|the)|the response)\b`)
 	destructiveVerb = regexp.MustCompile(`^(delete|remove|drop|destroy|purge|cancel|revoke|reset|wipe|erase|terminate|kill|overwrite|truncate)`)
+	permanentCue    = regexp.MustCompile(`(?i)\b(permanent|irreversibl|cannot be undone|destructive)`)
+	sentenceSplit   = regexp.MustCompile(`[.!?\n]+`)
 )
+
+// scorer scores one tool, dimension by dimension, and gathers the
+// findings that cost it points.
+type scorer struct {
+	Tool
+	t     *canonical.Tool
+	d     string   // the description, trimmed
+	close []string // siblings a model could take it for
+}
 
 // scoreTool scores one tool among its siblings.
 func scoreTool(t *canonical.Tool, close []string) Tool {
-	s := Tool{ID: t.ID(), Dimensions: map[string]int{}}
-	add := func(code string, at canonical.Pointer, fix, format string, args ...any) {
-		s.Findings = append(s.Findings, Finding{Code: code, At: at, Message: fmt.Sprintf(format, args...), Fix: fix})
+	s := &scorer{Tool: Tool{ID: t.ID(), Dimensions: map[string]int{}}, t: t, d: strings.TrimSpace(t.Description), close: close}
+	s.purpose()
+	s.usage()
+	s.behavior()
+	s.parameters()
+	s.conciseness()
+	s.completeness()
+	total := 0
+	for _, dim := range Dimensions() {
+		total += s.Dimensions[dim]
 	}
-	d := strings.TrimSpace(t.Description)
-	dw := words(d)
-	first := firstSentence(d)
+	s.Score = float64(total) / float64(len(Dimensions()))
+	return s.Tool
+}
 
-	// Purpose: what the tool does, led by a verb, in more than its name.
+func (s *scorer) add(code string, at canonical.Pointer, fix, format string, args ...any) {
+	s.Findings = append(s.Findings, Finding{Code: code, At: at, Message: fmt.Sprintf(format, args...), Fix: fix})
+}
+
+// purpose: what the tool does, led by a verb, in more than its name.
+func (s *scorer) purpose() {
+	d, first := s.d, firstSentence(s.d)
 	switch {
 	case d == "":
 		s.Dimensions[Purpose] = 1
-		add("quality.purpose-missing", "/description", "write a first sentence that starts with what the tool does: \"Lists the open issues of a repository\"", "the tool has no description: a model has only its name to choose it by")
-	case sameAsName(t):
+		s.add("quality.purpose-missing", "/description", "write a first sentence that starts with what the tool does: \"Lists the open issues of a repository\"", "the tool has no description: a model has only its name to choose it by")
+	case sameAsName(s.t):
 		s.Dimensions[Purpose] = 1
-		add("quality.purpose-name", "/description", "say what the tool does with what, beyond its name: its object, its scope, what it returns", "the description %q is the tool's name again", d)
+		s.add("quality.purpose-name", "/description", "say what the tool does with what, beyond its name: its object, its scope, what it returns", "the description %q is the tool's name again", d)
 	case len(words(first)) < 4:
 		s.Dimensions[Purpose] = 2
-		add("quality.purpose-thin", "/description", "lead with a sentence of what the tool does, to what, and what it returns", "the first sentence has %d words: too few to say what the tool does and to what", len(words(first)))
-	case !startsWithVerb(first, t.Name):
+		s.add("quality.purpose-thin", "/description", "lead with a sentence of what the tool does, to what, and what it returns", "the first sentence has %d words: too few to say what the tool does and to what", len(words(first)))
+	case !startsWithVerb(first, s.t.Name):
 		s.Dimensions[Purpose] = 3
-		add("quality.purpose-no-verb", "/description", "start with the action: \"Gets …\", \"Creates …\", \"Searches …\"", "the description does not start with what the tool does (%q)", firstWords(first, 4))
+		s.add("quality.purpose-no-verb", "/description", "start with the action: \"Gets …\", \"Creates …\", \"Searches …\"", "the description does not start with what the tool does (%q)", firstWords(first, 4))
 	case len(words(first)) < 7:
 		s.Dimensions[Purpose] = 4
 	default:
 		s.Dimensions[Purpose] = 5
 	}
+}
 
-	// Usage: when to use it, and how it differs from its siblings.
+// usage: when to use it, and how it differs from its siblings.
+func (s *scorer) usage() {
+	d, close := s.d, s.close
 	switch {
 	case d == "":
 		s.Dimensions[Usage] = 1
@@ -219,21 +246,21 @@ func scoreTool(t *canonical.Tool, close []string) Tool {
 		s.Dimensions[Usage] = 5
 	case usageCue.MatchString(d):
 		s.Dimensions[Usage] = 4
-		add("quality.usage-ambiguous", "/description", fmt.Sprintf("say when to use it rather than %s", strings.Join(close, ", ")), "the description says when to use the tool but not how it differs from %s, whose names it shares words with", strings.Join(close, ", "))
+		s.add("quality.usage-ambiguous", "/description", fmt.Sprintf("say when to use it rather than %s", strings.Join(close, ", ")), "the description says when to use the tool but not how it differs from %s, whose names it shares words with", strings.Join(close, ", "))
 	case len(close) > 0:
 		s.Dimensions[Usage] = 2
-		add("quality.usage-ambiguous", "/description", fmt.Sprintf("add when to use it, and when to use %s instead", strings.Join(close, ", ")), "nothing says when to use the tool rather than %s, whose names it shares words with", strings.Join(close, ", "))
+		s.add("quality.usage-ambiguous", "/description", fmt.Sprintf("add when to use it, and when to use %s instead", strings.Join(close, ", ")), "nothing says when to use the tool rather than %s, whose names it shares words with", strings.Join(close, ", "))
 	default:
 		s.Dimensions[Usage] = 3
-		add("quality.usage-missing", "/description", "add when to use it: \"Use this when …\", \"Call it before …\"", "the description does not say when to use the tool")
+		s.add("quality.usage-missing", "/description", "add when to use it: \"Use this when …\", \"Call it before …\"", "the description does not say when to use the tool")
 	}
+}
 
-	// Behavior: what calling it does to the world.
-	a := t.Annotations
+// behavior: what calling it does to the world.
+func (s *scorer) behavior() {
+	d, a := s.d, s.t.Annotations
 	hinted := a != nil && (a.ReadOnlyHint != nil || a.DestructiveHint != nil)
 	said := behaviorCue.MatchString(d)
-	nw := nameWords(t.Name)
-	destructive := len(nw) > 0 && destructiveVerb.MatchString(nw[0])
 	switch {
 	case hinted && said:
 		s.Dimensions[Behavior] = 5
@@ -243,28 +270,33 @@ func scoreTool(t *canonical.Tool, close []string) Tool {
 		s.Dimensions[Behavior] = 1
 	default:
 		s.Dimensions[Behavior] = 2
-		add("quality.behavior-unstated", "/description", "say whether it changes anything (read-only, creates, deletes, sends), or set readOnlyHint / destructiveHint", "neither the description nor the annotations say what calling the tool does to the world")
+		s.add("quality.behavior-unstated", "/description", "say whether it changes anything (read-only, creates, deletes, sends), or set readOnlyHint / destructiveHint", "neither the description nor the annotations say what calling the tool does to the world")
 	}
-	if destructive && !(a != nil && a.DestructiveHint != nil && *a.DestructiveHint) && !regexp.MustCompile(`(?i)\b(permanent|irreversibl|cannot be undone|destructive)`).MatchString(d) {
+	nw := nameWords(s.t.Name)
+	destructive := len(nw) > 0 && destructiveVerb.MatchString(nw[0])
+	if destructive && !(a != nil && a.DestructiveHint != nil && *a.DestructiveHint) && !permanentCue.MatchString(d) {
 		s.Dimensions[Behavior] = min(s.Dimensions[Behavior], 2)
-		add("quality.behavior-destructive-unstated", "/name", "say that the change is permanent (or how to undo it), and set destructiveHint: true", "%q sounds destructive, and neither the description nor destructiveHint says so", t.Name)
+		s.add("quality.behavior-destructive-unstated", "/name", "say that the change is permanent (or how to undo it), and set destructiveHint: true", "%q sounds destructive, and neither the description nor destructiveHint says so", s.t.Name)
 	}
+}
 
-	// Parameters: each described, beyond its name.
-	props := t.Input.JSON().Get("properties")
+// parameters: each described, beyond its name.
+func (s *scorer) parameters() {
 	n, described := 0, 0
-	if props != nil {
-		for _, m := range props.Members() {
-			n++
-			pd, _ := m.Value.Get("description").StringValue()
-			switch {
-			case strings.TrimSpace(pd) == "":
-				add("quality.parameter-undescribed", canonical.Pointer("/input/properties").Append(m.Key), "describe what the parameter means and what values it takes", "the parameter %q has no description", m.Key)
-			case slices.Equal(words(pd), nameWords(m.Key)):
-				add("quality.parameter-undescribed", canonical.Pointer("/input/properties").Append(m.Key, "description"), "say what the parameter means and what values it takes, beyond its name", "the parameter %q is described by its name again", m.Key)
-			default:
-				described++
-			}
+	var props []canonical.Member
+	if p := s.t.Input.JSON().Get("properties"); p != nil {
+		props = p.Members()
+	}
+	for _, m := range props {
+		n++
+		pd, _ := m.Value.Get("description").StringValue()
+		switch {
+		case strings.TrimSpace(pd) == "":
+			s.add("quality.parameter-undescribed", canonical.Pointer("/input/properties").Append(m.Key), "describe what the parameter means and what values it takes", "the parameter %q has no description", m.Key)
+		case slices.Equal(words(pd), nameWords(m.Key)):
+			s.add("quality.parameter-undescribed", canonical.Pointer("/input/properties").Append(m.Key, "description"), "say what the parameter means and what values it takes, beyond its name", "the parameter %q is described by its name again", m.Key)
+		default:
+			described++
 		}
 	}
 	switch share := float64(described) / float64(max(n, 1)); {
@@ -279,50 +311,49 @@ func scoreTool(t *canonical.Tool, close []string) Tool {
 	default:
 		s.Dimensions[Parameters] = 1
 	}
+}
 
-	// Conciseness: sized to what it says, front-loaded, said once.
-	switch l := len(d); {
+// conciseness: sized to what it says, front-loaded, said once.
+func (s *scorer) conciseness() {
+	const fix = "move details into the parameters' descriptions and keep the description under 1,024 characters"
+	switch l := len(s.d); {
 	case l == 0:
 		s.Dimensions[Conciseness] = 1
 	case l <= 500:
 		s.Dimensions[Conciseness] = 5
 	case l <= 1024:
 		s.Dimensions[Conciseness] = 4
-	case l <= 2000:
-		s.Dimensions[Conciseness] = 3
-		add("quality.too-long", "/description", "move details into the parameters' descriptions and keep the description under 1,024 characters", "the description has %d characters: a model reads every one in every request", l)
 	default:
-		s.Dimensions[Conciseness] = 2
-		add("quality.too-long", "/description", "move details into the parameters' descriptions and keep the description under 1,024 characters", "the description has %d characters: a model reads every one in every request", l)
+		s.Dimensions[Conciseness] = 3
+		if l > 2000 {
+			s.Dimensions[Conciseness] = 2
+		}
+		s.add("quality.too-long", "/description", fix, "the description has %d characters: a model reads every one in every request", l)
 	}
-	if repeated(d) {
+	if repeated(s.d) {
 		s.Dimensions[Conciseness] = max(1, s.Dimensions[Conciseness]-1)
-		add("quality.repetition", "/description", "say each thing once", "a sentence of the description is said twice")
+		s.add("quality.repetition", "/description", "say each thing once", "a sentence of the description is said twice")
 	}
+}
 
-	// Completeness: what it returns, and the enough of the rest.
-	returns := t.Output != nil || returnsCue.MatchString(d)
+// completeness: what it returns, and enough of the rest.
+func (s *scorer) completeness() {
+	returns := s.t.Output != nil || returnsCue.MatchString(s.d)
+	long := len(words(s.d)) >= 12
 	switch {
-	case d == "":
+	case s.d == "":
 		s.Dimensions[Completeness] = 1
-	case returns && len(dw) >= 12:
+	case returns && long:
 		s.Dimensions[Completeness] = 5
 	case returns:
 		s.Dimensions[Completeness] = 4
-	case len(dw) >= 12:
-		s.Dimensions[Completeness] = 3
-		add("quality.returns-unstated", "/description", "say what the tool returns (or give it an output schema)", "nothing says what the tool returns")
 	default:
 		s.Dimensions[Completeness] = 2
-		add("quality.returns-unstated", "/description", "say what the tool returns (or give it an output schema)", "nothing says what the tool returns")
+		if long {
+			s.Dimensions[Completeness] = 3
+		}
+		s.add("quality.returns-unstated", "/description", "say what the tool returns (or give it an output schema)", "nothing says what the tool returns")
 	}
-
-	total := 0
-	for _, dim := range Dimensions() {
-		total += s.Dimensions[dim]
-	}
-	s.Score = float64(total) / float64(len(Dimensions()))
-	return s
 }
 
 func firstWords(s string, n int) string {
@@ -334,7 +365,7 @@ func firstWords(s string, n int) string {
 // twice.
 func repeated(d string) bool {
 	seen := map[string]bool{}
-	for _, s := range regexp.MustCompile(`[.!?\n]+`).Split(d, -1) {
+	for _, s := range sentenceSplit.Split(d, -1) {
 		w := strings.Join(words(s), " ")
 		if len(strings.Fields(w)) < 5 {
 			continue
