@@ -9,12 +9,11 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"runtime"
@@ -28,6 +27,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/formats/openapi"
 	"github.com/toolc-dev/toolc/internal/lower"
@@ -112,159 +112,6 @@ type Options struct {
 	lowerAlone bool
 }
 
-// Output is one file that a build writes: a bundle, kept as its value and
-// encoded as it is written (20,000 tools make 100 MB of bundles, which
-// held in memory until the lock was written were a third of a build's
-// live heap), bytes, or the lock, made from the bundles' hashes when it
-// is first needed.
-type Output struct {
-	Target string // the target's name; "" for the lock file
-	Path   string // relative to the manifest's folder, '/'-separated
-	value  *canonical.Value
-	sum    *encoding // a bundle's hash and size, once it was encoded
-	data   []byte
-	lazy   func() [][]byte       // the lock's bytes, made once, in parts
-	early  func()                // begins what of lazy needs no other output (the lock's tools)
-	stream func(io.Writer) error // StreamOutput's
-	size   int64                 // of data's file; -1 for a stream
-	hash   string                // of data's file, "sha256:…"
-}
-
-// encoding is a bundle's file's hash and size. A bundle is hashed as it
-// is written (or, to compare it with the disk, encoded once for its hash),
-// never encoded a second time only to hash it, and the lock, which records
-// the hashes, is finished after the bundles are written (its tools are
-// encoded while they are).
-type encoding struct {
-	mu   sync.Mutex
-	hash string // "" until known
-	size int64
-}
-
-// NewOutput returns the output of data at path, for Write.
-func NewOutput(path string, data []byte) Output {
-	return Output{Path: path, data: data, size: int64(len(data)), hash: hashBytes(data)}
-}
-
-// bundleOutput returns the output of the bundle v at path, for target.
-func bundleOutput(target, path string, v *canonical.Value) Output {
-	return Output{Target: target, Path: path, value: v, sum: &encoding{}}
-}
-
-// lazyOutput returns the output at path of the parts make makes, made
-// once, when they are first needed: after the outputs before it are
-// written, when Write writes it. early, when not nil, is what of them
-// needs none of the other outputs: Write begins it beside them.
-func lazyOutput(path string, make func() [][]byte, early func()) Output {
-	return Output{Path: path, lazy: sync.OnceValue(make), early: early, size: -1}
-}
-
-// StreamOutput returns the output at path of what write writes, made as
-// it is written (a report): its size and hash are not known before, so
-// Write writes it whatever is on disk, and never holds it whole.
-func StreamOutput(path string, write func(io.Writer) error) Output {
-	return Output{Path: path, stream: write, size: -1}
-}
-
-// WriteTo writes the output's bytes to w. A bundle whose hash is not yet
-// known is hashed as it is written.
-func (o Output) WriteTo(w io.Writer) (int64, error) {
-	switch {
-	case o.value != nil: // a bundle: bundleOutput's, with its sum
-		o.sum.mu.Lock()
-		defer o.sum.mu.Unlock()
-		if o.sum.hash != "" {
-			return writeBundle(o.value, w)
-		}
-		h := sha256.New()
-		n, err := writeBundle(o.value, io.MultiWriter(w, h))
-		if err == nil {
-			o.sum.hash, o.sum.size = hashText(h.Sum(nil)), n
-		}
-		return n, err
-	case o.stream != nil:
-		c := &countingWriter{w: w}
-		err := o.stream(c)
-		return c.n, err
-	case o.lazy != nil:
-		return writeParts(w, o.lazy())
-	}
-	n, err := w.Write(o.data)
-	return int64(n), err
-}
-
-// writeParts writes parts to w in order (net.Buffers would empty the
-// lock's parts as it wrote them).
-func writeParts(w io.Writer, parts [][]byte) (int64, error) {
-	var n int64
-	for _, p := range parts {
-		m, err := w.Write(p)
-		n += int64(m)
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-// digest returns the hash and size of the output's file, encoding a
-// bundle whose hash is not yet known. A stream has none before it is
-// written: its caller asks it of none.
-func (o Output) digest() (hash string, size int64) {
-	switch {
-	case o.lazy != nil:
-		return hashEncoding(func(w io.Writer) (int64, error) { return writeParts(w, o.lazy()) })
-	case o.value != nil:
-		o.sum.mu.Lock()
-		defer o.sum.mu.Unlock()
-		if o.sum.hash == "" {
-			o.sum.hash, o.sum.size = hashEncoding(func(w io.Writer) (int64, error) { return writeBundle(o.value, w) })
-		}
-		return o.sum.hash, o.sum.size
-	}
-	return o.hash, o.size
-}
-
-// writeBundle writes a bundle: indented JSON, or the text of a bundle
-// that is a string (llms.txt, which is Markdown).
-func writeBundle(v *canonical.Value, w io.Writer) (int64, error) {
-	if v.Kind == canonical.String {
-		n, err := io.WriteString(w, v.Text())
-		return int64(n), err
-	}
-	return v.WriteIndent(w)
-}
-
-// countingWriter counts what it passes on.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
-
-// Bytes returns the output's bytes, encoding a bundle whole: for what
-// needs them at once (a diff, a test).
-func (o Output) Bytes() []byte {
-	switch {
-	case o.value != nil && o.value.Kind == canonical.String:
-		return []byte(o.value.Text())
-	case o.value != nil:
-		return o.value.Indent()
-	case o.stream != nil:
-		var b bytes.Buffer
-		o.WriteTo(&b)
-		return b.Bytes()
-	case o.lazy != nil:
-		return bytes.Join(o.lazy(), nil)
-	}
-	return o.data
-}
-
 // Result is what Build produces.
 type Result struct {
 	// Outputs are the bundles in target order and then toolc.lock: the order
@@ -315,6 +162,63 @@ type Bundle struct {
 	// has no [load]), and Deferred the IDs of the tools it defers.
 	Plan     *profile.Plan
 	Deferred map[string]bool
+}
+
+// OutputPaths are the files a build of m writes, by path relative to its
+// folder, sorted: each target's out and toolc.lock; a target that writes a
+// folder (skills) as its folder with a final '/', as its files are what
+// the catalog makes. They are known from the manifest alone.
+func OutputPaths(m *Manifest) []string {
+	paths := []string{manifest.LockFile}
+	writers := targets.Default()
+	for _, t := range m.Targets {
+		if w, ok := writers.Get(t.Format); ok && w.Folder {
+			paths = append(paths, t.Out+"/")
+			continue
+		}
+		paths = append(paths, t.Out)
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+// PlanLines say, per target that defers tools ([load]), what it loads
+// and what it leaves to the tool search.
+func (r *Result) PlanLines() []string {
+	var lines []string
+	for _, b := range r.Bundles {
+		p := b.Plan
+		if p == nil || !p.Defers || p.Deferrals() == 0 {
+			continue
+		}
+		budget, search := "", ""
+		if p.Budget > 0 {
+			budget = fmt.Sprintf(" of a %s-token budget", diagfmt.Thousands(p.Budget))
+		}
+		if p.Search != "" {
+			search = " to " + p.Search
+		}
+		loaded := len(p.Deferred) - p.Deferrals()
+		tools := diagfmt.Thousands(loaded) + " tools"
+		if loaded == 1 {
+			tools = "1 tool"
+		}
+		lines = append(lines, fmt.Sprintf("%s loads %s (%s tokens%s) and defers %s%s; toolc report lists them",
+			b.Target, tools, diagfmt.Thousands(p.Loaded), budget, diagfmt.Thousands(p.Deferrals()), search))
+	}
+	return lines
+}
+
+// Key is the key of a build's inputs for a build system's cache: the
+// SHA-256 of toolc's version and of each input's path and hash. The same
+// key, the same outputs.
+func (r *Result) Key(version string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "toolc %s\n", version)
+	for _, in := range r.inputs {
+		fmt.Fprintf(h, "%s %s\n", in.Path, in.Hash)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // Input is a file a build reads, and the SHA-256 of its bytes.
