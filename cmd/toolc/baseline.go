@@ -22,14 +22,14 @@ func newBaseline(a *app) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		defer m.root.Close()
+		defer m.Close()
 		known, errs := pipeline.Baselinable(res.Diagnostics)
 		if len(errs) > 0 {
 			out.diagnostics(errs, false)
 			return out.fail(exitFailed, "no baseline written: the build has %s, which no baseline hides", diagfmt.Plural(len(errs), "error"))
 		}
 		data, n := pipeline.EncodeBaseline(known)
-		if err := pipeline.Write(cmd.Context(), m.root, []pipeline.Output{pipeline.NewOutput(pipeline.BaselineFile, data)}); err != nil {
+		if err := pipeline.Write(cmd.Context(), m.Root, []pipeline.Output{pipeline.NewOutput(pipeline.BaselineFile, data)}); err != nil {
 			return out.fail(exitFailed, "%v", err)
 		}
 		out.status("wrote %s with %s; toolc build now reports only new ones",

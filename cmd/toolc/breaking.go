@@ -7,8 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/breaking"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/earlier"
 	"github.com/toolc-dev/toolc/internal/pipeline"
@@ -49,7 +47,7 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	if err != nil {
 		return err
 	}
-	defer m.root.Close()
+	defer m.Close()
 	if res.Failed {
 		out.diagnostics(res.Diagnostics, false)
 		return out.fail(exitFailed, "the catalog does not build; fix it before comparing")
@@ -59,11 +57,8 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 		return err
 	}
 
-	v := res.Compare(old, m.file)
-	shown := v.Findings
-	if !f.strict && v.Need == breaking.Major && breaking.Covers(v.From, v.To, v.Need) {
-		shown, v.Acknowledged = breaking.InMajor(v.Findings, v.To)
-	}
+	v := res.Compare(old, m.File)
+	shown := v.Shown(f.strict)
 	out.diagnostics(shown, false)
 
 	w := out.stdout
@@ -78,29 +73,18 @@ func runBreaking(ctx context.Context, f breakingFlags, out *output) error {
 	if out.format == diagfmt.JSON { // the verdict as a record, after the findings
 		v.WriteJSON(out.stdout)
 	}
-	return breakingStatus(out, v, shown, fmt.Sprintf("%s against %d in %s", diagfmt.Plural(len(res.Catalog), "tool"), len(old.Tools), old.What))
-}
-
-// breakingStatus ends toolc breaking: its status line, and its exit.
-func breakingStatus(out *output, v *breaking.Verdict, shown []diag.Diagnostic, summary string) error {
-	errs, _, _ := diag.Count(shown)
-	switch {
-	case errs > 0:
-		return out.fail(exitFailed, "breaking: %s: %s", diagfmt.Plural(errs, "error"), summary)
-	case v.Acknowledged > 0:
-		out.status("%s is a major release and says so: %s that break callers, printed above: %s", v.To, diagfmt.Plural(v.Acknowledged, "change"), summary)
-	case len(v.Reasons) > 0:
-		out.status("nothing breaks but %s that toolc.toml acknowledges: %s", diagfmt.Plural(len(v.Reasons), "change"), summary)
-	default:
-		out.status("nothing breaks: %s", summary)
+	line, failed := v.Status(shown, fmt.Sprintf("%s against %d in %s", diagfmt.Plural(len(res.Catalog), "tool"), len(old.Tools), old.What))
+	if failed {
+		return out.fail(exitFailed, "%s", line)
 	}
+	out.status("%s", line)
 	return nil
 }
 
 // loadEarlier builds the earlier release --against names, saying what is
 // wrong with its manifest as such.
-func loadEarlier(ctx context.Context, against string, m *manifestRoot, out *output) (*pipeline.Earlier, error) {
-	old, err := earlier.Load(ctx, against, m.cwd, m.root.Name(), m.file)
+func loadEarlier(ctx context.Context, against string, m *pipeline.Workspace, out *output) (*pipeline.Earlier, error) {
+	old, err := earlier.Load(ctx, against, m.Cwd, m.Dir(), m.File)
 	if err != nil {
 		var ce *pipeline.ConfigError
 		if errors.As(err, &ce) { // each diagnostic once, then what it is about

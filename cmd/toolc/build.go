@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"time"
@@ -14,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/buildcache"
 	"github.com/toolc-dev/toolc/internal/membound"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 )
@@ -61,84 +60,47 @@ func newBuild(a *app) *cobra.Command {
 	return cmd
 }
 
-// manifestRoot is a manifest's folder opened as the root of a build.
-type manifestRoot struct {
-	cwd  string // the working directory, after -C
-	file string // the manifest's name in root
-	root *os.Root
-}
-
-// openManifest resolves -C and --manifest and opens the manifest's folder.
-func openManifest(dir, manifest string) (*manifestRoot, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, err
-	}
-	if dir != "" {
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(cwd, dir)
-		}
-		cwd = dir
-	}
-	if !filepath.IsAbs(manifest) {
-		manifest = filepath.Join(cwd, manifest)
-	}
-	if filepath.Base(manifest) == pipeline.DefaultManifest {
-		manifest = pipeline.FindManifest(manifest)
-	}
-	root, err := os.OpenRoot(filepath.Dir(manifest))
-	if err != nil {
-		return nil, fmt.Errorf("cannot open the manifest's folder: %w", err)
-	}
-	return &manifestRoot{cwd: cwd, file: filepath.Base(manifest), root: root}, nil
-}
-
-// build builds the manifest, writing nothing. A manifest that cannot be used
-// is reported and is the error (exit 2).
-// open opens the manifest of a command's -C and --manifest flags and
-// names paths relative to the working directory from then on; an error has
-// been said (exit 2).
-func (o *output) open(dir, manifest string) (*manifestRoot, error) {
-	m, err := openManifest(dir, manifest)
+// open opens the workspace of a command's -C and --manifest and names
+// paths relative to the working directory from then on; an error has been
+// said (exit 2). The caller closes it.
+func (o *output) open(dir, manifest string) (*pipeline.Workspace, error) {
+	m, err := pipeline.OpenWorkspace(dir, manifest)
 	if err != nil {
 		return nil, o.fail(exitUsage, "%v", err)
 	}
-	o.relativeTo(m.cwd, m.root.Name())
+	o.relativeTo(m.Cwd, m.Dir())
 	return m, nil
 }
 
-// built opens the manifest as open does and builds it in memory with
-// opts; the caller closes m.root.
-func (o *output) built(ctx context.Context, dir, manifest string, opts pipeline.Options) (*manifestRoot, *pipeline.Result, error) {
+// built opens the workspace as open does and builds it in memory with
+// opts; the caller closes m.
+func (o *output) built(ctx context.Context, dir, manifest string, opts pipeline.Options) (*pipeline.Workspace, *pipeline.Result, error) {
 	m, err := o.open(dir, manifest)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := m.build(ctx, opts, o)
+	res, err := o.build(ctx, m, opts)
 	if err != nil {
-		m.root.Close()
+		m.Close()
 		return nil, nil, err
 	}
 	return m, res, nil
 }
 
-func (m *manifestRoot) build(ctx context.Context, opts pipeline.Options, out *output) (*pipeline.Result, error) {
-	man, err := m.read(out)
-	if err != nil {
-		return nil, err
-	}
+// build builds m's manifest in memory, saying what is wrong with it.
+func (o *output) build(ctx context.Context, m *pipeline.Workspace, opts pipeline.Options) (*pipeline.Result, error) {
 	opts.Read = membound.Bound // every build of the CLI's: a large one bounds its heap
-	res, err := pipeline.Build(ctx, m.root.FS(), man, opts)
-	if err := m.failure(err, out); err != nil {
+	res, err := m.Build(ctx, opts)
+	if err := o.failure(m, err); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// read reads and checks the manifest, reporting what is wrong with it.
-func (m *manifestRoot) read(out *output) (*pipeline.Manifest, error) {
-	man, err := pipeline.ReadManifest(m.root.FS(), m.file)
-	if err := m.failure(err, out); err != nil {
+// read reads and checks m's manifest, saying what is wrong with it.
+func (o *output) read(m *pipeline.Workspace) (*pipeline.Manifest, error) {
+	man, err := m.Read()
+	if err := o.failure(m, err); err != nil {
 		return nil, err
 	}
 	return man, nil
@@ -147,22 +109,22 @@ func (m *manifestRoot) read(out *output) (*pipeline.Manifest, error) {
 // failure reports err, from compiling m, and returns the exit error: a
 // configuration error (exit 2) with its diagnostics, named by the file it
 // is about, or another failure (exit 1); nil for nil.
-func (m *manifestRoot) failure(err error, out *output) error {
+func (o *output) failure(m *pipeline.Workspace, err error) error {
 	var ce *pipeline.ConfigError
 	switch {
 	case errors.As(err, &ce):
-		out.diagnostics(ce.Diagnostics, false)
-		file := m.file
+		o.diagnostics(ce.Diagnostics, false)
+		file := m.File
 		if len(ce.Diagnostics) > 0 && ce.Diagnostics[0].File != "" {
 			file = ce.Diagnostics[0].File // toolc.baseline, say
 		}
-		return out.fail(exitUsage, "%s: configuration error", out.path(file))
+		return o.fail(exitUsage, "%s: configuration error", o.path(file))
 	case errors.Is(err, pipeline.ErrUnknownTarget):
-		return out.fail(exitUsage, "--target: %v", err)
+		return o.fail(exitUsage, "--target: %v", err)
 	case errors.Is(err, context.Canceled):
-		return out.fail(exitFailed, "interrupted: nothing was written")
+		return o.fail(exitFailed, "interrupted: nothing was written")
 	case err != nil:
-		return out.fail(exitFailed, "%v", err)
+		return o.fail(exitFailed, "%v", err)
 	}
 	return nil
 }
@@ -199,7 +161,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	if err != nil {
 		return err
 	}
-	defer m.root.Close()
+	defer m.Close()
 
 	now, err := f.clockFlag.time(out)
 	if err != nil {
@@ -212,18 +174,10 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	if f.key {
 		return printKey(cmd.Context(), m, opts, out)
 	}
-	outs := m.root // where the outputs and the lock are
-	if f.outDir != "" {
-		dir := f.outDir
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(m.cwd, dir)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return out.fail(exitFailed, "--out-dir: %v", err)
-		}
-		if outs, err = os.OpenRoot(dir); err != nil {
-			return out.fail(exitFailed, "--out-dir: %v", err)
-		}
+	outs, err := m.OutputRoot(f.outDir) // where the outputs and the lock are
+	if err != nil {
+		return out.fail(exitFailed, "--out-dir: %v", err)
+	} else if outs != m.Root {
 		defer outs.Close()
 	}
 	if f.check && !f.full && !f.all && f.outDir == "" {
@@ -231,95 +185,59 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 			return err
 		}
 	}
-	cache := openCache(m, f, now)
-	if !f.check {
-		e, err := cache.get(cmd.Context(), f.jobs, out)
+	cache := buildcache.Open(cacheDir(f), m.Root.FS(), version(), now, f.all)
+	if !f.check && cache.On() {
+		man, err := out.read(m)
 		if err != nil {
 			return err
 		}
-		if e != nil {
-			sayCached(e, out, start)
+		if e := cache.Get(cmd.Context(), man, f.jobs); e != nil {
+			sayFindings(e, out)
+			sayDone(e, out, start, "up to date: %s; nothing changed since toolc.lock, so nothing was built: --no-cache builds")
 			return nil
 		}
 	}
-	res, err := m.build(cmd.Context(), opts, out)
+	res, err := out.build(cmd.Context(), m, opts)
 	if err != nil {
 		return err
 	}
-	errs, warns, _ := diagfmt.Count(res.Diagnostics)
-	summary := fmt.Sprintf("%s from %s, %s: %s, %s (%s)",
-		diagfmt.Plural(res.Tools, "tool"), diagfmt.Plural(res.Files, "source file"), diagfmt.Plural(res.Targets, "target"), diagfmt.Plural(warns, "warning"), diagfmt.Plural(errs, "error"), time.Since(start).Round(time.Millisecond))
+	built := buildcache.EntryOf(res)
 	if res.Failed {
-		out.digest(res.Diagnostics)
-		baselineStatus(res, out)
-		return out.fail(exitFailed, "build failed: %s", summary)
+		sayFindings(built, out)
+		return out.fail(exitFailed, "build failed: %s", summary(built, start))
 	}
 	if f.check {
-		return check(outs, res, f.diff, out, summary)
+		return check(outs, res, f.diff, out, summary(built, start))
 	}
 	// The files are written while the findings are printed; what the write says comes after.
 	written := make(chan writeResult, 1)
-	go func() { written <- writeOutputs(cmd.Context(), outs, res) }()
-	out.digest(res.Diagnostics)
-	baselineStatus(res, out)
+	go func() {
+		o, err := res.WriteAll(cmd.Context(), outs)
+		written <- writeResult{o, err}
+	}()
+	sayFindings(built, out)
 	if err := (<-written).say(out); err != nil {
 		return err
 	}
-	sayPlans(res, out)
-	cache.put(res)
+	cache.Put(res)
 	if len(f.only) > 0 {
-		out.status("built %s; toolc.lock not written: it records a whole build", summary)
+		sayDone(built, out, start, "built %s; toolc.lock not written: it records a whole build")
 		return nil
 	}
-	out.status("built %s", summary)
+	sayDone(built, out, start, "built %s")
 	return nil
-}
-
-// sayPlans says, per target that defers tools ([load]), what it loads and
-// what it leaves to the tool search.
-func sayPlans(res *pipeline.Result, out *output) {
-	for _, l := range planLines(res) {
-		out.status("%s", l)
-	}
-}
-
-// planLines are sayPlans' lines.
-func planLines(res *pipeline.Result) []string {
-	var lines []string
-	for _, b := range res.Bundles {
-		p := b.Plan
-		if p == nil || !p.Defers || p.Deferrals() == 0 {
-			continue
-		}
-		budget := ""
-		if p.Budget > 0 {
-			budget = fmt.Sprintf(" of a %s-token budget", diagfmt.Thousands(p.Budget))
-		}
-		search := ""
-		if p.Search != "" {
-			search = " to " + p.Search
-		}
-		loaded := len(p.Deferred) - p.Deferrals()
-		tools := diagfmt.Thousands(loaded) + " tools"
-		if loaded == 1 {
-			tools = "1 tool"
-		}
-		lines = append(lines, fmt.Sprintf("%s loads %s (%s tokens%s) and defers %s%s; toolc report lists them",
-			b.Target, tools, diagfmt.Thousands(p.Loaded), budget, diagfmt.Thousands(p.Deferrals()), search))
-	}
-	return lines
 }
 
 // upToDate is --check's fast path: toolc.lock holds the hash of
 // everything that decides the outputs; when all of them match, a build
 // would write what is there. It never says "up to date" falsely: any doubt
 // builds.
-func upToDate(ctx context.Context, m *manifestRoot, jobs int, out *output, start time.Time) (bool, error) {
-	man, err := m.read(out)
+func upToDate(ctx context.Context, m *pipeline.Workspace, jobs int, out *output, start time.Time) (bool, error) {
+	man, err := out.read(m)
 	if err != nil {
 		return false, err
 	}
-	fresh, why, err := pipeline.Fresh(ctx, m.root.FS(), man, pipeline.Options{Jobs: jobs, Version: version()})
+	fresh, why, err := pipeline.Fresh(ctx, m.Root.FS(), man, pipeline.Options{Jobs: jobs, Version: version()})
 	switch {
 	case err != nil:
 		return false, out.fail(exitFailed, "%v", err)
@@ -337,17 +255,6 @@ type writeResult struct {
 	err     error
 }
 
-// writeOutputs writes the build's outputs and removes the bundles of
-// targets no longer in the manifest (but one edited since toolc wrote
-// it). It prints nothing: say does.
-func writeOutputs(ctx context.Context, root *os.Root, res *pipeline.Result) writeResult {
-	orphans := res.Orphans(root.FS())
-	if err := pipeline.Write(ctx, root, res.Outputs); err != nil {
-		return writeResult{err: err}
-	}
-	return writeResult{orphans: orphans, err: pipeline.RemoveOrphans(root, orphans)}
-}
-
 // say reports what the write did.
 func (w writeResult) say(out *output) error {
 	switch {
@@ -356,17 +263,11 @@ func (w writeResult) say(out *output) error {
 	case w.err != nil:
 		return out.fail(exitFailed, "%v", w.err)
 	}
-	why := func(p string) string {
-		if _, made := w.orphans.Made[p]; made {
-			return "its target no longer makes it"
-		}
-		return "its target is no longer in the manifest"
-	}
 	for _, p := range w.orphans.Remove {
-		out.status("removed %s: %s", out.path(p), why(p))
+		out.status("removed %s: %s", out.path(p), w.orphans.Why(p))
 	}
 	for _, p := range w.orphans.Edited {
-		out.status("left %s in place: %s, but it was edited since toolc wrote it", out.path(p), why(p))
+		out.status("left %s in place: %s, but it was edited since toolc wrote it", out.path(p), w.orphans.Why(p))
 	}
 	return nil
 }
@@ -381,7 +282,7 @@ func check(root *os.Root, res *pipeline.Result, diff bool, out *output, summary 
 	diffs, orphans := stale.Diffs, stale.Orphans
 	ds := append(slices.Clone(res.Diagnostics), stale.Diagnostics()...)
 	out.digestOf(diag.Sort(ds), !out.quiet, false) // -q: only what is stale, and the errors
-	baselineStatus(res, out)
+	sayBaseline(res.Hidden, res.Gone, out)
 	if diff {
 		w := out.stdout
 		if out.machine() { // stdout holds the diagnostics
@@ -400,19 +301,4 @@ func check(root *os.Root, res *pipeline.Result, diff bool, out *output, summary 
 	}
 	out.status("up to date: %s", summary)
 	return nil
-}
-
-// baselineStatus says, last, what the baseline hid.
-func baselineStatus(res *pipeline.Result, out *output) {
-	if res.Hidden == 0 && res.Gone == 0 {
-		return
-	}
-	msg := fmt.Sprintf("%s hid %s it knows (--no-baseline shows them)", pipeline.BaselineFile, diagfmt.Plural(res.Hidden, "finding"))
-	switch {
-	case res.Gone == 1:
-		msg += "; 1 of its entries no longer occurs: toolc baseline rewrites it"
-	case res.Gone > 1:
-		msg += fmt.Sprintf("; %d of its entries no longer occur: toolc baseline rewrites it", res.Gone)
-	}
-	out.status("%s", msg)
 }

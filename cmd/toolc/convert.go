@@ -2,18 +2,13 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"io"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/suggest"
-	"github.com/toolc-dev/toolc/internal/targets"
 )
 
 func newConvert(a *app) *cobra.Command {
@@ -26,7 +21,7 @@ func newConvert(a *app) *cobra.Command {
 				return out.fail(exitUsage, "--ignore %s: unknown code or category%s (toolc rules lists them)", c, suggest.Hint(c, diag.Names()))
 			}
 		}
-		name, data, err := readInput(cmd.InOrStdin(), args[0])
+		name, data, err := pipeline.ReadArg(cmd.InOrStdin(), args[0])
 		if err != nil {
 			return out.fail(exitFailed, "%v", err)
 		}
@@ -63,31 +58,5 @@ func newConvert(a *app) *cobra.Command {
 	return cmd
 }
 
-// The formats convert can read and write, and those with strict mode (which
-// makes every property required), from the registry's profiles.
-var targetNames, sources, strictFormats = func() (names, sources, strict []string) {
-	for _, t := range targets.Default().List() {
-		names = append(names, t.Name)
-		if t.Profile.HasStrict {
-			strict = append(strict, t.Name)
-		}
-	}
-	for _, f := range formats.Default().List() {
-		sources = append(sources, f.Name)
-	}
-	return names, sources, strict
-}()
-
-// readInput reads the file arg, or stdin for "-", and returns the name that
-// diagnostics give it.
-func readInput(stdin io.Reader, arg string) (string, []byte, error) {
-	if arg == "-" {
-		data, err := io.ReadAll(stdin)
-		return "<stdin>", data, err
-	}
-	data, err := pipeline.ReadFile(arg)
-	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", arg, err)
-	}
-	return filepath.ToSlash(arg), data, nil
-}
+// The formats convert writes and reads, and those with strict mode.
+var targetNames, sources, strictFormats = pipeline.ConvertFormats()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/pipeline"
@@ -23,7 +22,7 @@ func newDecode(a *app) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		file, data, err := readInput(cmd.InOrStdin(), args[0])
+		file, data, err := pipeline.ReadArg(cmd.InOrStdin(), args[0])
 		if err != nil {
 			return out.fail(exitFailed, "%v", err)
 		}
@@ -58,61 +57,31 @@ func newDecode(a *app) *cobra.Command {
 // builtCatalog loads the built catalog beside the manifest (toolc.lock
 // and the bundles it lists), for toolcall.
 func builtCatalog(dir, manifestFile string, out *output) (*toolcall.Catalog, error) {
-	m, err := openManifest(dir, manifestFile)
+	m, err := pipeline.OpenWorkspace(dir, manifestFile)
 	if err != nil {
 		return nil, out.fail(exitUsage, "%v", err)
 	}
-	defer m.root.Close() // Load reads every file it needs
-	cat, err := toolcall.Load(m.root.FS(), manifest.LockFile)
+	defer m.Close() // Load reads every file it needs
+	cat, err := toolcall.Load(m.Root.FS(), manifest.LockFile)
 	if err != nil {
 		return nil, out.fail(exitFailed, "%v", err)
 	}
 	return cat, nil
 }
 
-// printCall prints the decoded call: its tool's ID, its arguments and the
-// MCP headers it sends (Mcp-Param-*), as one JSON record for
-// --error-format json or sarif.
+// printCall prints the decoded call (toolcall.Call.WriteText), or, for
+// --error-format json or sarif, its JSON record.
 func printCall(w io.Writer, call *toolcall.Call, out *output) error {
-	decoded, err := canonical.ParseJSON(call.Arguments)
-	if err != nil {
-		return out.fail(exitFailed, "internal error: %v", err)
-	}
-	headers, _ := call.Headers() // Decode refused a call with a problem
 	if out.machine() {
-		rec := canonical.NewObject()
-		rec.Set("id", canonical.NewString(call.ID))
-		rec.Set("arguments", decoded)
-		if call.Transformed() {
-			src, err := canonical.ParseJSON(call.SourceArguments)
-			if err != nil {
-				return out.fail(exitFailed, "internal error: %v", err)
-			}
-			fwd := canonical.NewObject()
-			fwd.Set("name", canonical.NewString(call.SourceName))
-			fwd.Set("arguments", src)
-			rec.Set("source", fwd)
-		}
-		if len(headers) > 0 {
-			hs := canonical.NewObject()
-			for _, h := range headers {
-				hs.Set(h.Name, canonical.NewString(h.Value))
-			}
-			rec.Set("headers", hs)
-		}
-		fmt.Fprintf(w, "%s\n", rec.AppendJSON(nil, ""))
-		return nil
-	}
-	fmt.Fprintf(w, "%s\n%s\n", call.ID, decoded.AppendJSON(nil, "  "))
-	for _, h := range headers {
-		fmt.Fprintf(w, "%s: %s\n", h.Name, h.Value)
-	}
-	if call.Transformed() {
-		src, err := canonical.ParseJSON(call.SourceArguments)
+		data, err := call.MarshalJSON()
 		if err != nil {
 			return out.fail(exitFailed, "internal error: %v", err)
 		}
-		fmt.Fprintf(w, "as the source takes it: %s\n%s\n", call.SourceName, src.AppendJSON(nil, "  "))
+		_, err = fmt.Fprintf(w, "%s\n", data)
+		return err
+	}
+	if err := call.WriteText(w); err != nil {
+		return out.fail(exitFailed, "internal error: %v", err)
 	}
 	return nil
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"strings"
+	"io"
 
 	"github.com/spf13/cobra"
 
@@ -28,31 +26,22 @@ func newEvalExport(a *app) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		defer m.root.Close()
+		defer m.Close()
 		if res.Failed {
 			out.diagnostics(res.Diagnostics, false)
 			return out.fail(exitFailed, "the catalog does not build; fix it before exporting its eval set")
 		}
 		cases := eval.Export(res.Catalog)
-		w := out.stdout
-		if outFile != "" && outFile != "-" {
-			file, err := os.Create(outFile)
-			if err != nil {
-				return out.fail(exitFailed, "%v", err)
-			}
-			defer file.Close()
-			w = file
+		write := func(w io.Writer) error { return eval.WriteJSONL(w, cases) }
+		if outFile == "" || outFile == "-" {
+			err = write(out.stdout)
+		} else {
+			err = pipeline.WriteFile(ctx, m.Path(outFile), write)
 		}
-		if err := eval.WriteJSONL(w, cases); err != nil {
+		if err != nil {
 			return out.fail(exitFailed, "%v", err)
 		}
-		neg := 0
-		for _, c := range cases {
-			if c.Kind == "negative" {
-				neg++
-			}
-		}
-		out.status("%d cases for %d tools: %d positive, %d negative", len(cases), len(res.Catalog), len(cases)-neg, neg)
+		out.status("%s", eval.Describe(cases, len(res.Catalog)))
 		return nil
 	})
 	f.add(cmd)
@@ -74,52 +63,16 @@ func newEvalScore(a *app) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		cf, err := os.Open(casesFile)
+		outs, err := eval.ScoreFiles(cat, casesFile, callsFile)
 		if err != nil {
 			return out.fail(exitFailed, "%v", err)
 		}
-		defer cf.Close()
-		cases, err := eval.ReadCases(cf)
-		if err != nil {
-			return out.fail(exitFailed, "%s: %v", casesFile, err)
-		}
-		rf, err := os.Open(callsFile)
-		if err != nil {
-			return out.fail(exitFailed, "%v", err)
-		}
-		defer rf.Close()
-		calls, err := eval.ReadCalls(rf)
-		if err != nil {
-			return out.fail(exitFailed, "%s: %v", callsFile, err)
-		}
-		outs, err := eval.Score(cat, cases, calls)
-		if err != nil {
-			return out.fail(exitFailed, "%s: %v", callsFile, err)
-		}
-		rows, total := eval.Table(outs)
-		w := out.stdout
-		fmt.Fprintln(w, "| tool | cases | passed | right tool | valid arguments | forbidden tool |\n|---|--:|--:|--:|--:|--:|")
-		for _, r := range append(rows, total) {
-			name := "`" + r.Tool + "`"
-			if r.Tool == "total" {
-				name = "**total**"
-			}
-			fmt.Fprintf(w, "| %s | %d | %d (%s) | %d | %d | %d |\n", name, r.Cases, r.Passed, percent(r.Passed, r.Cases), r.RightTool, r.Valid, r.Forbidden)
-		}
-		var failed []string
-		for _, o := range outs {
-			if !o.Passed {
-				failed = append(failed, fmt.Sprintf("%s: %s", o.Case, o.Why))
-			}
-		}
-		if len(failed) > 0 {
-			fmt.Fprintf(w, "\nFailed:\n- %s\n", strings.Join(failed, "\n- "))
-		}
+		total := eval.WriteScore(out.stdout, outs)
 		share := float64(total.Passed) / float64(max(1, total.Cases))
 		if share < minScore {
-			return out.fail(exitFailed, "%d of %d cases passed (%s), under --min %g", total.Passed, total.Cases, percent(total.Passed, total.Cases), minScore)
+			return out.fail(exitFailed, "%d of %d cases passed (%s), under --min %g", total.Passed, total.Cases, eval.Percent(total.Passed, total.Cases), minScore)
 		}
-		out.status("%d of %d cases passed (%s)", total.Passed, total.Cases, percent(total.Passed, total.Cases))
+		out.status("%d of %d cases passed (%s)", total.Passed, total.Cases, eval.Percent(total.Passed, total.Cases))
 		return nil
 	})
 	f.add(cmd)
@@ -130,11 +83,4 @@ func newEvalScore(a *app) *cobra.Command {
 	_ = cmd.MarkFlagRequired("cases")
 	_ = cmd.MarkFlagRequired("calls")
 	return cmd
-}
-
-func percent(n, of int) string {
-	if of == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(of))
 }

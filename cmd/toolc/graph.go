@@ -1,18 +1,12 @@
 package main
 
 import (
-	"github.com/toolc-dev/toolc/internal/targets"
-
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/internal/manifest"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
@@ -20,67 +14,55 @@ import (
 // Nx, Bazel): what a build reads, what it writes, and a key of its inputs.
 
 func newInputs(a *app) *cobra.Command {
-	var f placeFlags
-	var format string
-	cmd := command("inputs [--format text|json] [-C DIR] [--manifest FILE]", "List every file a build reads")
-	cmd.Args = cobra.NoArgs
-	cmd.RunE = a.withOutput(func(ctx context.Context, out *output) error {
-		if format != "text" && format != "json" {
-			return out.fail(exitUsage, "--format %q: want text or json", format)
-		}
-		m, res, err := out.built(ctx, f.dir, f.manifest, pipeline.Options{CatalogOnly: true, Baseline: pipeline.BaselineFile})
-		if err != nil {
-			return err
-		}
-		defer m.root.Close()
-		ins := res.Inputs()
-		if format == "json" {
-			data, err := json.MarshalIndent(ins, "", "  ")
+	return listCommand(a, "inputs", "List every file a build reads", "json (path and sha256 of each)",
+		func(ctx context.Context, f placeFlags, out *output) (any, []string, error) {
+			m, res, err := out.built(ctx, f.dir, f.manifest, pipeline.Options{CatalogOnly: true, Baseline: pipeline.BaselineFile})
 			if err != nil {
-				return out.fail(exitFailed, "%v", err)
+				return nil, nil, err
 			}
-			fmt.Fprintf(out.stdout, "%s\n", data)
-			return nil
-		}
-		for _, in := range ins {
-			fmt.Fprintln(out.stdout, in.Path)
-		}
-		return nil
-	})
-	f.add(cmd)
-	cmd.Flags().StringVar(&format, "format", "text", "`text` (a path a line) or json (path and sha256 of each)")
-	return cmd
+			defer m.Close()
+			var paths []string
+			for _, in := range res.Inputs() {
+				paths = append(paths, in.Path)
+			}
+			return res.Inputs(), paths, nil
+		})
 }
 
 func newOutputs(a *app) *cobra.Command {
+	return listCommand(a, "outputs", "List every file a build writes", "json (an array)",
+		func(_ context.Context, f placeFlags, out *output) (any, []string, error) {
+			m, err := out.open(f.dir, f.manifest)
+			if err != nil {
+				return nil, nil, err
+			}
+			defer m.Close()
+			man, err := out.read(m)
+			if err != nil {
+				return nil, nil, err
+			}
+			paths := pipeline.OutputPaths(man)
+			return paths, paths, nil
+		})
+}
+
+// listCommand is a command that prints a list of paths, one a line, or
+// list's JSON with --format json.
+func listCommand(a *app, name, short, jsonDoc string, list func(context.Context, placeFlags, *output) (any, []string, error)) *cobra.Command {
 	var f placeFlags
 	var format string
-	cmd := command("outputs [--format text|json] [-C DIR] [--manifest FILE]", "List every file a build writes")
+	cmd := command(name+" [--format text|json] [-C DIR] [--manifest FILE]", short)
 	cmd.Args = cobra.NoArgs
 	cmd.RunE = a.withOutput(func(ctx context.Context, out *output) error {
 		if format != "text" && format != "json" {
 			return out.fail(exitUsage, "--format %q: want text or json", format)
 		}
-		m, err := out.open(f.dir, f.manifest)
+		v, paths, err := list(ctx, f, out)
 		if err != nil {
 			return err
 		}
-		defer m.root.Close()
-		man, err := m.read(out)
-		if err != nil {
-			return err
-		}
-		paths := []string{manifest.LockFile}
-		for _, t := range man.Targets {
-			if targets.Folder(t.Format) {
-				paths = append(paths, t.Out+"/") // its files are what the catalog makes
-				continue
-			}
-			paths = append(paths, t.Out)
-		}
-		slices.Sort(paths)
 		if format == "json" {
-			data, _ := json.MarshalIndent(paths, "", "  ")
+			data, _ := json.MarshalIndent(v, "", "  ") // paths and hashes always encode
 			fmt.Fprintf(out.stdout, "%s\n", data)
 			return nil
 		}
@@ -90,23 +72,17 @@ func newOutputs(a *app) *cobra.Command {
 		return nil
 	})
 	f.add(cmd)
-	cmd.Flags().StringVar(&format, "format", "text", "`text` (a path a line) or json (an array)")
+	cmd.Flags().StringVar(&format, "format", "text", "`text` (a path a line) or "+jsonDoc)
 	return cmd
 }
 
-// printKey prints the build's key: the SHA-256 of toolc's version and of
-// each input's path and hash. The same key, the same outputs.
-func printKey(ctx context.Context, m *manifestRoot, opts pipeline.Options, out *output) error {
+// printKey prints the build's key (pipeline.Result.Key).
+func printKey(ctx context.Context, m *pipeline.Workspace, opts pipeline.Options, out *output) error {
 	opts.CatalogOnly = true
-	res, err := m.build(ctx, opts, out)
+	res, err := out.build(ctx, m, opts)
 	if err != nil {
 		return err
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "toolc %s\n", version())
-	for _, in := range res.Inputs() {
-		fmt.Fprintf(h, "%s %s\n", in.Path, in.Hash)
-	}
-	fmt.Fprintf(out.stdout, "sha256:%s\n", hex.EncodeToString(h.Sum(nil)))
+	fmt.Fprintln(out.stdout, res.Key(version()))
 	return nil
 }

@@ -1,14 +1,11 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
-	"github.com/toolc-dev/toolc/diag"
-	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/pipeline"
 	"github.com/toolc-dev/toolc/internal/scaffold"
 )
@@ -19,17 +16,13 @@ func newInit(a *app) *cobra.Command {
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return nil, cobra.ShellCompDirectiveFilterDirs
 	}
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		out, err := a.output()
-		if err != nil {
-			return err
-		}
+	cmd.RunE = a.runs(func(cmd *cobra.Command, args []string, out *output) error {
 		dir := "."
 		if len(args) == 1 {
 			dir = args[0]
 		}
 		return runInit(cmd, dir, out)
-	}
+	})
 	return cmd
 }
 
@@ -49,36 +42,13 @@ func runInit(cmd *cobra.Command, dir string, out *output) error {
 	if err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
-	res := plan.Result
-
-	// O_EXCL: a manifest written since the check above is not overwritten.
-	f, err := os.OpenFile(manifestPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if err != nil {
-		return out.fail(exitFailed, "%v", err)
-	}
-	if _, err := f.WriteString(plan.Manifest); err != nil {
-		f.Close()
-		return out.fail(exitFailed, "%v", err)
-	}
-	if err := f.Close(); err != nil {
+	if err := plan.Write(dir); err != nil {
 		return out.fail(exitFailed, "%v", err)
 	}
 	cwd, _ := os.Getwd()
 	out.relativeTo(cwd, absPath(dir))
-	var errs []diag.Diagnostic // the warnings are counted; toolc build lists them
-	for _, d := range res.Diagnostics {
-		if d.Severity == diag.Error {
-			errs = append(errs, d)
-		}
-	}
-	out.diagnostics(errs, false)
-	_, warns, _ := diagfmt.Count(res.Diagnostics)
-	msg := fmt.Sprintf("wrote %s: %s in %s, %s; toolc build now gives %s and %s",
-		out.path(pipeline.DefaultManifest), diagfmt.Plural(plan.Files, "tool file"), diagfmt.Plural(plan.Sources, "source"), diagfmt.Plural(res.Tools, "tool"), diagfmt.Plural(warns, "warning"), diagfmt.Plural(len(errs), "error"))
-	if plan.LeftOut > 0 {
-		msg += fmt.Sprintf(" (%s that would not build left out; the manifest says why)", diagfmt.Plural(plan.LeftOut, "file"))
-	}
-	out.status("%s", msg)
+	out.diagnostics(plan.Errors(), false)
+	out.status("%s", plan.Summary(out.path(pipeline.DefaultManifest)))
 	return nil
 }
 

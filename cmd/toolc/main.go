@@ -70,13 +70,13 @@ type app struct {
 	global         globalFlags
 }
 
-// output returns the command's output, set up from the global flags.
 // withOutput is the RunE of a command that takes no arguments: it makes
 // the output the global flags ask for, then runs fn.
 func (a *app) withOutput(fn func(context.Context, *output) error) func(*cobra.Command, []string) error {
 	return a.runs(func(cmd *cobra.Command, _ []string, out *output) error { return fn(cmd.Context(), out) })
 }
 
+// output returns the command's output, set up from the global flags.
 func (a *app) output() (*output, error) {
 	return newOutput(&a.global, a.stdout, a.stderr)
 }

@@ -163,17 +163,7 @@ func (o *output) digestOf(ds []diag.Diagnostic, warnings, productOnStdout bool) 
 	if o.quiet {
 		return
 	}
-	var parts []string
-	if folded.Codes > 0 {
-		parts = append(parts, fmt.Sprintf("%s (%s)", diagfmt.Plural(folded.Codes, "more warning code"), diagfmt.Plural(folded.Warnings, "warning")))
-	}
-	if folded.Infos > 0 {
-		parts = append(parts, diagfmt.Plural(folded.Infos, "info"))
-	}
-	what := strings.Join(parts, " and ")
-	if _, warns, _ := diag.Count(ds); warns > 0 {
-		what = strings.TrimPrefix(what+", and the place of each warning", ", and ")
-	}
+	what := folded.More(ds)
 	if what != "" {
 		fmt.Fprintf(o.stderr, "toolc: --verbose shows %s\n", what)
 	}

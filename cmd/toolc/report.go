@@ -6,8 +6,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -49,7 +47,7 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 	if err != nil {
 		return err
 	}
-	defer m.root.Close()
+	defer m.Close()
 	overview := report.Make
 	if f.format != "json" {
 		overview = report.Summary // markdown shows no schema; the page makes each tool's as it writes it
@@ -79,8 +77,8 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 		}
 		return w.Flush()
 	}
-	if err := writeReport(ctx, f.out, m.cwd, write, out); err != nil {
-		return err
+	if err := pipeline.WriteFile(ctx, m.Path(f.out), write); err != nil {
+		return out.fail(exitFailed, "%v", err)
 	}
 	out.status("wrote %s: %s, %s; %s, %s in the build", f.out, diagfmt.Plural(len(ov.Tools), "tool"), diagfmt.Plural(len(ov.Targets), "target"),
 		diagfmt.Plural(ov.Errors, "error"), diagfmt.Plural(ov.Warnings, "warning"))
@@ -90,39 +88,20 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 // againstOverview is the overview of the earlier release --against names
 // (a git revision or a folder), and its name; an empty one where it has no
 // manifest yet: the first report, where everything is new.
-func againstOverview(ctx context.Context, f reportFlags, m *manifestRoot, overview func(*pipeline.Result, int) *report.Overview, out *output) (*report.Overview, string, error) {
-	rel, err := earlier.Find(ctx, f.against, m.cwd, m.root.Name())
+func againstOverview(ctx context.Context, f reportFlags, m *pipeline.Workspace, overview func(*pipeline.Result, int) *report.Overview, out *output) (*report.Overview, string, error) {
+	rel, err := earlier.Find(ctx, f.against, m.Cwd, m.Dir())
 	switch {
 	case err != nil:
 		return nil, "", out.fail(exitUsage, "%v", err)
 	case rel.File != "":
 		return nil, "", out.fail(exitUsage, "--against %s: the report compares with a git revision or a folder, not a file", f.against)
 	}
-	if _, err := fs.Stat(rel.FS, m.file); errors.Is(err, fs.ErrNotExist) {
+	if _, err := fs.Stat(rel.FS, m.File); errors.Is(err, fs.ErrNotExist) {
 		return &report.Overview{}, rel.What, nil
 	}
-	res, err := pipeline.BuildFile(ctx, rel.FS, m.file, pipeline.Options{Tokens: true, Jobs: f.jobs})
+	res, err := pipeline.BuildFile(ctx, rel.FS, m.File, pipeline.Options{Tokens: true, Jobs: f.jobs})
 	if err != nil {
 		return nil, "", out.fail(exitFailed, "the catalog at %s: %v", rel.What, err)
 	}
 	return overview(res, f.jobs), rel.What, nil
-}
-
-// writeReport writes the report to the file name, relative to cwd, as it
-// is made, through a temporary file renamed into place as builds write
-// bundles: a report that fails leaves no part of itself.
-func writeReport(ctx context.Context, name, cwd string, write func(io.Writer) error, out *output) error {
-	path := name
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(cwd, path)
-	}
-	root, err := os.OpenRoot(filepath.Dir(path))
-	if err != nil {
-		return out.fail(exitFailed, "writing %s: %v", name, err)
-	}
-	defer root.Close()
-	if err := pipeline.Write(ctx, root, []pipeline.Output{pipeline.StreamOutput(filepath.Base(path), write)}); err != nil {
-		return out.fail(exitFailed, "%v", err)
-	}
-	return nil
 }

@@ -17,11 +17,10 @@ func newRules(a *app) *cobra.Command {
 	cmd.ValidArgsFunction = func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return diag.Categories(), cobra.ShellCompDirectiveNoFileComp
 	}
-	cmd.RunE = func(_ *cobra.Command, cats []string) error {
+	cmd.RunE = a.runs(func(_ *cobra.Command, cats []string, out *output) error {
 		for _, c := range cats {
 			if !diag.IsCategory(c) {
-				fmt.Fprintf(a.stderr, "toolc: unknown category %q (want one of %s)\n", c, strings.Join(diag.Categories(), ", "))
-				return &exitError{exitUsage}
+				return out.fail(exitUsage, "unknown category %q (want one of %s)", c, strings.Join(diag.Categories(), ", "))
 			}
 		}
 		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
@@ -32,7 +31,7 @@ func newRules(a *app) *cobra.Command {
 			}
 		}
 		return tw.Flush()
-	}
+	})
 	return cmd
 }
 
@@ -45,13 +44,12 @@ func newExplain(a *app) *cobra.Command {
 		}
 		return explain.Completions(), cobra.ShellCompDirectiveNoFileComp
 	}
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+	cmd.RunE = a.runs(func(cmd *cobra.Command, args []string, out *output) error {
 		write, err := explain.For(args[0])
 		if err != nil {
-			fmt.Fprintf(a.stderr, "toolc: %v\n", err)
-			return &exitError{exitUsage}
+			return out.fail(exitUsage, "%v", err)
 		}
 		return write(cmd.Context(), a.stdout)
-	}
+	})
 	return cmd
 }

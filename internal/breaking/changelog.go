@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
 )
 
 // Verdict is what a comparison of two catalogs comes to, ready to print as
@@ -202,9 +203,37 @@ func (v *Verdict) changelogLine(d diag.Diagnostic) string {
 		}
 		return fmt.Sprintf("- `%s`", d.Tool)
 	case d.Code == "breaking.tool-deprecated" && v.Window != nil:
-		return fmt.Sprintf("- `%s`: %s; it may go in a minor release once deprecated in %s, the first %s before", d.Tool, d.Message, plural(v.Window.Releases, "release"), plural(v.Window.Days, "day"))
+		return fmt.Sprintf("- `%s`: %s; it may go in a minor release once deprecated in %s, the first %s before", d.Tool, d.Message, diagfmt.Plural(v.Window.Releases, "release"), diagfmt.Plural(v.Window.Days, "day"))
 	case d.Code == "breaking.tool-deprecated":
 		return fmt.Sprintf("- `%s`: %s", d.Tool, d.Message)
 	}
 	return fmt.Sprintf("- `%s`: %s", d.Tool, d.Message)
+}
+
+// Shown returns the findings as toolc breaking prints them: as InMajor
+// makes them when the release's version says it breaks callers (unless
+// strict), counting them in Acknowledged.
+func (v *Verdict) Shown(strict bool) []diag.Diagnostic {
+	if strict || v.Need != Major || !Covers(v.From, v.To, v.Need) {
+		return v.Findings
+	}
+	shown, n := InMajor(v.Findings, v.To)
+	v.Acknowledged = n
+	return shown
+}
+
+// Status is toolc breaking's last line for the findings it showed, with
+// summary ("13 tools against 12 in v1.2.0") at its end; failed when they
+// hold an error.
+func (v *Verdict) Status(shown []diag.Diagnostic, summary string) (line string, failed bool) {
+	errs, _, _ := diag.Count(shown)
+	switch {
+	case errs > 0:
+		return fmt.Sprintf("breaking: %s: %s", diagfmt.Plural(errs, "error"), summary), true
+	case v.Acknowledged > 0:
+		return fmt.Sprintf("%s is a major release and says so: %s that break callers, printed above: %s", v.To, diagfmt.Plural(v.Acknowledged, "change"), summary), false
+	case len(v.Reasons) > 0:
+		return fmt.Sprintf("nothing breaks but %s that toolc.toml acknowledges: %s", diagfmt.Plural(len(v.Reasons), "change"), summary), false
+	}
+	return "nothing breaks: " + summary, false
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
 )
 
 // Window is a catalog's deprecation window ([policy] deprecation):
@@ -138,7 +139,7 @@ func (c *comparer) retire(id string, at canonical.Pointer, what string) (code, m
 		return "", fmt.Sprintf("the deprecation window could not be counted: %v", err)
 	}
 	in := c.deprecatedRun(rs, id, at)
-	asks := fmt.Sprintf("[policy] deprecation asks %s and %s", plural(w.Releases, "release"), plural(w.Days, "day"))
+	asks := fmt.Sprintf("[policy] deprecation asks %s and %s", diagfmt.Plural(w.Releases, "release"), diagfmt.Plural(w.Days, "day"))
 	if len(in) == 0 {
 		if w.Releases == 0 && w.Days == 0 {
 			return "breaking.retired", fmt.Sprintf("%s was removed; it was deprecated, and %s", what, asks)
@@ -147,7 +148,7 @@ func (c *comparer) retire(id string, at canonical.Pointer, what string) (code, m
 	}
 	slices.Reverse(in) // oldest first
 	days := c.daysSince(in[0].Date)
-	had := fmt.Sprintf("deprecated in %s (%s), the first %s ago", plural(len(in), "release"), versions(in), plural(days, "day"))
+	had := fmt.Sprintf("deprecated in %s (%s), the first %s ago", diagfmt.Plural(len(in), "release"), versions(in), diagfmt.Plural(days, "day"))
 	if len(in) >= w.Releases && days >= w.Days {
 		return "breaking.retired", fmt.Sprintf("%s was removed after its deprecation window: %s; %s", what, had, asks)
 	}
@@ -160,13 +161,6 @@ func versions(rs []Release) string {
 		vs = append(vs, r.Version)
 	}
 	return strings.Join(vs, ", ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 // lifecycle compares the stability and the sunset of a tool in two
@@ -274,7 +268,7 @@ func (a Ack) Beyond(version string, today time.Time, days, majors int) string {
 	if a.UntilVersion == "" {
 		if limit := today.AddDate(0, 0, days); a.UntilDate.After(limit) {
 			return fmt.Sprintf("until = %q is more than %s after today (%s): an acknowledgment is a reviewed exception, not a standing one; set a date up to %s, or a longer horizon with [policy] acknowledge = { days = N }",
-				a.Until, plural(days, "day"), today.Format(time.DateOnly), limit.Format(time.DateOnly))
+				a.Until, diagfmt.Plural(days, "day"), today.Format(time.DateOnly), limit.Format(time.DateOnly))
 		}
 		return ""
 	}
@@ -291,7 +285,7 @@ func (a Ack) Beyond(version string, today time.Time, days, majors int) string {
 	}
 	if l, _ := parseVersion(limit); slices.Compare(u[:], l[:]) > 0 {
 		return fmt.Sprintf("until = %q is past %s, %s after the catalog's %s: a major release may break anyway, so an acknowledgment ends by then; set until = %q at most, or a longer horizon with [policy] acknowledge = { majors = N }",
-			a.Until, limit, plural(majors, "major release"), version, limit)
+			a.Until, limit, diagfmt.Plural(majors, "major release"), version, limit)
 	}
 	return ""
 }

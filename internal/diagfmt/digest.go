@@ -152,3 +152,21 @@ func urgent(code string) bool {
 	return strings.HasPrefix(code, "accept.") || strings.HasPrefix(code, "manifest.") ||
 		strings.HasSuffix(code, "-unmatched") || code == "source.no-match" || code == "catalog.empty"
 }
+
+// More says what the digest of ds folded away, which every diagnostic
+// written shows (--verbose): "2 more warning codes (5 warnings) and 3
+// infos, and the place of each warning"; "" when it folded nothing.
+func (d Digest) More(ds []diag.Diagnostic) string {
+	var parts []string
+	if d.Codes > 0 {
+		parts = append(parts, fmt.Sprintf("%s (%s)", Plural(d.Codes, "more warning code"), Plural(d.Warnings, "warning")))
+	}
+	if d.Infos > 0 {
+		parts = append(parts, Plural(d.Infos, "info"))
+	}
+	what := strings.Join(parts, " and ")
+	if _, warns, _ := diag.Count(ds); warns > 0 {
+		what = strings.TrimPrefix(what+", and the place of each warning", ", and ")
+	}
+	return what
+}

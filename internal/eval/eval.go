@@ -18,11 +18,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/quality"
 	"github.com/toolc-dev/toolc/toolcall"
 )
@@ -321,6 +323,66 @@ func Table(outs []Outcome) ([]Row, Row) {
 	return rows, total
 }
 
+// ScoreFiles reads the eval set and the recorded calls from their files and
+// scores the calls (Score); an error names its file.
+func ScoreFiles(cat *toolcall.Catalog, casesFile, callsFile string) ([]Outcome, error) {
+	read := func(name string, fn func(io.Reader) error) error {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := fn(f); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return nil
+	}
+	var cases []Case
+	var calls []Recorded
+	err := errors.Join(read(casesFile, func(r io.Reader) (err error) { cases, err = ReadCases(r); return }),
+		read(callsFile, func(r io.Reader) (err error) { calls, err = ReadCalls(r); return }))
+	if err != nil {
+		return nil, err
+	}
+	outs, err := Score(cat, cases, calls)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", callsFile, err)
+	}
+	return outs, nil
+}
+
+// WriteScore writes the outcomes as a Markdown table per tool and in all,
+// then the cases that failed and why; it returns the total row.
+func WriteScore(w io.Writer, outs []Outcome) Row {
+	rows, total := Table(outs)
+	fmt.Fprintln(w, "| tool | cases | passed | right tool | valid arguments | forbidden tool |\n|---|--:|--:|--:|--:|--:|")
+	for _, r := range append(rows, total) {
+		name := "`" + r.Tool + "`"
+		if r.Tool == "total" {
+			name = "**total**"
+		}
+		fmt.Fprintf(w, "| %s | %d | %d (%s) | %d | %d | %d |\n", name, r.Cases, r.Passed, Percent(r.Passed, r.Cases), r.RightTool, r.Valid, r.Forbidden)
+	}
+	var failed []string
+	for _, o := range outs {
+		if !o.Passed {
+			failed = append(failed, fmt.Sprintf("%s: %s", o.Case, o.Why))
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "\nFailed:\n- %s\n", strings.Join(failed, "\n- "))
+	}
+	return total
+}
+
+// Percent is n of of, as a whole percentage; "–" of none.
+func Percent(n, of int) string {
+	if of == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(of))
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -341,4 +403,16 @@ func imperative(w string) string {
 		return w[:len(w)-1]
 	}
 	return w
+}
+
+// Describe says what an eval set of the catalog's tools holds: "26 cases
+// for 13 tools: 13 positive, 13 negative".
+func Describe(cases []Case, tools int) string {
+	neg := 0
+	for _, c := range cases {
+		if c.Kind == "negative" {
+			neg++
+		}
+	}
+	return fmt.Sprintf("%s for %s: %d positive, %d negative", diagfmt.Plural(len(cases), "case"), diagfmt.Plural(tools, "tool"), len(cases)-neg, neg)
 }

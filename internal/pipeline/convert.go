@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"path"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -130,4 +132,33 @@ func inputExt(name string, data []byte) string {
 		return ".json"
 	}
 	return ".yaml"
+}
+
+// ConvertFormats are the formats Convert writes and reads, and those with
+// strict mode (which makes every property required), from the registries.
+func ConvertFormats() (to, from, strict []string) {
+	for _, t := range targets.Default().List() {
+		to = append(to, t.Name)
+		if t.Profile.HasStrict {
+			strict = append(strict, t.Name)
+		}
+	}
+	for _, f := range formats.Default().List() {
+		from = append(from, f.Name)
+	}
+	return to, from, strict
+}
+
+// ReadArg reads the file a command's argument names, or stdin for "-",
+// and returns the name that diagnostics give it.
+func ReadArg(stdin io.Reader, arg string) (string, []byte, error) {
+	if arg == "-" {
+		data, err := io.ReadAll(stdin)
+		return "<stdin>", data, err
+	}
+	data, err := ReadFile(arg)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", arg, err)
+	}
+	return filepath.ToSlash(arg), data, nil
 }

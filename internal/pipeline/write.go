@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -360,6 +361,25 @@ func RemoveOrphans(root *os.Root, o Orphans) error {
 
 // Stale is what build --check finds on disk: each output or lock that is
 // missing or differs, and each bundle of a removed target that build would
+// WriteAll writes the build's outputs to root (Write), then removes the
+// orphans that are toolc's to remove (Orphans.Remove) and returns them
+// all, for the caller to say what it removed and what it left.
+func (r *Result) WriteAll(ctx context.Context, root *os.Root) (Orphans, error) {
+	o := r.Orphans(root.FS())
+	if err := Write(ctx, root, r.Outputs); err != nil {
+		return Orphans{}, err
+	}
+	return o, RemoveOrphans(root, o)
+}
+
+// Why says why p, one of the orphans, is one.
+func (o Orphans) Why(p string) string {
+	if _, made := o.Made[p]; made {
+		return "its target no longer makes it"
+	}
+	return "its target is no longer in the manifest"
+}
+
 // remove.
 type Stale struct {
 	Diffs   []Difference
@@ -397,4 +417,17 @@ func orphanDiagnostic(p string, made bool) diag.Diagnostic {
 	}
 	return diag.New("check.orphan", "%s %s", p, why).
 		At(p, "").WithFix("run toolc build, which removes it, and commit the result")
+}
+
+// WriteFile writes the file at path (relative to the working directory
+// unless absolute) as write makes it, streamed, as Write writes a bundle:
+// through a temporary file renamed into place, so that one that fails
+// leaves no part of itself (a report, an eval set).
+func WriteFile(ctx context.Context, path string, write func(io.Writer) error) error {
+	root, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer root.Close()
+	return Write(ctx, root, []Output{StreamOutput(filepath.Base(path), write)})
 }

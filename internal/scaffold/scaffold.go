@@ -14,7 +14,9 @@ import (
 	"io/fs"
 	"iter"
 	"maps"
+	"os"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -697,4 +699,41 @@ func requestMax(t *accept.Table, strict bool, kind accept.Kind) int {
 		}
 	}
 	return 0
+}
+
+// Write writes the manifest to dir's toolc.toml, never over one that is
+// there (O_EXCL: not even one written since the caller looked).
+func (p *Plan) Write(dir string) error {
+	f, err := os.OpenFile(filepath.Join(dir, manifest.DefaultFile), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(p.Manifest); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Errors are the errors of the manifest's build (its warnings are for
+// toolc build to list).
+func (p *Plan) Errors() []diag.Diagnostic {
+	var errs []diag.Diagnostic
+	for _, d := range p.Result.Diagnostics {
+		if d.Severity == diag.Error {
+			errs = append(errs, d)
+		}
+	}
+	return errs
+}
+
+// Summary says what init wrote, the manifest named by name.
+func (p *Plan) Summary(name string) string {
+	errs, warns, _ := diagfmt.Count(p.Result.Diagnostics)
+	msg := fmt.Sprintf("wrote %s: %s in %s, %s; toolc build now gives %s and %s",
+		name, diagfmt.Plural(p.Files, "tool file"), diagfmt.Plural(p.Sources, "source"), diagfmt.Plural(p.Result.Tools, "tool"), diagfmt.Plural(warns, "warning"), diagfmt.Plural(errs, "error"))
+	if p.LeftOut > 0 {
+		msg += fmt.Sprintf(" (%s that would not build left out; the manifest says why)", diagfmt.Plural(p.LeftOut, "file"))
+	}
+	return msg
 }

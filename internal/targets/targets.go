@@ -143,13 +143,6 @@ func folder(t *Target) *Target {
 	return t
 }
 
-// Folder reports whether the target format writes a folder (out names
-// it) rather than a file.
-func Folder(format string) bool {
-	t, ok := Default().Get(format)
-	return ok && t.Folder
-}
-
 // profileOf is the profile of a format this package registers.
 func profileOf(format string) *profile.Profile {
 	p, ok := profile.Of(format)
