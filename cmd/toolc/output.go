@@ -137,7 +137,7 @@ func (o *output) more(omitted int) {
 }
 
 // maxDigest is how many warning codes a build's digest lists.
-const maxDigest = 10
+const maxDigest = 9
 
 // digest writes a build's diagnostics for a person: in the text format and
 // without --verbose, one line per warning code and every error in full,
