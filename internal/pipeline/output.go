@@ -126,10 +126,33 @@ func (o Output) digest() (hash string, size int64) {
 // that is a string (llms.txt, which is Markdown).
 func writeBundle(v *canonical.Value, w io.Writer) (int64, error) {
 	if v.Kind == canonical.String {
-		n, err := io.WriteString(w, v.Text())
-		return int64(n), err
+		return writeString(w, v.Text())
 	}
 	return v.WriteIndent(w)
+}
+
+// writeString writes s to w through a small buffer: io.WriteString to a
+// writer without WriteString (a hash, a file) copies s whole, and the text
+// of a typed target is tens of megabytes (at 20,000 tools the go target's
+// 50 MB: comparing the three typed outputs with the disk held 106 MB of
+// such copies).
+func writeString(w io.Writer, s string) (int64, error) {
+	if sw, ok := w.(io.StringWriter); ok {
+		n, err := sw.WriteString(s)
+		return int64(n), err
+	}
+	buf := make([]byte, min(len(s), 64<<10))
+	var n int64
+	for len(s) > 0 {
+		k := copy(buf, s)
+		m, err := w.Write(buf[:k])
+		n += int64(m)
+		if err != nil {
+			return n, err
+		}
+		s = s[k:]
+	}
+	return n, nil
 }
 
 // countingWriter counts what it passes on.
