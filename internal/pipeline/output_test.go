@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/toolc-dev/toolc/canonical"
 )
 
 // TestLazyOutputInParts: the lock's output, made in parts, is the same
@@ -90,5 +92,25 @@ func TestLazyOutputBegunEarly(t *testing.T) {
 	}
 	if data, _ := root.ReadFile("toolc.lock"); string(data) != "a = 1\n" || made != 1 {
 		t.Errorf("lock %q, made %d times", data, made)
+	}
+}
+
+// onlyWriter is an io.Writer and nothing more (no WriteString).
+type onlyWriter struct{ b []byte }
+
+func (w *onlyWriter) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
+
+// TestTextBundleWrittenInPieces: a typed target's text, longer than the
+// buffer it goes through, reaches a writer without WriteString whole and
+// in order, and its digest is the hash of those bytes.
+func TestTextBundleWrittenInPieces(t *testing.T) {
+	text := strings.Repeat("export type Tool = { name: string };\n", 5000) + "// end\n" // 190 KB: three buffers and a part
+	o := bundleOutput("typescript", "gen/tools.ts", canonical.NewString(text))
+	var w onlyWriter
+	if n, err := o.WriteTo(&w); err != nil || n != int64(len(text)) || string(w.b) != text {
+		t.Fatalf("WriteTo wrote %d bytes (%v), equal: %v; want %d", n, err, string(w.b) == text, len(text))
+	}
+	if hash, size := o.digest(); hash != hashBytes([]byte(text)) || size != int64(len(text)) {
+		t.Errorf("digest = %s, %d; want the hash of the text", hash, size)
 	}
 }
