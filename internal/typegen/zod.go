@@ -294,7 +294,7 @@ func jsValue(v *canonical.Value) string {
 		case canonical.String:
 			b.WriteString(tsString(v.Text()))
 		default:
-			b.WriteString(strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`).Replace(v.String()))
+			b.WriteString(jsText(v.String()))
 		}
 	}
 	write(v)
