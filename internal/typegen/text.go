@@ -55,7 +55,10 @@ func visible(s string) string {
 // hiddenRune reports whether r is a control or format character (tab
 // aside), or a line or paragraph separator.
 func hiddenRune(r rune) bool {
-	return r != '\t' && (unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029')
+	if r < utf8.RuneSelf { // most text: ASCII's controls are C0 and DEL, and it has no format character
+		return r < 0x20 && r != '\t' || r == 0x7f
+	}
+	return unicode.Is(unicode.Cc, r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
 }
 
 // goString is s as a Go string literal: strconv.Quote, which escapes
