@@ -565,6 +565,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 		options[i].Publish = b.publish(i)
 	}
 	memo := b.memo(options)
+	shared := &profile.Shared{} // the typed targets' model, made once
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(b.opts.Jobs)
 	for i := range b.m.Targets {
@@ -576,7 +577,7 @@ func (b *build) buildTargets(ctx context.Context) error {
 				return err
 			}
 			opts := options[i]
-			opts.Memo = memo
+			opts.Memo, opts.Shared = memo, shared
 			return b.buildTarget(gctx, i, opts)
 		})
 	}

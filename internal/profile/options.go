@@ -3,6 +3,7 @@ package profile
 import (
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/toolc-dev/toolc/internal/lower"
 	"github.com/toolc-dev/toolc/internal/option"
@@ -74,6 +75,31 @@ type Options struct {
 	// Memo, when set, lowers each schema once for every target of a build
 	// under the same rules (Fingerprints), which then share it.
 	Memo *lower.Memo
+	// Shared, when set, is what the targets of one build make once for all
+	// of them (the typed targets' model of the catalog).
+	Shared *Shared
+}
+
+// Shared holds what the targets of one build make once for all of them:
+// each value by its key, made by whichever target asks first while the
+// others wait. Safe for concurrent use; a nil Shared makes every value
+// anew.
+type Shared struct{ values sync.Map } // key → *sharedValue
+
+type sharedValue struct {
+	once sync.Once
+	v    any
+}
+
+// Once returns the value of key, made by make when it is first asked for.
+func (s *Shared) Once(key any, make func() any) any {
+	if s == nil {
+		return make()
+	}
+	e, _ := s.values.LoadOrStore(key, &sharedValue{})
+	sv := e.(*sharedValue)
+	sv.once.Do(func() { sv.v = make() })
+	return sv.v
 }
 
 // Catalog identifies a catalog in a bundle.

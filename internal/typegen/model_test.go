@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/profile"
 )
 
 // TestLossesAreSaid: what a type cannot say is a loss, never a silent
@@ -122,5 +123,36 @@ func TestGoUnionHelpers(t *testing.T) {
 	}
 	if strings.Contains(string(src), "WhenAs") {
 		t.Errorf("a nullable string has As methods; it is a *string")
+	}
+}
+
+// TestModelSharedByTargets: the typed targets of one build share one
+// model when they name tools and types alike, and each gets its own when
+// its types option or its emitted names differ; without a Shared, each
+// builds its own.
+func TestModelSharedByTargets(t *testing.T) {
+	in, err := canonical.ParseSchema([]byte(`{"type": "object", "properties": {"q": {"type": "string"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sources := []*canonical.Tool{{Namespace: "docs", Name: "search", Input: in}, {Namespace: "docs", Name: "fetch", Input: in}}
+	emitted := []*canonical.Tool{{Name: "docs__search", Input: in}, {Name: "docs__fetch", Input: in}}
+	renamed := []*canonical.Tool{{Name: "docs-search", Input: in}, {Name: "docs-fetch", Input: in}}
+	opts := profile.Options{Shared: &profile.Shared{}}
+	ts := model(sources, emitted, nil, opts)
+	if goModel := model(sources, emitted, TypeNames{}, opts); goModel != ts {
+		t.Error("two targets with the same tools, names and (no) types built two models")
+	}
+	if m := model(sources, emitted, TypeNames{"docs:search": "Find"}, opts); m == ts || m.Tools[0].TypeName != "Find" {
+		t.Errorf("a target with its own types shares the model (type %q)", m.Tools[0].TypeName)
+	}
+	if m := model(sources, renamed, nil, opts); m == ts || m.Tools[0].Name != "docs-search" {
+		t.Errorf("a target that names tools otherwise shares the model (name %q)", m.Tools[0].Name)
+	}
+	if m := model(sources[:1], emitted[:1], nil, opts); m == ts || len(m.Tools) != 1 {
+		t.Errorf("a target of other tools shares the model (%d tools)", len(m.Tools))
+	}
+	if a, b := model(sources, emitted, nil, profile.Options{}), model(sources, emitted, nil, profile.Options{}); a == b {
+		t.Error("without a Shared, two calls returned one model")
 	}
 }

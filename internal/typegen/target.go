@@ -2,6 +2,7 @@ package typegen
 
 import (
 	"cmp"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"maps"
@@ -19,10 +20,35 @@ import (
 // has turned a call back), named as the MCP target names them.
 
 // typed is one typed target's writing: the model, and its diagnostics.
-func typed(sources []*canonical.Tool, tools []*canonical.Tool, types TypeNames, langLosses func(*Model) []Loss) (*Model, []diag.Diagnostic) {
-	m := Build(sources, emittedNames(sources, tools), types)
-	ds := lossDiagnostics(append(m.Losses, langLosses(m)...))
+func typed(sources []*canonical.Tool, tools []*canonical.Tool, types TypeNames, opts profile.Options, langLosses func(*Model) []Loss) (*Model, []diag.Diagnostic) {
+	m := model(sources, tools, types, opts)
+	ds := lossDiagnostics(slices.Concat(m.Losses, langLosses(m)))
 	return m, append(ds, collisions(m)...)
+}
+
+// model is the model of the tools: made once for every typed target of a
+// build (opts.Shared) that has the same tools, emitted names and type
+// names, as the TypeScript, Go and Python targets of a catalog do. Nothing
+// changes a model once it is built: each language writes it through a
+// scope of its own.
+func model(sources, tools []*canonical.Tool, types TypeNames, opts profile.Options) *Model {
+	names := emittedNames(sources, tools)
+	return opts.Shared.Once(modelKey(sources, names, types), func() any { return Build(sources, names, types) }).(*Model)
+}
+
+// modelKey identifies a model by what makes it: the tools' IDs (one ID is
+// one tool in a build), their emitted names and the types option.
+func modelKey(sources []*canonical.Tool, names map[string]string, types TypeNames) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte("typegen.Model\x00"))
+	for _, t := range sources {
+		fmt.Fprintf(h, "%s\x00%s\x00", t.ID(), names[t.ID()])
+	}
+	h.Write([]byte{0})
+	for _, id := range slices.Sorted(maps.Keys(types)) {
+		fmt.Fprintf(h, "%s\x00%s\x00", id, types[id])
+	}
+	return [sha256.Size]byte(h.Sum(nil))
 }
 
 // lossDiagnostics are the diagnostics of losses, each at its place.
@@ -57,11 +83,11 @@ func header(opts profile.Options) string {
 func TypeScriptTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	o := profile.FormatOf[TypeScriptOptions](opts)
 	if o.Validators == "zod" {
-		m := Build(sources, emittedNames(sources, tools), o.Types)
+		m := model(sources, tools, o.Types, opts)
 		src, losses := m.Zod(header(opts), false)
 		return canonical.NewString(src), append(lossDiagnostics(losses), collisions(m)...)
 	}
-	m, ds := typed(sources, tools, o.Types, func(*Model) []Loss { return nil })
+	m, ds := typed(sources, tools, o.Types, opts, func(*Model) []Loss { return nil })
 	return canonical.NewString(m.TypeScript(header(opts))), ds
 }
 
@@ -70,7 +96,7 @@ func TypeScriptTarget(tools, sources []*canonical.Tool, opts profile.Options) (*
 // publish.code-invalid error naming the tool.
 func GoTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	o := profile.FormatOf[GoOptions](opts)
-	m, ds := typed(sources, tools, o.Types, func(m *Model) []Loss { return m.GoLosses })
+	m, ds := typed(sources, tools, o.Types, opts, func(m *Model) []Loss { return m.GoLosses })
 	src, err := m.GoSource(header(opts), cmp.Or(o.Package, "tools"), o.Runtime)
 	if err != nil {
 		return canonical.NewString(""), append(ds, codeError(err)) // the build fails: nothing is written
@@ -97,11 +123,11 @@ func codeError(err error) diag.Diagnostic {
 func PythonTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
 	o := profile.FormatOf[PythonOptions](opts)
 	if o.Model == "pydantic" {
-		m := Build(sources, emittedNames(sources, tools), o.Types)
+		m := model(sources, tools, o.Types, opts)
 		src, losses := m.Pydantic(header(opts))
 		return canonical.NewString(src), append(lossDiagnostics(losses), collisions(m)...)
 	}
-	m, ds := typed(sources, tools, o.Types, func(m *Model) []Loss { return m.PythonLosses })
+	m, ds := typed(sources, tools, o.Types, opts, func(m *Model) []Loss { return m.PythonLosses })
 	return canonical.NewString(m.Python(header(opts))), ds
 }
 
