@@ -397,17 +397,7 @@ func (c *checker) checkTool(entry *canonical.Value, tools []*canonical.Tool, i i
 			continue
 		}
 		c.field = part.field
-		rules := c.t.Schema
-		if strict && part.field == "/input" { // strict mode constrains the arguments the model writes
-			rules = append(slices.Clone(rules), c.t.Strict...)
-		}
-		switch part.field {
-		case "/input":
-			rules = append(slices.Clone(rules), c.t.Input...)
-		case "/output":
-			rules = append(slices.Clone(rules), c.t.Output...)
-		}
-		c.schema(s, rules, part.field == "/input")
+		c.schema(s, c.partRules(part.field == "/input", strict), part.field == "/input")
 	}
 	if strict {
 		pt.strictTools++
@@ -468,6 +458,34 @@ type checker struct {
 	// again for each schema: no step outlives its walk, and one allocated
 	// per subschema was most of what the check allocated.
 	steps []step
+	// rules are the rules of an output, an input and a strict input
+	// schema, made once per checker (partRules).
+	rules [3][]Rule
+}
+
+// partRules are the rules of an input schema (strict or not) or an output
+// schema: the table's rules of every schema and those of the part.
+func (c *checker) partRules(input, strict bool) []Rule {
+	i := 0
+	if input {
+		i = 1
+		if strict {
+			i = 2
+		}
+	}
+	if c.rules[i] == nil {
+		rules := slices.Clone(c.t.Schema)
+		if i == 2 { // strict mode constrains the arguments the model writes
+			rules = append(rules, c.t.Strict...)
+		}
+		if input {
+			rules = append(rules, c.t.Input...)
+		} else {
+			rules = append(rules, c.t.Output...)
+		}
+		c.rules[i] = slices.Clip(rules)
+	}
+	return c.rules[i]
 }
 
 // newStep returns s, kept in the checker's steps.
