@@ -177,7 +177,8 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	outs, err := m.OutputRoot(f.outDir) // where the outputs and the lock are
 	if err != nil {
 		return out.fail(exitFailed, "--out-dir: %v", err)
-	} else if outs != m.Root {
+	}
+	if outs != m.Root {
 		defer outs.Close()
 	}
 	if f.check && !f.full && !f.all && f.outDir == "" {

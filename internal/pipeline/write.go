@@ -424,6 +424,9 @@ func orphanDiagnostic(p string, made bool) diag.Diagnostic {
 // through a temporary file renamed into place, so that one that fails
 // leaves no part of itself (a report, an eval set).
 func WriteFile(ctx context.Context, path string, write func(io.Writer) error) error {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return fmt.Errorf("writing %s: it is a folder; name a file", path)
+	}
 	root, err := os.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
