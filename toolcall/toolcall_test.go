@@ -2,6 +2,7 @@ package toolcall
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -636,5 +637,29 @@ out = "dist/canonical.json"
 		if call.Tool.Backend == nil || !strings.HasPrefix(string(call.Tool.Backend.ToValue().AppendJSON(nil, "")), tc.want) {
 			t.Errorf("Decode(%s).Tool.Backend = %+v, want %s…", tc.name, call.Tool.Backend, tc.want)
 		}
+	}
+}
+
+// TestCallPrinted: a decoded call as text and as the JSON record toolc
+// decode prints, the arguments in the catalog's terms.
+func TestCallPrinted(t *testing.T) {
+	c := sampleCatalog(t)
+	call, err := c.Decode("anthropic", "store__search", []byte(`{"filter_bundleId_": "a", "limit": 2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"id":"store:search","arguments":{"filter[bundleId]":"a","limit":2}}`; string(data) != want {
+		t.Errorf("json.Marshal(call) = %s, want %s", data, want)
+	}
+	var b strings.Builder
+	if err := call.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := "store:search\n{\n  \"filter[bundleId]\": \"a\",\n  \"limit\": 2\n}\n"; b.String() != want {
+		t.Errorf("WriteText wrote %q, want %q", b.String(), want)
 	}
 }
