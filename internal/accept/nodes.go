@@ -355,3 +355,121 @@ func checkPropertyType(n *nodeAt, v *canonical.Value) {
 		}
 	}
 }
+
+// step is one token of the JSON Pointer of a schema in a walk: built into
+// a string only when a finding needs it.
+type step struct {
+	parent *step
+	tok    string
+	index  int // 1 + the array index, for an item of a list
+}
+
+func (s *step) pointer() canonical.Pointer {
+	if s == nil {
+		return ""
+	}
+	if s.index > 0 {
+		return s.parent.pointer().Index(s.index - 1)
+	}
+	return s.parent.pointer().Append(s.tok)
+}
+
+// lastKeyword returns the keyword that holds the subschema at rel:
+// "additionalProperties" for "/additionalProperties", "properties" for
+// "/properties/a", "anyOf" for "/anyOf/0".
+func lastKeyword(rel canonical.Pointer) string {
+	s := strings.TrimPrefix(string(rel), "/")
+	k, _, _ := strings.Cut(s, "/")
+	return k
+}
+
+func typeString(v *canonical.Value) string {
+	if v.Kind != canonical.Object {
+		return ""
+	}
+	s, _ := v.Get("type").StringValue()
+	return s
+}
+
+func typeText(v *canonical.Value) string {
+	if v.Kind != canonical.Object || !v.Has("type") {
+		return "missing"
+	}
+	return v.Get("type").String()
+}
+
+func types(v *canonical.Value) []string {
+	t := v.Get("type")
+	if s, ok := t.StringValue(); ok {
+		return []string{strings.ToLower(s)}
+	}
+	ts, _ := t.Strings()
+	for i := range ts {
+		ts[i] = strings.ToLower(ts[i])
+	}
+	return ts
+}
+
+// isObject reports whether v is an object schema: typed object, or
+// untyped with properties.
+func isObject(v *canonical.Value) bool {
+	ts := types(v)
+	return slices.Contains(ts, "object") || ts == nil && v.Has("properties")
+}
+
+func isArray(v *canonical.Value) bool { return slices.Contains(types(v), "array") }
+
+// node checks one rule on one subschema v at the emitted pointer at, held
+// by keyword key of its parent: by the check of the rule's kind.
+func (c *checker) node(nr nodeRule, v *canonical.Value, st *step, key string, pos canonical.Pos) {
+	r := nr.rule
+	n := &c.at
+	*n = nodeAt{c: c, r: r, st: st, pos: pos}
+	if v.Kind == canonical.Bool {
+		// additionalProperties: false is how strict mode closes an object;
+		// any other boolean schema has no type.
+		if r.Kind == Typed && !(key == "additionalProperties" && !v.Bool) {
+			n.report("the boolean schema %v has no type", v.Bool)
+		}
+		if r.Kind == NoBoolSchemas && key != "" && !boolTaken[key] {
+			n.report("the boolean schema %v", v.Bool)
+		}
+		return
+	}
+	if nr.check != nil && v.Kind == canonical.Object {
+		nr.check(n, v)
+	}
+}
+
+// nodeRule is a rule that looks at each node of a schema, with its check.
+type nodeRule struct {
+	rule  Rule
+	check func(n *nodeAt, v *canonical.Value)
+}
+
+// boolTaken are the keywords whose boolean value the servers that refuse
+// boolean subschemas take: additionalProperties: false closes an object.
+var boolTaken = map[string]bool{"additionalProperties": true, "unevaluatedProperties": true, "unevaluatedItems": true}
+
+func keyPos(m canonical.Member, pos canonical.Pos) canonical.Pos {
+	if m.KeyPos.IsValid() {
+		return m.KeyPos
+	}
+	return pos
+}
+
+func hasLookaround(p string) bool {
+	for _, l := range []string{"(?=", "(?!", "(?<=", "(?<!"} {
+		if strings.Contains(p, l) {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonType(v *canonical.Value) string {
+	if v.Kind == canonical.Number && !strings.ContainsAny(v.Text(), ".eE") {
+		return "integer"
+	}
+	return v.Kind.String()
+}
