@@ -10,6 +10,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/option"
+	"github.com/toolc-dev/toolc/internal/words"
 )
 
 // Loading is what the manifest decides of when each tool loads into a
@@ -308,15 +309,15 @@ func groupOrder(groups []string) []int {
 // to find it by: a description of a few words or its name again, or
 // parameters none of which is described.
 func unfindable(t *canonical.Tool) (diag.Diagnostic, bool) {
-	words := strings.Fields(t.Description)
+	n := len(strings.Fields(t.Description))
 	var why []string
 	switch {
-	case len(words) == 0:
+	case n == 0:
 		why = append(why, "no description")
-	case strings.EqualFold(strings.Join(words, " "), strings.NewReplacer("_", " ", "-", " ", ".", " ").Replace(t.Name)):
+	case words.Restates(t.Description, t.Name):
 		why = append(why, "a description that is its name again")
-	case len(words) < 4:
-		why = append(why, fmt.Sprintf("a description of %d words", len(words)))
+	case n < 4:
+		why = append(why, fmt.Sprintf("a description of %d words", n))
 	}
 	if props := t.Input.Keyword("properties"); props != nil && len(props.Members()) > 0 &&
 		!slices.ContainsFunc(props.Members(), func(m canonical.Member) bool { return m.Value.Has("description") }) {

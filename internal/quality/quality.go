@@ -20,9 +20,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/words"
 )
 
 // The dimensions, in the order the report writes them.
@@ -103,26 +103,6 @@ func Score(tools []*canonical.Tool) *Catalog {
 	return c
 }
 
-// words are the words of s, lower case.
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// nameWords are the words of a tool or property name: snake, kebab,
-// camel and dotted parts.
-func nameWords(name string) []string {
-	var b strings.Builder
-	prev := rune(0)
-	for _, r := range name {
-		if unicode.IsUpper(r) && unicode.IsLower(prev) {
-			b.WriteRune(' ')
-		}
-		b.WriteRune(r)
-		prev = r
-	}
-	return words(b.String())
-}
-
 // sentenceEnd ends a sentence: a full stop before a capital or a line
 // end, or a line end ("U.S. president" goes on).
 var sentenceEnd = regexp.MustCompile(`\.(\s+[A-Z]|\s*$)|\n`)
@@ -148,7 +128,7 @@ var actionVerb = regexp.MustCompile(`^(get|list|create|update|delete|remove|add|
 // starts with an action verb: a common one, or the word its name starts
 // with (dismiss_notification: "Dismiss …").
 func startsWithVerb(s, name string) bool {
-	w := words(s)
+	w := words.Text(s)
 	if len(w) == 0 {
 		return false
 	}
@@ -158,15 +138,8 @@ func startsWithVerb(s, name string) bool {
 	if len(w) > 1 && determiners[w[1]] && !determiners[w[0]] {
 		return true
 	}
-	nw := nameWords(name)
+	nw := words.Name(name)
 	return len(nw) > 1 && len(nw[0]) > 2 && strings.HasPrefix(w[0], nw[0])
-}
-
-// sameAsName reports whether the description says no more than the name.
-func sameAsName(t *canonical.Tool) bool {
-	d := words(t.Description)
-	n := nameWords(t.Name)
-	return len(d) > 0 && slices.Equal(d, n)
 }
 
 // usageCue finds words that say when to use a tool, and disambiguation
@@ -218,16 +191,16 @@ func (s *scorer) purpose() {
 	case d == "":
 		s.Dimensions[Purpose] = 1
 		s.add("quality.purpose-missing", "/description", "write a first sentence that starts with what the tool does: \"Lists the open issues of a repository\"", "the tool has no description: a model has only its name to choose it by")
-	case sameAsName(s.t):
+	case words.Restates(s.t.Description, s.t.Name):
 		s.Dimensions[Purpose] = 1
 		s.add("quality.purpose-name", "/description", "say what the tool does with what, beyond its name: its object, its scope, what it returns", "the description %q is the tool's name again", d)
-	case len(words(first)) < 4:
+	case len(words.Text(first)) < 4:
 		s.Dimensions[Purpose] = 2
-		s.add("quality.purpose-thin", "/description", "lead with a sentence of what the tool does, to what, and what it returns", "the first sentence has %d words: too few to say what the tool does and to what", len(words(first)))
+		s.add("quality.purpose-thin", "/description", "lead with a sentence of what the tool does, to what, and what it returns", "the first sentence has %d words: too few to say what the tool does and to what", len(words.Text(first)))
 	case !startsWithVerb(first, s.t.Name):
 		s.Dimensions[Purpose] = 3
 		s.add("quality.purpose-no-verb", "/description", "start with the action: \"Gets …\", \"Creates …\", \"Searches …\"", "the description does not start with what the tool does (%q)", firstWords(first, 4))
-	case len(words(first)) < 7:
+	case len(words.Text(first)) < 7:
 		s.Dimensions[Purpose] = 4
 	default:
 		s.Dimensions[Purpose] = 5
@@ -272,7 +245,7 @@ func (s *scorer) behavior() {
 		s.Dimensions[Behavior] = 2
 		s.add("quality.behavior-unstated", "/description", "say whether it changes anything (read-only, creates, deletes, sends), or set readOnlyHint / destructiveHint", "neither the description nor the annotations say what calling the tool does to the world")
 	}
-	nw := nameWords(s.t.Name)
+	nw := words.Name(s.t.Name)
 	destructive := len(nw) > 0 && destructiveVerb.MatchString(nw[0])
 	if destructive && !(a != nil && a.DestructiveHint != nil && *a.DestructiveHint) && !permanentCue.MatchString(d) {
 		s.Dimensions[Behavior] = min(s.Dimensions[Behavior], 2)
@@ -293,7 +266,7 @@ func (s *scorer) parameters() {
 		switch {
 		case strings.TrimSpace(pd) == "":
 			s.add("quality.parameter-undescribed", canonical.Pointer("/input/properties").Append(m.Key), "describe what the parameter means and what values it takes", "the parameter %q has no description", m.Key)
-		case slices.Equal(words(pd), nameWords(m.Key)):
+		case slices.Equal(words.Text(pd), words.Name(m.Key)):
 			s.add("quality.parameter-undescribed", canonical.Pointer("/input/properties").Append(m.Key, "description"), "say what the parameter means and what values it takes, beyond its name", "the parameter %q is described by its name again", m.Key)
 		default:
 			described++
@@ -339,7 +312,7 @@ func (s *scorer) conciseness() {
 // completeness: what it returns, and enough of the rest.
 func (s *scorer) completeness() {
 	returns := s.t.Output != nil || returnsCue.MatchString(s.d)
-	long := len(words(s.d)) >= 12
+	long := len(words.Text(s.d)) >= 12
 	switch {
 	case s.d == "":
 		s.Dimensions[Completeness] = 1
@@ -366,7 +339,7 @@ func firstWords(s string, n int) string {
 func repeated(d string) bool {
 	seen := map[string]bool{}
 	for _, s := range sentenceSplit.Split(d, -1) {
-		w := strings.Join(words(s), " ")
+		w := strings.Join(words.Text(s), " ")
 		if len(strings.Fields(w)) < 5 {
 			continue
 		}
@@ -402,7 +375,7 @@ func newFamily(tools []*canonical.Tool) *family {
 	f := &family{tools: tools, index: map[*canonical.Tool]int{}, names: make([][]string, len(tools)), descs: make([]map[string]bool, len(tools)), byWord: map[string][]int{}}
 	for i, t := range tools {
 		f.index[t] = i
-		for _, w := range nameWords(t.Name) {
+		for _, w := range words.Name(t.Name) {
 			w = stem(w)
 			f.names[i] = append(f.names[i], w)
 			if l := f.byWord[w]; len(l) == 0 || l[len(l)-1] != i {
@@ -410,7 +383,7 @@ func newFamily(tools []*canonical.Tool) *family {
 			}
 		}
 		f.descs[i] = map[string]bool{}
-		for _, w := range words(t.Description) {
+		for _, w := range words.Text(t.Description) {
 			if len(w) > 3 {
 				if w = stem(w); len(w) > 3 {
 					f.descs[i][w] = true
@@ -428,7 +401,7 @@ func newFamily(tools []*canonical.Tool) *family {
 func (f *family) closeSiblings(i int) []string {
 	t := f.tools[i]
 	mine := map[string]bool{}
-	for k, w := range nameWords(t.Name) {
+	for k, w := range words.Name(t.Name) {
 		if (k > 0 || !actionVerb.MatchString(w)) && len(w) > 2 { // the name's verb aside
 			mine[stem(w)] = true
 		}

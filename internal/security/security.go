@@ -12,7 +12,6 @@ package security
 import (
 	"context"
 	"fmt"
-	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
 	"github.com/toolc-dev/toolc/internal/par"
+	"github.com/toolc-dev/toolc/internal/words"
 )
 
 // Check returns the findings of every rule on the tools of one catalog.
@@ -345,7 +345,7 @@ func annotations(t *canonical.Tool) []diag.Diagnostic {
 		return nil
 	}
 	verb := ""
-	for _, w := range words(t.Name) {
+	for _, w := range words.Name(t.Name) {
 		if slices.Contains(destructiveVerbs, w) {
 			verb = w
 			break
@@ -376,54 +376,6 @@ func annotations(t *canonical.Tool) []diag.Diagnostic {
 	return out
 }
 
-// words splits a name at _, -, ., spaces and case changes, lower-cased.
-func words(name string) []string {
-	var out []string
-	for w := range wordsOf(name) {
-		out = append(out, strings.ToLower(w))
-	}
-	return out
-}
-
-// wordCount is len(words(name)), counted without making the words.
-func wordCount(name string) int {
-	n := 0
-	for range wordsOf(name) {
-		n++
-	}
-	return n
-}
-
-// wordsOf yields the words of name, as they are in it: the runs of
-// letters and digits, each also cut where a lower-case letter is
-// followed by an upper-case one.
-func wordsOf(name string) iter.Seq[string] {
-	return func(yield func(string) bool) {
-		start := -1 // where the word being read starts; -1 between words
-		prev := rune(0)
-		for i, r := range name {
-			switch {
-			case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-				if start >= 0 && !yield(name[start:i]) {
-					return
-				}
-				start = -1
-			case unicode.IsUpper(r) && unicode.IsLower(prev):
-				if start >= 0 && !yield(name[start:i]) {
-					return
-				}
-				start = i
-			case start < 0:
-				start = i
-			}
-			prev = r
-		}
-		if start >= 0 {
-			yield(name[start:])
-		}
-	}
-}
-
 // crossReferences finds descriptions that name a tool of another
 // namespace (another server): a description that steers the model toward,
 // or away from, another server's tools. Only distinctive names count (with
@@ -435,7 +387,7 @@ func crossReferences(tools []*canonical.Tool) []diag.Diagnostic {
 	names := make(map[string]*canonical.Tool, len(tools))
 	more := map[string][]*canonical.Tool{}
 	for _, t := range tools {
-		if wordCount(t.Name) < 2 || utf8.RuneCountInString(t.Name) < 6 {
+		if words.Count(t.Name) < 2 || utf8.RuneCountInString(t.Name) < 6 {
 			continue
 		}
 		first, ok := names[t.Name]

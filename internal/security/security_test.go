@@ -123,19 +123,6 @@ func TestRules(t *testing.T) {
 	}
 }
 
-func TestWords(t *testing.T) {
-	for in, want := range map[string]string{"delete_repo": "delete repo", "dropTable": "drop table", "HTTPGet": "httpget", "math.lcm": "math lcm",
-		"__a__b": "a b", "x": "x", "": "", "_-.": "", "getHTTPResponse2": "get httpresponse2", "read file": "read file", "ÄpfelZählen": "äpfel zählen"} {
-		got := words(in)
-		if strings.Join(got, " ") != want {
-			t.Errorf("words(%q) = %q, want %q", in, got, want)
-		}
-		if n := wordCount(in); n != len(got) {
-			t.Errorf("wordCount(%q) = %d, want %d", in, n, len(got))
-		}
-	}
-}
-
 // TestConfusableKeysThatClash: the first tool of each key is found by the
 // key's hash and checked against that tool's key; with every hash the
 // same, the keys kept whole must find the same pairs.

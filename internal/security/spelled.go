@@ -13,6 +13,7 @@ import (
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/words"
 )
 
 // Three ways of saying what the phrase rules look for so that they do not
@@ -38,7 +39,7 @@ func spelledInstruction(t *canonical.Tool, f field) []diag.Diagnostic {
 	if !needed {
 		return nil
 	}
-	spelled := strings.Join(words(f.text), " ")
+	spelled := strings.Join(words.Name(f.text), " ")
 	if spelled == strings.ToLower(f.text) {
 		return nil // one word
 	}
