@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strconv"
 	"unsafe"
 )
 
@@ -281,6 +282,16 @@ func (v *Value) BoolValue() (b, ok bool) {
 		return false, false
 	}
 	return v.Bool, true
+}
+
+// NumberValue returns the number and true when v is a JSON number that
+// a float64 holds.
+func (v *Value) NumberValue() (float64, bool) {
+	if v == nil || v.Kind != Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v.Text(), 64)
+	return f, err == nil
 }
 
 // Strings returns the elements of an array of strings, and false when v is not

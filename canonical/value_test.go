@@ -150,3 +150,20 @@ func TestDeepCopyCopiesWhatItHolds(t *testing.T) {
 		t.Errorf("changing the copy changed the original: %s", got)
 	}
 }
+
+// TestNumberValue: a JSON number's value, and none for other kinds or no
+// value.
+func TestNumberValue(t *testing.T) {
+	for _, c := range []struct {
+		v    *Value
+		want float64
+		ok   bool
+	}{
+		{NewNumber("100"), 100, true}, {NewNumber("-1.5e3"), -1500, true}, {NewNumber("0.25"), 0.25, true},
+		{NewString("100"), 0, false}, {NewBool(true), 0, false}, {nil, 0, false},
+	} {
+		if got, ok := c.v.NumberValue(); got != c.want || ok != c.ok {
+			t.Errorf("NumberValue(%v) = %v, %v; want %v, %v", c.v, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -79,9 +79,9 @@ func headerText(v *canonical.Value) (string, string) {
 	case canonical.Bool:
 		return strconv.FormatBool(v.Bool), ""
 	case canonical.Number:
-		f, err := strconv.ParseFloat(v.Text(), 64)
+		f, ok := v.NumberValue()
 		switch {
-		case err != nil || f != math.Trunc(f):
+		case !ok || f != math.Trunc(f):
 			return "", "the number " + v.Text() + ": only an integer, a string or a boolean"
 		case math.Abs(f) > maxSafeInteger:
 			return "", "the integer " + v.Text() + ", past ±(2^53−1), which a client may not send"

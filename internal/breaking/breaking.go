@@ -13,7 +13,6 @@ package breaking
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -436,18 +435,10 @@ var (
 	lowerBounds = []string{"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"}
 )
 
-func number(v *canonical.Value) (float64, bool) {
-	if v == nil || v.Kind != canonical.Number {
-		return 0, false
-	}
-	f, err := strconv.ParseFloat(v.Text(), 64)
-	return f, err == nil
-}
-
 func (w *walk) bounds(old, new *canonical.Value, at canonical.Pointer, path string) {
 	check := func(k string, tighter func(o, n float64) bool) {
-		o, hadOld := number(old.Get(k))
-		n, hasNew := number(new.Get(k))
+		o, hadOld := old.Get(k).NumberValue()
+		n, hasNew := new.Get(k).NumberValue()
 		switch {
 		case hasNew && (!hadOld || tighter(o, n)):
 			was := "none"

@@ -259,11 +259,11 @@ func (c *incl) plain(a, b *canonical.Value) verdict {
 
 // bound decides whether b keeps within a's bound k.
 func (c *incl) bound(a, b *canonical.Value, k string, bt []string, within func(x, y float64) bool) verdict {
-	x, ok := number(a.Get(k))
+	x, ok := a.Get(k).NumberValue()
 	if !ok {
 		return yes
 	}
-	if y, ok := number(b.Get(k)); ok && within(x, y) {
+	if y, ok := b.Get(k).NumberValue(); ok && within(x, y) {
 		return yes
 	}
 	if bt != nil && !slices.ContainsFunc(bt, func(t string) bool { return slices.Contains(boundTypes[k], t) }) {
@@ -354,7 +354,7 @@ func (c *incl) accepts(a, x *canonical.Value) verdict {
 	t := x.Kind.String()
 	if x.Kind == canonical.Number {
 		t = "number"
-		if f, ok := number(x); ok && f == float64(int64(f)) {
+		if f, ok := x.NumberValue(); ok && f == float64(int64(f)) {
 			t = "integer"
 		}
 	}

@@ -79,7 +79,6 @@ func Apply(t *canonical.Tool, tr manifest.Transform, v *validate.Validator) []Pr
 			t.Annotations = &canonical.Annotations{}
 		}
 		for k, b := range tr.Annotations {
-			b := b
 			switch k {
 			case "readOnlyHint":
 				t.Annotations.ReadOnlyHint = &b
@@ -201,7 +200,7 @@ func narrow(s *canonical.Value, key []string, at manifest.ArgumentTransform) []P
 		if x == nil {
 			return
 		}
-		if old, ok := number(s.Get(kw)); ok && (lower && *x < old || !lower && *x > old) {
+		if old, ok := s.Get(kw).NumberValue(); ok && (lower && *x < old || !lower && *x > old) {
 			ps = append(ps, problem(append(key, field), "%s = %v widens the source's %s of %v: a transform only narrows", field, *x, kw, old))
 			return
 		}
@@ -221,15 +220,6 @@ func narrow(s *canonical.Value, key []string, at manifest.ArgumentTransform) []P
 	count("minItems", "min_items", at.MinItems, true)
 	count("maxItems", "max_items", at.MaxItems, false)
 	return ps
-}
-
-func number(v *canonical.Value) (float64, bool) {
-	if v == nil || v.Kind != canonical.Number {
-		return 0, false
-	}
-	var f float64
-	_, err := fmt.Sscan(v.Text(), &f)
-	return f, err == nil
 }
 
 func numberValue(f float64) *canonical.Value {

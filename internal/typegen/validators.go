@@ -3,7 +3,6 @@ package typegen
 import (
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/toolc-dev/toolc/canonical"
 )
@@ -92,11 +91,8 @@ func jsonTypeIs(x *canonical.Value, t string) bool {
 	case "number":
 		return x.Kind == canonical.Number
 	case "integer":
-		if x.Kind != canonical.Number {
-			return false
-		}
-		f, err := strconv.ParseFloat(x.Text(), 64)
-		return err == nil && f == math.Trunc(f)
+		f, ok := x.NumberValue()
+		return ok && f == math.Trunc(f)
 	case "boolean":
 		return x.Kind == canonical.Bool
 	case "null":
