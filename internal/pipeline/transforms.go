@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
@@ -82,7 +81,7 @@ func (b *build) checkTransforms() {
 			for _, p := range r.transformProblems {
 				k := key(p.glob, p.problem.Key...)
 				code := "transform.invalid"
-				if strings.Contains(p.problem.Message, "has no input property") {
+				if p.problem.Unmatched {
 					code = "transform.unmatched"
 				}
 				if !said[k+p.problem.Message] {

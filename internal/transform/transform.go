@@ -29,10 +29,12 @@ import (
 )
 
 // Problem is what is wrong with a transform, at Key under its table
-// (["arguments", "state", "value"]).
+// (["arguments", "state", "value"]): Unmatched when the tool lacks what it
+// names (an argument), else a value or bound that does not fit.
 type Problem struct {
-	Key     []string
-	Message string
+	Key       []string
+	Message   string
+	Unmatched bool
 }
 
 func problem(key []string, format string, args ...any) Problem {
@@ -118,7 +120,9 @@ func arguments(t *canonical.Tool, id string, args map[string]manifest.ArgumentTr
 		key := []string{"arguments", name}
 		s := props.Get(name)
 		if s == nil {
-			ps = append(ps, problem(key, "the tool %q has no input property %q (it has %s)%s", id, name, strings.Join(have, ", "), suggest.Hint(name, have)))
+			p := problem(key, "the tool %q has no input property %q (it has %s)%s", id, name, strings.Join(have, ", "), suggest.Hint(name, have))
+			p.Unmatched = true
+			ps = append(ps, p)
 			continue
 		}
 		valid := func(field string, x any) (*canonical.Value, bool) {
