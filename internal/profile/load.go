@@ -33,6 +33,10 @@ type Load struct {
 	Callers    []string // "direct", "code"; nil is direct only
 }
 
+// fixed reports whether the tool loads whatever the budget: always_load,
+// or defer = false (the default).
+func (l Load) fixed() bool { return l.AlwaysLoad || l.Defer == "" || l.Defer == "false" }
+
 // direct reports whether the callers are the model alone.
 func (l Load) direct() bool {
 	return len(l.Callers) == 0 || slices.Equal(l.Callers, []string{"direct"})
@@ -181,7 +185,7 @@ func (p *Profile) Plan(low *Lowered, costs []int, target string, opts Options) (
 		l := loading.Tools[t.ID()]
 		plan.All += costs[i]
 		switch {
-		case l.AlwaysLoad || l.Defer == "" || l.Defer == "false":
+		case l.fixed():
 			fixed += costs[i]
 		case l.Defer == "true":
 			plan.Deferred[i] = true
@@ -256,7 +260,7 @@ func (p *Profile) Plan(low *Lowered, costs []int, target string, opts Options) (
 func overBudget(low *Lowered, costs []int, loading *Loading, fixed, budget int, b *Budget) diag.Diagnostic {
 	var idx []int
 	for i, t := range low.Sources {
-		if l := loading.Tools[t.ID()]; l.AlwaysLoad || l.Defer == "" || l.Defer == "false" {
+		if loading.Tools[t.ID()].fixed() {
 			idx = append(idx, i)
 		}
 	}
