@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -207,20 +208,13 @@ func (c Cache) PutStats(key string, s Stats) {
 	}
 }
 
-// writeAtomic writes data to p through a temporary file renamed into
-// place; a cache that cannot be written costs the next build its speed,
-// nothing else: the error is dropped.
+// writeAtomic writes data to p as builds write their outputs
+// (pipeline.WriteFile: through a temporary file renamed into place); a
+// cache that cannot be written costs the next build its speed, nothing
+// else: the error is dropped.
 func writeAtomic(p string, data []byte) {
-	if os.MkdirAll(filepath.Dir(p), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".entry-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if cerr := tmp.Close(); errors.Join(werr, cerr) != nil || os.Rename(tmp.Name(), p) != nil {
-		_ = os.Remove(tmp.Name())
+	if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
+		_ = pipeline.WriteFile(context.Background(), p, func(w io.Writer) error { _, err := w.Write(data); return err })
 	}
 }
 
@@ -282,8 +276,11 @@ func (s *Session) key() string {
 // hashing is never missed (git's "racily clean" files; make trusts the
 // time alone). A hashed check records the files' stats for the next.
 func (s *Session) Get(ctx context.Context, m *pipeline.Manifest, jobs int) *Entry {
+	if !s.on {
+		return nil
+	}
 	key := s.key()
-	if !s.on || key == "" {
+	if key == "" {
 		return nil
 	}
 	known := s.cache.Stats(key)
@@ -321,7 +318,10 @@ func (s *Session) Get(ctx context.Context, m *pipeline.Manifest, jobs int) *Entr
 // then. A cache that cannot be written costs the next build its speed,
 // nothing else.
 func (s *Session) Put(res *pipeline.Result) {
-	if key := s.key(); s.on && key != "" {
+	if !s.on {
+		return
+	}
+	if key := s.key(); key != "" {
 		e := EntryOf(res)
 		e.Key, e.Toolc = key, s.version
 		s.cache.Put(e)
