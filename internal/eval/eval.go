@@ -97,10 +97,7 @@ func WriteJSONL(w io.Writer, cases []Case) error {
 // request is the words of a request that t answers with the arguments
 // args: its description's first sentence, asked, and the arguments.
 func request(t *canonical.Tool, args *canonical.Value) string {
-	first := strings.TrimSpace(t.Description)
-	if i := strings.IndexAny(first, ".\n"); i >= 0 {
-		first = first[:i]
-	}
+	first := quality.FirstSentence(t.Description)
 	if first == "" {
 		first = strings.ReplaceAll(t.Name, "_", " ")
 	}

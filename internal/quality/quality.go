@@ -107,8 +107,10 @@ func Score(tools []*canonical.Tool) *Catalog {
 // end, or a line end ("U.S. president" goes on).
 var sentenceEnd = regexp.MustCompile(`\.(\s+[A-Z]|\s*$)|\n`)
 
-// firstSentence is the description's first sentence.
-func firstSentence(d string) string {
+// FirstSentence is a description's first sentence, without its full
+// stop: what the quality score judges a purpose by, and what an eval
+// case asks.
+func FirstSentence(d string) string {
 	d = strings.TrimSpace(d)
 	if loc := sentenceEnd.FindStringIndex(d); loc != nil {
 		return d[:loc[0]]
@@ -186,7 +188,7 @@ func (s *scorer) add(code string, at canonical.Pointer, fix, format string, args
 
 // purpose: what the tool does, led by a verb, in more than its name.
 func (s *scorer) purpose() {
-	d, first := s.d, firstSentence(s.d)
+	d, first := s.d, FirstSentence(s.d)
 	switch {
 	case d == "":
 		s.Dimensions[Purpose] = 1
