@@ -11,6 +11,7 @@ package emit
 import (
 	"cmp"
 	"context"
+	"fmt"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/bundle"
@@ -58,18 +59,20 @@ func Bundle(ctx context.Context, p *profile.Profile, enc Encoder, tools []*canon
 		// What the manifest decides of loading: the plan is made from
 		// each tool's tokens as the bundle without it sends them.
 		c, err := tokens.Bundle(p.Format, enc(low, opts), 64)
-		if err == nil {
-			costs := make([]int, len(c.Tools))
-			for i, tc := range c.Tools {
-				costs[i] = tc.Tokens
-			}
-			plan, ds := p.Plan(low, costs, target, opts)
-			low.Plan = plan
-			for i := range ds {
-				ds[i].Target = target
-			}
-			low.Diagnostics = append(low.Diagnostics, ds...)
+		if err != nil {
+			low.Err = fmt.Errorf("%s: the deferral plan's token counts: %w", target, err)
+			return low
 		}
+		costs := make([]int, len(c.Tools))
+		for i, tc := range c.Tools {
+			costs[i] = tc.Tokens
+		}
+		plan, ds := p.Plan(low, costs, target, opts)
+		low.Plan = plan
+		for i := range ds {
+			ds[i].Target = target
+		}
+		low.Diagnostics = append(low.Diagnostics, ds...)
 	}
 	low.Bundle = enc(low, opts)
 	low.Diagnostics = append(low.Diagnostics, p.Accept(low.Bundle, low.InOrder(), target, opts)...)

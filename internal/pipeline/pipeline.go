@@ -703,8 +703,11 @@ func (b *build) buildTarget(ctx context.Context, i int, opts profile.Options) er
 	emit := *a
 	emit.Profile = b.profiles[i]
 	low := emit.Emit(ctx, b.chosen[i], t.Name, opts)
-	if low == nil {
+	switch {
+	case low == nil:
 		return ctx.Err()
+	case low.Err != nil:
+		return low.Err
 	}
 	// Each tool's diagnostics, then the bundle's: applied in place, and
 	// gathered into one list once, by finish.

@@ -42,6 +42,10 @@ type Lowered struct {
 	ToolDiagnostics [][]diag.Diagnostic
 	// Bundle is the encoded bundle; set by Emit.
 	Bundle *canonical.Value
+	// Err is why Emit could not do what the options ask (the tokens a
+	// deferral plan is made from could not be counted): the build fails
+	// with it rather than ship a bundle that ignores [load].
+	Err error
 	// Sources are the catalog's tools in the order of Tools: a renamed
 	// tool's alias has the tool's source.
 	Sources []*canonical.Tool
