@@ -474,6 +474,25 @@ func (sec *Security) toValue() *Value {
 	return v
 }
 
+// Hints are the names of MCP's tool hints, in the specification's order.
+var Hints = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+
+// Hint is the field of the hint named name (one of Hints), or nil for a
+// name that is no hint.
+func (a *Annotations) Hint(name string) **bool {
+	switch name {
+	case "readOnlyHint":
+		return &a.ReadOnlyHint
+	case "destructiveHint":
+		return &a.DestructiveHint
+	case "idempotentHint":
+		return &a.IdempotentHint
+	case "openWorldHint":
+		return &a.OpenWorldHint
+	}
+	return nil
+}
+
 // ToValue returns the annotations as an MCP annotations object: the set
 // fields in the order of the MCP specification, then the extra keys.
 func (a *Annotations) ToValue() *Value {
@@ -481,12 +500,9 @@ func (a *Annotations) ToValue() *Value {
 	if a.Title != "" {
 		o.Set("title", NewString(a.Title))
 	}
-	for _, h := range []struct {
-		k string
-		b *bool
-	}{{"readOnlyHint", a.ReadOnlyHint}, {"destructiveHint", a.DestructiveHint}, {"idempotentHint", a.IdempotentHint}, {"openWorldHint", a.OpenWorldHint}} {
-		if h.b != nil {
-			o.Set(h.k, NewBool(*h.b))
+	for _, k := range Hints {
+		if b := *a.Hint(k); b != nil {
+			o.Set(k, NewBool(*b))
 		}
 	}
 	for _, m := range a.Extra {

@@ -216,19 +216,15 @@ func (f *Fields) Annotations(key string) *canonical.Annotations {
 		return nil
 	}
 	a := &canonical.Annotations{}
-	hints := map[string]**bool{
-		"readOnlyHint": &a.ReadOnlyHint, "destructiveHint": &a.DestructiveHint,
-		"idempotentHint": &a.IdempotentHint, "openWorldHint": &a.OpenWorldHint,
-	}
 	for _, m := range v.Members() {
-		switch h, isHint := hints[m.Key]; {
+		switch h := a.Hint(m.Key); {
 		case m.Key == "title":
 			s, ok := m.Value.StringValue()
 			if !ok {
 				f.Invalid(key, "annotations.title must be a string, got %s", m.Value.Kind)
 			}
 			a.Title = s
-		case isHint:
+		case h != nil:
 			b, ok := m.Value.BoolValue()
 			if !ok {
 				f.Invalid(key, "annotations.%s must be a boolean, got %s", m.Key, m.Value.Kind)

@@ -1,10 +1,13 @@
 package manifest
 
 import (
+	"fmt"
 	"maps"
 	"regexp"
 	"slices"
-	"strconv"
+	"strings"
+
+	"github.com/toolc-dev/toolc/canonical"
 )
 
 // The names a transform gives: a tool's, as a source's namespace (its
@@ -13,10 +16,6 @@ var (
 	nameRE     = regexp.MustCompile(NamespacePattern)
 	propertyRE = regexp.MustCompile(`^[a-zA-Z0-9_.-]{1,64}$`)
 )
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
-
-func itoa(i int) string { return strconv.Itoa(i) }
 
 // Transform is [sources.transforms."GLOB"]: what the manifest changes of
 // the source's tools whose ID the glob matches, whatever the source says
@@ -57,15 +56,13 @@ type ArgumentTransform struct {
 // the stability and annotations, a hidden property's value.
 func (d *decoder) checkTransforms(m *Manifest) {
 	for i, src := range m.Sources {
-		for _, g := range sortedKeys(src.Transforms) {
+		for _, g := range slices.Sorted(maps.Keys(src.Transforms)) {
 			tr := src.Transforms[g]
-			key := "sources[" + itoa(i) + "].transforms." + quotePart(g)
-			d.checkGlob("sources["+itoa(i)+"].transforms", g)
-			for _, a := range sortedKeys(tr.Annotations) {
-				switch a {
-				case "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint":
-				default:
-					d.errorAt("manifest.invalid", key+".annotations."+quotePart(a), "annotations.%s is no MCP hint (readOnlyHint, destructiveHint, idempotentHint, openWorldHint)", a)
+			key := fmt.Sprintf("sources[%d].transforms.%s", i, quotePart(g))
+			d.checkGlob(fmt.Sprintf("sources[%d].transforms", i), g)
+			for _, a := range slices.Sorted(maps.Keys(tr.Annotations)) {
+				if !slices.Contains(canonical.Hints, a) {
+					d.errorAt("manifest.invalid", key+".annotations."+quotePart(a), "annotations.%s is no MCP hint (%s)", a, strings.Join(canonical.Hints, ", "))
 				}
 			}
 			if tr.Description != nil && tr.AppendDescription != nil {
@@ -74,7 +71,7 @@ func (d *decoder) checkTransforms(m *Manifest) {
 			if tr.Name != nil && !nameRE.MatchString(*tr.Name) {
 				d.errorAt("manifest.invalid", key+".name", "name %q must start with a letter or digit and hold only letters, digits, '_', '.' and '-'", *tr.Name)
 			}
-			for _, arg := range sortedKeys(tr.Arguments) {
+			for _, arg := range slices.Sorted(maps.Keys(tr.Arguments)) {
 				at := tr.Arguments[arg]
 				akey := key + ".arguments." + quotePart(arg)
 				switch {

@@ -81,15 +81,8 @@ func Apply(t *canonical.Tool, tr manifest.Transform, v *validate.Validator) []Pr
 			t.Annotations = &canonical.Annotations{}
 		}
 		for k, b := range tr.Annotations {
-			switch k {
-			case "readOnlyHint":
-				t.Annotations.ReadOnlyHint = &b
-			case "destructiveHint":
-				t.Annotations.DestructiveHint = &b
-			case "idempotentHint":
-				t.Annotations.IdempotentHint = &b
-			case "openWorldHint":
-				t.Annotations.OpenWorldHint = &b
+			if h := t.Annotations.Hint(k); h != nil { // the manifest refused any other
+				*h = &b
 			}
 		}
 	}
