@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolc-dev/toolc/internal/diagfmt"
+	"github.com/toolc-dev/toolc/internal/quality"
 )
 
 // maxCodes is how many codes a target's row names, most frequent first.
@@ -148,7 +149,8 @@ func writeQuality(b *strings.Builder, ov *Overview) {
 	}
 	fmt.Fprintf(b, "### Description quality: %.2f of 5\n\n", ov.Quality.Score)
 	fmt.Fprintf(b, "60%% the mean of the tools' scores (%.2f), 40%% the lowest (%.2f), as Glama's TDQS weighs a server's worst tool (docs/quality.md). The worst first:\n\n", ov.Quality.Mean, ov.Quality.Min)
-	b.WriteString("| tool | score | purpose | usage | behavior | parameters | conciseness | completeness | first to fix |\n|---|--:|--:|--:|--:|--:|--:|--:|---|\n")
+	dims := quality.Dimensions()
+	fmt.Fprintf(b, "| tool | score | %s | first to fix |\n|---|--:|%s---|\n", strings.Join(dims, " | "), strings.Repeat("--:|", len(dims)))
 	tools := slices.Clone(ov.Tools)
 	slices.SortStableFunc(tools, func(x, y Tool) int {
 		return cmp.Or(cmp.Compare(x.Quality.Score, y.Quality.Score), strings.Compare(x.ID, y.ID))
@@ -159,8 +161,11 @@ func writeQuality(b *strings.Builder, ov *Overview) {
 			f := t.Quality.Findings[0]
 			fix = "`" + f.Code + "`: " + strings.ReplaceAll(f.Message, "|", "\\|")
 		}
-		d := t.Quality.Dimensions
-		fmt.Fprintf(b, "| `%s` | %.1f | %d | %d | %d | %d | %d | %d | %s |\n", t.ID, t.Quality.Score, d["purpose"], d["usage"], d["behavior"], d["parameters"], d["conciseness"], d["completeness"], fix)
+		fmt.Fprintf(b, "| `%s` | %.1f | ", t.ID, t.Quality.Score)
+		for _, dim := range dims {
+			fmt.Fprintf(b, "%d | ", t.Quality.Dimensions[dim])
+		}
+		fmt.Fprintf(b, "%s |\n", fix)
 	}
 	b.WriteString("\n")
 }

@@ -213,7 +213,8 @@ func makeOverview(res *pipeline.Result, jobs int, schemas bool) *Overview {
 	for i, s := range q.Tools {
 		tq := ToolQuality{Score: round2(s.Score), Dimensions: s.Dimensions}
 		for _, f := range s.Findings {
-			tq.Findings = append(tq.Findings, Finding{Code: f.Code, Severity: "info", Message: f.Message + "; " + f.Fix, Pointer: string(f.At)})
+			d := diag.New(f.Code, "%s; %s", f.Message, f.Fix) // its code's severity, as a build with [policy] quality reports it
+			tq.Findings = append(tq.Findings, Finding{Code: d.Code, Severity: d.Severity.String(), Message: d.Message, Pointer: string(f.At)})
 		}
 		ov.Tools[i].Quality = tq
 	}
