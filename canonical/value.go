@@ -105,20 +105,21 @@ func (v *Value) Text() string {
 	return unsafe.String((*byte)(v.p), v.n)
 }
 
-// Items returns the items of an Array, and nil for any other kind: the
-// slice SetItems was given, its capacity included, so that setting an
-// item sets it in the value and appending reuses the room it has.
+// Items returns the items of an Array, and nil for any other kind or no
+// value (as Get gives for a key that is absent): the slice SetItems was
+// given, its capacity included, so that setting an item sets it in the
+// value and appending reuses the room it has.
 func (v *Value) Items() []*Value {
-	if v.held != Array || v.Kind != Array || v.p == nil {
+	if v == nil || v.held != Array || v.Kind != Array || v.p == nil {
 		return nil
 	}
 	return unsafe.Slice((**Value)(v.p), v.cap())[:v.n]
 }
 
 // Members returns the members of an Object, in order, and nil for any
-// other kind: the slice SetMembers was given, as Items's is.
+// other kind or no value: the slice SetMembers was given, as Items's is.
 func (v *Value) Members() []Member {
-	if v.held != Object || v.Kind != Object || v.p == nil {
+	if v == nil || v.held != Object || v.Kind != Object || v.p == nil {
 		return nil
 	}
 	return unsafe.Slice((*Member)(v.p), v.cap())[:v.n]

@@ -167,3 +167,12 @@ func TestNumberValue(t *testing.T) {
 		}
 	}
 }
+
+// TestNoValueHasNoItems: Items and Members of no value (what Get gives for
+// an absent key) are none, as for a value of another kind.
+func TestNoValueHasNoItems(t *testing.T) {
+	var none *Value
+	if none.Items() != nil || none.Members() != nil || NewObject().Get("absent").Members() != nil {
+		t.Error("no value has items or members")
+	}
+}

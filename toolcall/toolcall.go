@@ -120,18 +120,12 @@ func (c *Call) forward(v *canonical.Value) {
 		}
 		out.Set(key, m.Value)
 	}
-	members := func(key string) []canonical.Member {
-		if m := o.Get(key); m != nil {
-			return m.Members()
-		}
-		return nil
-	}
-	for _, m := range members("defaults") {
+	for _, m := range o.Get("defaults").Members() {
 		if !out.Has(m.Key) {
 			out.Set(m.Key, m.Value)
 		}
 	}
-	for _, m := range members("fixed") {
+	for _, m := range o.Get("fixed").Members() {
 		out.Set(m.Key, m.Value)
 	}
 	c.SourceArguments = out.AppendJSON(nil, "")

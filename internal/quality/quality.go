@@ -258,11 +258,7 @@ func (s *scorer) behavior() {
 // parameters: each described, beyond its name.
 func (s *scorer) parameters() {
 	n, described := 0, 0
-	var props []canonical.Member
-	if p := s.t.Input.JSON().Get("properties"); p != nil {
-		props = p.Members()
-	}
-	for _, m := range props {
+	for _, m := range s.t.Input.JSON().Get("properties").Members() {
 		n++
 		pd, _ := m.Value.Get("description").StringValue()
 		switch {
