@@ -32,9 +32,12 @@ try {
 // this process (Ctrl-C, a CI runner's SIGTERM on cancel, SIGHUP when the
 // terminal goes) is passed on to toolc, which stops and writes nothing;
 // this process then ends as toolc did: with its exit code, or by the same
-// signal.
-const child = spawn(bin, process.argv.slice(2), { stdio: "inherit" });
+// signal. The handlers are in place before toolc starts: a signal that
+// came between the two would otherwise end this process alone, toolc
+// running on. (Node delivers a handled signal after this script's
+// synchronous part, when child is set.)
 const forwarded = ["SIGINT", "SIGTERM", "SIGHUP"];
+let child;
 const forward = (signal) => {
   if (child.exitCode === null && child.signalCode === null) {
     child.kill(signal);
@@ -43,6 +46,7 @@ const forward = (signal) => {
 for (const signal of forwarded) {
   process.on(signal, forward);
 }
+child = spawn(bin, process.argv.slice(2), { stdio: "inherit" });
 child.on("error", (err) => {
   process.stderr.write(`toolc: ${err.message}\n`);
   process.exit(1);
