@@ -122,6 +122,20 @@ func (o Output) digest() (hash string, size int64) {
 	return o.hash, o.size
 }
 
+// knownSize returns the size of the output's file, when it is known
+// without encoding it.
+func (o Output) knownSize() (int64, bool) {
+	switch {
+	case o.value != nil:
+		o.sum.mu.Lock()
+		defer o.sum.mu.Unlock()
+		return o.sum.size, o.sum.hash != ""
+	case o.lazy != nil || o.stream != nil:
+		return 0, false
+	}
+	return o.size, true
+}
+
 // writeBundle writes a bundle: indented JSON, or the text of a bundle
 // that is a string (llms.txt, which is Markdown).
 func writeBundle(v *canonical.Value, w io.Writer) (int64, error) {

@@ -1,13 +1,17 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -112,5 +116,129 @@ func TestTextBundleWrittenInPieces(t *testing.T) {
 	}
 	if hash, size := o.digest(); hash != hashBytes([]byte(text)) || size != int64(len(text)) {
 		t.Errorf("digest = %s, %d; want the hash of the text", hash, size)
+	}
+}
+
+// TestCompareFileStops: --check compares a bundle with the disk as it
+// encodes it, stops at the first difference, and tells a file that goes
+// on past the bundle from the bundle.
+func TestCompareFileStops(t *testing.T) {
+	tools := manyTools(5_000)
+	want := tools.Indent()
+	first := bytes.Clone(want)
+	first[0] = '{'
+	for _, c := range []struct {
+		name     string
+		disk     []byte
+		same     bool
+		hashKnow bool // the encoding went to the end
+	}{
+		{"equal", want, true, true},
+		{"longer", append(bytes.Clone(want), '\n'), false, true},
+		{"shorter", want[:len(want)-1], false, false},
+		{"first byte", first, false, false},
+	} {
+		fsys := fstest.MapFS{"b.json": {Data: c.disk}}
+		o := bundleOutput("", "b.json", tools)
+		same, err := compareFile(fsys, o, true)
+		if same != c.same || err != nil {
+			t.Errorf("%s: compareFile = %v, %v; want %v", c.name, same, err, c.same)
+		}
+		if got := o.sum.hash != ""; got != c.hashKnow {
+			t.Errorf("%s: the bundle's hash known = %v, want %v (the encoding stops at the first difference)", c.name, got, c.hashKnow)
+		}
+		if same, _ := equalFile(fsys, bundleOutput("", "b.json", tools)); same != c.same {
+			t.Errorf("%s: equalFile = %v, want %v", c.name, same, c.same)
+		}
+	}
+}
+
+func manyTools(n int) *canonical.Value {
+	tools := canonical.NewArray()
+	items := make([]*canonical.Value, n)
+	for i := range items {
+		items[i] = canonical.NewString(fmt.Sprintf("tool %d", i))
+	}
+	tools.SetItems(items)
+	return tools
+}
+
+// movingFS serves name's old content to the first Open and then other
+// content: a file another program rewrites while a build compares it.
+type movingFS struct {
+	fstest.MapFS
+	name  string
+	then  []byte
+	opens int
+}
+
+func (m *movingFS) Open(name string) (fs.File, error) {
+	if name == m.name {
+		m.opens++
+		if m.opens > 1 {
+			return fstest.MapFS{name: {Data: m.then}}.Open(name)
+		}
+	}
+	return m.MapFS.Open(name)
+}
+
+// TestWriteIfChangedEncodesOnce: an output is compared with the disk as
+// it is encoded and written from its first difference on after what
+// matched, copied from the disk; whatever the old file, the temporary file
+// holds exactly the output, the bundle's hash is known for the lock, and a
+// file that changed between the comparison and the copy is not copied.
+func TestWriteIfChangedEncodesOnce(t *testing.T) {
+	tools := manyTools(20_000) // pieces of several buffers
+	want := tools.Indent()
+	middle := bytes.Clone(want)
+	middle[len(middle)/2] = 'x'
+	late := bytes.Clone(want)
+	late[len(late)-10] = 'x'
+	for _, c := range []struct {
+		name  string
+		disk  []byte // nil: no file
+		then  []byte // what a second read of the file finds, if not disk
+		wrote bool
+	}{
+		{"equal", want, nil, false},
+		{"missing", nil, nil, true},
+		{"middle", middle, nil, true},
+		{"late", late, nil, true},
+		{"longer", append(bytes.Clone(want), '\n'), nil, true},
+		{"shorter", want[:len(want)-1], nil, true},
+		{"rewritten meanwhile", middle, bytes.Repeat([]byte("z"), len(want)), true},
+	} {
+		dir := t.TempDir()
+		if c.disk != nil {
+			if err := os.WriteFile(filepath.Join(dir, "b.json"), c.disk, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer root.Close()
+		var fsys fs.FS = root.FS()
+		if c.then != nil {
+			fsys = &movingFS{MapFS: fstest.MapFS{"b.json": {Data: c.disk}}, name: "b.json", then: c.then}
+		}
+		o := bundleOutput("", "b.json", tools)
+		tmp, err := writeIfChanged(context.Background(), root, fsys, o)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if (tmp != "") != c.wrote {
+			t.Errorf("%s: wrote %q, want a temporary file: %v", c.name, tmp, c.wrote)
+		}
+		if tmp != "" {
+			got, err := os.ReadFile(filepath.Join(dir, tmp))
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("%s: the temporary file holds %d bytes (%v), not the bundle's %d", c.name, len(got), err, len(want))
+			}
+		}
+		if o.sum.hash != hashBytes(want) {
+			t.Errorf("%s: the bundle's hash is %q after writing, want its bytes'", c.name, o.sum.hash)
+		}
 	}
 }

@@ -90,24 +90,72 @@ func writeTemps(ctx context.Context, root *os.Root, outputs []Output) ([]string,
 }
 
 // writeIfChanged writes o to a temporary file beside its path, and
-// returns its name, or "" when o is on disk already.
+// returns its name, or "" when o is on disk already. o is encoded once:
+// compared with the file on disk as it is encoded and, from its first
+// difference, written to the temporary file after what matched (copied
+// from the disk).
 func writeIfChanged(ctx context.Context, root *os.Root, fsys fs.FS, o Output) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
-	}
-	if same, err := equalFile(fsys, o); err == nil && same {
-		return "", nil
 	}
 	if dir := path.Dir(o.Path); dir != "." {
 		if err := root.MkdirAll(dir, 0o755); err != nil {
 			return "", fmt.Errorf("writing %s: %w", o.Path, unwrapPath(err))
 		}
 	}
-	tmp, err := writeTemp(ctx, root, o)
+	tmp, err := writeChanged(ctx, root, fsys, o)
+	if errors.Is(err, errMoved) { // another program wrote the file meanwhile
+		tmp, err = writeTemp(ctx, root, o)
+	}
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", o.Path, unwrapPath(err))
 	}
 	return tmp, nil
+}
+
+// writeChanged is writeIfChanged's work.
+func writeChanged(ctx context.Context, root *os.Root, fsys fs.FS, o Output) (string, error) {
+	old, err := openOld(fsys, o)
+	if old == nil || err != nil {
+		return writeTemp(ctx, root, o)
+	}
+	defer old.Close()
+	var t *tempFile
+	s := newSameWriter(old, func(matched int64, crc uint32) (io.Writer, error) {
+		var err error
+		if t, err = createTemp(ctx, root, o.Path); err != nil {
+			return nil, err
+		}
+		return t.w, copyPrefix(fsys, o.Path, matched, crc, t.w)
+	})
+	_, werr := o.WriteTo(s)
+	same, cerr := s.Close()
+	if t == nil {
+		if same {
+			return "", nil
+		}
+		return "", errors.Join(werr, cerr) // the temporary file was not made
+	}
+	return t.finish(errors.Join(werr, cerr))
+}
+
+// openOld opens the file at o.Path in fsys to compare o with, or returns
+// nil when o cannot be the same: no file, not a regular one, another size
+// where o's is known, or a stream (known only by writing it).
+func openOld(fsys fs.FS, o Output) (fs.File, error) {
+	if o.stream != nil || regular(fsys, o.Path) != nil {
+		return nil, nil // missing, or what the rename replaces: never opened
+	}
+	f, err := fsys.Open(o.Path)
+	if err != nil {
+		return nil, nil
+	}
+	st, err := f.Stat()
+	if size, ok := o.knownSize(); err != nil || !st.Mode().IsRegular() || ok && size != st.Size() {
+		f.Close()
+		return nil, nil
+	}
+	return f, nil
 }
 
 // removeTemps removes the temporary files of a write that failed.
@@ -120,32 +168,35 @@ func removeTemps(root *os.Root, tmps []string) {
 }
 
 // equalFile reports whether the file at o.Path in fsys holds exactly o's
-// bytes, by its size and then its hash. A missing file is told without
-// encoding anything; otherwise a bundle whose hash is not known is encoded
-// once for it (and kept), and neither the bundle nor a second copy of it
-// is ever whole in memory.
-func equalFile(fsys fs.FS, o Output) (bool, error) {
-	if o.stream != nil {
-		return false, nil // a stream: known only by writing it
+// bytes. A missing file, or one of another size where o's is known, is
+// told without encoding anything; otherwise o is encoded once and compared
+// with the file as it is, and a bundle whose hash was not known keeps it:
+// neither the bundle nor a second copy of it is ever whole in memory.
+func equalFile(fsys fs.FS, o Output) (bool, error) { return compareFile(fsys, o, false) }
+
+// compareFile is equalFile; with stop, o's encoding stops at its first
+// difference from the file (and a bundle's hash is then not learnt).
+func compareFile(fsys fs.FS, o Output, stop bool) (bool, error) {
+	if err := regular(fsys, o.Path); err != nil && o.stream == nil {
+		return false, err
 	}
-	if err := regular(fsys, o.Path); err != nil {
-		return false, err // missing, or what the rename replaces: never opened
-	}
-	f, err := fsys.Open(o.Path)
-	if err != nil {
+	f, err := openOld(fsys, o)
+	if f == nil || err != nil {
 		return false, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
+	var differ func(int64, uint32) (io.Writer, error)
+	if !stop {
+		differ = func(int64, uint32) (io.Writer, error) { return io.Discard, nil }
+	}
+	s := newSameWriter(f, differ)
+	switch _, err := o.WriteTo(s); {
+	case errors.Is(err, errDiffers):
+		return false, nil
+	case err != nil:
 		return false, err
 	}
-	hash, size := o.digest()
-	if st.Size() != size {
-		return false, nil
-	}
-	h, err := hashReader(f)
-	return h == hash, err
+	return s.Close()
 }
 
 // removeStale removes the temporary files that a build killed between
@@ -197,31 +248,55 @@ func stale(name, prefix string) bool {
 	return err == nil
 }
 
+// writeTemp writes o to a temporary file beside its path and returns its
+// name.
 func writeTemp(ctx context.Context, root *os.Root, o Output) (string, error) {
-	var rnd [6]byte
-	if _, err := rand.Read(rnd[:]); err != nil {
-		return "", err
-	}
-	tmp := path.Join(path.Dir(o.Path), "."+path.Base(o.Path)+".toolc-"+hex.EncodeToString(rnd[:]))
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	t, err := createTemp(ctx, root, o.Path)
 	if err != nil {
 		return "", err
 	}
-	w := bufio.NewWriterSize(ctxWriter{ctx, f}, 256<<10)
-	_, werr := o.WriteTo(w)
+	_, err = o.WriteTo(t.w)
+	return t.finish(err)
+}
+
+// tempFile is a temporary file being written beside the output it will
+// replace: ".name.toolc-" and 12 hex digits.
+type tempFile struct {
+	root *os.Root
+	name string
+	f    *os.File
+	w    *bufio.Writer
+}
+
+func createTemp(ctx context.Context, root *os.Root, p string) (*tempFile, error) {
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return nil, err
+	}
+	tmp := path.Join(path.Dir(p), "."+path.Base(p)+".toolc-"+hex.EncodeToString(rnd[:]))
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &tempFile{root: root, name: tmp, f: f, w: bufio.NewWriterSize(ctxWriter{ctx, f}, 256<<10)}, nil
+}
+
+// finish flushes, syncs and closes the file, after werr, the error of
+// writing it, if any; it returns its name, or removes it on error.
+func (t *tempFile) finish(werr error) (string, error) {
 	if werr == nil {
-		werr = w.Flush()
+		werr = t.w.Flush()
 	}
 	var serr error
 	if werr == nil {
-		serr = f.Sync()
+		serr = t.f.Sync()
 	}
-	cerr := f.Close()
+	cerr := t.f.Close()
 	if err := errors.Join(werr, serr, cerr); err != nil {
-		root.Remove(tmp)
+		t.root.Remove(t.name)
 		return "", err
 	}
-	return tmp, nil
+	return t.name, nil
 }
 
 // ctxWriter writes to w until ctx is done, and then fails: a cancelled
