@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sync/atomic"
 	"testing"
 )
@@ -16,6 +17,9 @@ import (
 // with TOOLC_REQUIRE_CORPUS=1 (as CI sets it) a test that needs the corpus
 // fails where it is absent instead of skipping.
 const RequireEnv = "TOOLC_REQUIRE_CORPUS"
+
+// testMemoryLimit bounds the heap of a test binary that Main runs.
+const testMemoryLimit = 4 << 30
 
 // skipped counts the tests of this process that skipped for want of the
 // corpus, for Main to say so.
@@ -53,7 +57,18 @@ func Heavy(tb testing.TB) {
 // corpus. go test shows it with -v or -json (it prints no output of a
 // passing package otherwise), and CI sets TOOLC_REQUIRE_CORPUS=1, under
 // which no such test skips.
+//
+// The corpus tests build catalogs of thousands of tools to every target,
+// and with the collector's default (GOGC=100) its work was a third of
+// their CPU: go test ./... took 61-63 s on two cores, past its minute
+// (54 s at GOGC=400). Their binaries collect at GOGC=400, within a soft
+// limit of 4 GiB, unless GOGC or GOMEMLIMIT says otherwise. toolc itself
+// keeps the runtime's default (internal/membound bounds a large build).
 func Main(m *testing.M) int {
+	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetGCPercent(400)
+		debug.SetMemoryLimit(testMemoryLimit)
+	}
 	code := m.Run()
 	if n := skipped.Load(); n > 0 {
 		fmt.Fprintf(os.Stderr, "corpus: %d tests skipped: the shared corpus was not found (set %s=1 to fail instead)\n", n, RequireEnv)
