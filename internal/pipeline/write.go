@@ -115,8 +115,8 @@ func writeIfChanged(ctx context.Context, root *os.Root, fsys fs.FS, o Output) (s
 
 // writeChanged is writeIfChanged's work.
 func writeChanged(ctx context.Context, root *os.Root, fsys fs.FS, o Output) (string, error) {
-	old, err := openOld(fsys, o)
-	if old == nil || err != nil {
+	old, _ := openOld(fsys, o)
+	if old == nil {
 		return writeTemp(ctx, root, o)
 	}
 	defer old.Close()
@@ -140,15 +140,19 @@ func writeChanged(ctx context.Context, root *os.Root, fsys fs.FS, o Output) (str
 }
 
 // openOld opens the file at o.Path in fsys to compare o with, or returns
-// nil when o cannot be the same: no file, not a regular one, another size
-// where o's is known, or a stream (known only by writing it).
+// nil when o cannot be the same: no file or not a regular one (with
+// regular's error), another size where o's is known, or a stream (known
+// only by writing it).
 func openOld(fsys fs.FS, o Output) (fs.File, error) {
-	if o.stream != nil || regular(fsys, o.Path) != nil {
-		return nil, nil // missing, or what the rename replaces: never opened
+	if o.stream != nil {
+		return nil, nil
+	}
+	if err := regular(fsys, o.Path); err != nil {
+		return nil, err // missing, or what the rename replaces: never opened
 	}
 	f, err := fsys.Open(o.Path)
 	if err != nil {
-		return nil, nil
+		return nil, err
 	}
 	st, err := f.Stat()
 	if size, ok := o.knownSize(); err != nil || !st.Mode().IsRegular() || ok && size != st.Size() {
@@ -177,9 +181,6 @@ func equalFile(fsys fs.FS, o Output) (bool, error) { return compareFile(fsys, o,
 // compareFile is equalFile; with stop, o's encoding stops at its first
 // difference from the file (and a bundle's hash is then not learnt).
 func compareFile(fsys fs.FS, o Output, stop bool) (bool, error) {
-	if err := regular(fsys, o.Path); err != nil && o.stream == nil {
-		return false, err
-	}
 	f, err := openOld(fsys, o)
 	if f == nil || err != nil {
 		return false, err
