@@ -28,10 +28,10 @@ type Output struct {
 }
 
 // encoding is a bundle's file's hash and size. A bundle is hashed as it
-// is written (or, to compare it with the disk, encoded once for its hash),
-// never encoded a second time only to hash it, and the lock, which records
-// the hashes, is finished after the bundles are written (its tools are
-// encoded while they are).
+// is encoded to be compared with the disk and written (writeChanged, in
+// one pass), never encoded a second time only to hash it, and the lock,
+// which records the hashes, is finished after the bundles are written (its
+// tools are encoded while they are).
 type encoding struct {
 	mu   sync.Mutex
 	hash string // "" until known
