@@ -15,7 +15,7 @@ import (
 var errDiffers = errors.New("differs from the file on disk")
 
 // castagnoli is the CRC a sameWriter keeps of what matched: computed in
-// hardware, it is a tenth of a hash's cost.
+// hardware (SSE 4.2), 7.8 GB/s against sha256's 1.8 on the 2-core machine.
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // sameWriter compares what is written to it with a file on disk as it is
