@@ -173,28 +173,19 @@ func removeTemps(root *os.Root, tmps []string) {
 
 // equalFile reports whether the file at o.Path in fsys holds exactly o's
 // bytes. A missing file, or one of another size where o's is known, is
-// told without encoding anything; otherwise o is encoded once and compared
-// with the file as it is, and a bundle whose hash was not known keeps it:
-// neither the bundle nor a second copy of it is ever whole in memory.
-func equalFile(fsys fs.FS, o Output) (bool, error) { return compareFile(fsys, o, false) }
-
-// compareFile is equalFile; with stop, o's encoding stops at its first
-// difference from the file (and a bundle's hash is then not learnt).
-func compareFile(fsys fs.FS, o Output, stop bool) (bool, error) {
+// told without encoding anything; otherwise o is encoded once, to the end,
+// and compared with the file as it is, and a bundle whose hash was not
+// known keeps it (a --check that finds a difference makes the lock next,
+// which records it): neither the bundle nor a second copy of it is ever
+// whole in memory.
+func equalFile(fsys fs.FS, o Output) (bool, error) {
 	f, err := openOld(fsys, o)
 	if f == nil || err != nil {
 		return false, err
 	}
 	defer f.Close()
-	var differ func(int64, uint32) (io.Writer, error)
-	if !stop {
-		differ = func(int64, uint32) (io.Writer, error) { return io.Discard, nil }
-	}
-	s := newSameWriter(f, differ)
-	switch _, err := o.WriteTo(s); {
-	case errors.Is(err, errDiffers):
-		return false, nil
-	case err != nil:
+	s := newSameWriter(f, func(int64, uint32) (io.Writer, error) { return io.Discard, nil })
+	if _, err := o.WriteTo(s); err != nil {
 		return false, err
 	}
 	return s.Close()
