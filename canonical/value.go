@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -293,6 +294,19 @@ func (v *Value) NumberValue() (float64, bool) {
 	}
 	f, err := strconv.ParseFloat(v.Text(), 64)
 	return f, err == nil
+}
+
+// JSONType returns the JSON Schema type name of v as written: "integer"
+// for a number written without a fraction or an exponent (1.0 is a
+// "number"), else its kind's name ("null" for nil).
+func (v *Value) JSONType() string {
+	if v == nil {
+		return Null.String()
+	}
+	if v.Kind == Number && !strings.ContainsAny(v.Text(), ".eE") {
+		return "integer"
+	}
+	return v.Kind.String()
 }
 
 // Strings returns the elements of an array of strings, and false when v is not

@@ -168,6 +168,22 @@ func TestNumberValue(t *testing.T) {
 	}
 }
 
+// TestJSONType: the type name the checks of a value against a schema's
+// "type" compare, a number written whole being an "integer".
+func TestJSONType(t *testing.T) {
+	for _, c := range []struct {
+		v    *Value
+		want string
+	}{
+		{NewNumber("100"), "integer"}, {NewNumber("-7"), "integer"}, {NewNumber("1.0"), "number"}, {NewNumber("1e3"), "number"}, {NewNumber("2E-1"), "number"},
+		{NewString("1"), "string"}, {NewBool(false), "boolean"}, {NewNull(), "null"}, {NewArray(), "array"}, {NewObject(), "object"}, {nil, "null"},
+	} {
+		if got := c.v.JSONType(); got != c.want {
+			t.Errorf("JSONType(%v) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
 // TestNoValueHasNoItems: Items and Members of no value (what Get gives for
 // an absent key) are none, as for a value of another kind.
 func TestNoValueHasNoItems(t *testing.T) {

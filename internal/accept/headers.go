@@ -74,7 +74,7 @@ func (c *checker) mcpHeader(r Rule, v *canonical.Value, m canonical.Member, at c
 		c.report(r, c.field, kat, pos, "%s at %s is not reached from the root through properties alone, so no call has one value for it", MCPHeaderKey, pointerText(at))
 		return
 	case !isString:
-		c.report(r, c.field, kat, pos, "%s is %s, not the name of a header", MCPHeaderKey, jsonType(m.Value))
+		c.report(r, c.field, kat, pos, "%s is %s, not the name of a header", MCPHeaderKey, m.Value.JSONType())
 		return
 	case name == "":
 		c.report(r, c.field, kat, pos, "%s is empty; it names the header Mcp-Param-{name}", MCPHeaderKey)

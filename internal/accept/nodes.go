@@ -305,7 +305,7 @@ func checkPropertyKeys(n *nodeAt, v *canonical.Value) {
 func checkEnumTypes(n *nodeAt, v *canonical.Value) {
 	if e := v.Get("enum"); e != nil && e.Kind == canonical.Array && !n.c.accepted("enum") {
 		for _, x := range e.Items() {
-			if t := jsonType(x); !slices.Contains(n.r.Values, t) && !(t == "integer" && slices.Contains(n.r.Values, "number")) {
+			if t := x.JSONType(); !slices.Contains(n.r.Values, t) && !(t == "integer" && slices.Contains(n.r.Values, "number")) {
 				n.report("the enum value %s", x.String())
 				break
 			}
@@ -465,11 +465,4 @@ func hasLookaround(p string) bool {
 		}
 	}
 	return false
-}
-
-func jsonType(v *canonical.Value) string {
-	if v.Kind == canonical.Number && !strings.ContainsAny(v.Text(), ".eE") {
-		return "integer"
-	}
-	return v.Kind.String()
 }

@@ -21,7 +21,7 @@ func keeps(row Row, k string, v *canonical.Value) bool {
 				return false
 			}
 			for _, it := range v.Items() {
-				if !slices.Contains(row.Values, jsonType(it)) && !(jsonType(it) == "integer" && slices.Contains(row.Values, "number")) {
+				if !slices.Contains(row.Values, it.JSONType()) && !(it.JSONType() == "integer" && slices.Contains(row.Values, "number")) {
 					return false
 				}
 			}
@@ -41,13 +41,6 @@ func keeps(row Row, k string, v *canonical.Value) bool {
 		}
 	}
 	return true
-}
-
-func jsonType(v *canonical.Value) string {
-	if v.Kind == canonical.Number && !strings.ContainsAny(v.Text(), ".eE") {
-		return "integer"
-	}
-	return v.Kind.String()
 }
 
 func runDrop(u *Unit) {

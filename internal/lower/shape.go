@@ -141,7 +141,7 @@ func scalars() *canonical.Value {
 func valueTypes(values []*canonical.Value) []string {
 	var ts []string
 	for _, v := range values {
-		t := jsonType(v)
+		t := v.JSONType()
 		switch {
 		case t == "integer" && slices.Contains(ts, "number"):
 			continue

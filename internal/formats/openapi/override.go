@@ -225,32 +225,13 @@ func fits(v *canonical.Value, s *canonical.Value) error {
 	if len(types) == 0 {
 		return nil
 	}
-	kind := jsonType(v)
+	kind := v.JSONType()
 	for _, t := range types {
 		if t == kind || t == "number" && kind == "integer" {
 			return nil
 		}
 	}
 	return fmt.Errorf("%s is %s, and the property takes %s", v, article(kind), strings.Join(types, " or "))
-}
-
-func jsonType(v *canonical.Value) string {
-	switch v.Kind {
-	case canonical.String:
-		return "string"
-	case canonical.Bool:
-		return "boolean"
-	case canonical.Number:
-		if !strings.ContainsAny(v.Text(), ".eE") {
-			return "integer"
-		}
-		return "number"
-	case canonical.Array:
-		return "array"
-	case canonical.Object:
-		return "object"
-	}
-	return "null"
 }
 
 func article(kind string) string {
