@@ -220,7 +220,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	if err := (<-written).say(out); err != nil {
 		return err
 	}
-	cache.Put(res)
+	cache.Put(built)
 	if len(f.only) > 0 {
 		sayDone(built, out, start, "built %s; toolc.lock not written: it records a whole build")
 		return nil

@@ -313,18 +313,18 @@ func (s *Session) Get(ctx context.Context, m *pipeline.Manifest, jobs int) *Entr
 	return e
 }
 
-// Put stores what res printed under the key of the lock the build just
-// wrote: the next build finds it if the lock still describes the disk
-// then. A cache that cannot be written costs the next build its speed,
-// nothing else.
-func (s *Session) Put(res *pipeline.Result) {
+// Put stores what a build printed (EntryOf its result, which the caller
+// printed from) under the key of the lock the build just wrote: the next
+// build finds it if the lock still describes the disk then. A cache that
+// cannot be written costs the next build its speed, nothing else.
+func (s *Session) Put(built *Entry) {
 	if !s.on {
 		return
 	}
 	if key := s.key(); key != "" {
-		e := EntryOf(res)
+		e := *built
 		e.Key, e.Toolc = key, s.version
-		s.cache.Put(e)
+		s.cache.Put(&e)
 	}
 }
 
