@@ -31,11 +31,7 @@ func TestCorpusPublishesCardsAndSkills(t *testing.T) {
 	ref := npmtest.Bin(t, "skills-ref", "skills-ref")
 	core := npmtest.Module(t, "@modelcontextprotocol/core")
 	fsys, sources := wholeCorpus(t)
-	sources = slices.DeleteFunc(sources, func(s string) bool {
-		return slices.ContainsFunc(slices.Collect(maps.Keys(corpusFaults)), func(f string) bool {
-			return strings.Contains(s, fmt.Sprintf("include = [%q]", strings.SplitN(f, "/", 2)[0]+"/**"))
-		})
-	})
+	sources = withoutFaults(sources)
 	if os.Getenv("TOOLC_TYPES_FULL") != "1" {
 		// BFCL's 2,000 functions and Stripe's are most of the time: in
 		// go test ./... the other servers, all of them with
