@@ -147,16 +147,15 @@ func firstChanged(ctx context.Context, fsys fs.FS, files []lockedFile, jobs int,
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			info, err := fs.Stat(fsys, f.path)
-			if err == nil && unchanged != nil && unchanged(f.path, info) {
-				if checked != nil {
-					checked(f.path, info)
-				}
-				return nil
+			var info fs.FileInfo // the file's stats, which only a build cache reads
+			if unchanged != nil || checked != nil {
+				info, _ = fs.Stat(fsys, f.path)
 			}
-			if h, err := HashFile(fsys, f.path); err != nil || h != f.hash {
-				found[i] = true
-				return errDiffers
+			if info == nil || unchanged == nil || !unchanged(f.path, info) {
+				if h, err := HashFile(fsys, f.path); err != nil || h != f.hash {
+					found[i] = true
+					return errDiffers
+				}
 			}
 			if checked != nil && info != nil {
 				checked(f.path, info)
