@@ -217,7 +217,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		written <- writeResult{o, err}
 	}()
 	sayFindings(built, out)
-	if err := (<-written).say(out); err != nil {
+	if err := (<-written).say(out, res); err != nil {
 		return err
 	}
 	cache.Put(built)
@@ -256,11 +256,19 @@ type writeResult struct {
 	err     error
 }
 
-// say reports what the write did.
-func (w writeResult) say(out *output) error {
+// say reports what the write did. Code that its language refused, which
+// a typed target finds as it writes its file, is its diagnostic, located
+// by res.
+func (w writeResult) say(out *output, res *pipeline.Result) error {
+	var coded interface{ Diagnostic() diag.Diagnostic }
 	switch {
 	case errors.Is(w.err, context.Canceled):
 		return out.fail(exitFailed, "interrupted: nothing was written")
+	case errors.As(w.err, &coded):
+		ds := []diag.Diagnostic{coded.Diagnostic()}
+		res.Locate(ds)
+		out.diagnostics(ds, false)
+		return out.fail(exitFailed, "build failed: nothing was written")
 	case w.err != nil:
 		return out.fail(exitFailed, "%v", w.err)
 	}

@@ -373,7 +373,7 @@ func compatibleIsIntersection(t *testing.T, fsys fstest.MapFS, sources []string)
 	// An MCP bundle for every client is what each client's table takes.
 	mcp, _ := accept.TableNamed("mcp")
 	for _, c := range profile.Clients() {
-		refused("every-client", mcp.ForClients([]string{c}), res.Outputs[j].value)
+		refused("every-client", mcp.ForClients([]string{c}), bundleOf(res, res.Outputs[j].Target))
 	}
 	for _, d := range profile.Dialects("openai") {
 		name := cmp.Or(d.Acceptance, "openai")
@@ -381,7 +381,7 @@ func compatibleIsIntersection(t *testing.T, fsys fstest.MapFS, sources []string)
 		if !ok {
 			t.Fatalf("dialect %s names no acceptance table %q", d.Name, name)
 		}
-		refused("compatible", tab, res.Outputs[i].value)
+		refused("compatible", tab, bundleOf(res, res.Outputs[i].Target))
 	}
 }
 
@@ -432,4 +432,14 @@ func docsText(t *testing.T) string {
 		b.WriteString("\n")
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// bundleOf is the bundle the build made for target.
+func bundleOf(res *Result, target string) *canonical.Value {
+	for _, b := range res.Bundles {
+		if b.Target == target {
+			return b.Value
+		}
+	}
+	return nil
 }

@@ -12,13 +12,13 @@ import (
 // Output is one file that a build writes: a bundle, kept as its value and
 // encoded as it is written (20,000 tools make 100 MB of bundles, which
 // held in memory until the lock was written were a third of a build's
-// live heap), bytes, or the lock, made from the bundles' hashes when it
-// is first needed.
+// live heap), a typed target's text, made as it is written, bytes, or the
+// lock, made from the bundles' hashes when it is first needed.
 type Output struct {
-	Target string // the target's name; "" for the lock file
-	Path   string // relative to the manifest's folder, '/'-separated
-	value  *canonical.Value
-	sum    *encoding // a bundle's hash and size, once it was encoded
+	Target string                         // the target's name; "" for the lock file
+	Path   string                         // relative to the manifest's folder, '/'-separated
+	encode func(io.Writer) (int64, error) // a bundle's or a text's
+	sum    *encoding                      // its hash and size, once it was encoded
 	data   []byte
 	lazy   func() [][]byte       // the lock's bytes, made once, in parts
 	early  func()                // begins what of lazy needs no other output (the lock's tools)
@@ -45,7 +45,18 @@ func NewOutput(path string, data []byte) Output {
 
 // bundleOutput returns the output of the bundle v at path, for target.
 func bundleOutput(target, path string, v *canonical.Value) Output {
-	return Output{Target: target, Path: path, value: v, sum: &encoding{}}
+	return Output{Target: target, Path: path, encode: func(w io.Writer) (int64, error) { return writeBundle(v, w) }, sum: &encoding{}}
+}
+
+// textOutput returns the output at path of the text that write writes,
+// for target: made each time it is written, never held whole.
+func textOutput(target, path string, write func(io.Writer) error) Output {
+	encode := func(w io.Writer) (int64, error) {
+		c := &countingWriter{w: w}
+		err := write(c)
+		return c.n, err
+	}
+	return Output{Target: target, Path: path, encode: encode, sum: &encoding{}}
 }
 
 // lazyOutput returns the output at path of the parts make makes, made
@@ -67,14 +78,14 @@ func StreamOutput(path string, write func(io.Writer) error) Output {
 // known is hashed as it is written.
 func (o Output) WriteTo(w io.Writer) (int64, error) {
 	switch {
-	case o.value != nil: // a bundle: bundleOutput's, with its sum
+	case o.encode != nil: // a bundle or a text, with its sum
 		o.sum.mu.Lock()
 		defer o.sum.mu.Unlock()
 		if o.sum.hash != "" {
-			return writeBundle(o.value, w)
+			return o.encode(w)
 		}
 		h := sha256.New()
-		n, err := writeBundle(o.value, io.MultiWriter(w, h))
+		n, err := o.encode(io.MultiWriter(w, h))
 		if err == nil {
 			o.sum.hash, o.sum.size = hashText(h.Sum(nil)), n
 		}
@@ -111,11 +122,11 @@ func (o Output) digest() (hash string, size int64) {
 	switch {
 	case o.lazy != nil:
 		return hashEncoding(func(w io.Writer) (int64, error) { return writeParts(w, o.lazy()) })
-	case o.value != nil:
+	case o.encode != nil:
 		o.sum.mu.Lock()
 		defer o.sum.mu.Unlock()
 		if o.sum.hash == "" {
-			o.sum.hash, o.sum.size = hashEncoding(func(w io.Writer) (int64, error) { return writeBundle(o.value, w) })
+			o.sum.hash, o.sum.size = hashEncoding(o.encode)
 		}
 		return o.sum.hash, o.sum.size
 	}
@@ -126,7 +137,7 @@ func (o Output) digest() (hash string, size int64) {
 // without encoding it.
 func (o Output) knownSize() (int64, bool) {
 	switch {
-	case o.value != nil:
+	case o.encode != nil:
 		o.sum.mu.Lock()
 		defer o.sum.mu.Unlock()
 		return o.sum.size, o.sum.hash != ""
@@ -182,10 +193,10 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // needs them at once (a diff, a test).
 func (o Output) Bytes() []byte {
 	switch {
-	case o.value != nil && o.value.Kind == canonical.String:
-		return []byte(o.value.Text())
-	case o.value != nil:
-		return o.value.Indent()
+	case o.encode != nil:
+		var b bytes.Buffer
+		o.encode(&b)
+		return b.Bytes()
 	case o.stream != nil:
 		var b bytes.Buffer
 		o.WriteTo(&b)

@@ -9,12 +9,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/typegen"
 )
 
 // TestLazyOutputInParts: the lock's output, made in parts, is the same
@@ -236,6 +238,69 @@ func TestWriteIfChangedEncodesOnce(t *testing.T) {
 		}
 		if o.sum.hash != hashBytes(want) {
 			t.Errorf("%s: the bundle's hash is %q after writing, want its bytes'", c.name, o.sum.hash)
+		}
+	}
+}
+
+// TestTextOutputMadeAsWritten: a typed target's text is made as it is
+// written, through any writer, and hashed on the way; a text whose
+// writer fails part-way (code its language refused, found as the file is
+// written) fails the write: no output is replaced, no temporary file is
+// left, and the error is still the writer's, for the CLI to report as its
+// diagnostic.
+func TestTextOutputMadeAsWritten(t *testing.T) {
+	line := "export type Tool = { name: string };\n"
+	text := func(w io.Writer) error {
+		for range 5000 {
+			if _, err := io.WriteString(w, line); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	o := textOutput("typescript", "gen/tools.ts", text)
+	var w onlyWriter
+	want := strings.Repeat(line, 5000)
+	if n, err := o.WriteTo(&w); err != nil || n != int64(len(want)) || string(w.b) != want {
+		t.Fatalf("WriteTo wrote %d bytes (%v), equal: %v; want %d", n, err, string(w.b) == want, len(want))
+	}
+	if hash, size := o.digest(); hash != hashBytes([]byte(want)) || size != int64(len(want)) {
+		t.Errorf("digest = %s, %d; want the hash of the text", hash, size)
+	}
+
+	refused := &typegen.CodeError{Language: "Go", Err: errors.New("expected ';'")}
+	broken := textOutput("go", "gen/tools.go", func(w io.Writer) error {
+		io.WriteString(w, strings.Repeat("package tools\n", 10000))
+		return refused
+	})
+	dir := t.TempDir()
+	for name, data := range map[string]string{"gen/tools.ts": "old ts\n", "gen/tools.go": "old go\n"} {
+		os.MkdirAll(filepath.Join(dir, "gen"), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	err = Write(context.Background(), root, []Output{textOutput("typescript", "gen/tools.ts", text), broken})
+	var ce *typegen.CodeError
+	if !errors.As(err, &ce) || ce != refused {
+		t.Fatalf("Write = %v, want the text's CodeError", err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "gen"))
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if !slices.Equal(names, []string{"tools.go", "tools.ts"}) {
+		t.Errorf("gen/ holds %q after the failed write, want only the old files", names)
+	}
+	for name, data := range map[string]string{"gen/tools.ts": "old ts\n", "gen/tools.go": "old go\n"} {
+		if got, _ := os.ReadFile(filepath.Join(dir, name)); string(got) != data {
+			t.Errorf("%s = %.20q after the failed write, want the old file", name, got)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"runtime"
@@ -151,8 +152,10 @@ type Result struct {
 // Bundle is one target's emitted bundle.
 type Bundle struct {
 	Target, Format string
-	// Value is the bundle, which its output file holds indented.
+	// Value is the bundle, which its output file holds indented; nil for a
+	// typed target, whose file Text writes as it makes it.
 	Value *canonical.Value
+	Text  func(io.Writer) error
 	// Names maps each tool ID the target took to its emitted name.
 	Names map[string]string
 	// Tokens is what the bundle costs, when it was counted (Options.Tokens,
@@ -549,8 +552,9 @@ type targetResult struct {
 	groups   map[string]string                       // tool ID → its namespace group
 	plan     *profile.Plan
 	bundle   *canonical.Value
-	diags    [][]diag.Diagnostic // each tool's, then the bundle's
-	tokens   *tokens.Count       // nil when not counted
+	text     func(io.Writer) error // a typed target's file, in place of bundle
+	diags    [][]diag.Diagnostic   // each tool's, then the bundle's
+	tokens   *tokens.Count         // nil when not counted
 }
 
 func (b *build) configError(ds ...diag.Diagnostic) error { return configError(ds...) }
@@ -739,7 +743,7 @@ func (b *build) buildTarget(ctx context.Context, i int, opts profile.Options) er
 		parts[j] = b.apply(parts[j], t.Policy)
 	}
 	r := targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
-		bundle: low.Bundle, diags: parts, tokens: count}
+		bundle: low.Bundle, text: low.Text, diags: parts, tokens: count}
 	if low.Plan != nil {
 		r.deferred, r.groups, r.plan = map[string]bool{}, map[string]string{}, low.Plan
 		for j, src := range low.Sources {
@@ -852,7 +856,7 @@ func (b *build) finish() *Result {
 			res.Targets--
 			continue
 		}
-		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Value: t.bundle, Names: t.names, Tokens: t.tokens, Plan: t.plan, Deferred: t.deferred})
+		res.Bundles = append(res.Bundles, Bundle{Target: tgt.Name, Format: tgt.Format, Value: t.bundle, Text: t.text, Names: t.names, Tokens: t.tokens, Plan: t.plan, Deferred: t.deferred})
 	}
 	res.remap(ds)
 	ds, res.Hidden, res.Gone = hideKnown(ds, b.known)
@@ -875,6 +879,8 @@ func (b *build) finish() *Result {
 			for _, k := range slices.Sorted(slices.Values(v.Keys())) {
 				res.Outputs = append(res.Outputs, bundleOutput(t.Name, t.Out+"/"+k, v.Get(k)))
 			}
+		case b.targets[i].text != nil:
+			res.Outputs = append(res.Outputs, textOutput(t.Name, t.Out, b.targets[i].text))
 		default:
 			res.Outputs = append(res.Outputs, bundleOutput(t.Name, t.Out, b.targets[i].bundle))
 		}

@@ -55,7 +55,7 @@ out = "dist/claude.json"
 		if !ok {
 			continue
 		}
-		for _, tool := range o.value.Get("tools").Items() {
+		for _, tool := range bundleOf(res, o.Target).Get("tools").Items() {
 			name, _ := tool.Get("name").StringValue()
 			got := "-"
 			if out := tool.Get("outputSchema"); out != nil {
@@ -104,9 +104,9 @@ func TestRootRulesAfterMerge(t *testing.T) {
 		var root *canonical.Value
 		switch o.Target {
 		case "openai":
-			root = o.value.Items()[0].Get("function").Get("parameters")
+			root = bundleOf(res, o.Target).Items()[0].Get("function").Get("parameters")
 		case "anthropic":
-			root = o.value.Items()[0].Get("input_schema")
+			root = bundleOf(res, o.Target).Items()[0].Get("input_schema")
 		default:
 			continue
 		}

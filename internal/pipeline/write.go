@@ -131,7 +131,7 @@ func writeChanged(ctx context.Context, root *os.Root, fsys fs.FS, o Output) (str
 	_, werr := o.WriteTo(s)
 	same, cerr := s.Close()
 	if t == nil {
-		if same {
+		if same && werr == nil {
 			return "", nil
 		}
 		return "", errors.Join(werr, cerr) // the temporary file was not made

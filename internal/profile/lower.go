@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -42,6 +43,9 @@ type Lowered struct {
 	ToolDiagnostics [][]diag.Diagnostic
 	// Bundle is the encoded bundle; set by Emit.
 	Bundle *canonical.Value
+	// Text, set by a typed target in place of Bundle, writes the target's
+	// file as it makes it: typed code is never held whole.
+	Text func(io.Writer) error
 	// Err is why Emit could not do what the options ask (the tokens a
 	// deferral plan is made from could not be counted): the build fails
 	// with it rather than ship a bundle that ignores [load].

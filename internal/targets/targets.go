@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/emit"
 	"github.com/toolc-dev/toolc/internal/profile"
 	"github.com/toolc-dev/toolc/internal/publish"
@@ -31,11 +32,13 @@ type Target struct {
 	// pointer to a new value of the format's options struct, its defaults.
 	Options func() profile.FormatOptions
 	// Encode writes a provider bundle, which the profile's acceptance
-	// table then checks; Publish, for a release target or typed code,
-	// writes the file and checks it against its destination itself. One
-	// of the two is set.
-	Encode  emit.Encoder
-	Publish publish.Publisher
+	// table then checks; Publish, for a release target, writes the file
+	// and checks it against its destination itself; Generate, for typed
+	// code, says what the file's types cannot say and writes the file as
+	// it makes it. One of the three is set.
+	Encode   emit.Encoder
+	Publish  publish.Publisher
+	Generate typegen.Generator
 	// Folder says that out names a folder: the bundle is an object from
 	// each file's path under it to the file's text (the skills target's
 	// SKILL.md and references).
@@ -46,15 +49,19 @@ type Target struct {
 // them, and checks what it wrote. Once ctx is done it stops, and returns
 // nil.
 func (t *Target) Emit(ctx context.Context, tools []*canonical.Tool, target string, opts profile.Options) *profile.Lowered {
-	if t.Publish == nil {
+	if t.Encode != nil {
 		return emit.Bundle(ctx, t.Profile, t.Encode, tools, target, opts)
 	}
 	low := t.Profile.Lower(ctx, tools, target, opts)
 	if low == nil {
 		return nil
 	}
-	bundle, ds := t.Publish(low.Tools, low.Sources, opts)
-	low.Bundle = bundle
+	var ds []diag.Diagnostic
+	if t.Generate != nil {
+		low.Text, ds = t.Generate(low.Tools, low.Sources, opts)
+	} else {
+		low.Bundle, ds = t.Publish(low.Tools, low.Sources, opts)
+	}
 	for i := range ds {
 		ds[i].Target = target
 	}
@@ -119,8 +126,8 @@ func Default() *Registry {
 		provider[emit.NoOptions]("canonical", emit.Canonical), provider[emit.NoOptions]("jsonschema", emit.JSONSchema),
 		release[publish.ServerJSONOptions]("server-json", publish.ServerJSON), release[publish.MCPBOptions]("mcpb", publish.MCPB),
 		release[publish.A2AOptions]("a2a-card", publish.A2ACard), release[publish.ServerCardOptions]("server-card", publish.ServerCard), release[publish.LLMsTxtOptions]("llms-txt", publish.LLMsTxt), folder(release[publish.SkillsOptions]("skills", publish.Skills)),
-		release[typegen.TypeScriptOptions]("typescript", typegen.TypeScriptTarget), release[typegen.GoOptions]("go", typegen.GoTarget),
-		release[typegen.PythonOptions]("python", typegen.PythonTarget))
+		typed[typegen.TypeScriptOptions]("typescript", typegen.TypeScriptTarget), typed[typegen.GoOptions]("go", typegen.GoTarget),
+		typed[typegen.PythonOptions]("python", typegen.PythonTarget))
 }
 
 // options is the constructor of a format's options, whose struct is T.
@@ -135,6 +142,10 @@ func provider[T any, PT options[T]](name string, enc emit.Encoder) *Target {
 
 func release[T any, PT options[T]](name string, pub publish.Publisher) *Target {
 	return &Target{Name: name, Profile: profileOf(name), Options: func() profile.FormatOptions { return PT(new(T)) }, Publish: pub}
+}
+
+func typed[T any, PT options[T]](name string, gen typegen.Generator) *Target {
+	return &Target{Name: name, Profile: profileOf(name), Options: func() profile.FormatOptions { return PT(new(T)) }, Generate: gen}
 }
 
 // folder marks t as writing a folder.

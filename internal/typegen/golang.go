@@ -1,10 +1,12 @@
 package typegen
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"go/format"
 	"go/scanner"
+	"io"
 	"sort"
 	"strings"
 	"unicode"
@@ -34,14 +36,16 @@ import (
 // The file is checked by go/format: an error names the tool whose
 // declaration it is in (a bug of toolc's, never the catalog's).
 func (m *Model) Go(header, pkg string, runtime bool) ([]byte, error) {
-	src, err := m.GoSource(header, pkg, runtime)
-	return []byte(src), err
+	var b bytes.Buffer
+	err := m.WriteGo(&b, header, pkg, runtime)
+	return b.Bytes(), err
 }
 
-// GoSource is Go's file as a string, made without a copy of it: a
-// 20,000-tool file is 53 MB.
-func (m *Model) GoSource(header, pkg string, runtime bool) (string, error) {
-	g := &goWriter{m: m, pkg: newScope([]string{"Decode"}), pieces: make(chan goChunk, 1), done: make(chan struct{})}
+// WriteGo writes Go's file to w as it makes it, a formatted piece at a
+// time. The error is the first of w's, or the first piece go/format
+// refused (a *CodeError): what came before it is written.
+func (m *Model) WriteGo(w io.Writer, header, pkg string, runtime bool) error {
+	g := &goWriter{m: m, pkg: newScope([]string{"Decode"}), pieces: make(chan goChunk, 1), done: make(chan struct{}), out: w}
 	go g.format()
 	for _, d := range m.Decls {
 		g.pkg.reserve(d.Name)
@@ -86,15 +90,13 @@ func (m *Model) GoSource(header, pkg string, runtime bool) (string, error) {
 	g.flush(true)
 	close(g.pieces)
 	<-g.done
-	if g.err != nil {
-		return "", g.err
-	}
-	return g.out.String(), nil
+	return g.err
 }
 
 // format formats the pieces flush sends, in order, onto out, beside the
 // writer that makes the next: at most two pieces are held at once. The
-// first piece go/format refuses is the error, named by its tool.
+// first piece go/format refuses is the error, named by its tool, or the
+// first error of out's; the pieces after it are not written.
 func (g *goWriter) format() {
 	defer close(g.done)
 	for c := range g.pieces {
@@ -106,7 +108,9 @@ func (g *goWriter) format() {
 			g.err = &CodeError{Tool: toolAt(c.src, c.marks, err), Language: "Go", Err: err}
 			continue
 		}
-		g.out.Write(src)
+		if _, err := g.out.Write(src); err != nil {
+			g.err = err
+		}
 	}
 }
 
@@ -184,9 +188,9 @@ func (e *CodeError) Unwrap() error { return e.Err }
 type goWriter struct {
 	m      *Model
 	b      strings.Builder    // what is not yet a piece
-	pieces chan goChunk       // to format, which appends them to out
+	pieces chan goChunk       // to format, which writes them to out
 	done   chan struct{}      // closed when format is done
-	out    strings.Builder    // the file, formatted
+	out    io.Writer          // the file, formatted
 	err    error              // the first piece go/format refused
 	byName map[string][]*Decl // the declarations by name, for recursive
 	pkg    *scope             // the package's identifiers

@@ -223,13 +223,20 @@ func generateFrom(t testing.TB, fsys fstest.MapFS, what any) generated {
 		return g
 	}
 	for _, b := range res.Bundles {
+		if b.Text == nil {
+			continue
+		}
+		var text strings.Builder
+		if err := b.Text(&text); err != nil {
+			t.Errorf("%+q: the writer made code that does not parse: %v", what, err)
+		}
 		switch b.Format {
 		case "typescript":
-			g.ts = b.Value.Text()
+			g.ts = text.String()
 		case "go":
-			g.goSrc = b.Value.Text()
+			g.goSrc = text.String()
 		case "python":
-			g.py = b.Value.Text()
+			g.py = text.String()
 		}
 	}
 	return g

@@ -3,8 +3,8 @@ package typegen
 import (
 	"cmp"
 	"crypto/sha256"
-	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -74,43 +74,46 @@ func header(opts profile.Options) string {
 	return strings.TrimSpace(fmt.Sprintf("The types of %s %s", cmp.Or(opts.Catalog.Name, "the catalog"), opts.Catalog.Version))
 }
 
+// Generator is a typed target's writer: the file of the lowered tools and
+// their sources, as a Text written as it is made, and the diagnostics of
+// what its types cannot say, all known before a byte is written.
+type Generator func(tools, sources []*canonical.Tool, opts profile.Options) (Text, []diag.Diagnostic)
+
 // TypeScriptTarget writes the typescript target: the module of the
 // tools' types (Model.TypeScript), with a diagnostic for each loss.
 //
 // With validators = "zod" the module is the zod one (Model.Zod): the
 // validators and the types they infer, with a diagnostic for each check
 // they leave out.
-func TypeScriptTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
+func TypeScriptTarget(tools, sources []*canonical.Tool, opts profile.Options) (Text, []diag.Diagnostic) {
 	o := profile.FormatOf[TypeScriptOptions](opts)
+	h := header(opts)
 	if o.Validators == "zod" {
 		m := model(sources, tools, o.Types, opts)
-		src, losses := m.Zod(header(opts), false)
-		return canonical.NewString(src), append(lossDiagnostics(losses), collisions(m)...)
+		write := func(w io.Writer) error { return m.WriteZod(w, h, false) }
+		return write, append(lossDiagnostics(m.ZodLosses(false)), collisions(m)...)
 	}
 	m, ds := typed(sources, tools, o.Types, opts, func(*Model) []Loss { return nil })
-	return canonical.NewString(m.TypeScript(header(opts))), ds
+	return func(w io.Writer) error { return m.WriteTypeScript(w, h) }, ds
 }
 
 // GoTarget writes the go target: the package of the tools' types
-// (Model.Go), with a diagnostic for each loss; code go/format refuses is a
-// publish.code-invalid error naming the tool.
-func GoTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
+// (Model.Go), with a diagnostic for each loss. Code go/format refuses is
+// found as the file is written: the write fails with a *CodeError, which
+// names the tool.
+func GoTarget(tools, sources []*canonical.Tool, opts profile.Options) (Text, []diag.Diagnostic) {
 	o := profile.FormatOf[GoOptions](opts)
 	m, ds := typed(sources, tools, o.Types, opts, func(m *Model) []Loss { return m.GoLosses })
-	src, err := m.GoSource(header(opts), cmp.Or(o.Package, "tools"), o.Runtime)
-	if err != nil {
-		return canonical.NewString(""), append(ds, codeError(err)) // the build fails: nothing is written
-	}
-	return canonical.NewString(src), ds
+	h, pkg := header(opts), cmp.Or(o.Package, "tools")
+	return func(w io.Writer) error { return m.WriteGo(w, h, pkg, o.Runtime) }, ds
 }
 
-// codeError is the error of generated code that its formatter refused:
-// located at the tool it names.
-func codeError(err error) diag.Diagnostic {
-	d := diag.New("publish.code-invalid", "%v", err)
-	var ce *CodeError
-	if errors.As(err, &ce) && ce.Tool != nil {
-		d = d.At(ce.Tool.Source.Place("/name")).About(ce.Tool.ID())
+// Diagnostic is the error as a diagnostic: publish.code-invalid, located
+// at the tool it names.
+func (e *CodeError) Diagnostic() diag.Diagnostic {
+	d := diag.New("publish.code-invalid", "%v", e)
+	if e.Tool != nil {
+		d = d.At(e.Tool.Source.Place("/name")).About(e.Tool.ID())
 	}
 	return d
 }
@@ -120,15 +123,17 @@ func codeError(err error) diag.Diagnostic {
 //
 // With model = "pydantic" the module is the Pydantic one (Model.Pydantic),
 // with a diagnostic for each check its models leave out.
-func PythonTarget(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.Value, []diag.Diagnostic) {
+func PythonTarget(tools, sources []*canonical.Tool, opts profile.Options) (Text, []diag.Diagnostic) {
 	o := profile.FormatOf[PythonOptions](opts)
+	h := header(opts)
 	if o.Model == "pydantic" {
 		m := model(sources, tools, o.Types, opts)
-		src, losses := m.Pydantic(header(opts))
-		return canonical.NewString(src), append(lossDiagnostics(losses), collisions(m)...)
+		losses, used := m.PydanticLosses()
+		write := func(w io.Writer) error { return m.WritePydantic(w, h, used) }
+		return write, append(lossDiagnostics(losses), collisions(m)...)
 	}
 	m, ds := typed(sources, tools, o.Types, opts, func(m *Model) []Loss { return m.PythonLosses })
-	return canonical.NewString(m.Python(header(opts))), ds
+	return func(w io.Writer) error { return m.WritePython(w, h) }, ds
 }
 
 // emittedNames maps each source tool's ID to the ID its lowered tool has.

@@ -1,7 +1,9 @@
 package typegen
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode"
@@ -14,6 +16,38 @@ import (
 // through one of these, as a string literal (which reads back as exactly
 // the string) or as a comment (which no text can end early). Text is never
 // concatenated into source otherwise.
+
+// sink is what generated text is written to: a strings.Builder (a piece,
+// or the whole text for a caller that wants a string) or a bufio.Writer
+// (the output file, which the text is written to as it is made).
+type sink interface {
+	io.Writer
+	io.StringWriter
+	io.ByteWriter
+}
+
+// Text is a typed target's file: it writes it to w as it makes it, so
+// the file is never held whole (at 20,000 tools the go target's is 53 MB,
+// and the three typed files were most of such a build's memory).
+type Text func(w io.Writer) error
+
+// discard is a sink that keeps nothing: for a pass that only learns what
+// the text will use.
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error)       { return len(p), nil }
+func (discard) WriteString(s string) (int, error) { return len(s), nil }
+func (discard) WriteByte(byte) error              { return nil }
+
+// buffered writes what write makes to w through a buffer, and returns the
+// first error of either.
+func buffered(w io.Writer, write func(sink) error) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
 
 // commentLines splits text into the lines of a comment: at each line end
 // (\n, \r\n, or \r alone), each line without trailing space, and every
@@ -67,7 +101,7 @@ func goString(s string) string { return strconv.Quote(s) }
 
 // goComment writes text as // lines at indent, the first beginning with
 // lead ("Name: "); an empty text writes nothing.
-func goComment(b *strings.Builder, indent, lead, text string) {
+func goComment(b sink, indent, lead, text string) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return
@@ -98,7 +132,7 @@ var lineSeparators = strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`)
 func jsText(json string) string { return lineSeparators.Replace(json) }
 
 // tsLineComment writes text as // lines.
-func tsLineComment(b *strings.Builder, text string) {
+func tsLineComment(b sink, text string) {
 	for _, l := range commentLines(text) {
 		fmt.Fprintf(b, "// %s\n", l)
 	}
@@ -106,7 +140,7 @@ func tsLineComment(b *strings.Builder, text string) {
 
 // tsDoc writes a JSDoc comment: the text, its constraints as tags, and
 // @deprecated; "*/" in the text cannot end it.
-func tsDoc(b *strings.Builder, indent, doc string, tags []string, deprecated bool) {
+func tsDoc(b sink, indent, doc string, tags []string, deprecated bool) {
 	var lines []string
 	if doc = strings.TrimSpace(doc); doc != "" {
 		lines = commentLines(doc)
@@ -138,7 +172,7 @@ func tsDoc(b *strings.Builder, indent, doc string, tags []string, deprecated boo
 func pyString(s string) string { return tsString(s) }
 
 // pyLineComment writes text as # lines.
-func pyLineComment(b *strings.Builder, text string) {
+func pyLineComment(b sink, text string) {
 	for _, l := range commentLines(text) {
 		fmt.Fprintf(b, "# %s\n", l)
 	}
@@ -149,7 +183,10 @@ func pyLineComment(b *strings.Builder, text string) {
 // backslash, run of three quotes and character a reader would not see
 // escaped, and a space before the closing quotes where the text ends in
 // one.
-func pyDoc(b *strings.Builder, indent, text string) {
+func pyDoc(b sink, indent, text string) {
+	if _, dry := b.(discard); dry { // a pass that learns the names the text uses: a docstring uses none
+		return
+	}
 	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
 	if text == "" {
 		return
