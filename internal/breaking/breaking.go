@@ -155,7 +155,7 @@ func (c *comparer) removed(o *canonical.Tool, today string) {
 			msg += ", use " + ts.Use
 		}
 	}
-	d := diag.New(code, "%s", msg).About(id)
+	d := diag.NewText(code, msg).About(id)
 	d.File = o.Source.File
 	c.out = append(c.out, d)
 }

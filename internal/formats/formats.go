@@ -128,7 +128,7 @@ func CheckSchemas(tools []*canonical.Tool) []diag.Diagnostic {
 	for _, t := range tools {
 		for _, e := range t.Validate() {
 			if e.NotObj {
-				d := diag.New("schema.not-object", "%s", e.Msg).At(t.Source.Place(e.Pointer)).About(t.ID())
+				d := diag.NewText("schema.not-object", e.Msg).At(t.Source.Place(e.Pointer)).About(t.ID())
 				ds = append(ds, d.WithFix(`make it {"type": "object", "properties": {…}}`))
 			}
 		}

@@ -120,8 +120,10 @@ func (g *goWriter) format() {
 // 20,000-tool file was 750 MB, held at once, and formatting it took one
 // core 1.4 s after the writing), which gives the bytes formatting it whole gives: gofmt
 // aligns nothing across top-level declarations, and each piece begins at a
-// blank line between two of them (TestGoChunksFormatAsTheWhole).
-var chunkSize = 1 << 20 // a var: the test sets it
+// blank line between two of them (TestGoChunksFormatAsTheWhole). A
+// quarter of a megabyte: a piece's syntax tree is about 15 times its
+// source, live while the file is written.
+var chunkSize = 256 << 10 // a var: the test sets it
 
 // flush hands what the writer holds to format as a piece, when it holds
 // a chunk's worth (or anything, with last).

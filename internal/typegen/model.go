@@ -42,13 +42,18 @@ type Type struct {
 	Name   string
 }
 
+// basic are the types that are their kind alone, one of each, shared by
+// every model: nothing changes a type once it is built, and a catalog's
+// 20,000 tools have hundreds of thousands of string properties.
+var basic = [...]*Type{Any: {Kind: Any}, String: {Kind: String}, Number: {Kind: Number}, Integer: {Kind: Integer}, Boolean: {Kind: Boolean}, Null: {Kind: Null}}
+
 // Field is one property of an object type.
 type Field struct {
 	JSON       string // the property's name
 	Type       *Type
-	Required   bool
 	Doc        string
 	Tags       []string // constraints as JSDoc tags: "@minimum 1"
+	Required   bool
 	Deprecated bool
 }
 
@@ -222,10 +227,10 @@ func (c *conv) typ(node *canonical.Value, at canonical.Pointer, name string) *Ty
 		c.loss("loss.type-constraint", at, "the schema false takes no value, which no type says: any value")
 	}
 	if node == nil || node.Kind == canonical.Bool {
-		return &Type{Kind: Any}
+		return basic[Any]
 	}
 	if node.Kind != canonical.Object {
-		return &Type{Kind: Any}
+		return basic[Any]
 	}
 	for _, k := range constraintKeys {
 		if node.Has(k) {
@@ -290,25 +295,25 @@ func (c *conv) byType(node *canonical.Value, at canonical.Pointer, name string) 
 	}
 	switch t {
 	case "string":
-		return &Type{Kind: String}
+		return basic[String]
 	case "number":
-		return &Type{Kind: Number}
+		return basic[Number]
 	case "integer":
-		return &Type{Kind: Integer}
+		return basic[Integer]
 	case "boolean":
-		return &Type{Kind: Boolean}
+		return basic[Boolean]
 	case "null":
-		return &Type{Kind: Null}
+		return basic[Null]
 	case "array":
 		if node.Get("prefixItems") != nil || node.Get("items") != nil && node.Get("items").Kind == canonical.Array {
 			c.loss("loss.type-one-of", at, "a tuple's positions cannot be said: the array's items are any of its members")
-			return &Type{Kind: Array, Elem: &Type{Kind: Any}}
+			return &Type{Kind: Array, Elem: basic[Any]}
 		}
 		return &Type{Kind: Array, Elem: c.typ(node.Get("items"), at.Append("items"), name+"Item")}
 	case "object":
 		return c.object(node, at, name)
 	}
-	return &Type{Kind: Any}
+	return basic[Any]
 }
 
 // object is the type of an object schema.
@@ -319,13 +324,13 @@ func (c *conv) object(node *canonical.Value, at canonical.Pointer, name string) 
 		if ap != nil && ap.Kind == canonical.Object {
 			return &Type{Kind: Map, Elem: c.typ(ap, at.Append("additionalProperties"), name+"Value")}
 		}
-		return &Type{Kind: Map, Elem: &Type{Kind: Any}}
+		return &Type{Kind: Map, Elem: basic[Any]}
 	}
 	if ap != nil && ap.Kind == canonical.Object && len(ap.Members()) > 0 {
 		c.loss("loss.type-open-object", at.Append("additionalProperties"), "an object with declared properties and other properties of a schema: the type has the declared ones only")
 	}
 	req, _ := node.Get("required").Strings()
-	o := &Type{Kind: Object}
+	o := &Type{Kind: Object, Fields: make([]Field, 0, len(props.Members()))}
 	for _, p := range props.Members() {
 		f := Field{JSON: p.Key, Required: slices.Contains(req, p.Key), Doc: description(p.Value), Tags: Tags(p.Value)}
 		if p.Value.Kind == canonical.Object {
@@ -377,7 +382,7 @@ func (c *conv) ref(ref string, at canonical.Pointer, name string) *Type {
 	target := c.root.Resolve(canonical.Pointer(p))
 	if !strings.HasPrefix(ref, "#") || target == nil {
 		c.loss("loss.type-one-of", at, "the reference %s is not to a definition of the schema: any value", ref)
-		return &Type{Kind: Any}
+		return basic[Any]
 	}
 	parts := strings.Split(p, "/")
 	declName := c.typeBase() + "Root"
@@ -437,7 +442,7 @@ func (c *conv) allOf(node *canonical.Value, members []*canonical.Value, at canon
 		}
 	}
 	if len(merged.Fields) == 0 {
-		return &Type{Kind: Map, Elem: &Type{Kind: Any}}
+		return &Type{Kind: Map, Elem: basic[Any]}
 	}
 	return merged
 }
@@ -460,7 +465,7 @@ func (c *conv) literals(vs []*canonical.Value, at canonical.Pointer) *Type {
 			t.Values = append(t.Values, v)
 		default:
 			c.loss("loss.type-one-of", at, "an enum or const with an object or array value cannot be a literal type: any value")
-			return &Type{Kind: Any}
+			return basic[Any]
 		}
 	}
 	return t

@@ -55,7 +55,7 @@ func modelKey(sources []*canonical.Tool, names map[string]string, types TypeName
 func lossDiagnostics(losses []Loss) []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	for _, l := range losses {
-		ds = append(ds, diag.New(l.Code, "%s", l.Message).At(l.Tool.Source.Place(l.At)).About(l.Tool.ID()))
+		ds = append(ds, diag.NewText(l.Code, l.Message).At(l.Tool.Source.Place(l.At)).About(l.Tool.ID()))
 	}
 	return ds
 }

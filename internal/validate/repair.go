@@ -108,7 +108,7 @@ func Repair(t *canonical.Tool) []diag.Diagnostic {
 		}
 		*f.s = c
 		for _, fd := range fs {
-			ds = append(ds, diag.New(fd.code, "%s", fd.msg).At(t.Source.Place(f.field.Join(fd.ptr))).About(t.ID()))
+			ds = append(ds, diag.NewText(fd.code, fd.msg).At(t.Source.Place(f.field.Join(fd.ptr))).About(t.ID()))
 		}
 	}
 	return ds

@@ -105,7 +105,7 @@ func Dialect(s *canonical.Schema) (*jsonschema.Draft, bool) {
 func (v *Validator) Tool(t *canonical.Tool) []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	report := func(fd finding, field canonical.Pointer) {
-		d := diag.New(fd.code, "%s", fd.msg).At(t.Source.Place(field.Join(fd.ptr))).About(t.ID())
+		d := diag.NewText(fd.code, fd.msg).At(t.Source.Place(field.Join(fd.ptr))).About(t.ID())
 		ds = append(ds, d.WithFix(fd.fix))
 	}
 	valid := true
@@ -222,7 +222,7 @@ func MetaKey(key string) string {
 func (v *Validator) Schema(s *canonical.Schema) []diag.Diagnostic {
 	var ds []diag.Diagnostic
 	for _, fd := range v.schema(s) {
-		ds = append(ds, diag.New(fd.code, "%s", fd.msg).At("", string(fd.ptr)).WithFix(fd.fix))
+		ds = append(ds, diag.NewText(fd.code, fd.msg).At("", string(fd.ptr)).WithFix(fd.fix))
 	}
 	return ds
 }
