@@ -17,8 +17,9 @@
 // and never spends more than half the CPU doing so.
 //
 // Hold is for a program's part that holds no more than the part before it
-// did (a report's page, written after its build): it keeps the heap within
-// the memory the program has taken so far.
+// did (a report's page, written after its build; a build's outputs,
+// written after it): it keeps the heap within the memory the program has
+// taken so far.
 //
 // GOMEMLIMIT, when set, is the user's choice: Bound and Hold leave it
 // alone, as Bound leaves GOGC. The limit is the process's: membound is for
