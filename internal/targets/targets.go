@@ -65,7 +65,11 @@ func (t *Target) Emit(ctx context.Context, tools []*canonical.Tool, target strin
 	for i := range ds {
 		ds[i].Target = target
 	}
-	low.Diagnostics = append(low.Diagnostics, ds...)
+	if len(low.Diagnostics) == 0 { // the usual case: not copied (a typed target's are 70,000 at 20,000 tools)
+		low.Diagnostics = ds
+	} else {
+		low.Diagnostics = append(low.Diagnostics, ds...)
+	}
 	return low
 }
 
