@@ -31,17 +31,17 @@ func typed(sources []*canonical.Tool, tools []*canonical.Tool, types TypeNames, 
 // changes a model once it is built: each language writes it through a
 // scope of its own.
 func model(sources, tools []*canonical.Tool, types TypeNames, opts profile.Options) *Model {
-	names := emittedNames(sources, tools)
-	return opts.Shared.Once(modelKey(sources, names, types), func() any { return Build(sources, names, types) }).(*Model)
+	return opts.Shared.Once(modelKey(sources, tools, types), func() any { return Build(sources, emittedNames(sources, tools), types) }).(*Model)
 }
 
 // modelKey identifies a model by what makes it: the tools' IDs (one ID is
-// one tool in a build), their emitted names and the types option.
-func modelKey(sources []*canonical.Tool, names map[string]string, types TypeNames) [sha256.Size]byte {
+// one tool in a build), their emitted names (the lowered tools' IDs) and
+// the types option.
+func modelKey(sources, tools []*canonical.Tool, types TypeNames) [sha256.Size]byte {
 	h := sha256.New()
 	h.Write([]byte("typegen.Model\x00"))
-	for _, t := range sources {
-		fmt.Fprintf(h, "%s\x00%s\x00", t.ID(), names[t.ID()])
+	for i, t := range sources {
+		fmt.Fprintf(h, "%s\x00%s\x00", t.ID(), tools[i].ID())
 	}
 	h.Write([]byte{0})
 	for _, id := range slices.Sorted(maps.Keys(types)) {
