@@ -102,13 +102,13 @@ type Model struct {
 	PythonLosses []Loss
 	// Collisions are pairs of tools whose type names are one after casing.
 	Collisions [][2]*canonical.Tool
-	byName     map[string]bool
+	byName     map[string]bool // the names taken, while the model is built
 }
 
 // Build makes the model of tools, named as names says (the emitted name of
 // each tool, by ID), with overrides the types map's names by ID.
 func Build(tools []*canonical.Tool, names map[string]string, overrides map[string]string) *Model {
-	m := &Model{byName: map[string]bool{}}
+	m := &Model{byName: map[string]bool{}, Tools: make([]Tool, 0, len(tools))}
 	for _, r := range reservedTypeNames {
 		m.byName[r] = true
 	}
@@ -146,6 +146,7 @@ func Build(tools []*canonical.Tool, names map[string]string, overrides map[strin
 			m.PythonLosses = append(m.PythonLosses, Loss{"loss.type-key", "a property named \"\" cannot be a TypedDict's key (its names are not empty): the object is dict[str, Any] in Python", d.Tool, d.At.Append("properties", "")})
 		}
 	}
+	m.byName = nil // every name is taken: the model lives on while its files are written
 	return m
 }
 
