@@ -129,7 +129,12 @@ func tsString(s string) string { return jsText(canonical.NewString(s).String()) 
 var lineSeparators = strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`)
 
 // jsText is JSON text as JavaScript source.
-func jsText(json string) string { return lineSeparators.Replace(json) }
+func jsText(json string) string {
+	if !strings.ContainsAny(json, "\u2028\u2029") { // nearly every text: the Replacer copies even what it leaves alone
+		return json
+	}
+	return lineSeparators.Replace(json)
+}
 
 // tsLineComment writes text as // lines.
 func tsLineComment(b sink, text string) {
@@ -178,6 +183,9 @@ func pyLineComment(b sink, text string) {
 	}
 }
 
+// pyEscaped reports whether pyDoc writes r as an escape.
+func pyEscaped(r rune) bool { return r == '\\' || r == utf8.RuneError || hiddenRune(r) }
+
 // pyDoc writes text as a docstring at indent: a string literal whose value
 // is the text (trimmed, with each line's trailing space cut), with every
 // backslash, run of three quotes and character a reader would not see
@@ -192,11 +200,18 @@ func pyDoc(b sink, indent, text string) {
 		return
 	}
 	var body strings.Builder
+	body.Grow(len(text) + 16)
 	for i, l := range strings.Split(text, "\n") {
 		if i > 0 {
-			fmt.Fprintf(&body, "\n%s", indent)
+			body.WriteByte('\n')
+			body.WriteString(indent)
 		}
-		for _, r := range strings.TrimRight(l, " \t") {
+		l = strings.TrimRight(l, " \t")
+		if !strings.ContainsFunc(l, pyEscaped) { // most lines: as they are
+			body.WriteString(l)
+			continue
+		}
+		for _, r := range l {
 			switch {
 			case r == '\\':
 				body.WriteString(`\\`)
