@@ -12,6 +12,7 @@ import (
 	"unicode"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/diag"
 )
 
 // Go writes the model as one Go file of package pkg: a struct per object
@@ -193,6 +194,16 @@ func (e *CodeError) Error() string {
 }
 
 func (e *CodeError) Unwrap() error { return e.Err }
+
+// Diagnostic is the error as a diagnostic: publish.code-invalid, located
+// at the tool it names.
+func (e *CodeError) Diagnostic() diag.Diagnostic {
+	d := diag.New("publish.code-invalid", "%v", e)
+	if e.Tool != nil {
+		d = d.At(e.Tool.Source.Place("/name")).About(e.Tool.ID())
+	}
+	return d
+}
 
 type goWriter struct {
 	m      *Model

@@ -425,7 +425,8 @@ func pyMention(text string, used map[string]bool) {
 	}
 }
 
-// pyUsed returns the helpers used names, and those they use, as code.
+// pyUsed returns the code of the helpers that used names, and of those
+// they use, which it adds to used.
 func pyUsed(used map[string]bool) string {
 	for changed := true; changed; {
 		changed = false
@@ -468,9 +469,8 @@ func (m *Model) PydanticLosses() (losses []Loss, used map[string]bool) {
 // WritePydantic writes the Pydantic module to w as it makes it; used are
 // the helpers PydanticLosses found.
 func (m *Model) WritePydantic(w io.Writer, header string, used map[string]bool) error {
-	return buffered(w, func(b sink) error {
+	return buffered(w, func(b sink) {
 		m.writePydantic(b, header, used)
-		return nil
 	})
 }
 

@@ -27,9 +27,8 @@ func (m *Model) Python(header string) string {
 
 // WritePython writes Python's module to w as it makes it.
 func (m *Model) WritePython(w io.Writer, header string) error {
-	return buffered(w, func(b sink) error {
+	return buffered(w, func(b sink) {
 		m.writePython(b, header)
-		return nil
 	})
 }
 

@@ -116,16 +116,6 @@ func GoTarget(tools, sources []*canonical.Tool, opts profile.Options) (Text, []d
 	return func(w io.Writer) error { return m.WriteGo(w, h, pkg, o.Runtime) }, ds
 }
 
-// Diagnostic is the error as a diagnostic: publish.code-invalid, located
-// at the tool it names.
-func (e *CodeError) Diagnostic() diag.Diagnostic {
-	d := diag.New("publish.code-invalid", "%v", e)
-	if e.Tool != nil {
-		d = d.At(e.Tool.Source.Place("/name")).About(e.Tool.ID())
-	}
-	return d
-}
-
 // PythonTarget writes the python target: the module of the tools'
 // TypedDicts (Model.Python), with a diagnostic for each loss.
 //

@@ -39,13 +39,11 @@ func (discard) Write(p []byte) (int, error)       { return len(p), nil }
 func (discard) WriteString(s string) (int, error) { return len(s), nil }
 func (discard) WriteByte(byte) error              { return nil }
 
-// buffered writes what write makes to w through a buffer, and returns the
-// first error of either.
-func buffered(w io.Writer, write func(sink) error) error {
+// buffered writes what write makes to w through a buffer, and returns w's
+// first error (after which the buffer writes nothing more).
+func buffered(w io.Writer, write func(sink)) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	if err := write(bw); err != nil {
-		return err
-	}
+	write(bw)
 	return bw.Flush()
 }
 

@@ -20,9 +20,8 @@ func (m *Model) TypeScript(header string) string {
 
 // WriteTypeScript writes TypeScript's module to w as it makes it.
 func (m *Model) WriteTypeScript(w io.Writer, header string) error {
-	return buffered(w, func(b sink) error {
+	return buffered(w, func(b sink) {
 		m.writeTypeScript(b, header)
-		return nil
 	})
 }
 

@@ -478,9 +478,8 @@ func (m *Model) ZodLosses(js bool) []Loss { return m.writeZod(discard{}, "", js)
 
 // WriteZod writes the zod module to w as it makes it.
 func (m *Model) WriteZod(w io.Writer, header string, js bool) error {
-	return buffered(w, func(b sink) error {
+	return buffered(w, func(b sink) {
 		m.writeZod(b, header, js)
-		return nil
 	})
 }
 
