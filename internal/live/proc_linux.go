@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // ownGroup starts the command in a process group of its own, and has the
@@ -56,7 +57,8 @@ func endDescendants(cmd *exec.Cmd) {
 	killed := map[int]bool{}
 	for range 50 {
 		found := false
-		for _, pid := range marked([]byte(mark), self) {
+		pids, unsure := marked([]byte(mark), self)
+		for _, pid := range pids {
 			if pid != cmd.Process.Pid {
 				found = true
 				_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -64,20 +66,25 @@ func endDescendants(cmd *exec.Cmd) {
 			}
 		}
 		reap(killed, self)
-		if !found {
+		if !found && !unsure {
 			return
+		}
+		if !found { // a process in the middle of exec: its environment is readable in a moment
+			time.Sleep(time.Millisecond)
 		}
 	}
 }
 
 // marked lists the processes whose environment holds mark (a zombie's
-// reads empty).
-func marked(mark []byte, self int) []int {
+// reads empty). unsure says that the environment of one of toolc's
+// children read empty: one in the middle of exec, whose new environment
+// is not yet in place (a detached grandchild, come to toolc as its
+// subreaper, that exec'd as the capture ended escaped it so).
+func marked(mark []byte, self int) (pids []int, unsure bool) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return nil
+		return nil, false
 	}
-	var out []int
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == self {
@@ -87,12 +94,37 @@ func marked(mark []byte, self int) []int {
 		if err != nil {
 			continue // gone, or another user's
 		}
+		if len(env) == 0 {
+			unsure = unsure || execing(e.Name(), self)
+			continue
+		}
 		if bytes.Contains(append(append([]byte{0}, env...), 0), append(append([]byte{0}, mark...), 0)) {
-			out = append(out, pid)
+			pids = append(pids, pid)
 		}
 	}
-	return out
+	return pids, unsure
 }
+
+// execing reports whether the process pid, whose environment read empty,
+// is a child of self's that is neither a zombie nor a kernel thread
+// (which have none).
+func execing(pid string, self int) bool {
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return false
+	}
+	// pid (comm) state ppid pgrp session tty_nr tpgid flags …: comm may
+	// hold spaces, so read after ')'.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 7 || fields[0] == "Z" || fields[0] == "X" || fields[1] != strconv.Itoa(self) {
+		return false
+	}
+	flags, err := strconv.ParseUint(fields[6], 10, 64)
+	return err == nil && flags&pfKthread == 0
+}
+
+// pfKthread is PF_KTHREAD (linux/sched.h), in a process's stat flags.
+const pfKthread = 0x00200000
 
 // reap waits for each killed process that is toolc's child now, so that
 // none stays a zombie.
