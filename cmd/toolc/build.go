@@ -216,14 +216,16 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 	// at what the build took (the typed files' making allocates much, and
 	// left to the collector's default, a 20,000-tool build with the
 	// typed targets peaked at 540 MB where its build had taken 400).
-	membound.Hold()
+	release := membound.Hold()
 	written := make(chan writeResult, 1)
 	go func() {
 		o, err := res.WriteAll(cmd.Context(), outs)
 		written <- writeResult{o, err}
 	}()
 	sayFindings(built, out)
-	if err := (<-written).say(out, res); err != nil {
+	w := <-written
+	release()
+	if err := w.say(out, res); err != nil {
 		return err
 	}
 	cache.Put(built)

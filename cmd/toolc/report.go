@@ -60,7 +60,7 @@ func runReport(ctx context.Context, f reportFlags, out *output) error {
 			return err
 		}
 	}
-	membound.Hold() // the builds are done: the page reuses their memory
+	defer membound.Hold()() // the builds are done: the page reuses their memory
 	write := func(w io.Writer) error {
 		switch f.format {
 		case "html":

@@ -94,23 +94,29 @@ func read(name string) uint64 {
 	return s[0].Value.Uint64()
 }
 
-// Hold bounds the heap, for the rest of the program, at the memory the
-// runtime holds now (what a memory limit counts: all it has mapped, less
-// what it gave back). A report's build ends holding about what a build
-// does, and its page needs little more; but the collector lets the heap
-// grow to twice what its last collection marked, at the build's largest,
-// and the page allocates enough to get there: at 20,000 tools the report
-// peaked a quarter over its build. Hold leaves GOMEMLIMIT and a lower
-// limit alone, and sets none that would leave the collector less than a
-// third of it to work in.
-func Hold() {
+// Hold bounds the heap at the memory the runtime holds now (what a
+// memory limit counts: all it has mapped, less what it gave back), until
+// release. A report's build ends holding about what a build does, and its
+// page needs little more; but the collector lets the heap grow to twice
+// what its last collection marked, at the build's largest, and the page
+// allocates enough to get there: at 20,000 tools the report peaked a
+// quarter over its build. Hold leaves GOMEMLIMIT and a lower limit alone,
+// and sets none that would leave the collector less than a third of it
+// to work in. release puts back the limit there was: a command run again
+// in the same process (the CLI's tests run it so) starts from it, not
+// from what an earlier, smaller run held.
+func Hold() (release func()) {
 	if os.Getenv("GOMEMLIMIT") != "" {
-		return
+		return func() {}
 	}
 	held := read("/memory/classes/total:bytes") - read("/memory/classes/heap/released:bytes")
-	if limit, ok := holdLimit(held, read("/gc/heap/live:bytes"), debug.SetMemoryLimit(-1)); ok {
-		debug.SetMemoryLimit(limit)
+	old := debug.SetMemoryLimit(-1)
+	limit, ok := holdLimit(held, read("/gc/heap/live:bytes"), old)
+	if !ok {
+		return func() {}
 	}
+	debug.SetMemoryLimit(limit)
+	return func() { debug.SetMemoryLimit(old) }
 }
 
 // holdLimit is the limit Hold sets when the runtime holds held bytes,

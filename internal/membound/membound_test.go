@@ -136,17 +136,22 @@ func TestHoldSetsWhatTheProgramHolds(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // and no collection until Hold has read
 	held = [][]byte{make([]byte, 32<<20)}
 	held = nil // taken, and now garbage: what a build leaves its report
-	Hold()
+	old := debug.SetMemoryLimit(-1)
+	release := Hold()
 	got := debug.SetMemoryLimit(-1)
 	if got == math.MaxInt64 || got < 32<<20 {
 		t.Errorf("limit %d MB after 32 MB were taken and let go, want at least that", got>>20)
+	}
+	release()
+	if got := debug.SetMemoryLimit(-1); got != old {
+		t.Errorf("limit %d MB after release, want the one before Hold, %d MB", got>>20, old>>20)
 	}
 }
 
 func TestHoldLeavesGOMEMLIMITAlone(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "10GiB")
 	withFloor(t, Floor)
-	Hold()
+	defer Hold()()
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("limit %d MB with GOMEMLIMIT set, want none", got>>20)
 	}
