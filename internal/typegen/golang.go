@@ -7,8 +7,10 @@ import (
 	"go/format"
 	"go/scanner"
 	"io"
+	"runtime"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode"
 
 	"github.com/toolc-dev/toolc/canonical"
@@ -46,9 +48,14 @@ func (m *Model) Go(header, pkg string, runtime bool) ([]byte, error) {
 // time. The error is the first of w's, or the first piece go/format
 // refused (a *CodeError): what came before it is written.
 func (m *Model) WriteGo(w io.Writer, header, pkg string, runtime bool) error {
-	g := &goWriter{m: m, pkg: newScope([]string{"Decode"}), pieces: make(chan goChunk, 1), done: make(chan struct{}), out: w}
+	workers := formatters()
+	g := &goWriter{m: m, pkg: newScope([]string{"Decode"}), pieces: make(chan goChunk, workers), order: make(chan chan goFormatted, 2*workers),
+		done: make(chan struct{}), out: w}
 	g.grow()
-	go g.format()
+	for range workers {
+		go g.format()
+	}
+	go g.write()
 	for _, d := range m.Decls {
 		g.pkg.reserve(d.Name)
 	}
@@ -91,27 +98,50 @@ func (m *Model) WriteGo(w io.Writer, header, pkg string, runtime bool) error {
 	}
 	g.flush(true)
 	close(g.pieces)
+	close(g.order)
 	<-g.done
 	return g.err
 }
 
-// format formats the pieces flush sends, in order, onto out, beside the
-// writer that makes the next: at most two pieces are held at once. The
-// first piece go/format refuses is the error, named by its tool, or the
-// first error of out's; the pieces after it are not written.
+// format formats the pieces flush sends, on as many goroutines as there
+// are cores (go/format was a quarter of a typed build's CPU, and the Go
+// file, formatted on one, its longest part), each piece's result to its
+// own channel, which write reads in the pieces' order. Once a piece has
+// failed, the later ones are not formatted.
 func (g *goWriter) format() {
-	defer close(g.done)
 	for c := range g.pieces {
-		if g.err != nil {
+		if g.failed.Load() {
+			c.done <- goFormatted{}
 			continue
 		}
 		src, err := format.Source([]byte(c.src))
 		if err != nil {
-			g.err = &CodeError{Tool: toolAt(c.src, c.marks, err), Language: "Go", Err: err}
+			err = &CodeError{Tool: toolAt(c.src, c.marks, err), Language: "Go", Err: err}
+		}
+		c.done <- goFormatted{src, err}
+	}
+}
+
+// formatters is how many pieces are formatted at once: one a core.
+func formatters() int { return max(runtime.GOMAXPROCS(0), 1) }
+
+// write writes the formatted pieces to out in order, beside the writer
+// that makes the next: a few pieces are held at once. The first piece
+// go/format refused is the error, named by its tool, or the first error
+// of out's; the pieces after it are not written.
+func (g *goWriter) write() {
+	defer close(g.done)
+	for done := range g.order {
+		f := <-done
+		if g.err != nil {
 			continue
 		}
-		if _, err := g.out.Write(src); err != nil {
-			g.err = err
+		if f.err == nil {
+			_, f.err = g.out.Write(f.src)
+		}
+		if f.err != nil {
+			g.err = f.err
+			g.failed.Store(true)
 		}
 	}
 }
@@ -133,7 +163,9 @@ func (g *goWriter) flush(last bool) {
 	if g.b.Len() < chunkSize && !last || g.b.Len() == 0 {
 		return
 	}
-	g.pieces <- goChunk{src: g.b.String(), marks: g.marks}
+	done := make(chan goFormatted, 1)
+	g.order <- done
+	g.pieces <- goChunk{src: g.b.String(), marks: g.marks, done: done}
 	g.b = strings.Builder{}
 	g.grow()
 	g.marks = nil
@@ -149,6 +181,13 @@ func (g *goWriter) grow() { g.b.Grow(min(chunkSize, 4<<20) * 5 / 4) }
 type goChunk struct {
 	src   string
 	marks []goMark
+	done  chan goFormatted // where its formatting goes
+}
+
+// goFormatted is a piece formatted, or why it could not be.
+type goFormatted struct {
+	src []byte
+	err error
 }
 
 // schemaBlock is how many tools' schemas one var block holds: a block is
@@ -207,15 +246,17 @@ func (e *CodeError) Diagnostic() diag.Diagnostic {
 
 type goWriter struct {
 	m      *Model
-	b      strings.Builder    // what is not yet a piece
-	pieces chan goChunk       // to format, which writes them to out
-	done   chan struct{}      // closed when format is done
-	out    io.Writer          // the file, formatted
-	err    error              // the first piece go/format refused
-	byName map[string][]*Decl // the declarations by name, for recursive
-	pkg    *scope             // the package's identifiers
-	marks  []goMark           // where each tool's declarations begin, in order
-	enums  []goEnumed         // the constants of each enum declaration
+	b      strings.Builder       // what is not yet a piece
+	pieces chan goChunk          // to format
+	order  chan chan goFormatted // each piece's result, in order, for write
+	done   chan struct{}         // closed when write is done
+	out    io.Writer             // the file, formatted
+	err    error                 // the first piece go/format refused, or out's error: write's
+	failed atomic.Bool           // err is set: format stops
+	byName map[string][]*Decl    // the declarations by name, for recursive
+	pkg    *scope                // the package's identifiers
+	marks  []goMark              // where each tool's declarations begin, in order
+	enums  []goEnumed            // the constants of each enum declaration
 }
 
 type goMark struct {
