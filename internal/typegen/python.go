@@ -20,16 +20,12 @@ var pyKeywords = []string{"False", "None", "True", "and", "as", "assert", "async
 // map from each name to its input type and a Tools protocol with one
 // method per tool for handlers.
 func (m *Model) Python(header string) string {
-	var b strings.Builder
-	m.writePython(&b, header)
-	return b.String()
+	return textOf(func(b sink) { m.writePython(b, header) })
 }
 
 // WritePython writes Python's module to w as it makes it.
 func (m *Model) WritePython(w io.Writer, header string) error {
-	return buffered(w, func(b sink) {
-		m.writePython(b, header)
-	})
+	return buffered(w, func(b sink) { m.writePython(b, header) })
 }
 
 // writePython writes the module: its import names the typing names its

@@ -39,6 +39,14 @@ func (discard) Write(p []byte) (int, error)       { return len(p), nil }
 func (discard) WriteString(s string) (int, error) { return len(s), nil }
 func (discard) WriteByte(byte) error              { return nil }
 
+// textOf is what write makes, as a string: for a caller that wants a
+// module whole (a test, a check).
+func textOf(write func(sink)) string {
+	var b strings.Builder
+	write(&b)
+	return b.String()
+}
+
 // buffered writes what write makes to w through a buffer, and returns w's
 // first error (after which the buffer writes nothing more).
 func buffered(w io.Writer, write func(sink)) error {

@@ -13,16 +13,12 @@ import (
 // a ToolCall union discriminated by name and a Tools interface of one
 // method per tool, the shape Code Mode and Codex give an MCP server.
 func (m *Model) TypeScript(header string) string {
-	var b strings.Builder
-	m.writeTypeScript(&b, header)
-	return b.String()
+	return textOf(func(b sink) { m.writeTypeScript(b, header) })
 }
 
 // WriteTypeScript writes TypeScript's module to w as it makes it.
 func (m *Model) WriteTypeScript(w io.Writer, header string) error {
-	return buffered(w, func(b sink) {
-		m.writeTypeScript(b, header)
-	})
+	return buffered(w, func(b sink) { m.writeTypeScript(b, header) })
 }
 
 func (m *Model) writeTypeScript(b sink, header string) {
