@@ -258,6 +258,21 @@ func upToDate(ctx context.Context, m *pipeline.Workspace, jobs int, out *output,
 	return fresh, nil
 }
 
+// refused reports err when it carries its own diagnostic (code a typed
+// target's language refused, found as its file is made: a bug of
+// toolc's): the diagnostic, located by res, then last, and returns the
+// exit error; nil for any other err.
+func refused(err error, res *pipeline.Result, out *output, last string) error {
+	var coded interface{ Diagnostic() diag.Diagnostic }
+	if !errors.As(err, &coded) {
+		return nil
+	}
+	ds := []diag.Diagnostic{coded.Diagnostic()}
+	res.Locate(ds)
+	out.diagnostics(ds, false)
+	return out.fail(exitFailed, "%s", last)
+}
+
 // writeResult is what writing a build's outputs did.
 type writeResult struct {
 	orphans pipeline.Orphans
@@ -268,15 +283,12 @@ type writeResult struct {
 // a typed target finds as it writes its file, is its diagnostic, located
 // by res.
 func (w writeResult) say(out *output, res *pipeline.Result) error {
-	var coded interface{ Diagnostic() diag.Diagnostic }
+	if err := refused(w.err, res, out, "build failed: nothing was written"); err != nil {
+		return err
+	}
 	switch {
 	case errors.Is(w.err, context.Canceled):
 		return out.fail(exitFailed, "interrupted: nothing was written")
-	case errors.As(w.err, &coded):
-		ds := []diag.Diagnostic{coded.Diagnostic()}
-		res.Locate(ds)
-		out.diagnostics(ds, false)
-		return out.fail(exitFailed, "build failed: nothing was written")
 	case w.err != nil:
 		return out.fail(exitFailed, "%v", w.err)
 	}
@@ -294,6 +306,9 @@ func (w writeResult) say(out *output, res *pipeline.Result) error {
 func check(root *os.Root, res *pipeline.Result, diff bool, out *output, summary string) error {
 	stale, err := res.Stale(root.FS())
 	if err != nil {
+		if err := refused(err, res, out, "check failed: an output cannot be made"); err != nil {
+			return err
+		}
 		return out.fail(exitFailed, "%v", err)
 	}
 	diffs, orphans := stale.Diffs, stale.Orphans

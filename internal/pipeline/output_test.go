@@ -247,7 +247,7 @@ func TestWriteIfChangedEncodesOnce(t *testing.T) {
 // writer fails part-way (code its language refused, found as the file is
 // written) fails the write: no output is replaced, no temporary file is
 // left, and the error is still the writer's, for the CLI to report as its
-// diagnostic.
+// diagnostic; --check reports it the same way.
 func TestTextOutputMadeAsWritten(t *testing.T) {
 	line := "export type Tool = { name: string };\n"
 	text := func(w io.Writer) error {
@@ -302,5 +302,9 @@ func TestTextOutputMadeAsWritten(t *testing.T) {
 		if got, _ := os.ReadFile(filepath.Join(dir, name)); string(got) != data {
 			t.Errorf("%s = %.20q after the failed write, want the old file", name, got)
 		}
+	}
+	// --check: an output that cannot be made is the error, not a difference.
+	if diffs, err := Check(root.FS(), []Output{broken}); !errors.As(err, &ce) || ce != refused {
+		t.Errorf("Check = %d differences, %v; want the text's CodeError", len(diffs), err)
 	}
 }

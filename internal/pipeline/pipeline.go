@@ -155,7 +155,8 @@ type Bundle struct {
 	// Value is the bundle, which its output file holds indented; nil for a
 	// typed target, whose file Text writes as it makes it.
 	Value *canonical.Value
-	Text  func(io.Writer) error
+	// Text writes a typed target's file as it makes it; nil for the others.
+	Text func(io.Writer) error
 	// Names maps each tool ID the target took to its emitted name.
 	Names map[string]string
 	// Tokens is what the bundle costs, when it was counted (Options.Tokens,

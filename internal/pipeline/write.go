@@ -332,14 +332,26 @@ func (d Difference) Diagnostic() diag.Diagnostic {
 	return diag.New(code, "%s %s", d.Path, what).At(d.Path, "").WithFix("run toolc build and commit the result")
 }
 
+// coded reports whether err carries its own diagnostic: code a typed
+// target's language refused, found as its file is made.
+func coded(err error) bool {
+	var d interface{ Diagnostic() diag.Diagnostic }
+	return errors.As(err, &d)
+}
+
 // Check compares outputs with the files in fsys and returns each one that is
-// missing or differs, in output order.
+// missing or differs, in output order. An output that cannot be made (code
+// its language refused) is the error.
 func Check(fsys fs.FS, outputs []Output) ([]Difference, error) {
 	var diffs []Difference
 	for _, o := range outputs {
 		if o.Path != manifest.LockFile {
-			if same, err := equalFile(fsys, o); err == nil && same {
+			same, err := equalFile(fsys, o)
+			if err == nil && same {
 				continue
+			}
+			if coded(err) { // the output cannot be made: not a difference
+				return nil, fmt.Errorf("checking %s: %w", o.Path, err)
 			}
 		}
 		old, err := readRegular(fsys, o.Path)
