@@ -308,3 +308,102 @@ func TestTextOutputMadeAsWritten(t *testing.T) {
 		t.Errorf("Check = %d differences, %v; want the text's CodeError", len(diffs), err)
 	}
 }
+
+// TestRemoveStaleTemporaries: a build removes the temporary files a
+// killed build left beside its outputs (".NAME.toolc-" and 12 hex digits,
+// unwritten for staleAge), and nothing else: not a running build's, not
+// another file's, not a folder.
+func TestRemoveStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	long := time.Now().Add(-2 * staleAge)
+	files := map[string]bool{ // name → removed
+		"dist/.a.json.toolc-0123456789ab":            true,
+		"dist/.a.json.toolc-0123456789AB":            true,
+		"dist/skills/x/.SKILL.md.toolc-a1b2c3d4e5f6": true,
+		"dist/.a.json.toolc-0123456789a":             false, // 11 digits
+		"dist/.a.json.toolc-0123456789az":            false, // not hex
+		"dist/.c.json.toolc-0123456789ab":            false, // no output c.json
+		"dist/a.json.toolc-0123456789ab":             false, // no leading dot
+		"dist/.toolc-0123456789ab":                   false,
+		"dist/a.json":                                false,
+	}
+	for name := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.Chtimes(p, long, long)
+	}
+	fresh := filepath.Join(dir, "dist/.b.json.toolc-00000000000f") // a running build's
+	os.WriteFile(fresh, []byte("x"), 0o644)
+	folder := filepath.Join(dir, "dist/.a.json.toolc-ffffffffffff")
+	os.Mkdir(folder, 0o755)
+	os.Chtimes(folder, long, long)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	removeStale(root, []Output{NewOutput("dist/a.json", nil), NewOutput("dist/b.json", nil), NewOutput("dist/skills/x/SKILL.md", nil)})
+	for name, removed := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if got := errors.Is(err, fs.ErrNotExist); got != removed {
+			t.Errorf("%s: removed %v, want %v", name, got, removed)
+		}
+	}
+	for _, p := range []string{fresh, folder} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s was removed", p)
+		}
+	}
+}
+
+// TestSmallFileCompared: a file smaller than a sameWriter's buffer is read
+// through one sized to it, and still told from an output that is the
+// same, longer, shorter or different, written in one piece or several.
+func TestSmallFileCompared(t *testing.T) {
+	for _, c := range []struct {
+		disk, out string
+		same      bool
+	}{
+		{"abc\n", "abc\n", true},
+		{"abc\n", "abc\nd", false},
+		{"abc\n", "abc", false},
+		{"abc\n", "abd\n", false},
+		{"", "", true},
+		{"", "a", false},
+		{"a", "", false},
+	} {
+		for _, pieces := range []int{1, 2} {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(c.disk), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			root, err := os.OpenRoot(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := textOutput("llms-txt", "f.txt", func(w io.Writer) error {
+				half := len(c.out) / pieces
+				io.WriteString(w, c.out[:half])
+				_, err := io.WriteString(w, c.out[half:])
+				return err
+			})
+			same, err := equalFile(root.FS(), o)
+			if err != nil || same != c.same {
+				t.Errorf("%q on disk, %q in %d pieces: equalFile = %v, %v; want %v", c.disk, c.out, pieces, same, err, c.same)
+			}
+			tmp, err := writeIfChanged(context.Background(), root, root.FS(), o)
+			if err != nil || (tmp == "") != c.same {
+				t.Errorf("%q on disk, %q in %d pieces: writeIfChanged = %q, %v; want a temporary file: %v", c.disk, c.out, pieces, tmp, err, !c.same)
+			}
+			if tmp != "" {
+				if got, _ := os.ReadFile(filepath.Join(dir, tmp)); string(got) != c.out {
+					t.Errorf("%q on disk, %q in %d pieces: wrote %q", c.disk, c.out, pieces, got)
+				}
+			}
+			root.Close()
+		}
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -197,20 +198,26 @@ func equalFile(fsys fs.FS, o Output) (bool, error) {
 // them.
 func removeStale(root *os.Root, outputs []Output) {
 	// One listing per directory: a catalog of targets writes several
-	// outputs into each.
-	prefixes := map[string][]string{}
+	// outputs into each, and a folder target (skills) thousands, each
+	// listed name looked up among them by the output it would be the
+	// temporary file of (tried against every output, 20,000 of them took
+	// 1.5 s).
+	outs := map[string]map[string]bool{} // dir → its outputs' names
 	for _, o := range outputs {
 		dir := path.Dir(o.Path)
-		prefixes[dir] = append(prefixes[dir], "."+path.Base(o.Path)+".toolc-")
+		if outs[dir] == nil {
+			outs[dir] = map[string]bool{}
+		}
+		outs[dir][path.Base(o.Path)] = true
 	}
 	fsys := root.FS()
-	for dir, ps := range prefixes {
+	for _, dir := range slices.Sorted(maps.Keys(outs)) {
 		entries, err := fs.ReadDir(fsys, dir)
 		if err != nil {
 			continue
 		}
 		for _, e := range entries {
-			if e.Type().IsRegular() && slices.ContainsFunc(ps, func(p string) bool { return stale(e.Name(), p) }) && old(e) {
+			if base, ok := tempOf(e.Name()); ok && outs[dir][base] && e.Type().IsRegular() && old(e) {
 				root.Remove(path.Join(dir, e.Name()))
 			}
 		}
@@ -229,15 +236,20 @@ func old(e fs.DirEntry) bool {
 	return err == nil && time.Since(info.ModTime()) > staleAge
 }
 
-// stale reports whether name is a temporary file that writeTemp made for
-// the output whose temporaries start with prefix.
-func stale(name, prefix string) bool {
-	rest, ok := strings.CutPrefix(name, prefix)
-	if !ok || len(rest) != 12 {
-		return false
+// tempOf returns the name of the output that name is a temporary file of,
+// as writeTemp makes them: "." and the output's name, ".toolc-" and 12 hex
+// digits.
+func tempOf(name string) (string, bool) {
+	const tag = ".toolc-"
+	if len(name) < 1+len(tag)+12 || name[0] != '.' {
+		return "", false
 	}
-	_, err := hex.DecodeString(rest)
-	return err == nil
+	head, digits := name[:len(name)-12], name[len(name)-12:]
+	base, ok := strings.CutSuffix(head[1:], tag)
+	if _, err := hex.DecodeString(digits); !ok || base == "" || err != nil {
+		return "", false
+	}
+	return base, true
 }
 
 // writeTemp writes o to a temporary file beside its path and returns its
