@@ -14,6 +14,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -58,6 +59,13 @@ func Write(ctx context.Context, root *os.Root, outputs []Output) error {
 	return nil
 }
 
+// writers is how many outputs writeTemps writes at once: every bundle and
+// typed file of a build beside each other (each is encoded or made as it
+// is written, on a core), but not the 20,000 files of a skills folder,
+// which at once held a buffer each (2.2 GB) and queued on the folder's
+// lock in the kernel (10 s of creating files).
+func writers() int { return max(8, 4*runtime.GOMAXPROCS(0)) }
+
 // writeTemps compares each output with the disk and writes each that
 // differs to a temporary file beside it, in parallel (reading, writing and
 // syncing 100 MB of bundles one by one was a serial tail), and returns the
@@ -73,13 +81,18 @@ func writeTemps(ctx context.Context, root *os.Root, outputs []Output) ([]string,
 			go o.early()
 		}
 	}
+	slots := make(chan struct{}, writers())
 	for _, after := range []bool{false, true} {
 		var wg sync.WaitGroup
 		for i, o := range outputs {
 			if (o.lazy != nil) != after {
 				continue
 			}
-			wg.Go(func() { tmps[i], errs[i] = writeIfChanged(ctx, root, fsys, o) })
+			slots <- struct{}{}
+			wg.Go(func() {
+				defer func() { <-slots }()
+				tmps[i], errs[i] = writeIfChanged(ctx, root, fsys, o)
+			})
 		}
 		wg.Wait()
 		if err := errors.Join(errs...); err != nil {
