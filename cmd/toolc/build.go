@@ -106,12 +106,17 @@ func (o *output) read(m *pipeline.Workspace) (*pipeline.Manifest, error) {
 	return man, nil
 }
 
-// failure reports err, from compiling m, and returns the exit error: a
-// configuration error (exit 2) with its diagnostics, named by the file it
-// is about, or another failure (exit 1); nil for nil.
+// failure reports err, from compiling m (nil for a write or a check),
+// and returns the exit error: a configuration error (exit 2) with its
+// diagnostics, named by the file it is about, or another failure (exit
+// 1), an output that could not be made with its diagnostic; nil for nil.
 func (o *output) failure(m *pipeline.Workspace, err error) error {
 	var ce *pipeline.ConfigError
+	var ue *pipeline.UnmadeError
 	switch {
+	case errors.As(err, &ue):
+		o.diagnostics(ue.Diagnostics, false)
+		return o.fail(exitFailed, "%v", err)
 	case errors.As(err, &ce):
 		o.diagnostics(ce.Diagnostics, false)
 		file := m.File
@@ -211,21 +216,15 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		return check(outs, res, f.diff, out, summary(built, start))
 	}
 	// The files are written while the findings are printed; what the write says comes after.
-	// Writing holds no more than the build did: the bundles are encoded
-	// and the typed files made as they are written, so the heap is held
-	// at what the build took (the typed files' making allocates much, and
-	// left to the collector's default, a 20,000-tool build with the
-	// typed targets peaked at 540 MB where its build had taken 400).
-	release := membound.Hold()
+	// Writing holds no more than the build did: its heap is held there (docs/speed.md).
+	defer membound.Hold()()
 	written := make(chan writeResult, 1)
 	go func() {
 		o, err := res.WriteAll(cmd.Context(), outs)
 		written <- writeResult{o, err}
 	}()
 	sayFindings(built, out)
-	w := <-written
-	release()
-	if err := w.say(out, res); err != nil {
+	if err := (<-written).say(out); err != nil {
 		return err
 	}
 	cache.Put(built)
@@ -258,39 +257,16 @@ func upToDate(ctx context.Context, m *pipeline.Workspace, jobs int, out *output,
 	return fresh, nil
 }
 
-// refused reports err when it carries its own diagnostic (code a typed
-// target's language refused, found as its file is made: a bug of
-// toolc's): the diagnostic, located by res, then last, and returns the
-// exit error; nil for any other err.
-func refused(err error, res *pipeline.Result, out *output, last string) error {
-	var coded interface{ Diagnostic() diag.Diagnostic }
-	if !errors.As(err, &coded) {
-		return nil
-	}
-	ds := []diag.Diagnostic{coded.Diagnostic()}
-	res.Locate(ds)
-	out.diagnostics(ds, false)
-	return out.fail(exitFailed, "%s", last)
-}
-
 // writeResult is what writing a build's outputs did.
 type writeResult struct {
 	orphans pipeline.Orphans
 	err     error
 }
 
-// say reports what the write did. Code that its language refused, which
-// a typed target finds as it writes its file, is its diagnostic, located
-// by res.
-func (w writeResult) say(out *output, res *pipeline.Result) error {
-	if err := refused(w.err, res, out, "build failed: nothing was written"); err != nil {
-		return err
-	}
-	switch {
-	case errors.Is(w.err, context.Canceled):
-		return out.fail(exitFailed, "interrupted: nothing was written")
-	case w.err != nil:
-		return out.fail(exitFailed, "%v", w.err)
+// say reports what the write did.
+func (w writeResult) say(out *output) error {
+	if w.err != nil {
+		return out.failure(nil, w.err)
 	}
 	for _, p := range w.orphans.Remove {
 		out.status("removed %s: %s", out.path(p), w.orphans.Why(p))
@@ -306,10 +282,7 @@ func (w writeResult) say(out *output, res *pipeline.Result) error {
 func check(root *os.Root, res *pipeline.Result, diff bool, out *output, summary string) error {
 	stale, err := res.Stale(root.FS())
 	if err != nil {
-		if err := refused(err, res, out, "check failed: an output cannot be made"); err != nil {
-			return err
-		}
-		return out.fail(exitFailed, "%v", err)
+		return out.failure(nil, err)
 	}
 	diffs, orphans := stale.Diffs, stale.Orphans
 	ds := append(slices.Clone(res.Diagnostics), stale.Diagnostics()...)

@@ -307,6 +307,16 @@ func TestTextOutputMadeAsWritten(t *testing.T) {
 	if diffs, err := Check(root.FS(), []Output{broken}); !errors.As(err, &ce) || ce != refused {
 		t.Errorf("Check = %d differences, %v; want the text's CodeError", len(diffs), err)
 	}
+	// A build's write and check say it as its diagnostic.
+	res := &Result{Outputs: []Output{broken}}
+	_, werr := res.WriteAll(context.Background(), root)
+	_, serr := res.Stale(root.FS())
+	for _, err := range []error{werr, serr} {
+		var ue *UnmadeError
+		if !errors.As(err, &ue) || len(ue.Diagnostics) != 1 || ue.Diagnostics[0].Code != "publish.code-invalid" || !errors.As(err, &ce) {
+			t.Errorf("WriteAll, Stale = %v; want an UnmadeError with the publish.code-invalid diagnostic", err)
+		}
+	}
 }
 
 // TestRemoveStaleTemporaries: a build removes the temporary files a

@@ -357,11 +357,38 @@ func (d Difference) Diagnostic() diag.Diagnostic {
 	return diag.New(code, "%s %s", d.Path, what).At(d.Path, "").WithFix("run toolc build and commit the result")
 }
 
-// coded reports whether err carries its own diagnostic: code a typed
-// target's language refused, found as its file is made.
-func coded(err error) bool {
+// diagnosticOf is the diagnostic err carries, if it carries one: code a
+// typed target's language refused, found as its file is made.
+func diagnosticOf(err error) (diag.Diagnostic, bool) {
 	var d interface{ Diagnostic() diag.Diagnostic }
-	return errors.As(err, &d)
+	if !errors.As(err, &d) {
+		return diag.Diagnostic{}, false
+	}
+	return d.Diagnostic(), true
+}
+
+// UnmadeError is the error of a write or a check whose output could not be
+// made: code a typed target's language refused as its file was made (a
+// bug of toolc's). Diagnostics are what it carries, located.
+type UnmadeError struct {
+	Diagnostics []diag.Diagnostic
+	err         error
+}
+
+func (e *UnmadeError) Error() string { return "an output cannot be made: nothing was written" }
+
+func (e *UnmadeError) Unwrap() error { return e.err }
+
+// unmade returns err as an *UnmadeError where it carries its own
+// diagnostic, located in the build's files; err otherwise.
+func (r *Result) unmade(err error) error {
+	d, ok := diagnosticOf(err)
+	if !ok {
+		return err
+	}
+	ds := []diag.Diagnostic{d}
+	r.Locate(ds)
+	return &UnmadeError{Diagnostics: ds, err: err}
 }
 
 // Check compares outputs with the files in fsys and returns each one that is
@@ -375,7 +402,7 @@ func Check(fsys fs.FS, outputs []Output) ([]Difference, error) {
 			if err == nil && same {
 				continue
 			}
-			if coded(err) { // the output cannot be made: not a difference
+			if _, ok := diagnosticOf(err); ok { // the output cannot be made: not a difference
 				return nil, fmt.Errorf("checking %s: %w", o.Path, err)
 			}
 		}
@@ -471,7 +498,7 @@ func RemoveOrphans(root *os.Root, o Orphans) error {
 func (r *Result) WriteAll(ctx context.Context, root *os.Root) (Orphans, error) {
 	o := r.Orphans(root.FS())
 	if err := Write(ctx, root, r.Outputs); err != nil {
-		return Orphans{}, err
+		return Orphans{}, r.unmade(err)
 	}
 	return o, RemoveOrphans(root, o)
 }
@@ -495,7 +522,7 @@ type Stale struct {
 func (r *Result) Stale(fsys fs.FS) (Stale, error) {
 	diffs, err := Check(fsys, r.Outputs)
 	o := r.Orphans(fsys)
-	return Stale{Diffs: diffs, Orphans: o.Remove, made: o.Made}, err
+	return Stale{Diffs: diffs, Orphans: o.Remove, made: o.Made}, r.unmade(err)
 }
 
 // Diagnostics reports each finding as check.missing, check.out-of-date or
