@@ -441,15 +441,17 @@ type Orphans struct {
 // remove, and never a file the build reads (a source, the manifest, the
 // baseline), whatever a hand-edited lock says.
 func (r *Result) Orphans(fsys fs.FS) Orphans {
-	outputs := r.Outputs
 	var o Orphans
 	l, _, err := readLockHead(fsys)
 	if err != nil {
 		return o // no lock, or one toolc cannot read, names nothing it may remove
 	}
+	made := make(map[string]bool, len(r.Outputs)) // a skills folder's are 20,000
+	for _, out := range r.Outputs {
+		made[out.Path] = true
+	}
 	for _, lo := range l.Outputs {
-		if lo.Path == manifest.LockFile || lo.Path == r.manifestFile || lo.Path == BaselineFile || r.sources[lo.Path] ||
-			slices.ContainsFunc(outputs, func(out Output) bool { return out.Path == lo.Path }) ||
+		if lo.Path == manifest.LockFile || lo.Path == r.manifestFile || lo.Path == BaselineFile || r.sources[lo.Path] || made[lo.Path] ||
 			slices.ContainsFunc(r.Manifest.Targets, func(t manifest.Target) bool { return t.Out == lo.Path }) || // a target --target left out
 			slices.Contains(r.skipped, lo.Target) {
 			continue
