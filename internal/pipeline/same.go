@@ -32,24 +32,18 @@ type sameWriter struct {
 	err     error     // split's, which every later write returns
 }
 
-func newSameWriter(old io.Reader, differ func(int64, uint32) (io.Writer, error)) *sameWriter {
-	n := sameBuffer(old)
+func newSameWriter(old io.Reader, size int64, differ func(int64, uint32) (io.Writer, error)) *sameWriter {
+	n := sameBuffer(size)
 	return &sameWriter{old: bufio.NewReaderSize(old, n), buf: make([]byte, n), differ: differ}
 }
 
-// sameBuffer is the size of a sameWriter's buffers for old: 64 KB, or,
-// for a file smaller than that, its size and one byte more (a read past
-// its end tells a longer output). A skills folder of 20,000 tools is as
-// many files of a few kilobytes: 128 KB of buffers each were 2.6 GB of
-// garbage.
-func sameBuffer(old io.Reader) int {
-	n := 64 << 10
-	if f, ok := old.(interface{ Stat() (fs.FileInfo, error) }); ok {
-		if st, err := f.Stat(); err == nil && st.Size() < int64(n) {
-			n = int(st.Size()) + 1
-		}
-	}
-	return n
+// sameBuffer is the size of a sameWriter's buffers for a file of size
+// bytes: 64 KB, or, for a smaller file, its size and one byte more (a
+// read past its end tells a longer output). A skills folder of 20,000
+// tools is as many files of a few kilobytes: 128 KB of buffers each were
+// 2.6 GB of garbage.
+func sameBuffer(size int64) int {
+	return int(min(size+1, 64<<10))
 }
 
 func (s *sameWriter) Write(p []byte) (int, error) {

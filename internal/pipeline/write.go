@@ -129,13 +129,13 @@ func writeIfChanged(ctx context.Context, root *os.Root, fsys fs.FS, o Output) (s
 
 // writeChanged is writeIfChanged's work.
 func writeChanged(ctx context.Context, root *os.Root, fsys fs.FS, o Output) (string, error) {
-	old, _ := openOld(fsys, o)
+	old, size, _ := openOld(fsys, o)
 	if old == nil {
 		return writeTemp(ctx, root, o)
 	}
 	defer old.Close()
 	var t *tempFile
-	s := newSameWriter(old, func(matched int64, crc uint32) (io.Writer, error) {
+	s := newSameWriter(old, size, func(matched int64, crc uint32) (io.Writer, error) {
 		var err error
 		if t, err = createTemp(ctx, root, o.Path); err != nil {
 			return nil, err
@@ -153,27 +153,27 @@ func writeChanged(ctx context.Context, root *os.Root, fsys fs.FS, o Output) (str
 	return t.finish(errors.Join(werr, cerr))
 }
 
-// openOld opens the file at o.Path in fsys to compare o with, or returns
-// nil when o cannot be the same: no file or not a regular one (with
+// openOld opens the file at o.Path in fsys to compare o with, and returns
+// its size, or returns nil when o cannot be the same: no file or not a regular one (with
 // regular's error), another size where o's is known, or a stream (known
 // only by writing it).
-func openOld(fsys fs.FS, o Output) (fs.File, error) {
+func openOld(fsys fs.FS, o Output) (fs.File, int64, error) {
 	if o.stream != nil {
-		return nil, nil
+		return nil, 0, nil
 	}
 	if err := regular(fsys, o.Path); err != nil {
-		return nil, err // missing, or what the rename replaces: never opened
+		return nil, 0, err // missing, or what the rename replaces: never opened
 	}
 	f, err := fsys.Open(o.Path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	st, err := f.Stat()
 	if size, ok := o.knownSize(); err != nil || !st.Mode().IsRegular() || ok && size != st.Size() {
 		f.Close()
-		return nil, nil
+		return nil, 0, nil
 	}
-	return f, nil
+	return f, st.Size(), nil
 }
 
 // removeTemps removes the temporary files of a write that failed.
@@ -193,12 +193,12 @@ func removeTemps(root *os.Root, tmps []string) {
 // which records it): neither the bundle nor a second copy of it is ever
 // whole in memory.
 func equalFile(fsys fs.FS, o Output) (bool, error) {
-	f, err := openOld(fsys, o)
+	f, size, err := openOld(fsys, o)
 	if f == nil || err != nil {
 		return false, err
 	}
 	defer f.Close()
-	s := newSameWriter(f, func(int64, uint32) (io.Writer, error) { return io.Discard, nil })
+	s := newSameWriter(f, size, func(int64, uint32) (io.Writer, error) { return io.Discard, nil })
 	if _, err := o.WriteTo(s); err != nil {
 		return false, err
 	}
