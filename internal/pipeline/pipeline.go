@@ -555,6 +555,7 @@ type targetResult struct {
 	bundle   *canonical.Value
 	text     func(io.Writer) error // a typed target's file, in place of bundle
 	diags    [][]diag.Diagnostic   // each tool's, then the bundle's
+	later    profile.Later         // a typed target's, made when finish gathers them
 	tokens   *tokens.Count         // nil when not counted
 }
 
@@ -715,18 +716,12 @@ func (b *build) buildTarget(ctx context.Context, i int, opts profile.Options) er
 		return low.Err
 	}
 	// Each tool's diagnostics, then the bundle's: applied in place, and
-	// gathered into one list once, by finish.
+	// gathered into one list once, by finish, with those made later.
 	parts := append(slices.Clip(low.ToolDiagnostics), low.Diagnostics)
-	line, column := b.m.Pos(fmt.Sprintf("targets[%d]", i))
+	place := b.placeAtTarget(i)
 	for _, part := range parts {
 		for j := range part {
-			if part[j].File == "" { // a limit of the whole bundle: at the target
-				part[j].File = b.manifestFile
-				part[j].Line, part[j].Column = line, column
-				if part[j].Code == "defer.over-budget" {
-					part[j].Line, part[j].Column = b.m.Pos(fmt.Sprintf("targets[%d].defer_budget", i))
-				}
-			}
+			place(&part[j])
 		}
 	}
 	var count *tokens.Count
@@ -744,7 +739,7 @@ func (b *build) buildTarget(ctx context.Context, i int, opts profile.Options) er
 		parts[j] = b.apply(parts[j], t.Policy)
 	}
 	r := targetResult{names: low.Names, optional: low.Optional, renamed: low.Renamed, renamedO: low.RenamedOutput, aliases: low.Aliases,
-		bundle: low.Bundle, text: low.Text, diags: parts, tokens: count}
+		bundle: low.Bundle, text: low.Text, diags: parts, later: low.Later, tokens: count}
 	if low.Plan != nil {
 		r.deferred, r.groups, r.plan = map[string]bool{}, map[string]string{}, low.Plan
 		for j, src := range low.Sources {
@@ -758,6 +753,21 @@ func (b *build) buildTarget(ctx context.Context, i int, opts profile.Options) er
 	}
 	b.targets[i] = r
 	return nil
+}
+
+// placeAtTarget returns what places a diagnostic of the i-th target that
+// is in no file (a limit of the whole bundle) at the target's table.
+func (b *build) placeAtTarget(i int) func(*diag.Diagnostic) {
+	line, column := b.m.Pos(fmt.Sprintf("targets[%d]", i))
+	return func(d *diag.Diagnostic) {
+		if d.File == "" {
+			d.File = b.manifestFile
+			d.Line, d.Column = line, column
+			if d.Code == "defer.over-budget" {
+				d.Line, d.Column = b.m.Pos(fmt.Sprintf("targets[%d].defer_budget", i))
+			}
+		}
+	}
 }
 
 // selectTools sets the tools of the catalog that each target takes (all
@@ -810,6 +820,7 @@ func (b *build) finish() *Result {
 		for _, part := range t.diags {
 			n += len(part)
 		}
+		n += t.later.N
 	}
 	// Each part's diagnostics are let go once gathered: the lock, made
 	// when the outputs are written, keeps the build.
@@ -835,7 +846,15 @@ func (b *build) finish() *Result {
 		for _, part := range t.diags {
 			ds = append(ds, part...)
 		}
-		b.targets[i].diags = nil
+		if t.later.N > 0 { // made in their place, as the parts were: placed, then the target's policy applied
+			start, place := len(ds), b.placeAtTarget(i)
+			ds = t.later.AppendTo(ds)
+			for j := start; j < len(ds); j++ {
+				place(&ds[j])
+			}
+			ds = ds[:start+len(b.apply(ds[start:], b.m.Targets[i].Policy))]
+		}
+		b.targets[i].diags, b.targets[i].later = nil, profile.Later{}
 	}
 	if len(b.tools) == 0 && !diag.HasErrors(ds) { // an error says more than "empty"
 		d := diag.New("catalog.empty", "no source file yielded a tool").At(b.manifestFile, "")

@@ -176,3 +176,60 @@ func compileTypes(t *testing.T, gen string) {
 		}
 	})
 }
+
+// TestTypedFindingsTakeTheirTargetsPolicies: a typed target's findings,
+// made when the build gathers them, are placed, said of their target and
+// decided by its policy as every other target's are: ignored on one
+// target, an error on another (which fails the build), an info on a third.
+func TestTypedFindingsTakeTheirTargetsPolicies(t *testing.T) {
+	manifest := `version = 1
+[[sources]]
+include = ["tools.json"]
+format = "mcp"
+
+[[targets]]
+format = "typescript"
+out = "gen/tools.ts"
+policy = { ignore = ["loss.type-output-unknown"] }
+
+[[targets]]
+format = "python"
+out = "gen/tools.py"
+policy = { deny = ["loss.type-constraint"] }
+
+[[targets]]
+format = "go"
+out = "gen/tools.go"
+`
+	tools := `{"tools": [{"name": "search", "description": "Search the notes.",
+  "inputSchema": {"type": "object", "properties": {"q": {"type": "string", "minLength": 2, "description": "The words."}}, "required": ["q"]}}]}`
+	res := mustBuild(t, fstest.MapFS{DefaultManifest: {Data: []byte(manifest)}, "tools.json": {Data: []byte(tools)}}, 2)
+	got := map[string]diag.Diagnostic{}
+	for _, d := range res.Diagnostics {
+		if strings.HasPrefix(d.Code, "loss.type-") {
+			got[d.Target+" "+d.Code] = d
+		}
+	}
+	want := map[string]diag.Severity{
+		"python loss.type-output-unknown": diag.Info, "python loss.type-constraint": diag.Error,
+		"go loss.type-output-unknown": diag.Info, "go loss.type-constraint": diag.Info,
+		"typescript loss.type-constraint": diag.Info,
+	}
+	for key, sev := range want {
+		d, ok := got[key]
+		switch {
+		case !ok:
+			t.Errorf("no %s; the typed findings are %v", key, slices.Sorted(maps.Keys(got)))
+		case d.Severity != sev:
+			t.Errorf("%s is %s, want %s", key, d.Severity, sev)
+		case d.File != "tools.json" || d.Line == 0 || d.Tool != "search":
+			t.Errorf("%s is at %s:%d about %q, want in tools.json, located, about search", key, d.File, d.Line, d.Tool)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("typed findings %v, want %d", slices.Sorted(maps.Keys(got)), len(want))
+	}
+	if !res.Failed {
+		t.Error("the build did not fail on the python target's denied loss.type-constraint")
+	}
+}

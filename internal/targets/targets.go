@@ -56,16 +56,27 @@ func (t *Target) Emit(ctx context.Context, tools []*canonical.Tool, target strin
 	if low == nil {
 		return nil
 	}
-	var ds []diag.Diagnostic
 	if t.Generate != nil {
-		low.Text, ds = t.Generate(low.Tools, low.Sources, opts)
-	} else {
-		low.Bundle, ds = t.Publish(low.Tools, low.Sources, opts)
+		var later profile.Later
+		low.Text, later = t.Generate(low.Tools, low.Sources, opts)
+		if later.N > 0 {
+			low.Later = profile.Later{N: later.N, Append: func(ds []diag.Diagnostic) []diag.Diagnostic {
+				start := len(ds)
+				ds = later.Append(ds)
+				for i := start; i < len(ds); i++ {
+					ds[i].Target = target
+				}
+				return ds
+			}}
+		}
+		return low
 	}
+	var ds []diag.Diagnostic
+	low.Bundle, ds = t.Publish(low.Tools, low.Sources, opts)
 	for i := range ds {
 		ds[i].Target = target
 	}
-	if len(low.Diagnostics) == 0 { // the usual case: not copied (a typed target's are 70,000 at 20,000 tools)
+	if len(low.Diagnostics) == 0 { // the usual case: not copied
 		low.Diagnostics = ds
 	} else {
 		low.Diagnostics = append(low.Diagnostics, ds...)
