@@ -17,7 +17,7 @@ import (
 // findings (determinism holds for hostile input too). Every output is
 // encoded, typed targets' code included, as a build writes it.
 func FuzzConvert(f *testing.F) {
-	to, from, _ := ConvertFormats()
+	to, from, strict := ConvertFormats()
 	from = append([]string{"auto"}, from...)
 	for _, seed := range []string{
 		"mcp/reference-servers-py/server-git.tools_list.json",
@@ -35,15 +35,12 @@ func FuzzConvert(f *testing.F) {
 	}
 	f.Add([]byte(`{"tools":[{"name":"a","inputSchema":{"type":"object","properties":{"x":{"$ref":"#"}}}}]}`), uint8(1), uint8(0), false, true)
 	f.Add([]byte("tools:\n- name: b\n  inputSchema: {type: object, properties: {\"}\": {type: string}}}\n"), uint8(0), uint8(2), true, false)
-	f.Fuzz(func(t *testing.T, data []byte, fromAt, toAt uint8, repair, strict bool) {
+	f.Fuzz(func(t *testing.T, data []byte, fromAt, toAt uint8, repair, strictMode bool) {
 		if len(data) > 64<<10 {
 			return
 		}
 		opts := ConvertOptions{From: from[int(fromAt)%len(from)], To: to[int(toAt)%len(to)], Repair: repair, Jobs: 2}
-		if strict {
-			_, _, strictOnes := ConvertFormats()
-			opts.Strict = slices.Contains(strictOnes, opts.To)
-		}
+		opts.Strict = strictMode && slices.Contains(strict, opts.To)
 		name := "input.json"
 		if fromAt&0x80 != 0 {
 			name = "input.yaml"
