@@ -1,0 +1,99 @@
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/toolc-dev/toolc/diag"
+)
+
+// TestNamedPipeUnderAGlob: a named pipe that an include glob matches hung
+// the build forever (reading one waits for a writer). It is now a located
+// source.read error, and the build ends.
+func TestNamedPipeUnderAGlob(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tools/a"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "tools/b"), 0o755)
+	os.WriteFile(filepath.Join(dir, "toolc.toml"), []byte(baseManifest), 0o644)
+	os.WriteFile(filepath.Join(dir, "tools/a/mcp.json"), []byte(mcpTools), 0o644)
+	if err := syscall.Mkfifo(filepath.Join(dir, "tools/b/pipe.json"), 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan *Result, 1)
+	go func() {
+		res, err := BuildFile(context.Background(), os.DirFS(dir), DefaultManifest, Options{})
+		if err != nil {
+			t.Errorf("Build: %v", err)
+		}
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if res == nil {
+			return
+		}
+		if !res.Failed || !slices.ContainsFunc(res.Diagnostics, func(d diag.Diagnostic) bool {
+			return d.Code == "source.read" && d.File == "tools/b/pipe.json" && strings.Contains(d.Message, "named pipe")
+		}) {
+			t.Errorf("Build of a named pipe: failed %v, %v; want source.read at tools/b/pipe.json", res.Failed, res.Diagnostics)
+		}
+	case <-time.After(time.Minute): // a guard against the hang, not a timing
+		t.Fatal("the build still reads the named pipe after a minute")
+	}
+}
+
+// TestSymlinkLoopReadOnce: a symbolic link to a folder above, under **,
+// made the same file match nine times (eight catalog.duplicate-id errors).
+// Each file is read once; the other paths are one warning each.
+func TestSymlinkLoopReadOnce(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tools"), 0o755)
+	os.WriteFile(filepath.Join(dir, "toolc.toml"), []byte("version = 1\n[[sources]]\ninclude = [\"tools/**/*.json\"]\n[[targets]]\nformat = \"mcp\"\nout = \"dist/mcp.json\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tools/a.json"), []byte(mcpTools), 0o644)
+	if err := os.Symlink(".", filepath.Join(dir, "tools/loop")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	res, err := BuildFile(context.Background(), os.DirFS(dir), DefaultManifest, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dups := 0
+	for _, d := range res.Diagnostics {
+		switch {
+		case d.Severity == diag.Error:
+			t.Errorf("%s", d)
+		case d.Code == "source.link-duplicate":
+			dups++
+		}
+	}
+	if res.Files != 1 || dups == 0 {
+		t.Errorf("Build read %d files and warned of %d links; want 1 file and a warning per other path", res.Files, dups)
+	}
+}
+
+// TestCollapseStars: each ** of a glob multiplied its work ("**/" repeated
+// many times); consecutive ones are written as one, which matches the same.
+func TestCollapseStars(t *testing.T) {
+	for in, want := range map[string]string{
+		"tools/**/*.json": "tools/**/*.json",
+		"tools/" + strings.Repeat("**/", 50) + "*.json": "tools/**/*.json",
+		"**/**":          "**",
+		"a/**/b/**/**/c": "a/**/b/**/c",
+		"a/***/**/b":     "a/***/**/b",
+	} {
+		if got := collapseStars(in); got != want {
+			t.Errorf("collapseStars(%q) = %q, want %q", in, got, want)
+		}
+	}
+	fsys := baseFS(strings.Replace(baseManifest, `include = ["tools/b/**/*.json"]`, `include = ["tools/b/`+strings.Repeat("**/", 40)+`*.json"]`, 1))
+	res := mustBuild(t, fsys, 1)
+	if res.Files != 2 {
+		t.Errorf("a glob of 40 ** read %d files, want 2", res.Files)
+	}
+}
