@@ -89,7 +89,7 @@ func (o *output) built(ctx context.Context, dir, manifest string, opts pipeline.
 
 // build builds m's manifest in memory, saying what is wrong with it.
 func (o *output) build(ctx context.Context, m *pipeline.Workspace, opts pipeline.Options) (*pipeline.Result, error) {
-	opts.Read = membound.Bound // every build of the CLI's: a large one bounds its heap
+	opts.Memory = membound.Reading // every build of the CLI's: a large one bounds its heap
 	res, err := m.Build(ctx, opts)
 	if err := o.failure(m, err); err != nil {
 		return nil, err

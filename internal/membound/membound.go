@@ -16,15 +16,20 @@
 // runtime keeps the heap under the limit by collecting as it nears it,
 // and never spends more than half the CPU doing so.
 //
+// Before that, while the sources are read, the collector waits
+// (Reading): reading keeps most of what it makes, and each collection
+// its heap's growth would start frees little of it.
+//
 // Hold is for a program's part that holds no more than the part before it
 // did (a report's page, written after its build; a build's outputs,
 // written after it): it keeps the heap within the memory the program has
 // taken so far.
 //
-// GOMEMLIMIT, when set, is the user's choice: Bound and Hold leave it
-// alone, as Bound leaves GOGC. The limit is the process's: membound is for
-// a program (the CLI), not for a library that builds inside someone
-// else's, which pipeline.Options.Read leaves unset.
+// GOMEMLIMIT, when set, is the user's choice: Reading, Bound and Hold
+// leave it alone, as Reading and Bound leave GOGC. The limit is the
+// process's: membound is for a program (the CLI), not for a library that
+// builds inside someone else's, which pipeline.Options.Memory leaves
+// unset.
 package membound
 
 import (
@@ -32,6 +37,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
 // Floor is the least limit Bound sets: below it, a build's memory limits
@@ -56,32 +62,108 @@ func Limit(live uint64, targets int) int64 {
 }
 
 // Bound sets the soft memory limit for the rest of a build of targets
-// whose sources are read (pipeline.Options.Read), unless GOMEMLIMIT is
-// set or the heap is too small for any limit above Floor.
-func Bound(targets int) {
+// whose sources are read (Reading's end), unless GOMEMLIMIT is set or the
+// heap is too small for any limit above Floor. It reports whether it set
+// one.
+func Bound(targets int) bool {
 	if os.Getenv("GOMEMLIMIT") != "" {
-		return
+		return false
 	}
 	// What the heap's objects take now, garbage included, is at least
 	// what is live: when even that makes no limit above Floor, the
 	// collection that measures it is not worth its time.
 	if Limit(read("/memory/classes/heap/objects:bytes"), targets) == floor {
-		return
+		return false
 	}
 	runtime.GC()
-	if limit := Limit(read("/gc/heap/live:bytes"), targets); limit > floor {
-		debug.SetMemoryLimit(limit)
-		// Under the limit the collector's own trigger, twice what it last
-		// marked, only adds collections on the way to it: at 100,000
-		// tools the first, at 620 MB, marked 631 MB and freed nothing
-		// (what the targets make is kept), and one more ran between it
-		// and the limit. The limit alone runs one collection fewer, for
-		// 0.5 s less of the collector's CPU (GOGC, when set, is the
-		// user's).
-		if os.Getenv("GOGC") == "" {
-			debug.SetGCPercent(-1)
+	limit := Limit(read("/gc/heap/live:bytes"), targets)
+	if limit == floor {
+		return false
+	}
+	debug.SetMemoryLimit(limit)
+	// Under the limit the collector's own trigger, twice what it last
+	// marked, only adds collections on the way to it: at 100,000
+	// tools the first, at 620 MB, marked 631 MB and freed nothing
+	// (what the targets make is kept), and one more ran between it
+	// and the limit. The limit alone runs one collection fewer, for
+	// 0.5 s less of the collector's CPU (GOGC, when set, is the
+	// user's).
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(-1)
+	}
+	return true
+}
+
+// perByte is how much heap reading a byte of sources makes at most before
+// the collector runs while they are read (../shared/bench's 100,000 real
+// MCP tools: 150 MB of files made 714 MB, 364 MB of it kept).
+const perByte = 4
+
+// Reading is for a build about to read size bytes of sources
+// (pipeline.Options.Memory): the collector waits until they are read.
+// Reading keeps most of what it makes (the parsed documents and their
+// tools), so the collections that its heap's growth would start (each at
+// twice what the last one marked: a dozen at 100,000 tools, marking 1.1
+// GB in all) free little, and the build's limit, set once they are read,
+// is above what reading makes. Only past a limit of perByte times size,
+// at least Floor, does the collector run while reading.
+//
+// The returned function ends the reading, once: called with the number of
+// targets the build builds, it bounds them (Bound); with -1, when the
+// build stopped, it only puts back the collector's settings. Builds that
+// read at once in one process (tests) share the wait, and the last one to
+// end it puts them back. GOGC and GOMEMLIMIT, when set, are the user's:
+// the collector does not wait.
+func Reading(size int64) (read func(targets int)) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func(targets int) {
+			if targets >= 0 {
+				Bound(targets)
+			}
 		}
 	}
+	limit := max(floor, perByte*size)
+	waiting.Lock()
+	if waiting.builds == 0 {
+		waiting.percent = debug.SetGCPercent(-1)
+		waiting.limit = debug.SetMemoryLimit(limit)
+		waiting.set = limit
+	} else if limit > waiting.set {
+		debug.SetMemoryLimit(limit)
+		waiting.set = limit
+	}
+	waiting.builds++
+	waiting.Unlock()
+	var once sync.Once
+	return func(targets int) { once.Do(func() { endReading(targets) }) }
+}
+
+// waiting is the state of the builds Reading has the collector wait for.
+var waiting struct {
+	sync.Mutex
+	builds  int   // reading now
+	percent int   // GOGC before the first of them
+	limit   int64 // the memory limit before the first of them
+	set     int64 // the limit while they read
+}
+
+// endReading ends one build's reading, and bounds its targets when it
+// goes on. While the collector still waits, Bound measures the heap
+// before the collector's settings are put back: put back first, GOGC's
+// trigger, far below a heap that grew unhindered, would start a
+// collection that Bound's own must wait for, marking the heap twice.
+func endReading(targets int) {
+	waiting.Lock()
+	defer waiting.Unlock()
+	waiting.builds--
+	if waiting.builds > 0 {
+		return // another build reads: the last one bounds
+	}
+	if targets >= 0 && Bound(targets) {
+		return // the build's limit replaces the wait
+	}
+	debug.SetGCPercent(waiting.percent)
+	debug.SetMemoryLimit(waiting.limit)
 }
 
 // read returns the runtime metric name, a count of bytes.

@@ -156,3 +156,85 @@ func TestHoldLeavesGOMEMLIMITAlone(t *testing.T) {
 		t.Errorf("limit %d MB with GOMEMLIMIT set, want none", got>>20)
 	}
 }
+
+func TestReadingWaitsUntilRead(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	withFloor(t, Floor)
+	const size = 512 << 20 // a catalog of 512 MB: its limit is above Floor
+	read := Reading(size)
+	if p := gcPercent(); p != -1 {
+		t.Errorf("GOGC %d while reading, want off: the collector waits", p)
+	}
+	if got := debug.SetMemoryLimit(-1); got != perByte*size {
+		t.Errorf("limit %d MB while reading 512 MB, want %d MB", got>>20, perByte*size>>20)
+	}
+	read(-1)
+	read(-1) // once only: a second call puts back nothing more
+	if p := gcPercent(); p != 100 {
+		t.Errorf("GOGC %d once read, want 100 back", p)
+	}
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit %d MB once read, want none back", got>>20)
+	}
+	Reading(1 << 20)(-1)
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit %d MB once a small catalog is read, want none back", got>>20)
+	}
+}
+
+// TestReadingBuildsShareTheWait: builds that read at once in one
+// process (the CLI's tests do) leave the collector waiting until the last
+// one is read, and then put back what there was before the first.
+func TestReadingBuildsShareTheWait(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	withFloor(t, Floor)
+	first := Reading(1 << 20)
+	second := Reading(512 << 20)
+	if got := debug.SetMemoryLimit(-1); got != perByte*512<<20 {
+		t.Errorf("limit %d MB while two read, want the larger's %d MB", got>>20, perByte*512)
+	}
+	second(0) // a small heap: no limit of its own
+	if p := gcPercent(); p != -1 {
+		t.Errorf("GOGC %d while one build still reads, want off", p)
+	}
+	first(-1)
+	if p, got := gcPercent(), debug.SetMemoryLimit(-1); p != 100 || got != math.MaxInt64 {
+		t.Errorf("GOGC %d, limit %d MB once both are read, want 100 and none", p, got>>20)
+	}
+}
+
+func TestReadingBoundsTheBuildOnceRead(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+	withFloor(t, 1<<20)
+	read := Reading(16 << 20)
+	for range 64 {
+		held = append(held, make([]byte, 1<<20)) // 64 MB read and kept
+	}
+	defer func() { held = nil }()
+	read(3)
+	if got := debug.SetMemoryLimit(-1); got < 3*64<<20 || got > 3*96<<20 {
+		t.Errorf("limit %d MB once read, want Bound's: 3 × the heap's 64 to 96 MB", got>>20)
+	}
+	if p := gcPercent(); p != -1 {
+		t.Errorf("GOGC %d under the build's limit, want off", p)
+	}
+}
+
+func TestReadingLeavesTheUsersSettingsAlone(t *testing.T) {
+	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
+		t.Run(env, func(t *testing.T) {
+			t.Setenv("GOMEMLIMIT", "")
+			t.Setenv("GOGC", "")
+			t.Setenv(env, map[string]string{"GOGC": "100", "GOMEMLIMIT": "10GiB"}[env])
+			withFloor(t, Floor)
+			read := Reading(512 << 20)
+			if p, got := gcPercent(), debug.SetMemoryLimit(-1); p != 100 || got != math.MaxInt64 {
+				t.Errorf("GOGC %d, limit %d MB while reading with %s set, want them as they were", p, got>>20, env)
+			}
+			read(-1)
+		})
+	}
+}

@@ -80,11 +80,14 @@ type Options struct {
 	// fails the build and leaves the tool out of acceptance checks) and
 	// lint.custom (a warning), or any of diag's codes.
 	Validator func(t *canonical.Tool) []diag.Diagnostic
-	// Read, when set, is called once the sources are read and decoded,
-	// before any target is built, with the number of targets the build
-	// builds (0 for CatalogOnly): where the CLI bounds its heap
-	// (internal/membound), which a library leaves to its program.
-	Read func(targets int)
+	// Memory, when set, is told what the build will hold: where the CLI
+	// bounds its heap (internal/membound), which a library leaves to its
+	// program. It is called before the sources are read, with the bytes
+	// their files hold, and the function it returns is called once, when
+	// they are read and decoded, before any target is built, with the
+	// number of targets the build builds (0 for CatalogOnly), or with -1
+	// when the build stops before.
+	Memory func(size int64) (read func(targets int))
 	// Now is the build's clock: every decision of a date (an
 	// acknowledgment's until and its horizon, a sunset, the deprecation
 	// window's days) is made against it. Zero is the time Build starts.
@@ -362,17 +365,20 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 	if err := b.expandSources(); err != nil {
 		return nil, err
 	}
+	read := func(int) {}
+	if opts.Memory != nil {
+		read = opts.Memory(b.sourceBytes())
+	}
 	if err := b.readSources(ctx); err != nil {
+		read(-1)
 		return nil, err
 	}
 	b.hashTargetFiles()
-	if opts.Read != nil {
-		targets := len(m.Targets)
-		if opts.CatalogOnly {
-			targets = 0
-		}
-		opts.Read(targets)
+	targets := len(m.Targets)
+	if opts.CatalogOnly {
+		targets = 0
 	}
+	read(targets)
 	if err := b.selectTargets(); err != nil {
 		return nil, err
 	}

@@ -354,7 +354,7 @@ func TestBuildCancelled(t *testing.T) {
 func TestBuildCancelledMidway(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	res, err := BuildFile(ctx, baseFS(baseManifest), DefaultManifest, Options{Read: func(int) { cancel() }})
+	res, err := BuildFile(ctx, baseFS(baseManifest), DefaultManifest, Options{Memory: func(int64) func(int) { return func(int) { cancel() } }})
 	if !errors.Is(err, context.Canceled) || res != nil {
 		t.Fatalf("Build cancelled after reading = %v, %v; want context.Canceled and no result", res, err)
 	}
@@ -421,10 +421,19 @@ func TestCatalogOnly(t *testing.T) {
 	}
 }
 
-// TestReadIsCalledOnceRead: Options.Read is called once, after every
-// tool is read and checked, with the number of targets the build builds
-// (none for a catalog only).
-func TestReadIsCalledOnceRead(t *testing.T) {
+// TestMemoryIsToldWhatTheBuildHolds: Options.Memory is called before
+// any tool is read, with the bytes of the source files, and what it
+// returns once, after every tool is read and checked, with the number of
+// targets the build builds (none for a catalog only), or -1 when the
+// build stops while reading.
+func TestMemoryIsToldWhatTheBuildHolds(t *testing.T) {
+	fsys := baseFS(baseManifest)
+	var size int64
+	for name, f := range fsys {
+		if strings.HasPrefix(name, "tools/") {
+			size += int64(len(f.Data))
+		}
+	}
 	for _, catalogOnly := range []bool{false, true} {
 		var mu sync.Mutex
 		var events []string
@@ -435,19 +444,31 @@ func TestReadIsCalledOnceRead(t *testing.T) {
 				events = append(events, "tool")
 				return nil
 			},
-			Read: func(targets int) { events = append(events, fmt.Sprintf("read %d", targets)) },
+			Memory: func(n int64) func(int) {
+				events = append(events, fmt.Sprintf("reading %d", n))
+				return func(targets int) { events = append(events, fmt.Sprintf("read %d", targets)) }
+			},
 		}
-		res, err := BuildFile(context.Background(), baseFS(baseManifest), DefaultManifest, opts)
+		res, err := BuildFile(context.Background(), fsys, DefaultManifest, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := fmt.Sprintf("read %d", res.Targets)
+		first, last := fmt.Sprintf("reading %d", size), fmt.Sprintf("read %d", res.Targets)
 		if catalogOnly {
-			want = "read 0"
+			last = "read 0"
 		}
-		if n := len(events); n != res.Tools+1 || events[n-1] != want {
-			t.Errorf("CatalogOnly %v: events %q, want %d tools and then %q", catalogOnly, events, res.Tools, want)
+		if n := len(events); size == 0 || n != res.Tools+2 || events[0] != first || events[n-1] != last {
+			t.Errorf("CatalogOnly %v: events %q, want %q, %d tools and then %q", catalogOnly, events, first, res.Tools, last)
 		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var events []int
+	_, err := BuildFile(ctx, fsys, DefaultManifest, Options{Memory: func(int64) func(int) {
+		cancel() // while reading
+		return func(targets int) { events = append(events, targets) }
+	}})
+	if !errors.Is(err, context.Canceled) || !slices.Equal(events, []int{-1}) {
+		t.Errorf("build cancelled while reading: %v, read called with %v; want context.Canceled, and -1 once", err, events)
 	}
 }
 

@@ -181,6 +181,18 @@ func hashReader(r io.Reader) (string, error) {
 	return hashText(h.Sum(nil)), nil
 }
 
+// sourceBytes is what the files to read hold, as far as they can be
+// stated: reading says what cannot be.
+func (b *build) sourceBytes() int64 {
+	var n int64
+	for _, in := range b.inputs {
+		if info, err := fs.Stat(b.fsys, in.path); err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
+	}
+	return n
+}
+
 // readSources reads, parses, detects and decodes every input in parallel,
 // each into its own slot.
 func (b *build) readSources(ctx context.Context) error {

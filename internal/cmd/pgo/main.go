@@ -126,7 +126,7 @@ func build(dir string) error {
 		return err
 	}
 	defer w.Close()
-	res, err := w.Build(context.Background(), pipeline.Options{Version: "pgo", Read: membound.Bound})
+	res, err := w.Build(context.Background(), pipeline.Options{Version: "pgo", Memory: membound.Reading})
 	if err != nil {
 		return err
 	}
