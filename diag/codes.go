@@ -523,7 +523,7 @@ var codes = []Code{
 	{"source.invalid", Error, "a source file does not have the shape of its format",
 		"A required field is missing or has the wrong JSON type (a tool without a name, input_schema that is a string …). The message says what was expected."},
 	{"source.link-duplicate", Warning, "a source file matched again through a symbolic link was read once",
-		"A symbolic link inside the folder can name a file a second time: a link to a folder above it makes a loop that ** follows (tools/loop/loop/a.json is tools/a.json), and a link beside a file names it twice. Each file is read once, under the first path that names it, and every other path is this warning at the include that matched it; exclude the link to silence it."},
+		"A symbolic link inside the folder can name a file a second time: a link to a folder above it makes a loop that ** follows (tools/loop/loop/a.json is tools/a.json), and a link beside a file names it twice. Each file is read once, under the first path that names it, and each link through which files were matched again is one warning at the include that matched them (a loop, however many levels ** went down it, is one); exclude the link to silence it."},
 	{"source.name-collision", Error, "two tools of one source file get the same name",
 		"An OpenAPI operation's tool name is its operationId made legal (every run of characters outside [A-Za-z0-9_.-] becomes '_'), or its method and path without one. Two operations that map to one name would be one tool; give them distinct operationIds."},
 	{"source.no-match", Error, "an include glob matches no file",

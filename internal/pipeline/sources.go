@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -39,6 +40,7 @@ func (b *build) expandSources() error {
 			b.sourcePolicy[in.path] = p
 		}
 	}
+	e.sayAgain()
 	e.checkOutputs()
 	if len(e.errs) > 0 {
 		return b.configError(e.errs...)
@@ -53,7 +55,10 @@ type expansion struct {
 	links  bool // whether the file system can say where links lead
 	owner  map[string]int
 	linked map[string]string // a matched file's path with its links followed → the path read
-	errs   []diag.Diagnostic
+	// The paths matched again through each symbolic link: a link to a
+	// folder above it, under **, names every file below once a level.
+	againVia map[string]*matchedAgain
+	errs     []diag.Diagnostic
 }
 
 // fail adds a configuration error at key of the manifest.
@@ -117,7 +122,7 @@ func (e *expansion) add(i int, key, f string, src manifest.Source) {
 		// names it.
 		if r, err := resolveLinks(e.rl, f); err == nil && r != "" {
 			if first, ok := e.linked[r]; ok && first != f {
-				e.warn(diag.New("source.link-duplicate", "%s and %s are one file, %s, through a symbolic link; it is read once, as %s", f, first, r, first), key)
+				e.again(key, f, first, r)
 				return
 			}
 			e.linked[r] = f
@@ -131,6 +136,59 @@ func (e *expansion) add(i int, key, f string, src manifest.Source) {
 	}
 	e.owner[f] = i
 	e.b.inputs = append(e.b.inputs, input{path: f, source: i})
+}
+
+// matchedAgain is what a symbolic link made a glob match again.
+type matchedAgain struct {
+	key   string     // the first source's include it was matched by
+	paths [][]string // each path, the path it is read as, and the file
+}
+
+// again notes that f, matched by key, is the file r, read as first.
+func (e *expansion) again(key, f, first, r string) {
+	link := firstLink(e.rl, f)
+	a := e.againVia[link]
+	if a == nil {
+		if e.againVia == nil {
+			e.againVia = map[string]*matchedAgain{}
+		}
+		a = &matchedAgain{key: key}
+		e.againVia[link] = a
+	}
+	a.paths = append(a.paths, []string{f, first, r})
+}
+
+// sayAgain warns once of each symbolic link through which files were
+// matched again: a loop under ** names a file once for every level the
+// glob goes down, and was as many warnings.
+func (e *expansion) sayAgain() {
+	for _, link := range slices.Sorted(maps.Keys(e.againVia)) {
+		a := e.againVia[link]
+		f, first, r := a.paths[0][0], a.paths[0][1], a.paths[0][2]
+		if len(a.paths) == 1 {
+			e.warn(diag.New("source.link-duplicate", "%s and %s are one file, %s, through a symbolic link; it is read once, as %s", f, first, r, first), a.key)
+			continue
+		}
+		to, _ := resolveLinks(e.rl, link)
+		loop := ""
+		if to == "." || strings.HasPrefix(link, to+"/") {
+			loop = ", a folder that holds it, so that ** goes round it"
+		}
+		e.warn(diag.New("source.link-duplicate", "%s is a symbolic link to %s%s: %d paths through it name files matched before (%s is %s, …); each file is read once, under its first path", link, to, loop, len(a.paths), f, first), a.key)
+	}
+}
+
+// firstLink is the first part of name that is a symbolic link, or name.
+func firstLink(fsys fs.ReadLinkFS, name string) string {
+	for i := range len(name) {
+		if name[i] != '/' {
+			continue
+		}
+		if info, err := fsys.Lstat(name[:i]); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return name[:i]
+		}
+	}
+	return name
 }
 
 // resolve is name with its symbolic links followed, where that can be told.
