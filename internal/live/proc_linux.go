@@ -42,7 +42,8 @@ const markVar = "TOOLC_CAPTURE_PROCESS"
 // endDescendants kills every process that carries the command's mark but
 // the command itself (which Wait reaps), round after round, until none is
 // left: a process killed may leave children, which then come to toolc.
-// Those that are toolc's children are reaped.
+// Those that are toolc's children are reaped, and so are those the group's
+// kill left to it: a zombie has no environment to be found by.
 func endDescendants(cmd *exec.Cmd) {
 	mark := ""
 	for _, kv := range cmd.Env {
@@ -66,6 +67,7 @@ func endDescendants(cmd *exec.Cmd) {
 			}
 		}
 		reap(killed, self)
+		reapGroup(cmd.Process.Pid, self)
 		if !found && !unsure {
 			return
 		}
@@ -142,6 +144,35 @@ func reap(killed map[int]bool, self int) {
 			if _, err := syscall.Wait4(pid, &ws, 0, nil); err == nil || err == syscall.ECHILD {
 				delete(killed, pid)
 			}
+		}
+	}
+}
+
+// reapGroup waits for each of self's children in the process group that
+// endGroup killed, but its leader (the command, which Wait reaps): a
+// server's child left in its group (sleep 300 &) comes to toolc when the
+// server ends, and the group's kill makes it a zombie, whose empty
+// environment marked cannot tell from any other's.
+func reapGroup(group, self int) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self || pid == group {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp …: comm may hold spaces, so read after ')'.
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) > 2 && fields[1] == strconv.Itoa(self) && fields[2] == strconv.Itoa(group) {
+			_ = syscall.Kill(pid, syscall.SIGKILL) // it was, with the group; one forked meanwhile was not
+			var ws syscall.WaitStatus
+			_, _ = syscall.Wait4(pid, &ws, 0, nil)
 		}
 	}
 }
