@@ -365,9 +365,10 @@ func Build(ctx context.Context, fsys fs.FS, m *Manifest, opts Options) (*Result,
 	if err := b.expandSources(); err != nil {
 		return nil, err
 	}
+	size := b.statInputs()
 	read := func(int) {}
 	if opts.Memory != nil {
-		read = opts.Memory(b.sourceBytes())
+		read = opts.Memory(size)
 	}
 	if err := b.readSources(ctx); err != nil {
 		read(-1)

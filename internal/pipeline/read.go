@@ -24,6 +24,7 @@ import (
 	"github.com/toolc-dev/toolc/internal/formats"
 	"github.com/toolc-dev/toolc/internal/formats/openapi"
 	"github.com/toolc-dev/toolc/internal/manifest"
+	"github.com/toolc-dev/toolc/internal/par"
 	"github.com/toolc-dev/toolc/internal/profile"
 	"github.com/toolc-dev/toolc/internal/suggest"
 	"github.com/toolc-dev/toolc/internal/validate"
@@ -33,6 +34,10 @@ import (
 type input struct {
 	path   string
 	source int // index in m.Sources
+	// size is the file's, and err why it cannot be read (not a regular
+	// file, say): both stated before any file is read (statInputs).
+	size int64
+	err  error
 }
 
 type fileResult struct {
@@ -127,14 +132,20 @@ func HashFile(fsys fs.FS, name string) (string, error) {
 // followed). Opening a named pipe waits for a writer, forever; a device
 // never ends: toolc reads neither. It is checked before each open.
 func regular(fsys fs.FS, name string) error {
+	_, err := statRegular(fsys, name)
+	return err
+}
+
+// statRegular is regular, with the file's size.
+func statRegular(fsys fs.FS, name string) (int64, error) {
 	info, err := fs.Stat(fsys, name)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	what := ""
 	switch m := info.Mode(); {
 	case m.IsRegular():
-		return nil
+		return info.Size(), nil
 	case m&fs.ModeNamedPipe != 0:
 		what = "a named pipe"
 	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
@@ -146,7 +157,7 @@ func regular(fsys fs.FS, name string) error {
 	default:
 		what = "not a regular file"
 	}
-	return fmt.Errorf("%s is %s: %w", name, what, ErrNotRegular)
+	return 0, fmt.Errorf("%s is %s: %w", name, what, ErrNotRegular)
 }
 
 // ReadFile reads a file the command line names (toolc convert, toolc
@@ -181,14 +192,19 @@ func hashReader(r io.Reader) (string, error) {
 	return hashText(h.Sum(nil)), nil
 }
 
-// sourceBytes is what the files to read hold, as far as they can be
-// stated: reading says what cannot be.
-func (b *build) sourceBytes() int64 {
+// statInputs states every file to read, in parallel, and returns the
+// bytes they hold: what the build's memory is told before reading
+// (Options.Memory). Reading checks each file by what it found, without
+// stating it again: a catalog of 20,000 files, stated one after another,
+// waited 50 to 100 ms.
+func (b *build) statInputs() int64 {
+	par.For(len(b.inputs), 64, func(i int) {
+		in := &b.inputs[i]
+		in.size, in.err = statRegular(b.fsys, in.path)
+	})
 	var n int64
 	for _, in := range b.inputs {
-		if info, err := fs.Stat(b.fsys, in.path); err == nil && info.Mode().IsRegular() {
-			n += info.Size()
-		}
+		n += in.size
 	}
 	return n
 }
@@ -214,7 +230,11 @@ func (b *build) readSources(ctx context.Context) error {
 func (b *build) readSource(in input) fileResult {
 	src := b.m.Sources[in.source]
 	r := fileResult{}
-	data, err := readRegular(b.fsys, in.path)
+	err := in.err
+	var data []byte
+	if err == nil {
+		data, err = fs.ReadFile(b.fsys, in.path)
+	}
 	if err != nil {
 		r.report(in, "source.read", canonical.Pos{}, "cannot read the file: %v", unwrapPath(err))
 		return r
