@@ -120,6 +120,7 @@ func TestHoldLimit(t *testing.T) {
 		{300 * mb, 200 * mb, math.MaxInt64, 300 * mb}, // a third left to collect in
 		{300 * mb, 201 * mb, math.MaxInt64, 0},        // less: the collector would run back to back
 		{1100 * mb, 560 * mb, 1092 * mb, 0},           // under Bound's lower limit: that one stays
+		{10 * mb, 2 * mb, math.MaxInt64, 0},           // the example catalog: too small to hold
 		{0, 0, math.MaxInt64, 0},
 	} {
 		got, ok := holdLimit(c.held, c.live, c.old)
@@ -134,13 +135,13 @@ func TestHoldSetsWhatTheProgramHolds(t *testing.T) {
 	withFloor(t, Floor)
 	runtime.GC()                                     // what is live: the test binary's few MB
 	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // and no collection until Hold has read
-	held = [][]byte{make([]byte, 32<<20)}
+	held = [][]byte{make([]byte, 96<<20)}
 	held = nil // taken, and now garbage: what a build leaves its report
 	old := debug.SetMemoryLimit(-1)
 	release := Hold()
 	got := debug.SetMemoryLimit(-1)
-	if got == math.MaxInt64 || got < 32<<20 {
-		t.Errorf("limit %d MB after 32 MB were taken and let go, want at least that", got>>20)
+	if got == math.MaxInt64 || got < 96<<20 {
+		t.Errorf("limit %d MB after 96 MB were taken and let go, want at least that", got>>20)
 	}
 	release()
 	if got := debug.SetMemoryLimit(-1); got != old {
