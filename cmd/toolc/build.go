@@ -192,21 +192,17 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 		}
 	}
 	cache := buildcache.Open(cacheDir(f), m.Root.FS(), version(), now, f.all)
+	cache.Memory = membound.Reading // the answer is read as a build's sources are
 	if !f.check && cache.On() {
 		man, err := out.read(m)
 		if err != nil {
 			return err
 		}
-		// The answer keeps what it reads (the findings to print), as a
-		// build's reading does: the collector waits for it too.
-		read := membound.Reading(0)
 		if e := cache.Get(cmd.Context(), man, f.jobs); e != nil {
 			sayFindings(e, out)
 			sayDone(e, out, start, "up to date: %s; nothing changed since toolc.lock, so nothing was built: --no-cache builds")
-			read(-1)
 			return nil
 		}
-		read(-1)
 	}
 	res, err := out.build(cmd.Context(), m, opts)
 	if err != nil {
