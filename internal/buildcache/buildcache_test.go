@@ -1,10 +1,15 @@
 package buildcache
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/toolc-dev/toolc/diag"
+	"github.com/toolc-dev/toolc/internal/pipeline"
 )
 
 // TestCacheEntryRoundTrip: what encode writes, decodeEntry reads back
@@ -45,4 +50,46 @@ func FuzzDecodeEntry(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = Decode(data)
 	})
+}
+
+// TestGetReadsUnderTheProgramsBound: a session's Memory is told the size
+// of the entry Get reads, and ended (with -1) once it is read, on a hit;
+// on a miss nothing is read, and it is not called.
+func TestGetReadsUnderTheProgramsBound(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "toolc.toml"), []byte("version = 1\n[[sources]]\ninclude = [\"tools.json\"]\n[[targets]]\nformat = \"mcp\"\nout = \"dist/mcp.json\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "tools.json"), []byte(`[{"name": "get_weather", "description": "Gets the weather.", "inputSchema": {"type": "object"}}]`), 0o644)
+	w, err := pipeline.OpenWorkspace(dir, "toolc.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	const version = "v1.0.0"
+	res, err := w.Build(context.Background(), pipeline.Options{Version: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := res.WriteAll(context.Background(), w.Root); err != nil {
+		t.Fatal(err)
+	}
+	var calls []int64
+	session := func() *Session {
+		s := Open(t.TempDir(), w.Root.FS(), version, time.Time{}, false)
+		s.Memory = func(size int64) func(int) {
+			calls = append(calls, size)
+			return func(targets int) { calls = append(calls, int64(targets)) }
+		}
+		return s
+	}
+	if s := session(); s.Get(context.Background(), res.Manifest, 0) != nil || calls != nil {
+		t.Fatalf("an empty cache answered, and told Memory %v", calls)
+	}
+	s := session()
+	s.Put(EntryOf(res))
+	if e := s.Get(context.Background(), res.Manifest, 0); e == nil {
+		t.Fatal("the entry just put is not found")
+	}
+	if len(calls) != 2 || calls[0] <= 0 || calls[1] != -1 {
+		t.Errorf("Memory told %v, want the entry's size and then -1", calls)
+	}
 }
