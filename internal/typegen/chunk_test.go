@@ -2,6 +2,7 @@ package typegen
 
 import (
 	"bytes"
+	"go/format"
 	"path/filepath"
 	"testing"
 
@@ -13,8 +14,9 @@ import (
 
 // TestGoChunksFormatAsTheWhole: the Go file formatted a piece at a time
 // (one declaration each, at the smallest) is the file formatted whole, byte
-// for byte, on the corpus's MCP tools with and without the runtime; and a
-// piece go/format refuses still names its tool.
+// for byte, on the corpus's MCP tools with and without the runtime, and
+// gofmt leaves it as it is (the schemas' blocks are written so, not
+// formatted); and a piece go/format refuses still names its tool.
 func TestGoChunksFormatAsTheWhole(t *testing.T) {
 	mcp, _ := formats.Default().Get("mcp")
 	var tools []*canonical.Tool
@@ -36,6 +38,13 @@ func TestGoChunksFormatAsTheWhole(t *testing.T) {
 		pieces, err := m.Go("corpus", "tools", runtime)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if formatted, err := format.Source(whole); err != nil || !bytes.Equal(formatted, whole) {
+			i := 0
+			for i < min(len(whole), len(formatted)) && whole[i] == formatted[i] {
+				i++
+			}
+			t.Errorf("runtime %v: gofmt changes the file (%v) at byte %d:\nwritten: %q\ngofmt:   %q", runtime, err, i, whole[max(0, i-80):min(len(whole), i+80)], formatted[max(0, i-80):min(len(formatted), i+80)])
 		}
 		if !bytes.Equal(whole, pieces) {
 			i := 0

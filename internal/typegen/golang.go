@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/diag"
@@ -190,29 +191,78 @@ type goFormatted struct {
 	err error
 }
 
-// schemaBlock is how many tools' schemas one var block holds: a block is
-// formatted whole, and 20,000 schemas are 40 MB of source.
+// schemaBlock is how many tools' schemas one var block holds: 20,000
+// schemas are 40 MB of source.
 var schemaBlock = 256 // a var: the test sets it
+
+// schemasDoc begins the schemas' first var block.
+const schemasDoc = "\n// The tools' schemas as the catalog has them. Give a tool's to mcp.AddTool as\n// Tool.InputSchema (or OutputSchema): the SDK then checks each call against\n// it, its enums and constraints included, not against the schema it infers\n// from the input struct, which has neither.\n"
 
 // schemas writes each tool's input (and output) schema as the catalog has
 // it, for mcp.AddTool: the SDK checks calls against Tool.InputSchema when
 // it is set, enums and constraints included, where the schema it infers
 // from a struct has neither.
+//
+// The blocks are written as gofmt writes them, and not formatted: three
+// quarters of the file's bytes in a few tokens a line, they were most of
+// go/format's work and garbage (TestGoChunksFormatAsTheWhole checks that
+// gofmt leaves the file as it is). Each line is a name of the package's
+// scope and a literal of goString: neither can hold code.
 func (g *goWriter) schemas() {
-	g.b.WriteString("\n// The tools' schemas as the catalog has them. Give a tool's to mcp.AddTool as\n// Tool.InputSchema (or OutputSchema): the SDK then checks each call against\n// it, its enums and constraints included, not against the schema it infers\n// from the input struct, which has neither.\nvar (\n")
+	if len(g.m.Tools) == 0 {
+		g.b.WriteString(schemasDoc + "var ()\n")
+		return
+	}
+	g.flush(true) // what came before, formatted
+	var names, values []string
 	for i, t := range g.m.Tools {
-		if i > 0 && i%schemaBlock == 0 { // a block of its own, which flush may format alone
-			g.b.WriteString(")\n")
-			g.flush(false)
-			g.b.WriteString("\nvar (\n")
-		}
-		g.mark(t.Source)
-		fmt.Fprintf(&g.b, "\t%s = json.RawMessage(%s)\n", g.pkg.name(t.TypeName+"InputSchema", "_"), goString(string(t.Source.Input.JSON().AppendJSON(nil, ""))))
+		names = append(names, g.pkg.name(t.TypeName+"InputSchema", "_"))
+		values = append(values, goString(string(t.Source.Input.JSON().AppendJSON(nil, ""))))
 		if !t.NoOutput && t.Source.Output != nil {
-			fmt.Fprintf(&g.b, "\t%s = json.RawMessage(%s)\n", g.pkg.name(t.TypeName+"OutputSchema", "_"), goString(string(t.Source.Output.JSON().AppendJSON(nil, ""))))
+			names = append(names, g.pkg.name(t.TypeName+"OutputSchema", "_"))
+			values = append(values, goString(string(t.Source.Output.JSON().AppendJSON(nil, ""))))
+		}
+		if (i+1)%schemaBlock == 0 || i == len(g.m.Tools)-1 {
+			head := "\nvar (\n"
+			if i < schemaBlock {
+				head = schemasDoc + "var (\n"
+			}
+			g.formatted(rawMessages(head, names, values))
+			names, values = names[:0], values[:0]
 		}
 	}
-	g.b.WriteString(")\n")
+}
+
+// rawMessages is a var block, after head, of each name =
+// json.RawMessage(value), as gofmt writes it: the = of every line in one
+// column, a space after the longest name (go/printer aligns by
+// text/tabwriter, which counts runes).
+func rawMessages(head string, names, values []string) []byte {
+	width, size := 0, len(head)+2
+	for i, n := range names {
+		width = max(width, utf8.RuneCountInString(n))
+		size += len(n) + len(values[i]) + 24
+	}
+	b := make([]byte, 0, size+len(names)*width)
+	b = append(b, head...)
+	for i, n := range names {
+		b = append(b, '\t')
+		b = append(b, n...)
+		for range width - utf8.RuneCountInString(n) + 1 {
+			b = append(b, ' ')
+		}
+		b = append(b, "= json.RawMessage("...)
+		b = append(b, values[i]...)
+		b = append(b, ")\n"...)
+	}
+	return append(b, ")\n"...)
+}
+
+// formatted hands the writer a piece as it is: gofmt's already.
+func (g *goWriter) formatted(src []byte) {
+	done := make(chan goFormatted, 1)
+	done <- goFormatted{src: src}
+	g.order <- done
 }
 
 // CodeError is generated code that its language's own formatter refused:
