@@ -37,8 +37,9 @@ import (
 //
 // Every identifier comes from a namer and every string is printed as a Go
 // literal or comment, so no name, key, value or description can add code.
-// The file is checked by go/format: an error names the tool whose
-// declaration it is in (a bug of toolc's, never the catalog's).
+// The file is checked by go/format (but for the schemas' blocks, written
+// as gofmt writes them): an error names the tool whose declaration it is
+// in (a bug of toolc's, never the catalog's).
 func (m *Model) Go(header, pkg string, runtime bool) ([]byte, error) {
 	var b bytes.Buffer
 	err := m.WriteGo(&b, header, pkg, runtime)
