@@ -55,6 +55,7 @@ func endDescendants(cmd *exec.Cmd) {
 		return
 	}
 	self := os.Getpid()
+	defer reapGroup(cmd.Process.Pid, self) // once every round is done
 	killed := map[int]bool{}
 	for range 50 {
 		found := false
@@ -67,7 +68,6 @@ func endDescendants(cmd *exec.Cmd) {
 			}
 		}
 		reap(killed, self)
-		reapGroup(cmd.Process.Pid, self)
 		if !found && !unsure {
 			return
 		}
@@ -111,14 +111,8 @@ func marked(mark []byte, self int) (pids []int, unsure bool) {
 // is a child of self's that is neither a zombie nor a kernel thread
 // (which have none).
 func execing(pid string, self int) bool {
-	stat, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return false
-	}
-	// pid (comm) state ppid pgrp session tty_nr tpgid flags …: comm may
-	// hold spaces, so read after ')'.
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	if len(fields) < 7 || fields[0] == "Z" || fields[0] == "X" || fields[1] != strconv.Itoa(self) {
+	fields, err := statFields(pid)
+	if err != nil || len(fields) < 7 || fields[0] == "Z" || fields[0] == "X" || fields[1] != strconv.Itoa(self) {
 		return false
 	}
 	flags, err := strconv.ParseUint(fields[6], 10, 64)
@@ -132,13 +126,11 @@ const pfKthread = 0x00200000
 // none stays a zombie.
 func reap(killed map[int]bool, self int) {
 	for pid := range killed {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		fields, err := statFields(strconv.Itoa(pid))
 		if err != nil {
 			delete(killed, pid) // reaped by its parent, or gone
 			continue
 		}
-		// pid (comm) state ppid …: comm may hold spaces, so read after ')'.
-		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 		if len(fields) > 1 && fields[1] == strconv.Itoa(self) {
 			var ws syscall.WaitStatus
 			if _, err := syscall.Wait4(pid, &ws, 0, nil); err == nil || err == syscall.ECHILD {
@@ -163,16 +155,22 @@ func reapGroup(group, self int) {
 		if err != nil || pid == self || pid == group {
 			continue
 		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid pgrp …: comm may hold spaces, so read after ')'.
-		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(fields) > 2 && fields[1] == strconv.Itoa(self) && fields[2] == strconv.Itoa(group) {
+		fields, err := statFields(e.Name())
+		if err == nil && len(fields) > 2 && fields[1] == strconv.Itoa(self) && fields[2] == strconv.Itoa(group) {
 			_ = syscall.Kill(pid, syscall.SIGKILL) // it was, with the group; one forked meanwhile was not
 			var ws syscall.WaitStatus
 			_, _ = syscall.Wait4(pid, &ws, 0, nil)
 		}
 	}
+}
+
+// statFields are the fields of process pid's stat after its name: state,
+// ppid, pgrp, session, tty_nr, tpgid, flags … (the name, in parentheses,
+// may hold spaces: what follows its last ')' is read).
+func statFields(pid string) ([]string, error) {
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return nil, err
+	}
+	return strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:])), nil
 }
