@@ -138,24 +138,25 @@ func (e *expansion) add(i int, key, f string, src manifest.Source) {
 	e.b.inputs = append(e.b.inputs, input{path: f, source: i})
 }
 
-// matchedAgain is what a symbolic link made a glob match again.
+// matchedAgain is what a symbolic link made a glob match again: how many
+// paths, and the first of them, the path it is read as and the file.
 type matchedAgain struct {
-	key   string     // the first source's include it was matched by
-	paths [][]string // each path, the path it is read as, and the file
+	key         string // the first source's include it was matched by
+	n           int
+	f, first, r string
 }
 
 // again notes that f, matched by key, is the file r, read as first.
 func (e *expansion) again(key, f, first, r string) {
 	link := firstLink(e.rl, f)
-	a := e.againVia[link]
-	if a == nil {
-		if e.againVia == nil {
-			e.againVia = map[string]*matchedAgain{}
-		}
-		a = &matchedAgain{key: key}
-		e.againVia[link] = a
+	if a := e.againVia[link]; a != nil {
+		a.n++
+		return
 	}
-	a.paths = append(a.paths, []string{f, first, r})
+	if e.againVia == nil {
+		e.againVia = map[string]*matchedAgain{}
+	}
+	e.againVia[link] = &matchedAgain{key: key, n: 1, f: f, first: first, r: r}
 }
 
 // sayAgain warns once of each symbolic link through which files were
@@ -164,9 +165,8 @@ func (e *expansion) again(key, f, first, r string) {
 func (e *expansion) sayAgain() {
 	for _, link := range slices.Sorted(maps.Keys(e.againVia)) {
 		a := e.againVia[link]
-		f, first, r := a.paths[0][0], a.paths[0][1], a.paths[0][2]
-		if len(a.paths) == 1 {
-			e.warn(diag.New("source.link-duplicate", "%s and %s are one file, %s, through a symbolic link; it is read once, as %s", f, first, r, first), a.key)
+		if a.n == 1 {
+			e.warn(diag.New("source.link-duplicate", "%s and %s are one file, %s, through a symbolic link; it is read once, as %s", a.f, a.first, a.r, a.first), a.key)
 			continue
 		}
 		to, _ := resolveLinks(e.rl, link)
@@ -174,7 +174,7 @@ func (e *expansion) sayAgain() {
 		if to == "." || strings.HasPrefix(link, to+"/") {
 			loop = ", a folder that holds it, so that ** goes round it"
 		}
-		e.warn(diag.New("source.link-duplicate", "%s is a symbolic link to %s%s: %d paths through it name files matched before (%s is %s, …); each file is read once, under its first path", link, to, loop, len(a.paths), f, first), a.key)
+		e.warn(diag.New("source.link-duplicate", "%s is a symbolic link to %s%s: %d paths through it name files matched before (%s is %s, …); each file is read once, under its first path", link, to, loop, a.n, a.f, a.first), a.key)
 	}
 }
 
