@@ -127,10 +127,8 @@ func Reading(size int64) (read func(targets int)) {
 	if waiting.builds == 0 {
 		waiting.percent = debug.SetGCPercent(-1)
 		waiting.limit = debug.SetMemoryLimit(limit)
-		waiting.set = limit
-	} else if limit > waiting.set {
+	} else if limit > debug.SetMemoryLimit(-1) { // the larger of their limits
 		debug.SetMemoryLimit(limit)
-		waiting.set = limit
 	}
 	waiting.builds++
 	waiting.Unlock()
@@ -144,7 +142,6 @@ var waiting struct {
 	builds  int   // reading now
 	percent int   // GOGC before the first of them
 	limit   int64 // the memory limit before the first of them
-	set     int64 // the limit while they read
 }
 
 // endReading ends one build's reading, and bounds its targets when it

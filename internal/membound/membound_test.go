@@ -29,6 +29,13 @@ func TestLimit(t *testing.T) {
 
 // withFloor lowers the floor for one test and puts the limit and the
 // collector's percentage back after.
+// userless clears the user's GOGC and GOMEMLIMIT for the test: membound
+// leaves either alone when set.
+func userless(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	t.Setenv("GOGC", "")
+}
+
 func withFloor(t *testing.T, f int64) {
 	old := floor
 	floor = f
@@ -51,8 +58,7 @@ func gcPercent() int {
 var held [][]byte
 
 func TestBoundSetsTwiceWhatTheBuildWillHold(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", "")
-	t.Setenv("GOGC", "") // one of the shell's would be left alone
+	userless(t) // one of the shell's would be left alone
 	withFloor(t, 1<<20)
 	for range 64 {
 		held = append(held, make([]byte, 1<<20)) // 64 MB live
@@ -97,8 +103,7 @@ func TestBoundLeavesGOMEMLIMITAlone(t *testing.T) {
 }
 
 func TestBoundSetsNothingUnderTheFloor(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", "")
-	t.Setenv("GOGC", "")
+	userless(t)
 	withFloor(t, Floor)
 	Bound(3)
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
@@ -159,8 +164,7 @@ func TestHoldLeavesGOMEMLIMITAlone(t *testing.T) {
 }
 
 func TestReadingWaitsUntilRead(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", "")
-	t.Setenv("GOGC", "")
+	userless(t)
 	withFloor(t, Floor)
 	const size = 512 << 20 // a catalog of 512 MB: its limit is above Floor
 	read := Reading(size)
@@ -188,8 +192,7 @@ func TestReadingWaitsUntilRead(t *testing.T) {
 // process (the CLI's tests do) leave the collector waiting until the last
 // one is read, and then put back what there was before the first.
 func TestReadingBuildsShareTheWait(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", "")
-	t.Setenv("GOGC", "")
+	userless(t)
 	withFloor(t, Floor)
 	first := Reading(1 << 20)
 	second := Reading(512 << 20)
@@ -207,8 +210,7 @@ func TestReadingBuildsShareTheWait(t *testing.T) {
 }
 
 func TestReadingBoundsTheBuildOnceRead(t *testing.T) {
-	t.Setenv("GOMEMLIMIT", "")
-	t.Setenv("GOGC", "")
+	userless(t)
 	withFloor(t, 1<<20)
 	read := Reading(16 << 20)
 	for range 64 {
@@ -227,8 +229,7 @@ func TestReadingBoundsTheBuildOnceRead(t *testing.T) {
 func TestReadingLeavesTheUsersSettingsAlone(t *testing.T) {
 	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
 		t.Run(env, func(t *testing.T) {
-			t.Setenv("GOMEMLIMIT", "")
-			t.Setenv("GOGC", "")
+			userless(t)
 			t.Setenv(env, map[string]string{"GOGC": "100", "GOMEMLIMIT": "10GiB"}[env])
 			withFloor(t, Floor)
 			read := Reading(512 << 20)
