@@ -160,9 +160,10 @@ func (g *goWriter) write() {
 var chunkSize = 256 << 10 // a var: the test sets it
 
 // flush hands what the writer holds to format as a piece, when it holds
-// a chunk's worth (or anything, with last).
-func (g *goWriter) flush(last bool) {
-	if g.b.Len() < chunkSize && !last || g.b.Len() == 0 {
+// a chunk's worth (or anything, with all: at the file's end, and before a
+// piece that is not formatted).
+func (g *goWriter) flush(all bool) {
+	if g.b.Len() < chunkSize && !all || g.b.Len() == 0 {
 		return
 	}
 	done := make(chan goFormatted, 1)
