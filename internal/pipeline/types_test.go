@@ -146,6 +146,11 @@ func compileTypes(t *testing.T, gen string) {
 		if err := os.WriteFile(filepath.Join(pkg, "go.sum"), sum, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		// gofmt leaves it as it is: the file is written as gofmt writes
+		// it, not formatted.
+		if out, err := exec.Command("gofmt", "-l", pkg).CombinedOutput(); err != nil || len(out) > 0 {
+			t.Errorf("gofmt -l: %v %s", err, out)
+		}
 		cmd := exec.Command("go", "vet", ".")
 		cmd.Dir = pkg
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off", "GOPROXY=off")

@@ -1,11 +1,15 @@
 package typegen
 
 import (
+	"bytes"
 	"errors"
+	"go/format"
 	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/aymanbagabas/go-udiff"
 
 	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/profile"
@@ -154,5 +158,41 @@ func TestModelSharedByTargets(t *testing.T) {
 	}
 	if a, b := model(sources, emitted, nil, profile.Options{}), model(sources, emitted, nil, profile.Options{}); a == b {
 		t.Error("without a Shared, two calls returned one model")
+	}
+}
+
+// TestGoWrittenAsGofmtWrites: the Go file is gofmt's as written, where
+// gofmt would change what a plain writer makes: doc comments that
+// go/doc/comment reads as code blocks, lists and headings, blank lines
+// it joins; fields of several widths, in runs that comments part; enum
+// constants; a struct of one field; Decode; a catalog of no tools.
+func TestGoWrittenAsGofmtWrites(t *testing.T) {
+	in, err := canonical.ParseSchema([]byte(`{"type": "object",
+		"properties": {"q": {"type": "string"}, "longer_name": {"type": "integer", "description": "Has a doc."}, "after": {"type": "array", "items": {"type": "string"}},
+		"x": {"type": "boolean"}, "mode": {"enum": ["fast", "slowest"]},
+		"one": {"type": "object", "description": "# Heading\n\tTabbed.", "properties": {"only": {"type": "string"}}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := "Lists things.\n\n  indented, a code block\n- a line\n  - an item\n\nA Heading\n\nMore text.\n\n\n\nAfter blank lines."
+	var src []byte
+	for _, tools := range [][]*canonical.Tool{nil, {{Name: "list_things", Description: doc, Input: in}}} {
+		src, err = Build(tools, nil, nil).Go("header", "tools", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		formatted, err := format.Source(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(formatted, src) {
+			t.Errorf("%d tools: gofmt changes the file:\n%s", len(tools), udiff.Unified("written", "gofmt", string(src), string(formatted)))
+		}
+	}
+	for _, want := range []string{"//\tindented, a code block\n", "// # A Heading\n", "//\tTabbed.\n", "\tLongerName *int64               `json:\"longer_name,omitempty\"`\n",
+		"\tListThingsInputModeSlowest ListThingsInputMode = \"slowest\"\n", "\tOnly *string `json:\"only,omitempty\"`\n"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the file has no %q:\n%s", want, src)
+		}
 	}
 }

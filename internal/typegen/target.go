@@ -111,7 +111,7 @@ func TypeScriptTarget(tools, sources []*canonical.Tool, opts profile.Options) (T
 }
 
 // GoTarget writes the go target: the package of the tools' types
-// (Model.Go), with a diagnostic for each loss. Code go/format refuses is
+// (Model.Go), with a diagnostic for each loss. Code go/parser refuses is
 // found as the file is written: the write fails with a *CodeError, which
 // names the tool.
 func GoTarget(tools, sources []*canonical.Tool, opts profile.Options) (Text, profile.Later) {

@@ -3,6 +3,7 @@ package typegen
 import (
 	"bufio"
 	"fmt"
+	"go/doc/comment"
 	"io"
 	"strconv"
 	"strings"
@@ -121,6 +122,37 @@ func goComment(b sink, indent, lead, text string) {
 			continue
 		}
 		fmt.Fprintf(b, "%s// %s\n", indent, l)
+	}
+}
+
+// goDoc writes text as the // lines of a top-level declaration's doc
+// comment, the first beginning with lead, in the form gofmt gives it:
+// go/printer reformats such a comment through go/doc/comment (an indented
+// line becomes a code block, a lone line a heading), and the Go file is
+// written as gofmt writes it, not formatted. An empty text writes nothing.
+func goDoc(b sink, lead, text string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	lines := commentLines(text)
+	lines[0] = lead + lines[0]
+	// go/printer's formatDocComment: the text after each "//" and one
+	// space, parsed and printed by go/doc/comment.
+	var p comment.Parser
+	var pr comment.Printer
+	out := string(pr.Comment(p.Parse(strings.Join(lines, "\n") + "\n")))
+	for out != "" {
+		var l string
+		l, out, _ = strings.Cut(out, "\n")
+		switch {
+		case l == "":
+			b.WriteString("//\n")
+		case l[0] == '\t':
+			fmt.Fprintf(b, "//%s\n", l)
+		default:
+			fmt.Fprintf(b, "// %s\n", l)
+		}
 	}
 }
 
