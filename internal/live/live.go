@@ -172,22 +172,31 @@ func stdio(ctx context.Context, c *manifest.Capture, opts Options, limit *bounds
 type boundedStdio struct {
 	cmd   *exec.Cmd
 	limit *bounds
+	stdin *serverStdin // once connected
 }
 
 func (t *boundedStdio) Connect(ctx context.Context) (mcp.Connection, error) {
-	stdout, err := t.cmd.StdoutPipe()
+	// The server's stdout is a pipe of toolc's, not StdoutPipe's, which
+	// Wait closes once the server has ended, with what it wrote last
+	// perhaps not yet read (a second answer to a request).
+	stdout, w, err := os.Pipe()
 	if err != nil {
 		return nil, err
 	}
+	t.cmd.Stdout = w
 	stdin, err := t.cmd.StdinPipe()
-	if err != nil {
-		return nil, err
+	if err == nil {
+		err = t.cmd.Start()
 	}
-	if err := t.cmd.Start(); err != nil {
+	_ = w.Close() // the server's end is the server's
+	if err != nil {
+		_ = stdout.Close()
 		return nil, err
 	}
 	in := &boundedLines{r: stdout, limit: t.limit}
-	return (&mcp.IOTransport{Reader: io.NopCloser(in), Writer: &serverStdin{cmd: t.cmd, w: stdin}}).Connect(ctx)
+	t.stdin = &serverStdin{cmd: t.cmd, w: stdin, out: stdout}
+	t.stdin.ended = sync.OnceValue(t.stdin.stop)
+	return (&mcp.IOTransport{Reader: io.NopCloser(in), Writer: t.stdin}).Connect(ctx)
 }
 
 // boundedLines counts a server's stdout, line by line.
@@ -211,15 +220,25 @@ func (b *boundedLines) Read(p []byte) (int, error) {
 }
 
 // serverStdin is the server's stdin; closing it ends the server as the
-// MCP specification says: stdin closed, then SIGTERM, then SIGKILL.
+// MCP specification says: stdin closed, then SIGTERM, then SIGKILL. Its
+// stdout, read by the client, is closed then too.
 type serverStdin struct {
 	cmd *exec.Cmd
 	w   io.WriteCloser
+	out *os.File
+	// ended ends the server the first time it is called, and returns how.
+	ended func() error
 }
 
 func (s *serverStdin) Write(p []byte) (int, error) { return s.w.Write(p) }
 
 func (s *serverStdin) Close() error {
+	err := s.ended()
+	_ = s.out.Close()
+	return err
+}
+
+func (s *serverStdin) stop() error {
 	_ = s.w.Close()
 	done := make(chan error, 1)
 	go func() { done <- s.cmd.Wait() }()
@@ -401,6 +420,7 @@ func list(ctx context.Context, rec *recorder, opts Options) (*Listing, error) {
 	}
 	// What the server sends up to its end is read: an answer it gave
 	// twice may come after the one the client took.
+	rec.end()
 	_ = session.Close()
 	if err := rec.protocol(); err != nil {
 		return nil, err
@@ -466,6 +486,10 @@ type recorder struct {
 	results  [][]byte
 	at       string
 	broken   error // the first protocol error the server made
+	// read is closed once the client has read all the server will send:
+	// a read failed (the server's stdout ended, or broke JSON-RPC).
+	read     chan struct{}
+	readOnce sync.Once
 }
 
 func (r *recorder) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -475,8 +499,32 @@ func (r *recorder) Connect(ctx context.Context) (mcp.Connection, error) {
 		return nil, err
 	}
 	r.setStage("initialize")
+	r.read = make(chan struct{})
 	return &recording{Connection: c, r: r}, nil
 }
+
+// end ends a stdio server and waits, up to drainWait, until the client has
+// read what it wrote up to its end: an answer it gave twice may come
+// after the one the client took, and a closed session reads nothing more.
+// What is left of its process group is ended too, as it may hold the
+// server's stdout open. A streamable HTTP server's session just closes.
+func (r *recorder) end() {
+	t, ok := r.Transport.(*boundedStdio)
+	if !ok || t.stdin == nil || r.read == nil {
+		return
+	}
+	_ = t.stdin.ended()
+	endGroup(t.cmd)
+	select {
+	case <-r.read:
+	case <-time.After(drainWait):
+	}
+}
+
+// drainWait bounds how long end waits for a server's stdout to end once
+// the server and its process group have (a descendant that left the group
+// may hold it open).
+const drainWait = 2 * time.Second
 
 func (r *recorder) setStage(s string) { r.mu.Lock(); r.at = s; r.mu.Unlock() }
 func (r *recorder) stage() string     { r.mu.Lock(); defer r.mu.Unlock(); return r.at }
@@ -508,8 +556,13 @@ func (c *recording) Write(ctx context.Context, m jsonrpc.Message) error {
 // an answer to a request it was not sent, or a second answer to one.
 var ErrProtocol = errors.New("JSON-RPC protocol error")
 
-func (c *recording) Read(ctx context.Context) (jsonrpc.Message, error) {
-	m, err := c.Connection.Read(ctx)
+func (c *recording) Read(ctx context.Context) (m jsonrpc.Message, err error) {
+	defer func() {
+		if err != nil {
+			c.r.readOnce.Do(func() { close(c.r.read) })
+		}
+	}()
+	m, err = c.Connection.Read(ctx)
 	res, ok := m.(*jsonrpc.Response)
 	if !ok || err != nil {
 		return m, err

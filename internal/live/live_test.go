@@ -152,6 +152,9 @@ func TestListFailures(t *testing.T) {
 		// Issue 38: the second answer's tool was pinned in 21 of 30
 		// captures; now none is.
 		{"answers twice", `{"fail": "twice", "tools": ` + tools + `}`, nil, "tools/list", "the server answered request 2 twice", ""},
+		// The second answer may come once the client has taken the first
+		// and closed the server's stdin: what it writes to its end is read.
+		{"answers twice as it ends", `{"fail": "twice-late", "tools": ` + tools + `}`, nil, "tools/list", "the server answered request 2 twice", ""},
 		// Issue 38: JSON nested too deep was called "not JSON-RPC".
 		{"nests too deep", `{}`, func(c *manifest.Capture) {
 			c.Command = []string{"sh", "-c", `read line; printf '{"jsonrpc":"2.0","id":1,"result":{"x":'; i=0; while [ $i -lt 12000 ]; do printf '['; i=$((i+1)); done; printf '}}\n'; sleep 1`}

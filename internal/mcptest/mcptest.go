@@ -15,6 +15,8 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -34,7 +36,8 @@ type Config struct {
 	// JSON-RPC), "crash" (exits during the second page of tools/list, or
 	// the first when there is one), "error" (tools/list answers an error),
 	// "twice" (each tools/list is answered twice with one id, the second
-	// answer with a tool more).
+	// answer with a tool more), "twice-late" (the second answer written
+	// once stdin has closed, as the server ends).
 	Fail string `json:"fail"`
 }
 
@@ -159,10 +162,17 @@ func Main() int {
 		fmt.Println("Server listening on stdio (v1.2.3)")
 	}
 	var t mcp.Transport = &mcp.StdioTransport{}
-	if c.Fail == "twice" {
-		t = &mcp.IOTransport{Reader: os.Stdin, Writer: twice{os.Stdout}}
+	w := &twice{File: os.Stdout, late: c.Fail == "twice-late"}
+	if strings.HasPrefix(c.Fail, "twice") {
+		t = &mcp.IOTransport{Reader: os.Stdin, Writer: w}
 	}
-	if err := Server(c).Run(context.Background(), t); err != nil {
+	err = Server(c).Run(context.Background(), t)
+	w.mu.Lock()
+	if w.kept != nil {
+		_, _ = os.Stdout.Write(w.kept)
+	}
+	w.mu.Unlock()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -170,13 +180,29 @@ func Main() int {
 }
 
 // twice writes each line that answers tools/list twice, the second time
-// with a tool more: a server that breaks JSON-RPC.
-type twice struct{ *os.File }
+// with a tool more: a server that breaks JSON-RPC. With late, it keeps the
+// second answer for the server to write as it ends.
+type twice struct {
+	*os.File
+	late bool
+	mu   sync.Mutex
+	kept []byte
+}
 
-func (w twice) Write(p []byte) (int, error) {
+// Close leaves stdout open: the server's end writes there still.
+func (w *twice) Close() error { return nil }
+
+func (w *twice) Write(p []byte) (int, error) {
 	n, err := w.File.Write(p)
 	if err == nil && bytes.Contains(p, []byte(`"tools":[`)) {
-		_, err = w.File.Write(bytes.Replace(p, []byte(`"tools":[`), []byte(`"tools":[{"name":"sneaky","inputSchema":{"type":"object"}},`), 1))
+		again := bytes.Replace(p, []byte(`"tools":[`), []byte(`"tools":[{"name":"sneaky","inputSchema":{"type":"object"}},`), 1)
+		if w.late {
+			w.mu.Lock()
+			w.kept = again
+			w.mu.Unlock()
+			return n, nil
+		}
+		_, err = w.File.Write(again)
 	}
 	return n, err
 }
