@@ -130,15 +130,11 @@ func (g *goWriter) check() {
 			c.done <- goChecked{}
 			continue
 		}
-		src := c.src
-		if !c.first { // the package clause on the piece's first line: the errors' lines are the piece's
-			src = "package p;" + src
-		}
-		_, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+		_, err := parser.ParseFile(token.NewFileSet(), "", c.src, parser.SkipObjectResolution)
 		if err != nil {
 			err = &CodeError{Tool: toolAt(c.src, c.marks, err), Language: "Go", Err: err}
 		}
-		c.done <- goChecked{c.src, err}
+		c.done <- goChecked{c.src[c.clause:], err}
 	}
 }
 
@@ -157,7 +153,7 @@ func (g *goWriter) write() {
 			continue
 		}
 		if f.err == nil {
-			_, f.err = io.WriteString(g.out, f.src)
+			_, f.err = g.out.Write(f.src)
 		}
 		if f.err != nil {
 			g.err = f.err
@@ -179,17 +175,23 @@ var chunkSize = 256 << 10 // a var: the test sets it
 // a chunk's worth (or anything, with all: at the file's end, and before a
 // piece that is not parsed).
 func (g *goWriter) flush(all bool) {
-	if g.b.Len() < chunkSize && !all || g.b.Len() == 0 {
+	if g.b.Len() < chunkSize && !all || g.b.Len() == g.clause {
 		return
 	}
 	done := make(chan goChecked, 1)
 	g.order <- done
-	g.pieces <- goChunk{src: g.b.String(), marks: g.marks, done: done, first: !g.flushed}
-	g.flushed = true
-	g.b = strings.Builder{}
+	g.pieces <- goChunk{src: g.b.Bytes(), clause: g.clause, marks: g.marks, done: done}
+	g.b = bytes.Buffer{} // the piece keeps its bytes, which go/parser reads and out is written from
 	g.grow()
+	g.b.WriteString(pieceClause)
+	g.clause = len(pieceClause)
 	g.marks = nil
 }
+
+// pieceClause begins every piece but the first (which has the file's
+// package clause), on its first line, so that it parses alone and the
+// lines of go/parser's errors are the piece's. It is not written out.
+const pieceClause = "package p;"
 
 // grow makes room in the builder for a piece, a chunk and its last
 // declaration: grown a write at a time, the builders were 124 MB of
@@ -199,15 +201,15 @@ func (g *goWriter) grow() { g.b.Grow(min(chunkSize, 4<<20) * 5 / 4) }
 // goChunk is a piece of the file: its source, and where each tool's
 // declarations begin in it.
 type goChunk struct {
-	src   string
-	marks []goMark
-	done  chan goChecked // where its check goes
-	first bool           // the file's first piece, which has its package clause
+	src    []byte
+	clause int // the length of pieceClause before the piece in src, or 0
+	marks  []goMark
+	done   chan goChecked // where its check goes
 }
 
 // goChecked is a piece checked, or why go/parser refused it.
 type goChecked struct {
-	src string
+	src []byte
 	err error
 }
 
@@ -256,13 +258,13 @@ func (g *goWriter) schemas() {
 // json.RawMessage(value), as gofmt writes it: the = of every line in one
 // column, a space after the longest name (go/printer aligns by
 // text/tabwriter, which counts runes).
-func rawMessages(head string, names, values []string) string {
+func rawMessages(head string, names, values []string) []byte {
 	width, size := 0, len(head)+2
 	for i, n := range names {
 		width = max(width, utf8.RuneCountInString(n))
 		size += len(n) + len(values[i]) + 24
 	}
-	var b strings.Builder
+	var b bytes.Buffer
 	b.Grow(size + len(names)*width)
 	b.WriteString(head)
 	for i, n := range names {
@@ -273,11 +275,11 @@ func rawMessages(head string, names, values []string) string {
 		b.WriteString(")\n")
 	}
 	b.WriteString(")\n")
-	return b.String()
+	return b.Bytes()
 }
 
 // unchecked hands the writer a piece that go/parser need not read.
-func (g *goWriter) unchecked(src string) {
+func (g *goWriter) unchecked(src []byte) {
 	done := make(chan goChecked, 1)
 	done <- goChecked{src: src}
 	g.order <- done
@@ -313,19 +315,19 @@ func (e *CodeError) Diagnostic() diag.Diagnostic {
 }
 
 type goWriter struct {
-	m       *Model
-	b       strings.Builder     // what is not yet a piece
-	pieces  chan goChunk        // to check
-	order   chan chan goChecked // each piece's result, in order, for write
-	done    chan struct{}       // closed when write is done
-	out     io.Writer           // the file
-	err     error               // the first piece go/parser refused, or out's error: write's
-	failed  atomic.Bool         // err is set: check stops
-	byName  map[string][]*Decl  // the declarations by name, for recursive
-	pkg     *scope              // the package's identifiers
-	marks   []goMark            // where each tool's declarations begin, in order
-	flushed bool                // a piece has been handed on
-	enums   []goEnumed          // the constants of each enum declaration
+	m      *Model
+	b      bytes.Buffer        // what is not yet a piece
+	pieces chan goChunk        // to check
+	order  chan chan goChecked // each piece's result, in order, for write
+	done   chan struct{}       // closed when write is done
+	out    io.Writer           // the file
+	err    error               // the first piece go/parser refused, or out's error: write's
+	failed atomic.Bool         // err is set: check stops
+	byName map[string][]*Decl  // the declarations by name, for recursive
+	pkg    *scope              // the package's identifiers
+	marks  []goMark            // where each tool's declarations begin, in order
+	clause int                 // how much of b is pieceClause
+	enums  []goEnumed          // the constants of each enum declaration
 }
 
 type goMark struct {
@@ -342,7 +344,7 @@ func (g *goWriter) mark(tool *canonical.Tool) {
 
 // toolAt is the tool whose declarations hold the line of src that a
 // parse error names, by the marks of src.
-func toolAt(src string, marks []goMark, err error) *canonical.Tool {
+func toolAt(src []byte, marks []goMark, err error) *canonical.Tool {
 	var list scanner.ErrorList
 	if !errors.As(err, &list) || len(list) == 0 {
 		return nil
@@ -350,7 +352,7 @@ func toolAt(src string, marks []goMark, err error) *canonical.Tool {
 	line := list[0].Pos.Line
 	offset := 0
 	for i := 1; i < line && offset < len(src); i++ {
-		next := strings.IndexByte(src[offset:], '\n')
+		next := bytes.IndexByte(src[offset:], '\n')
 		if next < 0 {
 			break
 		}
@@ -507,7 +509,7 @@ func (f goField) tag() string {
 
 // goCells writes a line of a block gofmt aligns in columns: a tab, the
 // first cell and spaces up to width and one more, and then the rest.
-func goCells(b *strings.Builder, width int, first, rest string) {
+func goCells(b sink, width int, first, rest string) {
 	b.WriteByte('\t')
 	pad(b, first, width)
 	b.WriteString(rest)
@@ -517,7 +519,7 @@ func goCells(b *strings.Builder, width int, first, rest string) {
 // pad writes s and spaces up to width runes and one more: a cell of a
 // column gofmt aligns (text/tabwriter's cells, which go/printer aligns
 // with, are as wide as their runes).
-func pad(b *strings.Builder, s string, width int) {
+func pad(b sink, s string, width int) {
 	b.WriteString(s)
 	for range width - utf8.RuneCountInString(s) + 1 {
 		b.WriteByte(' ')
