@@ -163,9 +163,10 @@ func TestModelSharedByTargets(t *testing.T) {
 
 // TestGoWrittenAsGofmtWrites: the Go file is gofmt's as written, where
 // gofmt would change what a plain writer makes: doc comments that
-// go/doc/comment reads as code blocks, lists and headings, blank lines
-// it joins; fields of several widths, in runs that comments part; enum
-// constants; a struct of one field; Decode; a catalog of no tools.
+// go/doc/comment reads as code blocks, lists and headings, blank lines it
+// joins, doubled backquotes and apostrophes it prints as curly quotes;
+// fields of several widths, in runs that comments part; enum constants; a
+// struct of one field; Decode; a catalog of no tools.
 func TestGoWrittenAsGofmtWrites(t *testing.T) {
 	in, err := canonical.ParseSchema([]byte(`{"type": "object",
 		"properties": {"q": {"type": "string"}, "longer_name": {"type": "integer", "description": "Has a doc."}, "after": {"type": "array", "items": {"type": "string"}},
@@ -176,7 +177,8 @@ func TestGoWrittenAsGofmtWrites(t *testing.T) {
 	}
 	doc := "Lists things.\n\n  indented, a code block\n- a line\n  - an item\n\nA Heading\n\nMore text.\n\n\n\nAfter blank lines."
 	var src []byte
-	for _, tools := range [][]*canonical.Tool{nil, {{Name: "list_things", Description: doc, Input: in}}} {
+	say := &canonical.Tool{Name: "say", Description: "Says ``hello'' to a friend.", Input: in} // one line gofmt still changes
+	for _, tools := range [][]*canonical.Tool{nil, {{Name: "list_things", Description: doc, Input: in}, say}} {
 		src, err = Build(tools, nil, nil).Go("header", "tools", true)
 		if err != nil {
 			t.Fatal(err)
@@ -189,7 +191,7 @@ func TestGoWrittenAsGofmtWrites(t *testing.T) {
 			t.Errorf("%d tools: gofmt changes the file:\n%s", len(tools), udiff.Unified("written", "gofmt", string(src), string(formatted)))
 		}
 	}
-	for _, want := range []string{"//\tindented, a code block\n", "// # A Heading\n", "//\tTabbed.\n", "\tLongerName *int64               `json:\"longer_name,omitempty\"`\n",
+	for _, want := range []string{"//\tindented, a code block\n", "// # A Heading\n", "// SayInput: Says “hello” to a friend.\n", "//\tTabbed.\n", "\tLongerName *int64               `json:\"longer_name,omitempty\"`\n",
 		"\tListThingsInputModeSlowest ListThingsInputMode = \"slowest\"\n", "\tOnly *string `json:\"only,omitempty\"`\n"} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("the file has no %q:\n%s", want, src)

@@ -137,6 +137,14 @@ func goDoc(b sink, lead, text string) {
 	}
 	lines := commentLines(text)
 	lines[0] = lead + lines[0]
+	if l := lines[0]; len(lines) == 1 && l[0] != ' ' && l[0] != '#' && !strings.ContainsAny(l, "[\t") && !strings.Contains(l, "``") && !strings.Contains(l, "''") {
+		// One line that go/doc/comment reads as a paragraph of plain text
+		// (no heading, code block, list, doc link or link definition, and
+		// no `` or '', which it prints as curly quotes), which it prints
+		// as it is: most docs, and a fifth of the Go file's time.
+		fmt.Fprintf(b, "// %s\n", lines[0])
+		return
+	}
 	// go/printer's formatDocComment: the text after each "//" and one
 	// space, parsed and printed by go/doc/comment.
 	var p comment.Parser
