@@ -12,11 +12,11 @@ import (
 	"github.com/toolc-dev/toolc/internal/schematest"
 )
 
-// TestGoChunksFormatAsTheWhole: the Go file formatted a piece at a time
-// (one declaration each, at the smallest) is the file formatted whole, byte
-// for byte, on the corpus's MCP tools with and without the runtime, and
-// gofmt leaves it as it is (the schemas' blocks are written so, not
-// formatted); and a piece go/format refuses still names its tool.
+// TestGoChunksFormatAsTheWhole: the Go file written and parsed a piece at
+// a time (one declaration each, at the smallest) is the file written
+// whole, byte for byte, on the corpus's MCP tools with and without the
+// runtime, and gofmt leaves it as it is (it is written so, not
+// formatted).
 func TestGoChunksFormatAsTheWhole(t *testing.T) {
 	mcp, _ := formats.Default().Get("mcp")
 	var tools []*canonical.Tool

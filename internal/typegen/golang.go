@@ -122,8 +122,7 @@ func (m *Model) WriteGo(w io.Writer, header, pkg string, runtime bool) error {
 // check parses the pieces flush sends, on as many goroutines as there
 // are cores, each piece's result to its own channel, which write reads in
 // the pieces' order. Once a piece has failed, the later ones are not
-// parsed. (They were formatted by go/format, which was a quarter of a
-// typed build's CPU: the writer now writes what gofmt would.)
+// parsed.
 func (g *goWriter) check() {
 	for c := range g.pieces {
 		if g.failed.Load() {
