@@ -27,8 +27,6 @@ func TestLimit(t *testing.T) {
 	}
 }
 
-// withFloor lowers the floor for one test and puts the limit and the
-// collector's percentage back after.
 // userless clears the user's GOGC and GOMEMLIMIT for the test: membound
 // leaves either alone when set.
 func userless(t *testing.T) {
@@ -36,6 +34,8 @@ func userless(t *testing.T) {
 	t.Setenv("GOGC", "")
 }
 
+// withFloor lowers the floor for one test and puts the limit and the
+// collector's percentage back after.
 func withFloor(t *testing.T, f int64) {
 	old := floor
 	floor = f
