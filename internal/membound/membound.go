@@ -115,15 +115,25 @@ const perByte = 4
 // end it puts them back. GOGC and GOMEMLIMIT, when set, are the user's:
 // the collector does not wait.
 func Reading(size int64) (read func(targets int)) {
+	end := endReading
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func(targets int) {
+		end = func(targets int) {
 			if targets >= 0 {
 				Bound(targets)
 			}
 		}
+	} else {
+		wait(max(floor, perByte*size))
 	}
-	limit := max(floor, perByte*size)
+	var once sync.Once
+	return func(targets int) { once.Do(func() { end(targets) }) }
+}
+
+// wait has the collector wait, under limit, until every build that waits
+// has ended its reading.
+func wait(limit int64) {
 	waiting.Lock()
+	defer waiting.Unlock()
 	if waiting.builds == 0 {
 		waiting.percent = debug.SetGCPercent(-1)
 		waiting.limit = debug.SetMemoryLimit(limit)
@@ -131,9 +141,6 @@ func Reading(size int64) (read func(targets int)) {
 		debug.SetMemoryLimit(limit)
 	}
 	waiting.builds++
-	waiting.Unlock()
-	var once sync.Once
-	return func(targets int) { once.Do(func() { endReading(targets) }) }
 }
 
 // waiting is the state of the builds Reading has the collector wait for.
