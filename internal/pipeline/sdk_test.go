@@ -38,8 +38,9 @@ type T = Wire<FunctionDeclaration>;`, "T", "/functionDeclarations", ""},
 }
 
 // bigNamespace matches a bundle entry of the corpus's three biggest
-// namespaces by its emitted name.
-var bigNamespace = regexp.MustCompile(`"name": ?"(bfcl|stripe|openai)__`)
+// namespaces by its emitted name: "stripe__…" where a name has no ':'
+// (OpenAI, Anthropic, Bedrock), "stripe:…" where it keeps it (Gemini).
+var bigNamespace = regexp.MustCompile(`"name": ?"(bfcl|stripe|openai)(__|:)`)
 
 // sdkFile is the TypeScript of a bundle of format: each tool declared with
 // its SDK's type.
