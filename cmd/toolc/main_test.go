@@ -44,6 +44,9 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
+			// The npm packages, for a script whose engine loads them from
+			// the workspace's node_modules (Nx).
+			env.Setenv("NPM_MODULES", npmtest.Modules())
 			// Every toolc and mcptest of a script is this test binary: one
 			// built with -race sleeps a second when it exits, waiting for
 			// races to report, unless told not to.
@@ -56,29 +59,32 @@ func TestScripts(t *testing.T) {
 			}
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "sarif": sarifValid, "turbo": turbo},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "sarif": sarifValid, "turbo": engine("turbo"), "nx": engine("nx")},
 		Condition: func(cond string) (bool, error) {
-			if cond != "turbo" {
+			if cond != "turbo" && cond != "nx" {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}
-			_, err := os.Stat(filepath.Join(npmtest.Modules(), ".bin", "turbo"))
+			_, err := os.Stat(filepath.Join(npmtest.Modules(), ".bin", cond))
 			return os.Getenv("TOOLC_REQUIRE_CORPUS") == "1" || npmtest.Modules() != "" && err == nil, nil
 		},
 	})
 }
 
-// turbo runs Turborepo's turbo (npm turbo, installed by .ci/run into
+// engine returns the script command that runs the build engine name
+// (npm turbo, Turborepo's; npm nx, Nx's; installed by .ci/run into
 // $TOOLC_NPM_CACHE) with the script's environment, toolc on its PATH. A
-// script guards it with [turbo], which holds where turbo is installed, and
+// script guards it with [name], which holds where it is installed, and
 // always under TOOLC_REQUIRE_CORPUS=1 (CI), where its absence fails.
-func turbo(ts *testscript.TestScript, neg bool, args []string) {
-	bin := filepath.Join(npmtest.Modules(), ".bin", "turbo")
-	if _, err := os.Stat(bin); npmtest.Modules() == "" || err != nil {
-		ts.Fatalf("turbo (npm turbo) is not installed in $TOOLC_NPM_CACHE (.ci/run installs it)")
-	}
-	err := ts.Exec(bin, args...)
-	if (err != nil) != neg {
-		ts.Fatalf("turbo %s: %v", strings.Join(args, " "), err)
+func engine(name string) func(ts *testscript.TestScript, neg bool, args []string) {
+	return func(ts *testscript.TestScript, neg bool, args []string) {
+		bin := filepath.Join(npmtest.Modules(), ".bin", name)
+		if _, err := os.Stat(bin); npmtest.Modules() == "" || err != nil {
+			ts.Fatalf("%s (npm %s) is not installed in $TOOLC_NPM_CACHE (.ci/run installs it)", name, name)
+		}
+		err := ts.Exec(bin, args...)
+		if (err != nil) != neg {
+			ts.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+		}
 	}
 }
 

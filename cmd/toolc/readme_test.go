@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/txtar"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -160,5 +163,46 @@ func TestREADMESaysTheGoVersion(t *testing.T) {
 	}
 	if want := "Go " + string(m[1]); !bytes.Contains(readme, []byte(want)) {
 		t.Errorf("README does not say %q, the version go.mod needs", want)
+	}
+}
+
+// TestBuildGraphWiringIsTheScripts checks that the wiring docs/ci.md shows
+// for each build engine is what its script test runs: turbo.json of
+// turbo.txtar, the catalog's project.json of nx.txtar (the same JSON,
+// whatever its spacing).
+func TestBuildGraphWiringIsTheScripts(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ engine, script, file string }{
+		{"**Turborepo**", "turbo.txtar", "turbo.json"},
+		{"**Nx**", "nx.txtar", "packages/catalog/project.json"},
+	} {
+		_, after, ok := bytes.Cut(doc, []byte("\n"+c.engine))
+		_, block, ok2 := bytes.Cut(after, []byte("```json\n"))
+		block, _, ok3 := bytes.Cut(block, []byte("```"))
+		if !ok || !ok2 || !ok3 {
+			t.Errorf("docs/ci.md has no json block after %s", c.engine)
+			continue
+		}
+		archive, err := txtar.ParseFile(filepath.Join("testdata/script", c.script))
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(archive.Files, func(f txtar.File) bool { return f.Name == c.file })
+		if i < 0 {
+			t.Fatalf("%s has no %s", c.script, c.file)
+		}
+		var shown, run any
+		if err := json.Unmarshal(block, &shown); err != nil {
+			t.Fatalf("docs/ci.md's %s block: %v", c.engine, err)
+		}
+		if err := json.Unmarshal(archive.Files[i].Data, &run); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(shown, run) {
+			t.Errorf("docs/ci.md shows %s a %s that is not %s's:\n%s\nwant:\n%s", c.engine, c.file, c.script, block, archive.Files[i].Data)
+		}
 	}
 }
