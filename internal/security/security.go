@@ -328,7 +328,7 @@ func matchPhrases(text string) []phraseMatch {
 		if !r.mayMatch(lower) {
 			continue
 		}
-		m := r.Pattern.FindString(text)
+		m := r.Pattern().FindString(text)
 		if m == "" || slices.ContainsFunc(out, func(p phraseMatch) bool { return p.rule.Code == r.Code && p.text == m }) {
 			continue
 		}

@@ -193,3 +193,14 @@ func TestStatementVerb(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesCompile compiles every text rule's pattern, which the rules
+// compile only when a text first may match: a pattern that does not
+// compile would panic in a build, not when toolc starts.
+func TestRulesCompile(t *testing.T) {
+	for _, r := range textRules {
+		if r.Pattern() == nil {
+			t.Errorf("%s (%s): no pattern", r.Code, r.Name)
+		}
+	}
+}

@@ -48,7 +48,7 @@ func spelledInstruction(t *canonical.Tool, f field) []diag.Diagnostic {
 		if r.Code != "security.instruction" || !r.mayMatch(spelled) {
 			continue
 		}
-		if m := r.Pattern.FindString(spelled); m != "" {
+		if m := r.Pattern().FindString(spelled); m != "" {
 			what := f.label() + " " + strconv.Quote(diagfmt.Elide(f.text, 80))
 			switch {
 			case f.base == "/name":
