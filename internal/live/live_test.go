@@ -14,10 +14,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -353,54 +351,5 @@ func TestDuplicateAnswerHTTP(t *testing.T) {
 			}
 		}
 		t.Fatalf("List = %v tools, %v; want a protocol error saying the request was answered twice", names, err)
-	}
-}
-
-// TestCaptureEndsDetachedDescendants: a server that starts a grandchild in
-// a session of its own (setsid, out of its process group) leaves nothing
-// running once the capture ends (Linux: toolc is the subreaper and finds
-// its server's processes by their mark).
-func TestCaptureEndsDetachedDescendants(t *testing.T) {
-	if _, err := exec.LookPath("setsid"); err != nil {
-		t.Skip("no setsid command")
-	}
-	captureLeavesNothing(t, "setsid sleep 300", "detached grandchild")
-}
-
-// TestCaptureReapsItsGroup: a server's child left in its process group
-// comes to toolc when the server ends, and the group's kill made it a
-// zombie of toolc's that nothing reaped (a zombie's environment is empty,
-// so its mark cannot find it): under load, the detached grandchild of the
-// test above, killed before it left the group, was one.
-func TestCaptureReapsItsGroup(t *testing.T) {
-	captureLeavesNothing(t, "sleep 300", "child (Z: a zombie of the test's)")
-}
-
-// captureLeavesNothing captures a server whose shell starts start in the
-// background first, and fails if that process is still there, running or
-// a zombie, once the capture ends.
-func captureLeavesNothing(t *testing.T, start, what string) {
-	t.Helper()
-	if runtime.GOOS != "linux" {
-		t.Skip("the subreaper is Linux's; docs/live.md says what holds elsewhere")
-	}
-	c := server(t, `{"name": "demo", "tools": `+tools+`}`)
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	c.Command = []string{"sh", "-c", start + ` </dev/null >/dev/null 2>&1 & echo $! > "$0"; exec "$1" "$2"`, pidFile, c.Command[0], c.Command[1]}
-	if _, err := List(context.Background(), c, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(pidFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Kill(pid, 0); err == nil {
-		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		syscall.Kill(pid, syscall.SIGKILL)
-		t.Errorf("the server's %s %d is still there after the capture: %s", what, pid, stat)
 	}
 }
