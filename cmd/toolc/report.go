@@ -99,7 +99,7 @@ func againstOverview(ctx context.Context, f reportFlags, m *pipeline.Workspace, 
 	if _, err := fs.Stat(rel.FS, m.File); errors.Is(err, fs.ErrNotExist) {
 		return &report.Overview{}, rel.What, nil
 	}
-	res, err := pipeline.BuildFile(ctx, rel.FS, m.File, pipeline.Options{Tokens: true, Jobs: f.jobs})
+	res, err := rel.Build(ctx, m.File, pipeline.Options{Tokens: true, Jobs: f.jobs})
 	if err != nil {
 		return nil, "", out.fail(exitFailed, "the catalog at %s: %v", rel.What, err)
 	}

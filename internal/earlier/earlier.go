@@ -6,6 +6,7 @@ package earlier
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -48,6 +49,22 @@ func Find(ctx context.Context, ref, cwd, repo string) (Release, error) {
 		return Release{}, fmt.Errorf("--against %s: not a file, a folder or a git revision of %s (%v)%s", ref, repo, err, hint)
 	}
 	return Release{FS: g, What: fmt.Sprintf("%s (%s)", ref, g.Rev[:min(12, len(g.Rev))]), Git: true}, nil
+}
+
+// Close ends what reading a revision's files started (a git process);
+// nothing for a folder or a file.
+func (r Release) Close() error {
+	if c, ok := r.FS.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// Build builds the catalog whose manifest is file in the release's
+// folder or revision, writing nothing, and closes the release.
+func (r Release) Build(ctx context.Context, file string, opts pipeline.Options) (*pipeline.Result, error) {
+	defer r.Close()
+	return pipeline.BuildFile(ctx, r.FS, file, opts)
 }
 
 // versionTag is a tag that names a release: a semantic version, with or
@@ -106,6 +123,7 @@ func releaseTools(ctx context.Context, repo, manifest, tag string) ([]*canonical
 	if err != nil {
 		return nil, err
 	}
+	defer g.Close()
 	old, err := pipeline.BuildEarlier(ctx, g, manifest, tag)
 	if err != nil {
 		return nil, err
@@ -121,6 +139,7 @@ func Load(ctx context.Context, ref, cwd, repo, manifest string) (*pipeline.Earli
 		return nil, err
 	}
 	if r.File == "" {
+		defer r.Close()
 		old, err := pipeline.BuildEarlier(ctx, r.FS, manifest, r.What)
 		if err == nil && r.Git {
 			old.History = func(prereleases bool) ([]breaking.Release, error) { return History(ctx, repo, manifest, prereleases) }

@@ -1,17 +1,21 @@
 // Package gitfs reads a folder of a git repository as it was at a revision,
 // through the git command, without a clone or a checkout: the file list comes
-// from git ls-tree and each file's bytes from git cat-file when it is read.
+// from git ls-tree and each file's bytes from one git cat-file --batch, asked
+// for a file when it is read.
 package gitfs
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing/fstest"
 	"time"
 )
@@ -22,11 +26,19 @@ var ErrNotFound = errors.New("not a git revision")
 
 // FS is a folder at a revision. It implements fs.FS and fs.ReadFileFS. The
 // listing does not read files, so a file that is not open has size 0.
+// Close ends the git process that its reads started.
 type FS struct {
 	dir   string // where git runs
 	Rev   string // the commit, in full
 	tree  fstest.MapFS
 	blobs map[string]blob // path → its blob
+
+	// The files' bytes come from one git cat-file --batch, started by the
+	// first read, each file's asked for in turn (a process a file took
+	// 2 ms each, a release history's files hundreds of them).
+	mu     sync.Mutex
+	cat    *catFile
+	closed bool
 }
 
 type blob struct {
@@ -88,11 +100,129 @@ func (f *FS) ReadFile(name string) ([]byte, error) {
 	if b.size > maxBlob {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("the file is %d bytes at %.12s, more than the %d MiB toolc reads of an earlier revision", b.size, f.Rev, maxBlob>>20)}
 	}
-	data, err := git(context.Background(), f.dir, "cat-file", "blob", b.hash)
+	data, err := f.blob(b)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
 	return data, nil
+}
+
+// blob returns b's bytes from the revision's git cat-file --batch, which
+// it starts on the first read.
+func (f *FS) blob(b blob) ([]byte, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return nil, errors.New("the revision's files are closed")
+	}
+	if f.cat == nil {
+		f.cat = startCatFile(f.dir)
+	}
+	return f.cat.read(b)
+}
+
+// Close ends the git process that reads the files; a read after it fails.
+func (f *FS) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	if f.cat == nil {
+		return nil
+	}
+	return f.cat.close()
+}
+
+// catFile is a git cat-file --batch: an object's name written to it, it
+// answers "<name> blob <size>", the bytes and a newline, or "<name>
+// missing".
+type catFile struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr bytes.Buffer
+	err    error // once set, the stream is out of step: every read fails with it
+}
+
+// startCatFile starts git cat-file --batch in dir; an error is kept for
+// the first read to return.
+func startCatFile(dir string) *catFile {
+	c := &catFile{cmd: exec.Command("git", "cat-file", "--batch")}
+	c.cmd.Dir = dir
+	c.cmd.Stderr = &c.stderr
+	in, err := c.cmd.StdinPipe()
+	if err != nil {
+		c.err = err
+		return c
+	}
+	out, err := c.cmd.StdoutPipe()
+	if err != nil {
+		c.err = err
+		return c
+	}
+	if err := c.cmd.Start(); err != nil {
+		c.err = fmt.Errorf("git cat-file: %w", err)
+		return c
+	}
+	c.in, c.out = in, bufio.NewReaderSize(out, 64<<10)
+	return c
+}
+
+// read returns blob b's bytes, which must be as many as ls-tree said.
+func (c *catFile) read(b blob) ([]byte, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	if _, err := io.WriteString(c.in, b.hash+"\n"); err != nil {
+		return nil, c.fail(err)
+	}
+	header, err := c.out.ReadString('\n')
+	if err != nil {
+		return nil, c.fail(err)
+	}
+	fields := strings.Fields(header)
+	switch {
+	case len(fields) == 2 && fields[1] == "missing":
+		return nil, fmt.Errorf("git cat-file: no object %s", b.hash)
+	case len(fields) != 3 || fields[0] != b.hash || fields[1] != "blob" || fields[2] != strconv.FormatInt(b.size, 10):
+		return nil, c.fail(fmt.Errorf("git cat-file answered %q for the blob %s of %d bytes", strings.TrimSpace(header), b.hash, b.size))
+	}
+	data := make([]byte, b.size+1) // and the newline after it
+	if _, err := io.ReadFull(c.out, data); err != nil {
+		return nil, c.fail(err)
+	}
+	if data[b.size] != '\n' {
+		return nil, c.fail(fmt.Errorf("git cat-file: no newline after the blob %s", b.hash))
+	}
+	return data[:b.size], nil
+}
+
+// fail keeps err as every later read's, since the stream is out of step,
+// and ends the process: killed, as it may be writing what nobody reads.
+func (c *catFile) fail(err error) error {
+	if c.in != nil {
+		c.cmd.Process.Kill()
+		c.close()
+	}
+	if msg := strings.TrimSpace(c.stderr.String()); msg != "" { // read once Wait has copied it
+		err = fmt.Errorf("%w: %s", err, msg)
+	}
+	c.err = fmt.Errorf("git cat-file: %w", err)
+	return c.err
+}
+
+// close ends the process: its input closed, it exits once it has answered
+// (every answer was read: a read that stopped midway failed, and killed it).
+func (c *catFile) close() error {
+	if c.in == nil {
+		return nil
+	}
+	c.in.Close()
+	c.in = nil
+	err := c.cmd.Wait()
+	if c.err == nil {
+		c.err = errors.New("git cat-file: closed")
+	}
+	return err
 }
 
 // Open opens a file or folder of the revision.
