@@ -104,7 +104,7 @@ func (m *Model) WriteGo(w io.Writer, header, pkg string, runtime bool) error {
 			g.mark(t.Source)
 			g.b.WriteString("\n")
 			goDoc(&g.b, "", fmt.Sprintf("%s is the result of %s: the tool has no output schema.", t.Output, t.Name))
-			fmt.Fprintf(&g.b, "type %s = json.RawMessage\n", t.Output)
+			put(&g.b, "type ", t.Output, " = json.RawMessage\n")
 			g.flush(false)
 		}
 	}
@@ -420,7 +420,7 @@ func (g *goWriter) decl(d *Decl) {
 			g.enum(d.Name, lits)
 			return
 		}
-		fmt.Fprintf(&g.b, "type %s = %s\n", d.Name, g.typ(d.Type))
+		put(&g.b, "type ", d.Name, " = ", g.typ(d.Type), "\n")
 		return
 	}
 	custom := !allTagged(d.Type.Fields)
@@ -440,7 +440,7 @@ func (g *goWriter) decl(d *Decl) {
 		}
 		fs = append(fs, gf)
 	}
-	fmt.Fprintf(&g.b, "type %s struct {\n", d.Name)
+	put(&g.b, "type ", d.Name, " struct {\n")
 	g.fields(fs)
 	g.b.WriteString("}\n")
 	if custom {

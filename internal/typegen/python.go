@@ -54,7 +54,7 @@ func (m *Model) pythonBody(b sink, u map[string]bool) {
 	for _, t := range m.Tools {
 		if t.NoOutput {
 			u["TypeAlias"], u["Any"] = true, true
-			fmt.Fprintf(b, "\n\n%s: TypeAlias = Any\n", t.Output)
+			put(b, "\n\n", t.Output, ": TypeAlias = Any\n")
 			pyDoc(b, "", fmt.Sprintf("The result of %s: the tool has no output schema.", t.Name))
 		}
 	}
@@ -71,7 +71,7 @@ func (m *Model) pythonBody(b sink, u map[string]bool) {
 	}
 	b.WriteString("]\n\nTOOLS: dict[str, Any] = {\n")
 	for _, t := range m.Tools {
-		fmt.Fprintf(b, "    %s: %s,\n", pyString(t.Name), t.Input)
+		put(b, "    ", pyString(t.Name), ": ", t.Input, ",\n")
 	}
 	b.WriteString("}\n\"\"\"Each tool's input type, by the name the target emits.\"\"\"\n\n\nclass Tools(Protocol):\n    \"\"\"The tools, one method each, for a handler.\"\"\"\n")
 	if len(m.Tools) == 0 {
@@ -79,7 +79,7 @@ func (m *Model) pythonBody(b sink, u map[string]bool) {
 	}
 	methods := newScope()
 	for _, t := range m.Tools {
-		fmt.Fprintf(b, "\n    def %s(self, input: %s, /) -> %s:\n", methods.name(pyMethod(t.Name), "_"), t.Input, t.Output)
+		put(b, "\n    def ", methods.name(pyMethod(t.Name), "_"), "(self, input: ", t.Input, ", /) -> ", t.Output, ":\n")
 		pyDoc(b, "        ", t.Doc)
 		b.WriteString("        ...\n")
 	}
@@ -173,13 +173,13 @@ func pyDecl(b sink, d *Decl, u map[string]bool) {
 	b.WriteString("\n\n")
 	if d.Type.Kind != Object {
 		u["TypeAlias"] = true
-		fmt.Fprintf(b, "%s: TypeAlias = %s\n", d.Name, pyType(d.Type, true, u))
+		put(b, d.Name, ": TypeAlias = ", pyType(d.Type, true, u), "\n")
 		return
 	}
 	if slices.ContainsFunc(d.Type.Fields, func(f Field) bool { return f.JSON == "" }) {
 		// A TypedDict's names cannot be empty (PythonLosses says so).
 		u["TypeAlias"], u["Any"] = true, true
-		fmt.Fprintf(b, "%s: TypeAlias = dict[str, Any]\n", d.Name)
+		put(b, d.Name, ": TypeAlias = dict[str, Any]\n")
 		pyDoc(b, "", d.Doc)
 		return
 	}
@@ -188,21 +188,21 @@ func pyDecl(b sink, d *Decl, u map[string]bool) {
 		// A key that is no identifier: the functional syntax, whose
 		// types are evaluated at once, so names are quoted.
 		u["TypedDict"] = true
-		fmt.Fprintf(b, "%s = TypedDict(%s, {\n", d.Name, pyString(d.Name))
+		put(b, d.Name, " = TypedDict(", pyString(d.Name), ", {\n")
 		for _, f := range d.Type.Fields {
-			fmt.Fprintf(b, "    %s: %s,\n", pyString(f.JSON), pyField(f, true, u))
+			put(b, "    ", pyString(f.JSON), ": ", pyField(f, true, u), ",\n")
 		}
 		b.WriteString("})\n")
 		return
 	}
 	u["TypedDict"] = true
-	fmt.Fprintf(b, "class %s(TypedDict):\n", d.Name)
+	put(b, "class ", d.Name, "(TypedDict):\n")
 	pyDoc(b, "    ", d.Doc)
 	if len(d.Type.Fields) == 0 {
 		b.WriteString("    pass\n")
 	}
 	for _, f := range d.Type.Fields {
-		fmt.Fprintf(b, "    %s: %s\n", f.JSON, pyField(f, false, u))
+		put(b, "    ", f.JSON, ": ", pyField(f, false, u), "\n")
 		pyDoc(b, "    ", strings.Join(append([]string{f.Doc}, f.Tags...), "\n"))
 	}
 }

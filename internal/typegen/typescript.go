@@ -28,19 +28,19 @@ func (m *Model) writeTypeScript(b sink, header string) {
 		b.WriteString("\n")
 		tsDoc(b, "", d.Doc, nil, false)
 		if d.Type.Kind == Object {
-			fmt.Fprintf(b, "export interface %s {\n", d.Name)
+			put(b, "export interface ", d.Name, " {\n")
 			for _, f := range d.Type.Fields {
 				tsDoc(b, "  ", f.Doc, f.Tags, f.Deprecated)
 				opt := "?"
 				if f.Required {
 					opt = ""
 				}
-				fmt.Fprintf(b, "  %s%s: %s;\n", tsString(f.JSON), opt, tsType(f.Type))
+				put(b, "  ", tsString(f.JSON), opt, ": ", tsType(f.Type), ";\n")
 			}
 			b.WriteString("}\n")
 			continue
 		}
-		fmt.Fprintf(b, "export type %s = %s;\n", d.Name, tsType(d.Type))
+		put(b, "export type ", d.Name, " = ", tsType(d.Type), ";\n")
 	}
 	for _, t := range m.Tools {
 		if t.NoOutput {
@@ -49,19 +49,19 @@ func (m *Model) writeTypeScript(b sink, header string) {
 	}
 	b.WriteString("\n/** The tools' names, as the target emits them. */\nexport const toolNames = [\n")
 	for _, t := range m.Tools {
-		fmt.Fprintf(b, "  %s,\n", tsString(t.Name))
+		put(b, "  ", tsString(t.Name), ",\n")
 	}
 	b.WriteString("] as const;\n\nexport type ToolName = (typeof toolNames)[number];\n\n/** A call of one of the tools, by its name. */\nexport type ToolCall =")
 	if len(m.Tools) == 0 {
 		b.WriteString(" never")
 	}
 	for _, t := range m.Tools {
-		fmt.Fprintf(b, "\n  | { name: %s; arguments: %s }", tsString(t.Name), t.Input)
+		put(b, "\n  | { name: ", tsString(t.Name), "; arguments: ", t.Input, " }")
 	}
 	b.WriteString(";\n\n/** The tools, one method each. */\nexport interface Tools {\n")
 	for _, t := range m.Tools {
 		tsDoc(b, "  ", t.Doc, nil, t.Deprecated)
-		fmt.Fprintf(b, "  %s(input: %s): Promise<%s>;\n", tsString(t.Name), t.Input, t.Output)
+		put(b, "  ", tsString(t.Name), "(input: ", t.Input, "): Promise<", t.Output, ">;\n")
 	}
 	b.WriteString("}\n")
 }
