@@ -137,17 +137,24 @@ func (f *FS) Close() error {
 // missing".
 type catFile struct {
 	cmd    *exec.Cmd
+	cancel context.CancelFunc // kills the process
 	in     io.WriteCloser
 	out    *bufio.Reader
 	stderr bytes.Buffer
 	err    error // once set, the stream is out of step: every read fails with it
 }
 
+// catFileExit is how long a git cat-file whose input has ended may take to
+// exit before it is killed.
+const catFileExit = 5 * time.Second
+
 // startCatFile starts git cat-file --batch in dir; an error is kept for
 // the first read to return.
 func startCatFile(dir string) *catFile {
-	c := &catFile{cmd: exec.Command("git", "cat-file", "--batch")}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &catFile{cmd: exec.CommandContext(ctx, "git", "cat-file", "--batch"), cancel: cancel}
 	c.cmd.Dir = dir
+	c.cmd.WaitDelay = time.Second // once killed, how long Wait waits for its pipes
 	c.cmd.Stderr = &c.stderr
 	in, err := c.cmd.StdinPipe()
 	if err != nil {
@@ -199,10 +206,8 @@ func (c *catFile) read(b blob) ([]byte, error) {
 // fail keeps err as every later read's, since the stream is out of step,
 // and ends the process: killed, as it may be writing what nobody reads.
 func (c *catFile) fail(err error) error {
-	if c.in != nil {
-		c.cmd.Process.Kill()
-		c.close()
-	}
+	c.cancel()
+	c.close()
 	if msg := strings.TrimSpace(c.stderr.String()); msg != "" { // read once Wait has copied it
 		err = fmt.Errorf("%w: %s", err, msg)
 	}
@@ -211,13 +216,17 @@ func (c *catFile) fail(err error) error {
 }
 
 // close ends the process: its input closed, it exits once it has answered
-// (every answer was read: a read that stopped midway failed, and killed it).
+// (every answer was read: a read that stopped midway failed, and killed
+// it), or is killed after catFileExit.
 func (c *catFile) close() error {
+	defer c.cancel()
 	if c.in == nil {
 		return nil
 	}
 	c.in.Close()
 	c.in = nil
+	kill := time.AfterFunc(catFileExit, c.cancel)
+	defer kill.Stop()
 	err := c.cmd.Wait()
 	if c.err == nil {
 		c.err = errors.New("git cat-file: closed")
