@@ -2,6 +2,8 @@ package typegen
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"go/format"
 	"path/filepath"
 	"testing"
@@ -39,22 +41,40 @@ func TestGoChunksFormatAsTheWhole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if formatted, err := format.Source(whole); err != nil || !bytes.Equal(formatted, whole) {
-			i := 0
-			for i < min(len(whole), len(formatted)) && whole[i] == formatted[i] {
-				i++
-			}
-			t.Errorf("runtime %v: gofmt changes the file (%v) at byte %d:\nwritten: %q\ngofmt:   %q", runtime, err, i, whole[max(0, i-80):min(len(whole), i+80)], formatted[max(0, i-80):min(len(formatted), i+80)])
+		if err := gofmtChanges(whole); err != nil {
+			t.Errorf("runtime %v: %v", runtime, err)
 		}
-		if !bytes.Equal(whole, pieces) {
-			i := 0
-			for i < min(len(whole), len(pieces)) && whole[i] == pieces[i] {
-				i++
-			}
-			t.Errorf("runtime %v: formatted in pieces, the file differs from the whole at byte %d:\nwhole:  %q\npieces: %q", runtime, i, whole[max(0, i-80):min(len(whole), i+80)], pieces[max(0, i-80):min(len(pieces), i+80)])
+		if d := difference(whole, pieces, "whole", "pieces"); d != "" {
+			t.Errorf("runtime %v: formatted in pieces, the file differs from the whole at %s", runtime, d)
 		}
 		if len(tools) < 100 || bytes.Count(whole, []byte("\nvar (\n")) < 5 {
 			t.Errorf("%d tools, %d schema blocks: the test does not split the file", len(tools), bytes.Count(whole, []byte("\nvar (\n")))
 		}
 	}
+}
+
+// gofmtChanges reports where gofmt would change src, nil where it leaves
+// it as it is: the Go file is written as gofmt writes it, not formatted.
+func gofmtChanges(src []byte) error {
+	formatted, err := format.Source(src)
+	if err != nil {
+		return fmt.Errorf("go/format: %v", err)
+	}
+	if d := difference(src, formatted, "written", "gofmt"); d != "" {
+		return errors.New("gofmt changes the file at " + d)
+	}
+	return nil
+}
+
+// difference says where a and b first differ: the line of a, and 80 bytes
+// of each either side; "" where they are equal.
+func difference(a, b []byte, aName, bName string) string {
+	if bytes.Equal(a, b) {
+		return ""
+	}
+	i := 0
+	for i < min(len(a), len(b)) && a[i] == b[i] {
+		i++
+	}
+	return fmt.Sprintf("line %d:\n%s: %q\n%s: %q", bytes.Count(a[:i], []byte("\n"))+1, aName, a[max(0, i-80):min(len(a), i+80)], bName, b[max(0, i-80):min(len(b), i+80)])
 }

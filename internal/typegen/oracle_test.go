@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
-	"go/format"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -104,7 +103,7 @@ func checkGo(src string, e expected, runtime bool) error {
 	if err != nil {
 		return fmt.Errorf("go/parser: %v", err)
 	}
-	if err := gofmtClean(src); err != nil { // the file is written as gofmt writes it, not formatted
+	if err := typegen.GofmtChanges([]byte(src)); err != nil {
 		return err
 	}
 	if runtime {
@@ -132,23 +131,6 @@ func checkGo(src string, e expected, runtime bool) error {
 		return fmt.Errorf("go vet: %s", strings.Join(vet, "; "))
 	}
 	return checkGoDecls(f, e, runtime)
-}
-
-// gofmtClean reports where gofmt would change src.
-func gofmtClean(src string) error {
-	formatted, err := format.Source([]byte(src))
-	if err != nil {
-		return fmt.Errorf("go/format: %v", err)
-	}
-	if string(formatted) == src {
-		return nil
-	}
-	i := 0
-	for i < min(len(src), len(formatted)) && src[i] == formatted[i] {
-		i++
-	}
-	line := strings.Count(src[:i], "\n") + 1
-	return fmt.Errorf("gofmt changes line %d:\nwritten: %q\ngofmt:   %q", line, src[max(0, i-80):min(len(src), i+80)], formatted[max(0, i-80):min(len(formatted), i+80)])
 }
 
 func checkGoDecls(f *ast.File, e expected, runtime bool) error {
