@@ -217,7 +217,8 @@ func (c *catFile) fail(err error) error {
 
 // close ends the process: its input closed, it exits once it has answered
 // (every answer was read: a read that stopped midway failed, and killed
-// it), or is killed after catFileExit.
+// it), or is killed after catFileExit. No read follows: FS.Close marks
+// the files closed, and fail keeps its error.
 func (c *catFile) close() error {
 	defer c.cancel()
 	if c.in == nil {
@@ -227,11 +228,7 @@ func (c *catFile) close() error {
 	c.in = nil
 	kill := time.AfterFunc(catFileExit, c.cancel)
 	defer kill.Stop()
-	err := c.cmd.Wait()
-	if c.err == nil {
-		c.err = errors.New("git cat-file: closed")
-	}
-	return err
+	return c.cmd.Wait()
 }
 
 // Open opens a file or folder of the revision.
