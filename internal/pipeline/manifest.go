@@ -37,8 +37,18 @@ func ReadManifest(fsys fs.FS, name string) (*Manifest, error) {
 			At(base, "").WithFix("write one with toolc init, or point at it with -C DIR or --manifest FILE"))
 	}
 	if err != nil {
-		return nil, configError(diag.Diagnostic{Code: "manifest.syntax", Severity: diag.Error, File: base,
-			Message: fmt.Sprintf("cannot read the manifest: %v", unwrapPath(err))})
+		d := diag.Diagnostic{Code: "manifest.syntax", Severity: diag.Error, File: base,
+			Message: fmt.Sprintf("cannot read the manifest: %v", unwrapPath(err))}
+		// A manifest that is a link out of its folder (as a sandbox
+		// links each input: Bazel's) is said as such, not as the
+		// file system's "path escapes from parent".
+		if rl, ok := fsys.(fs.ReadLinkFS); ok {
+			if _, lerr := resolveLinks(rl, name); lerr != nil {
+				d.Message = fmt.Sprintf("cannot read the manifest: %v (toolc reads nothing outside it)", lerr)
+				d.Fix = "copy the manifest's folder, links followed, where it is read (docs/ci.md shows it for Bazel's sandbox)"
+			}
+		}
+		return nil, configError(d)
 	}
 	m, ds := manifest.Decode(data, name, formatsOf(formats.Default(), targets.Default()))
 	if m == nil {

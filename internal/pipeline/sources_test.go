@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,5 +81,32 @@ func TestCollapseStars(t *testing.T) {
 	res := mustBuild(t, fsys, 1)
 	if res.Files != 2 {
 		t.Errorf("a glob of 40 ** read %d files, want 2", res.Files)
+	}
+}
+
+// TestManifestLinkedFromOutside: a sandbox (Bazel's) links each input
+// into a folder of its own, the manifest too. toolc reads nothing outside
+// the manifest's folder, and says so: the link, where it leads, and what
+// to do, not the file system's "path escapes from parent".
+func TestManifestLinkedFromOutside(t *testing.T) {
+	outside, dir := t.TempDir(), t.TempDir()
+	os.WriteFile(filepath.Join(outside, "toolc.toml"), []byte(baseManifest), 0o644)
+	if err := os.Symlink(filepath.Join(outside, "toolc.toml"), filepath.Join(dir, "toolc.toml")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	_, err = ReadManifest(root.FS(), DefaultManifest)
+	var ce *ConfigError
+	if !errors.As(err, &ce) || len(ce.Diagnostics) != 1 {
+		t.Fatalf("ReadManifest of a link out of the folder = %v", err)
+	}
+	d := ce.Diagnostics[0]
+	want := "cannot read the manifest: symlink toolc.toml points to an absolute path, outside the manifest's folder (toolc reads nothing outside it)"
+	if d.Message != want || !strings.Contains(d.Fix, "docs/ci.md") {
+		t.Errorf("ReadManifest said %q (fix %q), want %q and where docs/ci.md shows the copy", d.Message, d.Fix, want)
 	}
 }
