@@ -59,8 +59,11 @@ func TestScripts(t *testing.T) {
 			}
 			return nil
 		},
-		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "sarif": sarifValid, "turbo": engine("turbo"), "nx": engine("nx")},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"exits": exits, "sarif": sarifValid, "turbo": engine("turbo"), "nx": engine("nx"), "bazel": bazel},
 		Condition: func(cond string) (bool, error) {
+			if cond == "bazel" { // its JVM starts at every command: 15 s of CPU, in a step of its own
+				return os.Getenv("TOOLC_BAZEL") == "1", nil
+			}
 			if cond != "turbo" && cond != "nx" {
 				return false, fmt.Errorf("unknown condition %q", cond)
 			}
@@ -85,6 +88,25 @@ func engine(name string) func(ts *testscript.TestScript, neg bool, args []string
 		if (err != nil) != neg {
 			ts.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
 		}
+	}
+}
+
+// bazel runs Bazel (npm @bazel/bazel-linux_x64, whose package is the
+// binary; .ci/run installs it into $TOOLC_NPM_CACHE) with the script's
+// environment, toolc on its PATH: without a server (--batch, so that none
+// outlives the script), its state under $WORK, and no rc file of the
+// machine's or the user's.
+//
+//	bazel build //catalog
+func bazel(ts *testscript.TestScript, neg bool, args []string) {
+	bins, _ := filepath.Glob(filepath.Join(npmtest.Modules(), "@bazel", "bazel-linux_x64", "bazel-*-linux-x86_64"))
+	if npmtest.Modules() == "" || len(bins) != 1 {
+		ts.Fatalf("bazel (npm @bazel/bazel-linux_x64) is not installed in $TOOLC_NPM_CACHE (.ci/run installs it)")
+	}
+	startup := []string{"--batch", "--ignore_all_rc_files", "--output_user_root=" + filepath.Join(ts.Getenv("WORK"), ".bazel")}
+	err := ts.Exec(bins[0], append(startup, args...)...)
+	if (err != nil) != neg {
+		ts.Fatalf("bazel %s: %v", strings.Join(args, " "), err)
 	}
 }
 
