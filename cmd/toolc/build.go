@@ -191,7 +191,7 @@ func runBuild(cmd *cobra.Command, f buildFlags, out *output) error {
 			return err
 		}
 	}
-	cache := buildcache.Open(cacheDir(f), m.Root.FS(), version(), now, f.all)
+	cache := buildcache.Open(cacheDir(f), m.FS(), version(), now, f.all)
 	cache.Memory = membound.Reading // the answer is read as a build's sources are
 	if !f.check && cache.On() {
 		man, err := out.read(m)
@@ -246,7 +246,7 @@ func upToDate(ctx context.Context, m *pipeline.Workspace, jobs int, out *output,
 	if err != nil {
 		return false, err
 	}
-	fresh, why, err := pipeline.Fresh(ctx, m.Root.FS(), man, pipeline.Options{Jobs: jobs, Version: version()})
+	fresh, why, err := pipeline.Fresh(ctx, m.FS(), man, pipeline.Options{Jobs: jobs, Version: version()})
 	switch {
 	case err != nil:
 		return false, out.fail(exitFailed, "%v", err)
@@ -281,7 +281,7 @@ func (w writeResult) say(out *output) error {
 // check reports each output that differs from the disk as a diagnostic,
 // with a unified diff of each when asked.
 func check(root *os.Root, res *pipeline.Result, diff bool, out *output, summary string) error {
-	stale, err := res.Stale(root.FS())
+	stale, err := res.Stale(pipeline.RootFS(root))
 	if err != nil {
 		return out.failure(nil, err)
 	}

@@ -62,7 +62,7 @@ func builtCatalog(dir, manifestFile string, out *output) (*toolcall.Catalog, err
 		return nil, out.fail(exitUsage, "%v", err)
 	}
 	defer m.Close() // Load reads every file it needs
-	cat, err := toolcall.Load(m.Root.FS(), manifest.LockFile)
+	cat, err := toolcall.Load(m.FS(), manifest.LockFile)
 	if err != nil {
 		return nil, out.fail(exitFailed, "%v", err)
 	}

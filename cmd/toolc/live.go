@@ -17,7 +17,7 @@ func newCapture(a *app) *cobra.Command {
 	var f liveFlags
 	cmd := command("capture [NAME...] [-C DIR] [--manifest FILE]", "Pin the tools that live MCP servers offer, in their sources' files")
 	cmd.RunE = f.run(a, func(cmd *cobra.Command, args []string, m *pipeline.Workspace, man *pipeline.Manifest, out *output) error {
-		r, err := capture.Capture(cmd.Context(), m.Root.FS(), man, liveOptions(m, args))
+		r, err := capture.Capture(cmd.Context(), m.FS(), man, liveOptions(m, args))
 		if err := out.failure(m, err); err != nil {
 			return err
 		}
@@ -45,7 +45,7 @@ func newVerify(a *app) *cobra.Command {
 		if !f.noBaseline {
 			opts.Baseline = pipeline.BaselineFile
 		}
-		r, err := capture.Verify(cmd.Context(), m.Root.FS(), man, opts)
+		r, err := capture.Verify(cmd.Context(), m.FS(), man, opts)
 		if err := out.failure(m, err); err != nil {
 			return err
 		}

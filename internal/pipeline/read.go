@@ -142,22 +142,25 @@ func statRegular(fsys fs.FS, name string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	what := ""
-	switch m := info.Mode(); {
-	case m.IsRegular():
+	if info.Mode().IsRegular() {
 		return info.Size(), nil
-	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe"
-	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
-		what = "a device"
-	case m&fs.ModeSocket != 0:
-		what = "a socket"
-	case m.IsDir():
-		what = "a folder"
-	default:
-		what = "not a regular file"
 	}
-	return 0, fmt.Errorf("%s is %s: %w", name, what, ErrNotRegular)
+	return 0, fmt.Errorf("%s is %s: %w", name, what(info.Mode()), ErrNotRegular)
+}
+
+// what says what a file that is not a regular one is.
+func what(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a regular file"
 }
 
 // ReadFile reads a file the command line names (toolc convert, toolc

@@ -4,6 +4,8 @@ package pipeline
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -47,5 +49,59 @@ func TestNamedPipeUnderAGlob(t *testing.T) {
 		}
 	case <-time.After(time.Minute): // a guard against the hang, not a timing
 		t.Fatal("the build still reads the named pipe after a minute")
+	}
+}
+
+// TestRootFSNeverWaitsOnAPipe: the build checks a file before it opens it,
+// and a source swapped for a named pipe between the two made the open
+// wait for a writer, forever. RootFS opens without waiting and hands out
+// only a regular file or a folder: the swap, done here before the open
+// (the check having passed on the file), ends in ErrNotRegular at once,
+// and fs.ReadFile, fs.ReadDir and a link's reading go on as before.
+func TestRootFSNeverWaitsOnAPipe(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "tools"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tools/a.json"), []byte(mcpTools), 0o644)
+	os.Symlink("a.json", filepath.Join(dir, "tools/b.json"))
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	fsys := RootFS(root)
+	if _, err := statRegular(fsys, "tools/a.json"); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(filepath.Join(dir, "tools/a.json"))
+	if err := syscall.Mkfifo(filepath.Join(dir, "tools/a.json"), 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := fs.ReadFile(fsys, "tools/a.json")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) || err.Error() != "tools/a.json is a named pipe: not a regular file" {
+			t.Errorf("reading a named pipe = %v, want ErrNotRegular, said as statRegular says it", err)
+		}
+	case <-time.After(time.Minute): // a guard against the hang, not a timing
+		t.Fatal("reading the named pipe still waits after a minute")
+	}
+
+	os.Remove(filepath.Join(dir, "tools/a.json"))
+	os.WriteFile(filepath.Join(dir, "tools/a.json"), []byte(mcpTools), 0o644)
+	if data, err := fs.ReadFile(fsys, "tools/b.json"); err != nil || string(data) != mcpTools {
+		t.Errorf("reading through a link = %q, %v", data, err)
+	}
+	if entries, err := fs.ReadDir(fsys, "tools"); err != nil || len(entries) != 2 {
+		t.Errorf("ReadDir = %v, %v", entries, err)
+	}
+	if target, err := fsys.(fs.ReadLinkFS).ReadLink("tools/b.json"); err != nil || target != "a.json" {
+		t.Errorf("ReadLink = %q, %v", target, err)
+	}
+	if _, err := fsys.Open("../x"); !errors.Is(err, fs.ErrInvalid) {
+		t.Errorf("Open(../x) = %v, want fs.ErrInvalid", err)
 	}
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -57,11 +58,14 @@ func (w *Workspace) Dir() string { return w.Root.Name() }
 func (w *Workspace) Path(p string) string { return abs(w.Cwd, p) }
 
 // Read reads and checks the manifest.
-func (w *Workspace) Read() (*Manifest, error) { return ReadManifest(w.Root.FS(), w.File) }
+func (w *Workspace) Read() (*Manifest, error) { return ReadManifest(w.FS(), w.File) }
+
+// FS is the manifest's folder as a build reads it (RootFS).
+func (w *Workspace) FS() fs.FS { return RootFS(w.Root) }
 
 // Build reads the manifest and builds it, writing nothing.
 func (w *Workspace) Build(ctx context.Context, opts Options) (*Result, error) {
-	return BuildFile(ctx, w.Root.FS(), w.File, opts)
+	return BuildFile(ctx, w.FS(), w.File, opts)
 }
 
 // OutputRoot opens dir (relative to the working directory), made if it is

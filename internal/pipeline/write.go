@@ -75,7 +75,7 @@ func writers() int { return max(8, 4*runtime.GOMAXPROCS(0)) }
 func writeTemps(ctx context.Context, root *os.Root, outputs []Output) ([]string, error) {
 	tmps := make([]string, len(outputs))
 	errs := make([]error, len(outputs))
-	fsys := root.FS()
+	fsys := RootFS(root)
 	for _, o := range outputs {
 		if o.early != nil {
 			go o.early()
@@ -223,7 +223,7 @@ func removeStale(root *os.Root, outputs []Output) {
 		}
 		outs[dir][path.Base(o.Path)] = true
 	}
-	fsys := root.FS()
+	fsys := RootFS(root)
 	for _, dir := range slices.Sorted(maps.Keys(outs)) {
 		entries, err := fs.ReadDir(fsys, dir)
 		if err != nil {
@@ -498,7 +498,7 @@ func RemoveOrphans(root *os.Root, o Orphans) error {
 // orphans that are toolc's to remove (Orphans.Remove) and returns them
 // all, for the caller to say what it removed and what it left.
 func (r *Result) WriteAll(ctx context.Context, root *os.Root) (Orphans, error) {
-	o := r.Orphans(root.FS())
+	o := r.Orphans(RootFS(root))
 	if err := Write(ctx, root, r.Outputs); err != nil {
 		return Orphans{}, r.unmade(err)
 	}
