@@ -164,11 +164,19 @@ func what(m fs.FileMode) string {
 }
 
 // ReadFile reads a file the command line names (toolc convert, toolc
-// detect) as a build reads a source: only a regular file (a named pipe
-// would wait forever), its error without the path, which the caller says.
+// detect) as a build reads a source: only a regular file, opened without
+// waiting (a named pipe would wait for a writer forever), its error
+// without the path, which the caller says.
 func ReadFile(name string) ([]byte, error) {
-	data, err := readRegular(os.DirFS(filepath.Dir(name)), filepath.Base(name))
-	return data, unwrapPath(err)
+	f, err := os.OpenFile(name, os.O_RDONLY|nonblock, 0)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	if err := opened(f, filepath.Base(name), false); err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
 }
 
 // readRegular reads name in fsys if it is a regular file.

@@ -37,14 +37,19 @@ func (r rootFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return f, opened(f, name, true)
+}
+
+// opened checks that f, opened without waiting, is a regular file, or a
+// folder where folder is true, and closes it when it is not.
+func opened(f *os.File, name string, folder bool) error {
 	info, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
+	if err == nil {
+		if m := info.Mode(); m.IsRegular() || folder && m.IsDir() {
+			return nil
+		}
+		err = fmt.Errorf("%s is %s: %w", name, what(info.Mode()), ErrNotRegular) // as statRegular says it
 	}
-	if m := info.Mode(); !m.IsRegular() && !m.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("%s is %s: %w", name, what(m), ErrNotRegular) // as statRegular says it
-	}
-	return f, nil
+	f.Close()
+	return err
 }

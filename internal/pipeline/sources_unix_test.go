@@ -105,3 +105,33 @@ func TestRootFSNeverWaitsOnAPipe(t *testing.T) {
 		t.Errorf("Open(../x) = %v, want fs.ErrInvalid", err)
 	}
 }
+
+// TestReadFileOfAPipe: the file that convert and detect read, named on the
+// command line, is opened without waiting too, and only a regular one is
+// read.
+func TestReadFileOfAPipe(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := ReadFile(filepath.Join(dir, "pipe.json"))
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) || err.Error() != "pipe.json is a named pipe: not a regular file" {
+			t.Errorf("ReadFile of a named pipe = %v, want ErrNotRegular", err)
+		}
+	case <-time.After(time.Minute): // a guard against the hang, not a timing
+		t.Fatal("ReadFile of the named pipe still waits after a minute")
+	}
+	if _, err := ReadFile(dir); err == nil || err.Error() != filepath.Base(dir)+" is a folder: not a regular file" {
+		t.Errorf("ReadFile of a folder = %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, "a.json"), []byte(mcpTools), 0o644)
+	if data, err := ReadFile(filepath.Join(dir, "a.json")); err != nil || string(data) != mcpTools {
+		t.Errorf("ReadFile = %q, %v", data, err)
+	}
+}
