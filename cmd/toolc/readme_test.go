@@ -169,47 +169,57 @@ func TestREADMESaysTheGoVersion(t *testing.T) {
 // TestBuildGraphWiringIsTheScripts checks that the wiring docs/ci.md shows
 // for each build engine is what its script test runs: turbo.json of
 // turbo.txtar, the catalog's project.json of nx.txtar (the same JSON,
-// whatever its spacing), the catalog's BUILD of bazel.txtar (the same
-// text).
+// whatever its spacing), and bazel.txtar's BUILD of the catalog, its
+// toolc.bzl and the BUILD of its skills (the same text), in that order.
 func TestBuildGraphWiringIsTheScripts(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/ci.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ engine, lang, script, file string }{
-		{"**Turborepo**", "json", "turbo.txtar", "turbo.json"},
-		{"**Nx**", "json", "nx.txtar", "packages/catalog/project.json"},
-		{"**Bazel**", "starlark", "bazel.txtar", "repo/catalog/BUILD"},
+	for _, c := range []struct {
+		engine, lang, script string
+		files                []string
+	}{
+		{"**Turborepo**", "json", "turbo.txtar", []string{"turbo.json"}},
+		{"**Nx**", "json", "nx.txtar", []string{"packages/catalog/project.json"}},
+		{"**Bazel**", "starlark", "bazel.txtar", []string{"repo/catalog/BUILD", "repo/toolc.bzl", "repo/skills/BUILD"}},
 	} {
-		_, after, ok := bytes.Cut(doc, []byte("\n"+c.engine))
-		_, block, ok2 := bytes.Cut(after, []byte("```"+c.lang+"\n"))
-		block, _, ok3 := bytes.Cut(block, []byte("```"))
-		if !ok || !ok2 || !ok3 {
-			t.Errorf("docs/ci.md has no %s block after %s", c.lang, c.engine)
-			continue
-		}
 		archive, err := txtar.ParseFile(filepath.Join("testdata/script", c.script))
 		if err != nil {
 			t.Fatal(err)
 		}
-		i := slices.IndexFunc(archive.Files, func(f txtar.File) bool { return f.Name == c.file })
-		if i < 0 {
-			t.Fatalf("%s has no %s", c.script, c.file)
+		_, after, ok := bytes.Cut(doc, []byte("\n"+c.engine))
+		if !ok {
+			t.Errorf("docs/ci.md has no %s", c.engine)
+			continue
 		}
-		run := archive.Files[i].Data
-		same := bytes.Equal(block, run)
-		if c.lang == "json" {
-			var shownJSON, runJSON any
-			if err := json.Unmarshal(block, &shownJSON); err != nil {
-				t.Fatalf("docs/ci.md's %s block: %v", c.engine, err)
+		for _, file := range c.files {
+			_, rest, ok := bytes.Cut(after, []byte("```"+c.lang+"\n"))
+			var block []byte
+			block, after, _ = bytes.Cut(rest, []byte("```"))
+			if !ok {
+				t.Errorf("docs/ci.md has no %s block after %s for %s", c.lang, c.engine, file)
+				break
 			}
-			if err := json.Unmarshal(run, &runJSON); err != nil {
-				t.Fatal(err)
+			i := slices.IndexFunc(archive.Files, func(f txtar.File) bool { return f.Name == file })
+			if i < 0 {
+				t.Fatalf("%s has no %s", c.script, file)
 			}
-			same = reflect.DeepEqual(shownJSON, runJSON)
-		}
-		if !same {
-			t.Errorf("docs/ci.md shows %s a %s that is not %s's:\n%s\nwant:\n%s", c.engine, c.file, c.script, block, run)
+			run := archive.Files[i].Data
+			same := bytes.Equal(block, run)
+			if c.lang == "json" {
+				var shownJSON, runJSON any
+				if err := json.Unmarshal(block, &shownJSON); err != nil {
+					t.Fatalf("docs/ci.md's %s block: %v", c.engine, err)
+				}
+				if err := json.Unmarshal(run, &runJSON); err != nil {
+					t.Fatal(err)
+				}
+				same = reflect.DeepEqual(shownJSON, runJSON)
+			}
+			if !same {
+				t.Errorf("docs/ci.md shows %s a %s that is not %s's:\n%s\nwant:\n%s", c.engine, file, c.script, block, run)
+			}
 		}
 	}
 }
