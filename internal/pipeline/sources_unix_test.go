@@ -76,18 +76,9 @@ func TestRootFSNeverWaitsOnAPipe(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "tools/a.json"), 0o644); err != nil {
 		t.Skipf("no named pipes here: %v", err)
 	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := fs.ReadFile(fsys, "tools/a.json")
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, ErrNotRegular) || err.Error() != "tools/a.json is a named pipe: not a regular file" {
-			t.Errorf("reading a named pipe = %v, want ErrNotRegular, said as statRegular says it", err)
-		}
-	case <-time.After(time.Minute): // a guard against the hang, not a timing
-		t.Fatal("reading the named pipe still waits after a minute")
+	err = withinAMinute(t, "reading the named pipe", func() error { _, err := fs.ReadFile(fsys, "tools/a.json"); return err })
+	if !errors.Is(err, ErrNotRegular) || err.Error() != "tools/a.json is a named pipe: not a regular file" {
+		t.Errorf("reading a named pipe = %v, want ErrNotRegular, said as statRegular says it", err)
 	}
 
 	os.Remove(filepath.Join(dir, "tools/a.json"))
@@ -114,18 +105,9 @@ func TestReadFileOfAPipe(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.json"), 0o644); err != nil {
 		t.Skipf("no named pipes here: %v", err)
 	}
-	done := make(chan error, 1)
-	go func() {
-		_, err := ReadFile(filepath.Join(dir, "pipe.json"))
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, ErrNotRegular) || err.Error() != "pipe.json is a named pipe: not a regular file" {
-			t.Errorf("ReadFile of a named pipe = %v, want ErrNotRegular", err)
-		}
-	case <-time.After(time.Minute): // a guard against the hang, not a timing
-		t.Fatal("ReadFile of the named pipe still waits after a minute")
+	err := withinAMinute(t, "ReadFile of the named pipe", func() error { _, err := ReadFile(filepath.Join(dir, "pipe.json")); return err })
+	if !errors.Is(err, ErrNotRegular) || err.Error() != "pipe.json is a named pipe: not a regular file" {
+		t.Errorf("ReadFile of a named pipe = %v, want ErrNotRegular", err)
 	}
 	if _, err := ReadFile(dir); err == nil || err.Error() != filepath.Base(dir)+" is a folder: not a regular file" {
 		t.Errorf("ReadFile of a folder = %v", err)
@@ -133,5 +115,20 @@ func TestReadFileOfAPipe(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "a.json"), []byte(mcpTools), 0o644)
 	if data, err := ReadFile(filepath.Join(dir, "a.json")); err != nil || string(data) != mcpTools {
 		t.Errorf("ReadFile = %q, %v", data, err)
+	}
+}
+
+// withinAMinute returns what read returns, and fails t when read has not
+// returned after a minute: a guard against a hang, not a timing.
+func withinAMinute(t *testing.T, what string, read func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- read() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(time.Minute):
+		t.Fatalf("%s still waits after a minute", what)
+		return nil
 	}
 }
