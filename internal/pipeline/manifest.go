@@ -39,14 +39,9 @@ func ReadManifest(fsys fs.FS, name string) (*Manifest, error) {
 	if err != nil {
 		d := diag.Diagnostic{Code: "manifest.syntax", Severity: diag.Error, File: base,
 			Message: fmt.Sprintf("cannot read the manifest: %v", unwrapPath(err))}
-		// A manifest that is a link out of its folder (as a sandbox
-		// links each input: Bazel's) is said as such, not as the
-		// file system's "path escapes from parent".
-		if rl, ok := fsys.(fs.ReadLinkFS); ok {
-			if _, lerr := resolveLinks(rl, name); lerr != nil {
-				d.Message = fmt.Sprintf("cannot read the manifest: %v (toolc reads nothing outside it)", lerr)
-				d.Fix = "copy the manifest's folder, links followed, where it is read (docs/ci.md shows it for Bazel's sandbox)"
-			}
+		if errors.Is(err, errLeaves) { // a link out of its folder, as a sandbox makes each input (RootFS)
+			d.Message += " (toolc reads nothing outside it)"
+			d.Fix = "copy the manifest's folder, links followed, where it is read (docs/ci.md shows it for Bazel's sandbox)"
 		}
 		return nil, configError(d)
 	}

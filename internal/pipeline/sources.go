@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -332,6 +333,10 @@ func checkLinks(fsys fs.ReadLinkFS, name string) error {
 	return err
 }
 
+// errLeaves is what resolveLinks wraps when a link leads outside the
+// manifest's folder.
+var errLeaves = errors.New("outside the manifest's folder")
+
 // resolveLinks follows every symlink on the way to name and returns the
 // path it leads to, inside the root of fsys; it fails when one leads
 // outside. A missing part ends the walk: the rest is taken as written.
@@ -357,11 +362,11 @@ func resolveLinks(fsys fs.ReadLinkFS, name string) (string, error) {
 			return "", err
 		}
 		if path.IsAbs(target) || strings.HasPrefix(target, "/") {
-			return "", fmt.Errorf("symlink %s points to an absolute path, outside the manifest's folder", next)
+			return "", fmt.Errorf("symlink %s points to an absolute path, %w", next, errLeaves)
 		}
 		joined := path.Join(path.Dir(next), target)
 		if joined == ".." || strings.HasPrefix(joined, "../") {
-			return "", fmt.Errorf("symlink %s leads outside the manifest's folder", next)
+			return "", fmt.Errorf("symlink %s leads %w", next, errLeaves)
 		}
 		parts = append(strings.Split(joined, "/"), parts...)
 		resolved = ""

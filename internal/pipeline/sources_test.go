@@ -86,8 +86,9 @@ func TestCollapseStars(t *testing.T) {
 
 // TestManifestLinkedFromOutside: a sandbox (Bazel's) links each input
 // into a folder of its own, the manifest too. toolc reads nothing outside
-// the manifest's folder, and says so: the link, where it leads, and what
-// to do, not the file system's "path escapes from parent".
+// the manifest's folder, and says so, read as the CLI reads it (RootFS):
+// the link, where it leads, and what to do, not the file system's "path
+// escapes from parent".
 func TestManifestLinkedFromOutside(t *testing.T) {
 	outside, dir := t.TempDir(), t.TempDir()
 	os.WriteFile(filepath.Join(outside, "toolc.toml"), []byte(baseManifest), 0o644)
@@ -99,7 +100,7 @@ func TestManifestLinkedFromOutside(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	_, err = ReadManifest(root.FS(), DefaultManifest)
+	_, err = ReadManifest(RootFS(root), DefaultManifest)
 	var ce *ConfigError
 	if !errors.As(err, &ce) || len(ce.Diagnostics) != 1 {
 		t.Fatalf("ReadManifest of a link out of the folder = %v", err)
