@@ -31,8 +31,15 @@ func TestMain(m *testing.M) {
 			}
 			os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 		},
-		// An MCP server for the capture and verify scripts.
-		"mcptest": func() { os.Exit(mcptest.Main()) },
+		// An MCP server for the capture and verify scripts. toolc passes a
+		// server only what every MCP client does (docs/live.md), not the
+		// script's GORACE: built with -race, it restarts with its own.
+		"mcptest": func() {
+			if raceEnabled && os.Getenv("GORACE") == "" {
+				quietRace()
+			}
+			os.Exit(mcptest.Main())
+		},
 	})
 }
 

@@ -337,7 +337,11 @@ func (r *Result) list(ctx context.Context, opts live.Options) {
 		if f.Stderr != "" {
 			msg += "; its stderr ended with:\n\t| " + strings.ReplaceAll(f.Stderr, "\n", "\n\t| ")
 		}
-		r.Diagnostics = append(r.Diagnostics, r.at(i, "capture.failed", "%s: %s", r.Sources[i].Name, msg))
+		d := r.at(i, "capture.failed", "%s: %s", r.Sources[i].Name, msg)
+		if f.Fix != "" {
+			d = d.WithFix(f.Fix)
+		}
+		r.Diagnostics = append(r.Diagnostics, d)
 	}
 }
 

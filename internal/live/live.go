@@ -21,6 +21,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -81,6 +82,7 @@ type Failure struct {
 	Stage  string // "config", "start", "initialize", "tools/list", "answer"
 	Err    error
 	Stderr string // its last lines, for a command
+	Fix    string // what may mend it, when toolc can tell
 }
 
 func (f *Failure) Error() string {
@@ -146,13 +148,9 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 // stdio is the transport to the server c starts, in a process group of its
 // own, with its stderr kept for the message.
 func stdio(ctx context.Context, c *manifest.Capture, opts Options, limit *bounds) (mcp.Transport, *exec.Cmd, *tail, error) {
-	env := os.Environ()
-	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
-		v, missing := manifest.Expand(c.Env[k], opts.Lookup)
-		if len(missing) > 0 {
-			return nil, nil, nil, &Failure{Stage: "config", Err: fmt.Errorf("env %s: the environment variable %s is not set", k, strings.Join(missing, ", "))}
-		}
-		env = append(env, k+"="+v)
+	env, err := serverEnv(c, opts.Lookup)
+	if err != nil {
+		return nil, nil, nil, &Failure{Stage: "config", Err: err}
 	}
 	// On timeout the context ends the whole process group, not the command
 	// alone: npx starts node, which would outlive it.
@@ -295,6 +293,10 @@ func failure(ctx context.Context, err error, rec *recorder, c *manifest.Capture,
 	} else if f.Stage != "config" && !errors.Is(f.Err, ErrTimeout) {
 		f.Err = plain(err, cmd)
 	}
+	if f.Stage == "initialize" && cmd != nil && cmd.ProcessState != nil && cmd.ProcessState.ExitCode() > 0 {
+		// Most often a variable it needs, which toolc did not pass.
+		f.Fix = "the server gets " + strings.Join(passed(runtime.GOOS), ", ") + " of toolc's environment and no more (docs/live.md): name what else it needs in the capture's env or inherit"
+	}
 	if stderr != nil {
 		f.Stderr = stderr.lines(12)
 	}
@@ -317,6 +319,11 @@ func secrets(c *manifest.Capture, lookup func(string) (string, bool)) []string {
 					add(val)
 				}
 			}
+		}
+	}
+	for _, k := range c.Inherit { // the user's to say, and as likely a secret
+		if val, ok := lookup(k); ok {
+			add(val)
 		}
 	}
 	for _, v := range c.Headers {

@@ -30,9 +30,6 @@ func TestMain(m *testing.M) {
 	if os.Getenv("TOOLC_MCPTEST") == "1" {
 		os.Exit(mcptest.Main())
 	}
-	// A binary built with -race sleeps a second when it exits, waiting
-	// for races to report; the servers these tests start are this binary.
-	os.Setenv("GORACE", "atexit_sleep_ms=0 "+os.Getenv("GORACE"))
 	os.Exit(m.Run())
 }
 
@@ -61,7 +58,9 @@ func server(t *testing.T, config string) *manifest.Capture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &manifest.Capture{Command: []string{exe, file}, Env: map[string]string{"TOOLC_MCPTEST": "1"}, Timeout: "10s"}
+	// A binary built with -race sleeps a second when it exits, waiting for
+	// races to report, unless its GORACE says not to.
+	return &manifest.Capture{Command: []string{exe, file}, Env: map[string]string{"TOOLC_MCPTEST": "1", "GORACE": "atexit_sleep_ms=0"}, Timeout: "10s"}
 }
 
 // TestListStdio: every page, the tools as the server wrote them (key order,

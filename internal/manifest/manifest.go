@@ -221,7 +221,8 @@ type Security struct {
 // environment when the server is reached, and written nowhere.
 type Capture struct {
 	Command []string          `toml:"command"` // the program and its arguments, run without a shell
-	Env     map[string]string `toml:"env"`     // added to the command's environment
+	Env     map[string]string `toml:"env"`     // the command's environment, beside the few variables every MCP client passes
+	Inherit []string          `toml:"inherit"` // variables of toolc's environment the command gets as they are, where set
 	URL     string            `toml:"url"`     // a streamable HTTP endpoint
 	Headers map[string]string `toml:"headers"` // sent with every HTTP request
 	Timeout string            `toml:"timeout"` // a Go duration; DefaultCaptureTimeout when empty
@@ -675,6 +676,26 @@ func (d *decoder) checkCapture(key string, s *Source) {
 	}
 	if len(c.Env) > 0 && c.URL != "" {
 		d.errorAt("manifest.invalid", key+".env", "env is for a command; a url takes headers")
+	}
+	if len(c.Inherit) > 0 && c.URL != "" {
+		d.errorAt("manifest.invalid", key+".inherit", "inherit is for a command; a url takes headers")
+	}
+	for _, k := range slices.Sorted(maps.Keys(c.Env)) {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			d.errorAt("manifest.invalid", key+".env."+KeyPath(k), "%q cannot name an environment variable (no = and no NUL)", k)
+		}
+	}
+	for i, name := range c.Inherit {
+		at := fmt.Sprintf("%s.inherit[%d]", key, i)
+		_, set := c.Env[name]
+		switch {
+		case !envName.MatchString(name):
+			d.errorAt("manifest.invalid", at, "%q does not name an environment variable (letters, digits and _)", name)
+		case slices.Index(c.Inherit, name) < i:
+			d.errorAt("manifest.invalid", at, "%s is inherited twice", name)
+		case set:
+			d.errorAt("manifest.invalid", at, "%s is both inherited and set in env; env's value is what the command gets", name)
+		}
 	}
 	if len(c.Headers) > 0 && len(c.Command) > 0 {
 		d.errorAt("manifest.invalid", key+".headers", "headers are for a url; a command takes env")

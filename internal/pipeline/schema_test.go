@@ -176,7 +176,8 @@ func manifestSchema() obj {
 							{"description", "a live MCP server that toolc capture pins in this source's one file and toolc verify compares with it: a command (stdio) or a url (streamable HTTP)"},
 							{"properties", obj{
 								{"command", obj{{"type", "array"}, {"items", obj{{"type", "string"}}}, {"minItems", 1}, {"description", "the program and its arguments, run without a shell in the manifest's folder"}}},
-								{"env", obj{{"type", "object"}, {"additionalProperties", obj{{"type", "string"}}}, {"description", "added to the command's environment; ${env:NAME} is read from toolc's"}}},
+								{"env", obj{{"type", "object"}, {"additionalProperties", obj{{"type", "string"}}}, {"description", "the command's environment, beside HOME, LOGNAME, PATH, SHELL, TERM and USER (what every MCP client passes); ${env:NAME} is read from toolc's"}}},
+								{"inherit", obj{{"type", "array"}, {"items", obj{{"type", "string"}, {"pattern", "^[A-Za-z_][A-Za-z0-9_]*$"}}}, {"uniqueItems", true}, {"description", "variables of toolc's environment the command gets as they are, where set (a proxy); no other reaches it"}}},
 								{"url", obj{{"type", "string"}, {"pattern", "^https?://"}, {"description", "a streamable HTTP endpoint"}}},
 								{"headers", obj{{"type", "object"}, {"additionalProperties", obj{{"type", "string"}}}, {"description", "sent with every request; ${env:NAME} is read from the environment"}}},
 								{"timeout", obj{{"type", "string"}, {"description", "a Go duration (30s by default)"}}},

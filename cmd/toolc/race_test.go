@@ -1,0 +1,6 @@
+//go:build race
+
+package main
+
+// raceEnabled: the test binary was built with -race.
+const raceEnabled = true
