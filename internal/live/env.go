@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/manifest"
 )
 
@@ -45,4 +46,54 @@ func serverEnv(c *manifest.Capture, lookup func(string) (string, bool)) ([]strin
 		env = append(env, k+"="+v)
 	}
 	return env, nil
+}
+
+// leaked names the first value a capture took from the environment (an
+// ${env:NAME} in env or headers) that the server's answer holds, in a tool
+// or its own name: "" when none does. Such a value would be written into
+// the pinned file and printed by verify; those are credentials (a server
+// that echoes its token in a description), while what inherit passes is
+// only hidden from what toolc prints (a proxy's address may well be
+// named in a tool).
+func leaked(l *Listing, c *manifest.Capture, lookup func(string) (string, bool)) string {
+	var texts []string
+	if l.Server != nil {
+		texts = append(texts, l.Server.Name, l.Server.Version, l.Server.Title)
+	}
+	for _, t := range l.Tools {
+		texts = appendStrings(texts, t)
+	}
+	for _, m := range []struct {
+		name string
+		vals map[string]string
+	}{{"env", c.Env}, {"headers", c.Headers}} {
+		for _, k := range slices.Sorted(maps.Keys(m.vals)) {
+			for _, ref := range manifest.EnvRefs(m.vals[k]) {
+				v, ok := lookup(ref)
+				if !ok || len(strings.TrimSpace(v)) < 4 { // as secrets: shorter is no secret
+					continue
+				}
+				for _, s := range texts {
+					if strings.Contains(s, v) {
+						return fmt.Sprintf("%s %s (${env:%s})", m.name, k, ref)
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// appendStrings appends every string of v, keys included, to out.
+func appendStrings(out []string, v *canonical.Value) []string {
+	if s, ok := v.StringValue(); ok {
+		return append(out, s)
+	}
+	for _, it := range v.Items() {
+		out = appendStrings(out, it)
+	}
+	for _, m := range v.Members() {
+		out = appendStrings(append(out, m.Key), m.Value)
+	}
+	return out
 }

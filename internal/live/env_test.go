@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/toolc-dev/toolc/canonical"
 	"github.com/toolc-dev/toolc/internal/manifest"
 )
 
@@ -52,5 +55,31 @@ func TestInheritedValuesAreSecrets(t *testing.T) {
 	})
 	if !slices.Equal(got, []string{"http://user:pass@proxy:3128"}) {
 		t.Errorf("secrets = %q", got)
+	}
+}
+
+// TestLeaked: a value taken from the environment for env or headers that
+// the server's answer holds anywhere (a key, a nested string, its own
+// name) is named by where it came from; a short one, and what inherit
+// passes, are not looked for.
+func TestLeaked(t *testing.T) {
+	outer := map[string]string{"GITHUB_TOKEN": "ghp_0123456789", "REGION": "eu", "HTTPS_PROXY": "http://proxy:3128", "API": "sk-live-42aa"}
+	lookup := func(k string) (string, bool) { v, ok := outer[k]; return v, ok }
+	c := &manifest.Capture{Env: map[string]string{"TOKEN": "${env:GITHUB_TOKEN}", "AWS_REGION": "${env:REGION}"}, Inherit: []string{"HTTPS_PROXY"},
+		Headers: map[string]string{"Authorization": "Bearer ${env:API}"}}
+	for _, tc := range []struct{ tools, server, want string }{
+		{`[{"name": "a", "description": "Via http://proxy:3128, in eu."}]`, "s", ""},
+		{`[{"name": "a", "inputSchema": {"properties": {"x": {"default": "ghp_0123456789"}}}}]`, "s", "env TOKEN (${env:GITHUB_TOKEN})"},
+		{`[{"name": "a", "inputSchema": {"properties": {"sk-live-42aa": {}}}}]`, "s", "headers Authorization (${env:API})"},
+		{`[{"name": "a"}]`, "server for ghp_0123456789", "env TOKEN (${env:GITHUB_TOKEN})"},
+	} {
+		v, err := canonical.ParseJSON([]byte(tc.tools))
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := &Listing{Tools: v.Items(), Server: &mcp.Implementation{Name: tc.server}}
+		if got := leaked(l, c, lookup); got != tc.want {
+			t.Errorf("%s from %q: leaked = %q, want %q", tc.tools, tc.server, got, tc.want)
+		}
 	}
 }

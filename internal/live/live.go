@@ -142,6 +142,10 @@ func List(ctx context.Context, c *manifest.Capture, opts Options) (*Listing, err
 		f.redact(secrets(c, opts.Lookup))
 		return nil, f
 	}
+	if from := leaked(l, c, opts.Lookup); from != "" {
+		return nil, &Failure{Stage: "tools/list", Err: fmt.Errorf("what the server offers holds the value of %s, which toolc gave it; toolc writes and prints no such value", from),
+			Fix: "a server should not repeat its credentials; if the value is no secret, write it in the capture's env as it is, not as ${env:NAME}"}
+	}
 	return l, nil
 }
 

@@ -39,6 +39,10 @@ type Config struct {
 	// answer with a tool more), "twice-late" (the second answer written
 	// once stdin has closed, as the server ends).
 	Fail string `json:"fail"`
+	// Expand has the tools say the server's environment: each $NAME or
+	// ${NAME} in them is replaced with the variable's value (a server that
+	// echoes its token in a description).
+	Expand bool `json:"expand"`
 }
 
 // Read reads a config file.
@@ -58,6 +62,11 @@ func Read(name string) (*Config, error) {
 	}
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if c.Expand {
+		for i, t := range c.Tools {
+			c.Tools[i] = json.RawMessage(os.ExpandEnv(string(t)))
+		}
 	}
 	return &c, nil
 }
