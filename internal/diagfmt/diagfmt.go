@@ -108,7 +108,7 @@ func writeText(w io.Writer, fs []finding, color bool, max int) (int, error) {
 	}
 	var b strings.Builder
 	for _, f := range fs {
-		line := f.String()
+		line := Visible(f.String())
 		if color {
 			sev := f.Severity.String()
 			colored := severityColor[f.Severity] + sev + "\x1b[0m"
@@ -123,7 +123,7 @@ func writeText(w io.Writer, fs []finding, color bool, max int) (int, error) {
 		if f.Fix != "" {
 			// A fix of several lines (a TOML table to paste) keeps its
 			// lines, indented under the first.
-			fmt.Fprintf(&b, "\tfix: %s\n", strings.ReplaceAll(f.Fix, "\n", "\n\t  "))
+			fmt.Fprintf(&b, "\tfix: %s\n", strings.ReplaceAll(Visible(f.Fix), "\n", "\n\t  "))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -177,7 +177,7 @@ func writeActions(w io.Writer, fs []finding) error {
 		b.WriteString(actionsCommand[f.Severity])
 		var props []string
 		if f.File != "" {
-			props = append(props, "file="+escapeProperty(f.File))
+			props = append(props, "file="+escapeProperty(Visible(f.File)))
 			if f.Line > 0 {
 				props = append(props, "line="+strconv.Itoa(f.Line))
 				if f.Column > 0 {
@@ -189,7 +189,7 @@ func writeActions(w io.Writer, fs []finding) error {
 		b.WriteByte(' ')
 		b.WriteString(strings.Join(props, ","))
 		b.WriteString("::")
-		b.WriteString(escapeData(f.message()))
+		b.WriteString(escapeData(Visible(f.message())))
 		b.WriteByte('\n')
 	}
 	_, err := io.WriteString(w, b.String())

@@ -431,3 +431,46 @@ func checkCodeGroups(t *testing.T, ds []diag.Diagnostic, findings []finding) {
 		}
 	}
 }
+
+// TestVisible: what a source or a server wrote reaches a terminal or a CI
+// log as text, never as a control sequence: escapes, a lone carriage
+// return, C1 controls, bidirectional overrides and bytes that are not
+// UTF-8 are written as Go escapes, in the text and GitHub Actions formats;
+// toolc's own colours are still sent.
+func TestVisible(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain, tab\tand\nline":             "plain, tab\tand\nline",
+		"windows line\r\nnext":              "windows line\r\nnext",
+		"key q\x1b[1m and \x1b]52;c;eA==\a": `key q\x1b[1m and \x1b]52;c;eA==\x07`,
+		"progress\rspoofed":                 `progress\x0dspoofed`,
+		"csi \u009b31m, del \x7f":           `csi \u009b31m, del \x7f`,
+		"file \u202egnp.exe":                `file \u202egnp.exe`,
+		"bad \xff byte, é kept":             `bad \xff byte, é kept`,
+	} {
+		if got := Visible(in); got != want {
+			t.Errorf("Visible(%q) = %q, want %q", in, got, want)
+		}
+	}
+	d := diag.Diagnostic{Code: "security.hidden-characters", Severity: diag.Error, Message: "key /properties/q\x1b[2J holds an escape", File: "servers/\x1b]0;x\a.json", Line: 1, Column: 2, Fix: "remove \x1b[31m"}
+	for _, f := range []Format{Text, GitHubActions} {
+		if got := write(t, f, []diag.Diagnostic{d}); strings.ContainsAny(got, "\x1b\a") {
+			t.Errorf("%v writes a control character: %q", f, got)
+		}
+	}
+	var b bytes.Buffer
+	if _, err := Write(&b, Text, []diag.Diagnostic{d}, Options{Color: true}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "servers/\\x1b]0;x\\x07.json:1:2: \x1b[1;31merror\x1b[0m security.hidden-characters: key /properties/q\\x1b[2J holds an escape\n\tfix: remove \\x1b[31m\n"; b.String() != want {
+		t.Errorf("coloured = %q, want %q", b.String(), want)
+	}
+	var dg bytes.Buffer
+	w := d
+	w.Severity = diag.Warning
+	if _, err := WriteDigest(&dg, []diag.Diagnostic{w}, DigestOptions{MaxCodes: 5, Warnings: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(dg.String(), "\x1b\a") {
+		t.Errorf("the digest writes a control character: %q", dg.String())
+	}
+}

@@ -62,7 +62,7 @@ func WriteDigest(w io.Writer, ds []diag.Diagnostic, opts DigestOptions) (Digest,
 		switch len(g.files) {
 		case 0:
 		case 1:
-			fmt.Fprintf(&b, " in %s", path(g.files[0]))
+			fmt.Fprintf(&b, " in %s", Visible(path(g.files[0])))
 		default:
 			fmt.Fprintf(&b, " in %d files", len(g.files))
 		}
