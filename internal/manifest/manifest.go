@@ -552,7 +552,7 @@ func (d *decoder) check(m *Manifest, formats Formats) {
 	if len(m.Targets) == 0 {
 		d.errorAt("manifest.invalid", "", "the manifest has no [[targets]]")
 	}
-	seen := &targetsSeen{names: map[string]int{}, outs: map[string]int{}}
+	seen := &targetsSeen{names: map[string]int{}, outs: map[string]seenOut{}}
 	for i := range m.Targets {
 		d.checkTarget(i, &m.Targets[i], formats, seen)
 	}
@@ -611,7 +611,14 @@ func (d *decoder) checkSource(key string, s *Source, formats Formats) {
 
 // targetsSeen are the names and files of the targets checked so far.
 type targetsSeen struct {
-	names, outs map[string]int
+	names map[string]int
+	outs  map[string]seenOut // by the path in lower case
+}
+
+// seenOut is the target that writes a file, and the path it gave.
+type seenOut struct {
+	i   int
+	out string
 }
 
 // checkTarget checks the i-th [[targets]] entry, filling in its name and
@@ -644,10 +651,16 @@ func (d *decoder) checkTarget(i int, t *Target, formats Formats, seen *targetsSe
 	case !d.checkPath(key+".out", t.Out):
 	default:
 		t.Out = path.Clean(t.Out)
-		if j, dup := seen.outs[t.Out]; dup {
-			d.errorAt("manifest.invalid", key+".out", "targets[%d] and targets[%d] both write %q", j, i, t.Out)
+		// By the path in lower case: macOS's and Windows' file systems
+		// hold dist/OpenAI.json and dist/openai.json as one file.
+		if o, dup := seen.outs[strings.ToLower(t.Out)]; dup {
+			if o.out != t.Out {
+				d.errorAt("manifest.invalid", key+".out", "targets[%d] and targets[%d] write %q and %q, one file on macOS and Windows", o.i, i, o.out, t.Out)
+			} else {
+				d.errorAt("manifest.invalid", key+".out", "targets[%d] and targets[%d] both write %q", o.i, i, t.Out)
+			}
 		}
-		seen.outs[t.Out] = i
+		seen.outs[strings.ToLower(t.Out)] = seenOut{i, t.Out}
 		if t.Out == LockFile {
 			d.errorAt("manifest.invalid", key+".out", "%q is the lock file", t.Out)
 		}

@@ -129,6 +129,8 @@ func TestDecodeErrors(t *testing.T) {
 		{base("[[sources]]\ninclude = [\"a\"]\nnamespace = \"a:b\"\n"), "9:1 manifest.invalid namespace"},
 		{base("[[targets]]\nformat = \"mcp\"\nout = \"c.json\"\n"), "7:1 manifest.invalid both named"},
 		{base("[[targets]]\nname = \"x\"\nformat = \"mcp\"\nout = \"out.json\"\n"), "10:1 manifest.invalid both write"},
+		{base("[[targets]]\nname = \"x\"\nformat = \"mcp\"\nout = \"OUT.json\"\n"), "10:1 manifest.invalid targets[0] and targets[1] write \"out.json\" and \"OUT.json\", one file on macOS and Windows"},
+		{base("[[sources]]\ninclude = [\"s.json\"]\ncapture = { command = [\"s\"], env = { \"A=B\" = \"x\" } }\n"), "9:30 manifest.invalid cannot name an environment variable"},
 		{base("[[targets]]\nname = \"y\"\nformat = \"mcp\"\nout = \"sub/../../o.json\"\n"), "10:1 manifest.path-escape"},
 		{base("[[targets]]\nname = \"y\"\nformat = \"gemini3\"\nout = \"o2.json\"\n"), "9:1 manifest.invalid unknown target format"},
 		{base("[[targets]]\nname = \"z\"\nformat = \"openai\"\nout = \"o3.json\"\npolicy = { deny = [\"lossy\"] }\n"), "11:12 manifest.unknown-code \"lossy\""},

@@ -94,15 +94,20 @@ func Skills(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.
 		fmt.Fprintf(&body, "\n# %s\n\n", g)
 		fmt.Fprintf(&body, "These are tools of the MCP server %s%s. Call one by its name with a JSON object of its arguments; each tool's file under references/ has its whole input schema.\n",
 			cmp.Or(opts.Catalog.Name, "that serves them"), versionNote(opts.Catalog.Version))
-		refs := map[string]string{}
+		type ref struct{ tool, file string }
+		refs := map[string]ref{} // by the file's name in lower case: macOS's and Windows' file systems hold A.json and a.json as one file
 		for _, i := range groups[g] {
 			t, src := tools[i], sources[i]
 			file := fileName(t.Name)
-			if other, ok := refs[file]; ok {
-				r.atTool(i, "publish.invalid", "/name", "rename one of the tools", "tools %q and %q make the same reference file, references/%s.json", other, t.Name, file)
+			if other, ok := refs[strings.ToLower(file)]; ok {
+				if other.file == file {
+					r.atTool(i, "publish.invalid", "/name", "rename one of the tools", "tools %q and %q make the same reference file, references/%s.json", other.tool, t.Name, file)
+				} else {
+					r.atTool(i, "publish.invalid", "/name", "rename one of the tools", "tools %q and %q make reference files whose names differ only in case, references/%s.json and references/%s.json: one file on macOS and Windows", other.tool, t.Name, other.file, file)
+				}
 				continue
 			}
-			refs[file] = t.Name
+			refs[strings.ToLower(file)] = ref{t.Name, file}
 			fmt.Fprintf(&body, "\n## %s\n\n", t.Name)
 			if d := strings.TrimSpace(src.Description); d != "" {
 				fmt.Fprintf(&body, "%s\n\n", d)
@@ -205,12 +210,34 @@ func versionNote(v string) string {
 // fileName is a tool name as a file name: what is not a letter, digit,
 // '_', '.' or '-' becomes '-'.
 func fileName(name string) string {
-	return strings.Map(func(c rune) rune {
+	file := strings.Map(func(c rune) rune {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' {
 			return c
 		}
 		return '-'
 	}, name)
+	// Windows opens a device, not a file, for CON, NUL, COM1 … with any
+	// extension, and git for Windows refuses to check one out: such a
+	// name takes a '_' before its first dot.
+	base, rest, _ := strings.Cut(file, ".")
+	if device(base) {
+		file = base + "_"
+		if rest != "" {
+			file += "." + rest
+		}
+	}
+	return file
+}
+
+// device reports whether name is a device's on Windows, in any case.
+func device(name string) bool {
+	switch n := strings.ToUpper(name); {
+	case n == "CON" || n == "PRN" || n == "AUX" || n == "NUL":
+		return true
+	case len(n) == 4 && (strings.HasPrefix(n, "COM") || strings.HasPrefix(n, "LPT")) && n[3] >= '0' && n[3] <= '9':
+		return true
+	}
+	return false
 }
 
 // arguments lists a tool's top-level arguments: name, type, required or
