@@ -1,8 +1,9 @@
 // Package live reads the tools that a live MCP server offers, as toolc
 // capture and toolc verify do: it starts the server's command (never
-// through a shell) or connects to its streamable HTTP endpoint with the MCP
-// Go SDK's client, initializes, reads every page of tools/list, and ends
-// the server's process group. The tools are kept as the server wrote them
+// through a shell; with what MCP clients pass of the environment and what
+// the capture sets and inherits, env.go) or connects to its streamable
+// HTTP endpoint with the MCP Go SDK's client, initializes, reads every
+// page of tools/list, and ends the server's process group. The tools are kept as the server wrote them
 // (key order and fields the SDK does not know included), from the raw
 // JSON-RPC answers, and Encode writes them deterministically.
 //
