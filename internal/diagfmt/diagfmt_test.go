@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/diag"
 	"github.com/toolc-dev/toolc/internal/sariftest"
@@ -473,4 +474,32 @@ func TestVisible(t *testing.T) {
 	if strings.ContainsAny(dg.String(), "\x1b\a") {
 		t.Errorf("the digest writes a control character: %q", dg.String())
 	}
+}
+
+// FuzzVisible: whatever a source or a server wrote, Visible's text holds
+// no control character but the tab and line ends, no bidirectional
+// control and no byte that is not UTF-8; text that holds none is left as
+// it is.
+func FuzzVisible(f *testing.F) {
+	for _, s := range []string{"plain", "a\r\nb", "\x1b[2J", "\r", "x\u202ey", "\xff\xfe", "é\u0085\u009b", "\r\r\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v := Visible(s)
+		if !utf8.ValidString(v) {
+			t.Fatalf("Visible(%q) = %q is not UTF-8", s, v)
+		}
+		for i, r := range v {
+			if hidden(r) && !crlf(v, i) {
+				t.Fatalf("Visible(%q) = %q holds %U at %d", s, v, r, i)
+			}
+		}
+		clean := utf8.ValidString(s)
+		for i, r := range s {
+			clean = clean && (!hidden(r) || crlf(s, i))
+		}
+		if clean && v != s {
+			t.Fatalf("Visible(%q) = %q changed clean text", s, v)
+		}
+	})
 }
