@@ -4,46 +4,27 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolc-dev/toolc/internal/textesc"
 )
 
 // Visible is s as a terminal may show it: each control character but the
 // line feed, the tab and a carriage return before a line feed (an escape
 // that starts a terminal's control sequence, a carriage return that goes
-// back over the line), each C1 control,
-// each character that reorders the text around it (the bidirectional
-// controls of "Trojan Source") and each byte that is not UTF-8 written as
-// a Go escape (\x1b, \u202e). A finding quotes what sources and servers
-// wrote (a key, a file's name, a server's stderr), and the text formats go
-// to a terminal or a CI log that renders escapes.
+// back over the line), each C1 control, each character that reorders the
+// text around it (the bidirectional controls of "Trojan Source") and each
+// byte that is not UTF-8 written as a Go escape (\x1b, \u202e). A finding
+// quotes what sources and servers wrote (a key, a file's name, a server's
+// stderr), and the text formats go to a terminal or a CI log that renders
+// escapes.
 func Visible(s string) string {
-	clean := true
-	for i, r := range s {
-		if hidden(r) && !crlf(s, i) {
-			clean = false
-			break
+	return textesc.Escape(s, func(s string, i int, r rune) bool { return hidden(r) && !crlf(s, i) }, func(b *strings.Builder, r rune) {
+		if r < utf8.RuneSelf {
+			fmt.Fprintf(b, `\x%02x`, r)
+		} else {
+			fmt.Fprintf(b, `\u%04x`, r)
 		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case crlf(s, i):
-			b.WriteByte('\r')
-		case r < 0x80 && hidden(r):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case hidden(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	})
 }
 
 // hidden reports whether r is written escaped by Visible.

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/toolc-dev/toolc/canonical"
+	"github.com/toolc-dev/toolc/internal/textesc"
 )
 
 // The printers of text: every string a catalog says reaches generated code
@@ -82,23 +83,7 @@ func commentLines(text string) []string {
 
 // visible is s with the characters commentLines escapes written as \uXXXX.
 func visible(s string) string {
-	if !strings.ContainsFunc(s, hiddenRune) && utf8.ValidString(s) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case hiddenRune(r):
-			fmt.Fprintf(&b, `\u%04X`, r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	return textesc.Escape(s, func(_ string, _ int, r rune) bool { return hiddenRune(r) }, func(b *strings.Builder, r rune) { fmt.Fprintf(b, `\u%04X`, r) })
 }
 
 // hiddenRune reports whether r is a control or format character (tab
