@@ -70,7 +70,7 @@ func leaked(l *Listing, c *manifest.Capture, lookup func(string) (string, bool))
 		for _, k := range slices.Sorted(maps.Keys(m.vals)) {
 			for _, ref := range manifest.EnvRefs(m.vals[k]) {
 				v, ok := lookup(ref)
-				if !ok || len(strings.TrimSpace(v)) < 4 { // as secrets: shorter is no secret
+				if !ok || len(strings.TrimSpace(v)) < leakMin {
 					continue
 				}
 				for _, s := range texts {
@@ -83,6 +83,12 @@ func leaked(l *Listing, c *manifest.Capture, lookup func(string) (string, bool))
 	}
 	return ""
 }
+
+// leakMin is the length from which leaked looks for a value: a credential
+// is longer (GitHub's tokens are 40 characters and more), and a shorter
+// value ("prod", "true", a port) is too likely to be a tool's own word,
+// where a capture that fails on it would only be in the way.
+const leakMin = 8
 
 // appendStrings appends every string of v, keys included, to out.
 func appendStrings(out []string, v *canonical.Value) []string {

@@ -60,15 +60,15 @@ func TestInheritedValuesAreSecrets(t *testing.T) {
 
 // TestLeaked: a value taken from the environment for env or headers that
 // the server's answer holds anywhere (a key, a nested string, its own
-// name) is named by where it came from; a short one, and what inherit
-// passes, are not looked for.
+// name) is named by where it came from; one shorter than a credential
+// ("prod", in "production"), and what inherit passes, are not looked for.
 func TestLeaked(t *testing.T) {
-	outer := map[string]string{"GITHUB_TOKEN": "ghp_0123456789", "REGION": "eu", "HTTPS_PROXY": "http://proxy:3128", "API": "sk-live-42aa"}
+	outer := map[string]string{"GITHUB_TOKEN": "ghp_0123456789", "REGION": "eu", "MODE": "prod", "HTTPS_PROXY": "http://proxy:3128", "API": "sk-live-42aa"}
 	lookup := func(k string) (string, bool) { v, ok := outer[k]; return v, ok }
-	c := &manifest.Capture{Env: map[string]string{"TOKEN": "${env:GITHUB_TOKEN}", "AWS_REGION": "${env:REGION}"}, Inherit: []string{"HTTPS_PROXY"},
+	c := &manifest.Capture{Env: map[string]string{"TOKEN": "${env:GITHUB_TOKEN}", "AWS_REGION": "${env:REGION}", "STAGE": "${env:MODE}"}, Inherit: []string{"HTTPS_PROXY"},
 		Headers: map[string]string{"Authorization": "Bearer ${env:API}"}}
 	for _, tc := range []struct{ tools, server, want string }{
-		{`[{"name": "a", "description": "Via http://proxy:3128, in eu."}]`, "s", ""},
+		{`[{"name": "a", "description": "Via http://proxy:3128, in eu, for production."}]`, "s", ""},
 		{`[{"name": "a", "inputSchema": {"properties": {"x": {"default": "ghp_0123456789"}}}}]`, "s", "env TOKEN (${env:GITHUB_TOKEN})"},
 		{`[{"name": "a", "inputSchema": {"properties": {"sk-live-42aa": {}}}}]`, "s", "headers Authorization (${env:API})"},
 		{`[{"name": "a"}]`, "server for ghp_0123456789", "env TOKEN (${env:GITHUB_TOKEN})"},
