@@ -221,11 +221,14 @@ func copyOperations(b *testing.B, data []byte, n int) []byte {
 
 // BenchmarkSharedBench builds the catalog on which the speed goals are
 // judged: ../shared/bench/gen.py's 20,000 real MCP tools, to OpenAI,
-// Anthropic and Gemini. It skips, saying why, without ../shared/bench or
+// Anthropic and Gemini, and its 100,000 when asked for by name (-bench
+// 'SharedBench/100000'). It skips, saying why, without ../shared/bench or
 // python3. Compare two commits on it with benchstat:
 //
 //	go test -run '^$' -bench SharedBench -count 6 ./internal/pipeline > new.txt   # and old.txt at the other commit
 //	go run golang.org/x/perf/cmd/benchstat@latest old.txt new.txt
+//
+// and where each size spends its CPU with -cpuprofile, one size a run.
 func BenchmarkSharedBench(b *testing.B) {
 	gen := filepath.Join(corpus.Dir(b), "..", "bench", "gen.py")
 	if _, err := os.Stat(gen); err != nil {
@@ -235,16 +238,23 @@ func BenchmarkSharedBench(b *testing.B) {
 	if err != nil {
 		b.Skip("python3 is not installed: gen.py writes the catalog")
 	}
-	dir := b.TempDir()
-	if out, err := exec.Command(python, gen, dir, "20000").CombinedOutput(); err != nil {
-		b.Fatalf("gen.py: %v\n%s", err, out)
-	}
-	fsys := os.DirFS(dir)
-	b.ResetTimer()
-	for b.Loop() {
-		res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
-		if err != nil || res.Failed || res.Tools != 20000 {
-			b.Fatalf("Build: %v, failed %v, %d tools", err, res != nil && res.Failed, res.Tools)
-		}
+	for _, n := range []int{20000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			if n == 100000 && !strings.Contains(benchFlag(), "100000") {
+				b.Skip("run with -bench 'SharedBench/100000'")
+			}
+			dir := b.TempDir()
+			if out, err := exec.Command(python, gen, dir, fmt.Sprint(n)).CombinedOutput(); err != nil {
+				b.Fatalf("gen.py: %v\n%s", err, out)
+			}
+			fsys := os.DirFS(dir)
+			b.ResetTimer()
+			for b.Loop() {
+				res, err := BuildFile(context.Background(), fsys, DefaultManifest, Options{})
+				if err != nil || res.Failed || res.Tools != n {
+					b.Fatalf("Build: %v, failed %v, %d tools", err, res != nil && res.Failed, res.Tools)
+				}
+			}
+		})
 	}
 }
