@@ -99,13 +99,15 @@ func Skills(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.
 		for _, i := range groups[g] {
 			t, src := tools[i], sources[i]
 			file := fileName(t.Name)
-			if other, ok := refs[strings.ToLower(file)]; ok {
-				if other.file == file {
-					r.atTool(i, "publish.invalid", "/name", "rename one of the tools", "tools %q and %q make the same reference file, references/%s.json", other.tool, t.Name, file)
-				} else {
-					r.atTool(i, "publish.invalid", "/name", "rename one of the tools", "tools %q and %q make reference files whose names differ only in case, references/%s.json and references/%s.json: one file on macOS and Windows", other.tool, t.Name, other.file, file)
-				}
+			if other, ok := refs[strings.ToLower(file)]; ok && other.file == file {
+				r.atTool(i, "publish.invalid", "/name", "rename one of the tools", "tools %q and %q make the same reference file, references/%s.json", other.tool, t.Name, file)
 				continue
+			}
+			// A name another tool's file has in another case (BFCL's
+			// calculate_BMI and calculate_bmi) takes the first free of
+			// -2, -3 …: SKILL.md links each file by the name it has.
+			for n, base := 2, file; refs[strings.ToLower(file)] != (ref{}); n++ {
+				file = fmt.Sprintf("%s-%d", base, n)
 			}
 			refs[strings.ToLower(file)] = ref{t.Name, file}
 			fmt.Fprintf(&body, "\n## %s\n\n", t.Name)
