@@ -99,7 +99,7 @@ func Skills(tools, sources []*canonical.Tool, opts profile.Options) (*canonical.
 		for _, i := range groups[g] {
 			t, src := tools[i], sources[i]
 			file := fileName(t.Name)
-			if other, ok := refs[strings.ToLower(file)]; ok && other.file == file {
+			if other, ok := refs[strings.ToLower(file)]; ok && other.file == file && fileName(other.tool) == file { // not a name -2 made
 				r.atTool(i, "publish.invalid", "/name", "rename one of the tools", "tools %q and %q make the same reference file, references/%s.json", other.tool, t.Name, file)
 				continue
 			}
@@ -210,7 +210,7 @@ func versionNote(v string) string {
 }
 
 // fileName is a tool name as a file name: what is not a letter, digit,
-// '_', '.' or '-' becomes '-'.
+// '_', '.' or '-' becomes '-', and a Windows device's name takes a '_'.
 func fileName(name string) string {
 	file := strings.Map(func(c rune) rune {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-' {
