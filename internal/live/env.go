@@ -48,6 +48,30 @@ func serverEnv(c *manifest.Capture, lookup func(string) (string, bool)) ([]strin
 	return env, nil
 }
 
+// envValue is a value a capture reads through ${env:NAME}, and where:
+// "env TOKEN (${env:GITHUB_TOKEN})", "headers Authorization (${env:API})".
+type envValue struct{ value, from string }
+
+// fromEnv lists the values c's env and headers read through ${env:NAME}
+// and are set, each key's in order (what secrets hides and leaked looks
+// for).
+func fromEnv(c *manifest.Capture, lookup func(string) (string, bool)) []envValue {
+	var out []envValue
+	for _, m := range []struct {
+		name string
+		vals map[string]string
+	}{{"env", c.Env}, {"headers", c.Headers}} {
+		for _, k := range slices.Sorted(maps.Keys(m.vals)) {
+			for _, ref := range manifest.EnvRefs(m.vals[k]) {
+				if v, ok := lookup(ref); ok {
+					out = append(out, envValue{v, fmt.Sprintf("%s %s (${env:%s})", m.name, k, ref)})
+				}
+			}
+		}
+	}
+	return out
+}
+
 // leaked names the first value a capture took from the environment (an
 // ${env:NAME} in env or headers) that the server's answer holds, in a tool
 // or its own name: "" when none does. Such a value would be written into
@@ -63,21 +87,13 @@ func leaked(l *Listing, c *manifest.Capture, lookup func(string) (string, bool))
 	for _, t := range l.Tools {
 		texts = appendStrings(texts, t)
 	}
-	for _, m := range []struct {
-		name string
-		vals map[string]string
-	}{{"env", c.Env}, {"headers", c.Headers}} {
-		for _, k := range slices.Sorted(maps.Keys(m.vals)) {
-			for _, ref := range manifest.EnvRefs(m.vals[k]) {
-				v, ok := lookup(ref)
-				if !ok || len(strings.TrimSpace(v)) < leakMin {
-					continue
-				}
-				for _, s := range texts {
-					if strings.Contains(s, v) {
-						return fmt.Sprintf("%s %s (${env:%s})", m.name, k, ref)
-					}
-				}
+	for _, v := range fromEnv(c, lookup) {
+		if len(strings.TrimSpace(v.value)) < leakMin {
+			continue
+		}
+		for _, s := range texts {
+			if strings.Contains(s, v.value) {
+				return v.from
 			}
 		}
 	}

@@ -317,14 +317,8 @@ func secrets(c *manifest.Capture, lookup func(string) (string, bool)) []string {
 			out = append(out, v)
 		}
 	}
-	for _, m := range []map[string]string{c.Env, c.Headers} {
-		for _, v := range m {
-			for _, ref := range manifest.EnvRefs(v) {
-				if val, ok := lookup(ref); ok {
-					add(val)
-				}
-			}
-		}
+	for _, v := range fromEnv(c, lookup) {
+		add(v.value)
 	}
 	for _, k := range c.Inherit { // the user's to say, and as likely a secret
 		if val, ok := lookup(k); ok {
