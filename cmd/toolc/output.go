@@ -169,16 +169,15 @@ func (o *output) digestOf(ds []diag.Diagnostic, warnings, productOnStdout bool) 
 	}
 }
 
-// status writes a line about the run to stderr, unless --quiet.
+// status writes a line about the run to stderr, unless --quiet, as diagfmt.Visible shows it.
 func (o *output) status(format string, args ...any) {
 	if !o.quiet {
-		fmt.Fprintf(o.stderr, "toolc: "+format+"\n", args...)
+		fmt.Fprint(o.stderr, diagfmt.Visible(fmt.Sprintf("toolc: "+format+"\n", args...)))
 	}
 }
 
-// fail writes a line saying why the run failed to stderr, even with --quiet,
-// and returns the exit error.
+// fail writes why the run failed to stderr, even with --quiet, as status does; returns the exit error.
 func (o *output) fail(code int, format string, args ...any) error {
-	fmt.Fprintf(o.stderr, "toolc: "+format+"\n", args...)
+	fmt.Fprint(o.stderr, diagfmt.Visible(fmt.Sprintf("toolc: "+format+"\n", args...)))
 	return &exitError{code}
 }

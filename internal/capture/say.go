@@ -20,7 +20,6 @@ func (r *Result) Captured(path func(string) string) []string {
 			if l.Server.Version != "" {
 				name += " " + l.Server.Version
 			}
-			name = diagfmt.Visible(name) // the server's words, on a terminal
 		}
 		lines = append(lines, fmt.Sprintf("captured %s: %s from %s in %s; toolc build pins it", path(s.File), diagfmt.Plural(len(l.Tools), "tool"), name, diagfmt.Plural(l.Pages, "page")))
 	}
