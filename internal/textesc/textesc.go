@@ -16,14 +16,7 @@ import (
 // holds written by esc, and each byte that is not UTF-8 as \xXX; s itself
 // when it holds neither.
 func Escape(s string, hide func(s string, i int, r rune) bool, esc func(b *strings.Builder, r rune)) string {
-	clean := utf8.ValidString(s)
-	for i, r := range s {
-		if !clean || hide(s, i, r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if clean(s, hide) {
 		return s
 	}
 	var b strings.Builder
@@ -41,4 +34,17 @@ func Escape(s string, hide func(s string, i int, r rune) bool, esc func(b *strin
 		i += n
 	}
 	return b.String()
+}
+
+// clean reports whether s is UTF-8 and hide picks none of its runes.
+func clean(s string, hide func(s string, i int, r rune) bool) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for i, r := range s {
+		if hide(s, i, r) {
+			return false
+		}
+	}
+	return true
 }
