@@ -47,11 +47,7 @@ func TestLazyOutputInParts(t *testing.T) {
 // only by writing it), and a failing stream leaves the old file.
 func TestStreamOutput(t *testing.T) {
 	dir := t.TempDir()
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root := openRoot(t, dir)
 	calls := 0
 	o := StreamOutput("report.md", func(w io.Writer) error { calls++; _, err := io.WriteString(w, "# report\n"); return err })
 	for range 2 {
@@ -76,11 +72,7 @@ func TestStreamOutput(t *testing.T) {
 // other output (the lock's tools) while the others are written: a stream
 // that ends only once it has begun is written, then the lazy output, once.
 func TestLazyOutputBegunEarly(t *testing.T) {
-	root, err := os.OpenRoot(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root := openRoot(t, t.TempDir())
 	begun := make(chan struct{})
 	bundle := StreamOutput("dist/a.json", func(w io.Writer) error {
 		select {
@@ -213,11 +205,7 @@ func TestWriteIfChangedEncodesOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		root, err := os.OpenRoot(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer root.Close()
+		root := openRoot(t, dir)
 		var fsys fs.FS = root.FS()
 		if c.then != nil {
 			fsys = &movingFS{MapFS: fstest.MapFS{"b.json": {Data: c.disk}}, name: "b.json", then: c.then}
@@ -280,12 +268,8 @@ func TestTextOutputMadeAsWritten(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	err = Write(context.Background(), root, []Output{textOutput("typescript", "gen/tools.ts", text), broken})
+	root := openRoot(t, dir)
+	err := Write(context.Background(), root, []Output{textOutput("typescript", "gen/tools.ts", text), broken})
 	var ce *typegen.CodeError
 	if !errors.As(err, &ce) || ce != refused {
 		t.Fatalf("Write = %v, want the text's CodeError", err)
@@ -350,11 +334,7 @@ func TestRemoveStaleTemporaries(t *testing.T) {
 	folder := filepath.Join(dir, "dist/.a.json.toolc-ffffffffffff")
 	os.Mkdir(folder, 0o755)
 	os.Chtimes(folder, long, long)
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root := openRoot(t, dir)
 	removeStale(root, []Output{NewOutput("dist/a.json", nil), NewOutput("dist/b.json", nil), NewOutput("dist/skills/x/SKILL.md", nil)})
 	for name, removed := range files {
 		_, err := os.Stat(filepath.Join(dir, name))
@@ -390,10 +370,7 @@ func TestSmallFileCompared(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "f.txt"), []byte(c.disk), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			root, err := os.OpenRoot(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
+			root := openRoot(t, dir)
 			o := textOutput("llms-txt", "f.txt", func(w io.Writer) error {
 				half := len(c.out) / pieces
 				io.WriteString(w, c.out[:half])

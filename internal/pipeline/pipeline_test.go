@@ -291,12 +291,8 @@ func TestSymlinkEscapeAndWrite(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "secret.json"), filepath.Join(dir, "tools/b/link.json")); err != nil {
 		t.Skip("symlinks not supported:", err)
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	_, err = BuildFile(context.Background(), root.FS(), DefaultManifest, Options{})
+	root := openRoot(t, dir)
+	_, err := BuildFile(context.Background(), root.FS(), DefaultManifest, Options{})
 	var ce *ConfigError
 	if !errors.As(err, &ce) || ce.Diagnostics[0].Code != "manifest.path-escape" {
 		t.Fatalf("Build with an escaping symlink = %v", err)
@@ -360,11 +356,7 @@ func TestBuildCancelledMidway(t *testing.T) {
 	}
 	done := mustBuild(t, baseFS(baseManifest), 0)
 	dir := t.TempDir()
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root := openRoot(t, dir)
 	if err := Write(ctx, root, done.Outputs); !errors.Is(err, context.Canceled) {
 		t.Errorf("Write with a cancelled context = %v", err)
 	}
@@ -644,11 +636,7 @@ func TestWriteRemovesStaleTemporaries(t *testing.T) {
 			os.Chtimes(filepath.Join(dir, f), anHourAgo, anHourAgo) // a killed build's
 		}
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root := openRoot(t, dir)
 	if err := Write(context.Background(), root, []Output{NewOutput("dist/mcp.json", []byte("{}\n")), NewOutput("toolc.lock", []byte("# lock\n"))}); err != nil {
 		t.Fatal(err)
 	}
@@ -774,13 +762,9 @@ func TestWriteErrorsNameRelativePaths(t *testing.T) {
 	if err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).Run(); err != nil {
 		t.Skipf("cannot mount a small file system here: %v", err)
 	}
-	defer exec.Command("umount", dir).Run()
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	err = Write(context.Background(), root, []Output{NewOutput("dist/mcp.json", bytes.Repeat([]byte("x"), 1<<20))})
+	t.Cleanup(func() { exec.Command("umount", dir).Run() }) // after the root is closed: cleanups run last first
+	root := openRoot(t, dir)
+	err := Write(context.Background(), root, []Output{NewOutput("dist/mcp.json", bytes.Repeat([]byte("x"), 1<<20))})
 	if err == nil || strings.Contains(err.Error(), dir) || !strings.HasPrefix(err.Error(), "writing dist/mcp.json: ") {
 		t.Errorf("Write on a full disk = %v; want the output's relative path and the cause, not %s", err, dir)
 	}

@@ -95,12 +95,8 @@ func TestManifestLinkedFromOutside(t *testing.T) {
 	if err := os.Symlink(filepath.Join(outside, "toolc.toml"), filepath.Join(dir, "toolc.toml")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	_, err = ReadManifest(RootFS(root), DefaultManifest)
+	root := openRoot(t, dir)
+	_, err := ReadManifest(RootFS(root), DefaultManifest)
 	var ce *ConfigError
 	if !errors.As(err, &ce) || len(ce.Diagnostics) != 1 {
 		t.Fatalf("ReadManifest of a link out of the folder = %v", err)

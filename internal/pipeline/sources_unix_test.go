@@ -54,11 +54,7 @@ func TestRootFSNeverWaitsOnAPipe(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "tools"), 0o755)
 	os.WriteFile(filepath.Join(dir, "tools/a.json"), []byte(mcpTools), 0o644)
 	os.Symlink("a.json", filepath.Join(dir, "tools/b.json"))
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
+	root := openRoot(t, dir)
 	fsys := RootFS(root)
 	if _, err := statRegular(fsys, "tools/a.json"); err != nil {
 		t.Fatal(err)
@@ -67,7 +63,7 @@ func TestRootFSNeverWaitsOnAPipe(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "tools/a.json"), 0o644); err != nil {
 		t.Skipf("no named pipes here: %v", err)
 	}
-	err = withinAMinute(t, "reading the named pipe", func() error { _, err := fs.ReadFile(fsys, "tools/a.json"); return err })
+	err := withinAMinute(t, "reading the named pipe", func() error { _, err := fs.ReadFile(fsys, "tools/a.json"); return err })
 	if !errors.Is(err, ErrNotRegular) || err.Error() != "tools/a.json is a named pipe: not a regular file" {
 		t.Errorf("reading a named pipe = %v, want ErrNotRegular, said as statRegular says it", err)
 	}
